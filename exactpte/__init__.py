@@ -1,0 +1,54 @@
+"""exactpte: exact persistent–transient decomposition of finite Markov reward processes.
+
+>>> import exactpte
+>>> dec = exactpte.decompose(exactpte.example("cycle-24"))
+>>> all(v == 0 for v in dec.v_star), dec.g_star == dec.chain.r, max(abs(x) for x in dec.h)
+(True, True, 3)
+"""
+
+from .chainfile import dump, load, loads
+from .classical import gain, stationary_distribution
+from .decomposition import decompose
+from .errors import (
+    AnchorError,
+    ChainFileError,
+    EntryError,
+    ExactpteError,
+    FloatEntryError,
+    InvalidChainError,
+    LabelError,
+    NegativeEntryError,
+    RowSumError,
+    ShapeError,
+)
+from .examples import EXAMPLES, example
+from .model import MarkovRewardProcess
+from .result import Decomposition
+from .structure import Structure, chain_structure
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "MarkovRewardProcess",
+    "Decomposition",
+    "Structure",
+    "decompose",
+    "gain",
+    "stationary_distribution",
+    "chain_structure",
+    "load",
+    "loads",
+    "dump",
+    "example",
+    "EXAMPLES",
+    "ExactpteError",
+    "InvalidChainError",
+    "ShapeError",
+    "EntryError",
+    "FloatEntryError",
+    "NegativeEntryError",
+    "RowSumError",
+    "LabelError",
+    "ChainFileError",
+    "AnchorError",
+]

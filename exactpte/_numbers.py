@@ -1,0 +1,131 @@
+"""Exact conversion of user scalars to python-flint rationals.
+
+The exact path never touches a binary float: a ``float`` (or numpy floating
+scalar, or sympy ``Float``) is refused unless the caller asks for a conversion,
+either the float's exact binary value (``floats="exact"``) or the closest
+fraction with a bounded denominator (``limit_denominator=N``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Any
+
+import flint
+
+from .errors import EntryError, FloatEntryError
+
+__all__ = ["to_fmpq", "FloatPolicy", "fmt"]
+
+
+class FloatPolicy:
+    """How floats are treated: refused (default), exact binary value, or limited denominator."""
+
+    __slots__ = ("mode", "limit_denominator")
+
+    def __init__(self, floats: str = "refuse", limit_denominator: int | None = None) -> None:
+        if floats not in ("refuse", "exact"):
+            raise ValueError(f"floats must be 'refuse' or 'exact', got {floats!r}")
+        if limit_denominator is not None:
+            if isinstance(limit_denominator, bool) or not isinstance(limit_denominator, int) or limit_denominator < 1:
+                raise ValueError(f"limit_denominator must be a positive int, got {limit_denominator!r}")
+        self.mode = "limit" if limit_denominator is not None else floats
+        self.limit_denominator = limit_denominator
+
+    def convert(self, x: float, where: str) -> flint.fmpq:
+        if math.isnan(x) or math.isinf(x):
+            raise EntryError(f"{where} is {x}, expected a finite exact number")
+        if self.mode == "refuse":
+            raise FloatEntryError(
+                f"{where} is the float {x!r}; the exact API refuses floats. Pass an exact value "
+                f"(int, Fraction, or a string such as '3/7'), or ask for a conversion with "
+                f"floats='exact' (the float's exact binary value) or limit_denominator=N"
+            )
+        f = Fraction(x)
+        if self.mode == "limit":
+            f = f.limit_denominator(self.limit_denominator)
+        return flint.fmpq(f.numerator, f.denominator)
+
+
+REFUSE = FloatPolicy()
+
+
+def _is_float_like(x: Any) -> bool:
+    if isinstance(x, float):
+        return True
+    mod = type(x).__module__
+    if mod.startswith("numpy") and hasattr(x, "dtype"):
+        return x.dtype.kind in "fc"
+    return type(x).__name__ == "Float" and mod.startswith("sympy")
+
+
+def to_fmpq(x: Any, where: str = "entry", policy: FloatPolicy = REFUSE) -> flint.fmpq:
+    """Convert one scalar exactly; ``where`` names it in error messages.
+
+    >>> to_fmpq("3/7") == flint.fmpq(3, 7), to_fmpq("0.1") == flint.fmpq(1, 10)
+    (True, True)
+    >>> to_fmpq(0.5)
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.FloatEntryError: entry is the float 0.5; the exact API refuses floats. Pass an exact value (int, Fraction, or a string such as '3/7'), or ask for a conversion with floats='exact' (the float's exact binary value) or limit_denominator=N
+    """
+    if isinstance(x, flint.fmpq):
+        return x
+    if isinstance(x, bool):
+        raise EntryError(f"{where} is the bool {x!r}, expected a number")
+    if isinstance(x, (int, flint.fmpz)):
+        return flint.fmpq(x)
+    if isinstance(x, Fraction):
+        return flint.fmpq(x.numerator, x.denominator)
+    if isinstance(x, str):
+        return _parse_string(x, where)
+    if isinstance(x, Decimal):
+        if not x.is_finite():
+            raise EntryError(f"{where} is {x}, expected a finite exact number")
+        f = Fraction(x)
+        return flint.fmpq(f.numerator, f.denominator)
+    if _is_float_like(x):
+        return policy.convert(float(x), where)
+    if isinstance(x, numbers.Integral):  # numpy integers and other integral types
+        return flint.fmpq(int(x))
+    if isinstance(x, numbers.Rational):
+        return flint.fmpq(int(x.numerator), int(x.denominator))
+    mod = type(x).__module__
+    if mod.startswith("sympy"):
+        return _from_sympy(x, where)
+    raise EntryError(f"{where} has type {type(x).__name__} ({x!r}); expected an exact number")
+
+
+def _parse_string(s: str, where: str) -> flint.fmpq:
+    text = s.strip()
+    try:
+        f = Fraction(text)
+    except (ValueError, ZeroDivisionError, InvalidOperation):
+        raise EntryError(
+            f"{where} is {s!r}, which is not an exact number (write it as an integer, "
+            f"a fraction 'p/q', or a decimal such as '0.25')"
+        ) from None
+    return flint.fmpq(f.numerator, f.denominator)
+
+
+def _from_sympy(x: Any, where: str) -> flint.fmpq:
+    import sympy
+
+    if getattr(x, "free_symbols", None):
+        raise EntryError(
+            f"{where} is the symbolic expression {x}; a rational chain needs numbers "
+            f"(use a parametric chain for symbolic entries)"
+        )
+    if isinstance(x, sympy.Rational):
+        return flint.fmpq(int(x.p), int(x.q))
+    if x in (sympy.nan, sympy.oo, -sympy.oo, sympy.zoo):
+        raise EntryError(f"{where} is {x}, expected a finite exact number")
+    raise EntryError(f"{where} is {x}, which is not rational (irrational constants are not supported)")
+
+
+def fmt(x: flint.fmpq) -> str:
+    """Reduced ``"p/q"`` string (``"p"`` when ``q == 1``)."""
+    return str(x)

@@ -1,0 +1,104 @@
+"""The JSON chain file format, read and written exactly.
+
+Dense form::
+
+    {"P": [["1/2", "1/2"], [0, 1]], "r": [1, 0], "labels": ["s", "t"]}
+
+Sparse form (``n`` states, one ``[i, j, p]`` triple per nonzero)::
+
+    {"n": 2, "edges": [[0, 0, "1/2"], [0, 1, "1/2"], [1, 1, 1]], "r": [1, 0]}
+
+Numbers may be integers, strings (``"3/7"``, ``"0.25"``) or JSON decimal
+literals; a decimal literal is read as the exact decimal it spells
+(``0.1`` is 1/10), never through a binary float.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from decimal import Decimal
+from typing import Any
+
+from .errors import ChainFileError
+from .model import MarkovRewardProcess
+
+__all__ = ["load", "loads", "chain_to_dict", "dump"]
+
+
+def loads(text: str, *, source: str = "<string>") -> MarkovRewardProcess:
+    """Parse chain-file text.
+
+    >>> m = loads('{"P": [["1/2", 0.5], [0, 1]], "r": [1, 0]}')
+    >>> m.P_row(0)
+    {0: 1/2, 1: 1/2}
+    >>> loads('{"P": [[1]]}')
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.ChainFileError: <string>: missing key 'r' (the reward vector)
+    """
+    try:
+        data = json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as e:
+        raise ChainFileError(f"{source}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
+    except ValueError as e:
+        raise ChainFileError(f"{source}: {e}") from None
+    return from_dict(data, source=source)
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a number a chain can hold")
+
+
+def from_dict(data: Any, *, source: str = "<dict>") -> MarkovRewardProcess:
+    """Build a chain from the decoded JSON object."""
+    if not isinstance(data, dict):
+        raise ChainFileError(f"{source}: the top level must be a JSON object with keys 'P' (or 'n' and 'edges') and 'r'")
+    if "params" in data:
+        raise ChainFileError(f"{source}: parametric chain files ('params') are not supported by this version")
+    if "r" not in data:
+        raise ChainFileError(f"{source}: missing key 'r' (the reward vector)")
+    labels = data.get("labels")
+    if "P" in data:
+        return MarkovRewardProcess(data["P"], data["r"], labels)
+    if "edges" in data:
+        if "n" not in data:
+            raise ChainFileError(f"{source}: the sparse form needs 'n' (the number of states) beside 'edges'")
+        edges = data["edges"]
+        if not isinstance(edges, list):
+            raise ChainFileError(f"{source}: 'edges' must be a list of [i, j, p] triples")
+        return MarkovRewardProcess.from_edges(data["n"], [tuple(e) if isinstance(e, list) else e for e in edges], data["r"], labels)
+    raise ChainFileError(f"{source}: missing key 'P' (dense matrix) or 'edges' (sparse form)")
+
+
+def load(path: str | os.PathLike) -> MarkovRewardProcess:
+    """Read a chain file (see the module docstring for the format)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as e:
+        raise ChainFileError(f"{path}: cannot read ({e.strerror})") from None
+    return loads(text, source=str(path))
+
+
+def chain_to_dict(chain: MarkovRewardProcess, *, sparse: bool | None = None) -> dict:
+    """The chain-file object; sparse when ``sparse`` or (by default) when under 25% dense."""
+    if sparse is None:
+        sparse = chain.nnz * 4 < chain.n * chain.n
+    out: dict[str, Any] = {}
+    if sparse:
+        out["n"] = chain.n
+        out["edges"] = [[i, j, str(q)] for i, (cols, vals) in enumerate(chain.rows()) for j, q in zip(cols, vals)]
+    else:
+        out["P"] = [[str(q) for q in row] for row in chain.dense()]
+    out["r"] = [str(x) for x in chain.r]
+    if chain.labels is not None:
+        out["labels"] = list(chain.labels)
+    return out
+
+
+def dump(chain: MarkovRewardProcess, path: str | os.PathLike, *, sparse: bool | None = None) -> None:
+    """Write ``chain`` as a chain file that :func:`load` reads back equal."""
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(chain_to_dict(chain, sparse=sparse), fh)
+        fh.write("\n")

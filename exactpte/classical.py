@@ -1,0 +1,99 @@
+"""Classical objects: stationary distributions, Cesàro limit ``P∞``, gain ``ρ``, bias ``h``, ``ψ``.
+
+``P∞`` is kept factored: ``P∞(s, y) = α_i(s) π_i(y)`` for ``y`` in closed class
+``F_i``, with ``π_i`` the stationary distribution of ``F_i`` and ``α_i`` the
+absorption probability into ``F_i`` (``α_i = sum_k b_{i,k}``).  So ``ρ``, ``h``
+and ``ψ`` cost a few vector operations, never an n x n matrix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .absorption import solve_transient
+from .backend import QQ
+from .model import MarkovRewardProcess
+from .structure import Structure
+
+__all__ = ["stationary_distribution", "gain", "psi_coordinates"]
+
+
+def stationary_distribution(chain: MarkovRewardProcess, members: Sequence[int], field=QQ) -> list:
+    """Stationary distribution ``π`` of the closed class ``members`` (aligned with ``members``).
+
+    Solves ``π (I - P_F) = 0`` with one balance equation replaced by ``sum π = 1``;
+    the system is nonsingular because ``F`` is irreducible (Perron–Frobenius).
+
+    >>> m = MarkovRewardProcess([["1/2", "1/2"], ["1/3", "2/3"]], [0, 0])
+    >>> [str(p) for p in stationary_distribution(m, [0, 1])]
+    ['2/5', '3/5']
+    """
+    m = len(members)
+    pos = {s: a for a, s in enumerate(members)}
+    M = field.zeros(m, m)
+    for a in range(m):
+        M[a, a] = field.one
+    for a, s in enumerate(members):
+        for y, q in chain.rows_of(s):
+            M[pos[y], a] -= q  # row = balance equation of state y: sum_s π_s (δ_sy - P_sy) = 0
+    for a in range(m):
+        M[m - 1, a] = field.one
+    rhs = field.zeros(m, 1)
+    rhs[m - 1, 0] = field.one
+    return [row[0] for row in field.rows(field.solve(M, rhs))]
+
+
+def gain(chain: MarkovRewardProcess, field=QQ) -> tuple:
+    """The classical gain ``ρ = P∞ r`` alone, by the cheapest exact route.
+
+    Per class ``γ_i = π_i · r``; on transient states ``ρ = Q ρ + P_{T,F} γ``,
+    one absorbing solve with a single right-hand side.
+
+    >>> m = MarkovRewardProcess([[0, "1/2", "1/2"], [0, 1, 0], [0, 0, 1]], [0, 4, 2])
+    >>> [str(x) for x in gain(m)]
+    ['3', '4', '2']
+    """
+    S = chain.structure
+    rho = [field.zero] * chain.n
+    for members in S.classes:
+        pi = stationary_distribution(chain, members, field)
+        g = sum((p * chain.r[s] for p, s in zip(pi, members)), field.zero)
+        for s in members:
+            rho[s] = g
+    const: dict[int, list] = {}
+    for s in S.transient:
+        acc = field.zero
+        for y, q in chain.rows_of(s):
+            if S.class_of[y] >= 0:
+                acc += q * rho[y]
+        const[s] = [acc]
+    X = solve_transient(chain, S, [const], 1, field)
+    for s, vec in X[0].items():
+        rho[s] = vec[0]
+    return tuple(rho)
+
+
+def psi_coordinates(theta: Sequence, class_gain, structure: Structure, field=QQ) -> list:
+    """Coordinates ``c_{i,k}`` of ``ψ = sum c_{i,k} b_{i,k}`` (``thm:comparison_gain_bias``).
+
+    ``ψ ∈ K ∩ ker P∞`` with ``g* = ρ + (I - P) ψ``.  Since ``P b_{i,k} = b_{i,k-1}``,
+    ``(I - P) ψ = sum (c_{i,k} - c_{i,k+1}) b_{i,k}`` and ``P∞ b_{i,k} = α_i / d_i``,
+    so per class: ``c_k - c_{k+1} = θ_k - γ_i`` and ``sum_k c_k = 0`` — a
+    ``d_i``-term recurrence, no matrix solve.
+
+    >>> from exactpte.structure import chain_structure
+    >>> S = chain_structure([[1], [0]])
+    >>> [str(c) for c in psi_coordinates([QQ.one, QQ.zero], [QQ.one / 2], S)]
+    ['1/4', '-1/4']
+    """
+    out = []
+    col = 0
+    for i, d in enumerate(structure.periods):
+        th = theta[col : col + d]
+        partial = [field.zero]  # S_k = sum_{j<k} (θ_j - γ)
+        for k in range(d - 1):
+            partial.append(partial[-1] + th[k] - class_gain[i])
+        c0 = sum(partial, field.zero) / d
+        out.extend(c0 - p for p in partial)
+        col += d
+    return out

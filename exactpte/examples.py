@@ -1,0 +1,105 @@
+"""Built-in example chains, among them the paper's exact diagnostic checks.
+
+``example(name)`` builds one; ``EXAMPLES`` maps each name to a one-line
+description.  The four diagnostics follow the paper's Numerical Experiments,
+"Exact diagnostic checks", panels (a)–(d).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .model import MarkovRewardProcess
+
+__all__ = ["example", "EXAMPLES", "deterministic_cycle", "two_paths", "two_cycles", "lazy_two_state", "branching"]
+
+
+def deterministic_cycle(d: int, rewards: Sequence | None = None) -> MarkovRewardProcess:
+    """The deterministic ``d``-cycle ``P(k, k+1 mod d) = 1`` (``prop:deterministic_cycle``).
+
+    Default reward ``r(k) = 1{k < d/2}``.
+
+    >>> deterministic_cycle(4).r == (1, 1, 0, 0)
+    True
+    """
+    if rewards is None:
+        rewards = [1 if 2 * k < d else 0 for k in range(d)]
+    return MarkovRewardProcess.from_edges(d, [(k, (k + 1) % d, 1) for k in range(d)], rewards)
+
+
+def two_paths(lengths: Sequence[int] = (3, 14)) -> MarkovRewardProcess:
+    """Panel (b): deterministic zero-reward paths into one absorbing anchor ``a`` with ``r(a) = 1``.
+
+    State 0 is ``a``; path ``j`` of length ``L`` has states labelled ``p{j}_{L}`` .. ``p{j}_1``
+    (the number is the distance to ``a``), so ``v*(p{j}_ℓ) = -ℓ`` and ``g* = 1``.
+
+    >>> two_paths((2,)).labels
+    ('a', 'p0_2', 'p0_1')
+    """
+    edges = [(0, 0, 1)]
+    labels = ["a"]
+    for j, L in enumerate(lengths):
+        start = len(labels)
+        for ell in range(L, 0, -1):
+            labels.append(f"p{j}_{ell}")
+        for off in range(L):
+            s = start + off
+            edges.append((s, s + 1 if off < L - 1 else 0, 1))
+    r = [1] + [0] * (len(labels) - 1)
+    return MarkovRewardProcess.from_edges(len(labels), edges, r, labels)
+
+
+def two_cycles() -> MarkovRewardProcess:
+    """Panel (c): two deterministic 4-cycles with rewards ``(1,1,0,0)`` and ``(1,0,1,0)``.
+
+    Equal gain 1/2, persistent profiles 1 apart.
+    """
+    edges = [(k, (k + 1) % 4, 1) for k in range(4)] + [(4 + k, 4 + (k + 1) % 4, 1) for k in range(4)]
+    labels = [f"A{k}" for k in range(4)] + [f"B{k}" for k in range(4)]
+    return MarkovRewardProcess.from_edges(8, edges, [1, 1, 0, 0, 1, 0, 1, 0], labels)
+
+
+def lazy_two_state() -> MarkovRewardProcess:
+    """Panel (d), aperiodic side: the 2-cycle made lazy (all entries 1/2), ``r = (1, 0)``; ``g* = ρ``."""
+    return MarkovRewardProcess([["1/2", "1/2"], ["1/2", "1/2"]], [1, 0])
+
+
+def branching() -> MarkovRewardProcess:
+    """A periodic two-class chain with transient branching (hand-checkable).
+
+    Class F0 = {0, 1} is a 2-cycle with rewards (1, 0); class F1 = {2, 3, 4} a 3-cycle
+    with rewards (0, 3, 0).  Transient ``t0`` (state 5) moves to ``t1`` (6) or to state 1
+    with probability 1/2 each; ``t1`` enters state 0 w.p. 1/3 and state 3 w.p. 2/3.
+    """
+    edges = [
+        (0, 1, 1), (1, 0, 1),
+        (2, 3, 1), (3, 4, 1), (4, 2, 1),
+        (5, 6, "1/2"), (5, 1, "1/2"),
+        (6, 0, "1/3"), (6, 3, "2/3"),
+    ]
+    labels = ["x0", "x1", "y0", "y1", "y2", "t0", "t1"]
+    return MarkovRewardProcess.from_edges(7, edges, [1, 0, 0, 3, 0, 0, 0], labels)
+
+
+_BUILDERS: dict[str, tuple[Callable[[], MarkovRewardProcess], str]] = {
+    "two-paths": (two_paths, "panel (b): paths of length 3 and 14 into one absorbing anchor; g* = 1, v* = -3, -14"),
+    "cycle-24": (lambda: deterministic_cycle(24), "panel (a): deterministic 24-cycle, r = 1{k < 12}; ||h|| = 3, v* = 0"),
+    "two-cycles": (two_cycles, "panel (c): two 4-cycles, equal gain 1/2, ||g*_A - g*_B|| = 1"),
+    "aperiodic": (lazy_two_state, "panel (d): lazy 2-state chain, r = (1, 0); g* = rho exactly"),
+    "periodic": (lambda: deterministic_cycle(2), "panel (d): 2-cycle, r = (1, 0); ||g* - rho|| = 1/2"),
+    "branching": (branching, "two classes of periods 2 and 3 reached from transient states at different phase offsets"),
+}
+
+EXAMPLES: dict[str, str] = {name: desc for name, (_, desc) in _BUILDERS.items()}
+
+
+def example(name: str) -> MarkovRewardProcess:
+    """Build the built-in example ``name`` (see ``EXAMPLES``).
+
+    >>> example("cycle-24").n
+    24
+    """
+    try:
+        return _BUILDERS[name][0]()
+    except KeyError:
+        raise KeyError(f"unknown example {name!r}; choose one of {', '.join(EXAMPLES)}") from None

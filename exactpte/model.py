@@ -1,0 +1,329 @@
+"""The Markov reward process ``(P, r)``: exact input, validated up front.
+
+A :class:`MarkovRewardProcess` holds a row-stochastic ``P`` with python-flint
+rational entries, stored sparsely (support columns and values per row), and a
+rational reward ``r``.  Everything is checked once, here, so that every later
+stage may assume a valid chain; errors name the row, entry or size at fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
+from typing import Any
+
+import flint
+
+from ._numbers import FloatPolicy, to_fmpq
+from .errors import (
+    EntryError,
+    LabelError,
+    NegativeEntryError,
+    RowSumError,
+    ShapeError,
+)
+
+__all__ = ["MarkovRewardProcess"]
+
+_ONE = flint.fmpq(1)
+
+
+class MarkovRewardProcess:
+    """A finite Markov reward process with exact rational entries.
+
+    ``P`` may be nested lists (ints, ``Fraction``, strings such as ``"3/7"``),
+    a sympy rational matrix, a ``flint.fmpq_mat``/``fmpz_mat`` or a numpy
+    integer array (with ``denominator=`` for a common denominator).  Floats are
+    refused unless ``floats="exact"`` or ``limit_denominator=N`` is given.
+    States are the 0-based indices ``0..n-1``; ``labels`` are for display only.
+
+    >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [1, 0], labels=["s", "t"])
+    >>> m.n, m.P_row(0), str(m.r[0])
+    (2, {0: 1/2, 1: 1/2}, '1')
+    >>> MarkovRewardProcess([[1, 0], ["1/2", "3/5"]], [0, 0])
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.RowSumError: row 1 sums to 11/10, expected exactly 1
+    """
+
+    __slots__ = ("n", "_cols", "_vals", "r", "labels", "__dict__")
+
+    def __init__(
+        self,
+        P: Any,
+        r: Any,
+        labels: Sequence[str] | None = None,
+        *,
+        denominator: int | None = None,
+        floats: str = "refuse",
+        limit_denominator: int | None = None,
+    ) -> None:
+        policy = FloatPolicy(floats, limit_denominator)
+        rows = _dense_rows(P, denominator)
+        n = len(rows)
+        if n == 0:
+            raise ShapeError("P is empty; a chain needs at least one state")
+        cols: list[tuple[int, ...]] = []
+        vals: list[tuple[flint.fmpq, ...]] = []
+        for i, row in enumerate(rows):
+            if len(row) != n:
+                raise ShapeError(f"P is not square: row {i} has {len(row)} entries, expected {n}")
+            c, v = [], []
+            for j, x in enumerate(row):
+                if isinstance(x, int) and not isinstance(x, bool) and x == 0:
+                    continue  # fast path for the zeros of dense input
+                q = _scale(to_fmpq(x, f"P[{i}][{j}]", policy), denominator, f"P[{i}][{j}]")
+                if q != 0:
+                    c.append(j)
+                    v.append(q)
+            cols.append(tuple(c))
+            vals.append(tuple(v))
+        self._init(n, cols, vals, r, labels, policy)
+
+    # -- alternative constructors -------------------------------------------------
+    @classmethod
+    def from_edges(
+        cls,
+        n: int,
+        edges: Iterable[tuple[int, int, Any]],
+        r: Any,
+        labels: Sequence[str] | None = None,
+        *,
+        floats: str = "refuse",
+        limit_denominator: int | None = None,
+    ) -> "MarkovRewardProcess":
+        """Build from a sparse edge list ``(i, j, p)``; zero probabilities are dropped.
+
+        >>> m = MarkovRewardProcess.from_edges(2, [(0, 1, 1), (1, 0, "1/2"), (1, 1, "1/2")], [0, 1])
+        >>> m.P_row(1)
+        {0: 1/2, 1: 1/2}
+        """
+        policy = FloatPolicy(floats, limit_denominator)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ShapeError(f"n must be a positive int, got {n!r}")
+        row_maps: list[dict[int, flint.fmpq]] = [dict() for _ in range(n)]
+        for e_idx, edge in enumerate(edges):
+            try:
+                i, j, p = edge
+            except (TypeError, ValueError):
+                raise ShapeError(f"edge {e_idx} is {edge!r}, expected a triple (i, j, p)") from None
+            for name, s in (("source", i), ("target", j)):
+                if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
+                    raise ShapeError(f"edge {e_idx} has {name} {s!r}, expected a state index in 0..{n - 1}")
+            if j in row_maps[i]:
+                raise ShapeError(f"edge {e_idx} repeats the transition {i} -> {j}; give each transition once")
+            q = to_fmpq(p, f"edge {e_idx} ({i} -> {j})", policy)
+            row_maps[i][j] = q
+        cols, vals = [], []
+        for rm in row_maps:
+            items = sorted((j, q) for j, q in rm.items() if q != 0)
+            cols.append(tuple(j for j, _ in items))
+            vals.append(tuple(q for _, q in items))
+        self = cls.__new__(cls)
+        self._init(n, cols, vals, r, labels, policy)
+        return self
+
+    @classmethod
+    def from_policy(
+        cls,
+        transitions: Any,
+        rewards: Any,
+        policy: Any,
+        labels: Sequence[str] | None = None,
+    ) -> "MarkovRewardProcess":
+        """The chain a stationary policy induces on a finite MDP (paper, Section 2).
+
+        ``transitions[a][s][s']`` is ``P(s' | s, a)``, ``rewards[s][a]`` the reward and
+        ``policy[s][a]`` the probability of action ``a`` in state ``s``; then
+        ``P(s'|s) = sum_a pi(a|s) P(s'|s,a)`` and ``r(s) = sum_a pi(a|s) r(s,a)``.
+
+        >>> m = MarkovRewardProcess.from_policy(
+        ...     [[[1, 0], [0, 1]], [[0, 1], [1, 0]]], [[1, 0], [0, 2]], [["1/2", "1/2"], [0, 1]])
+        >>> m.P_row(0), m.P_row(1), [str(x) for x in m.r]
+        ({0: 1/2, 1: 1/2}, {0: 1}, ['1/2', '2'])
+        """
+        A = len(transitions)
+        if A == 0:
+            raise ShapeError("the MDP has no actions")
+        mats = [_dense_rows(transitions[a], None) for a in range(A)]
+        n = len(mats[0])
+        if n == 0:
+            raise ShapeError("the MDP has no states")
+        for a, M in enumerate(mats):
+            if len(M) != n or any(len(row) != n for row in M):
+                raise ShapeError(f"transitions[{a}] is not {n}x{n}")
+        if len(rewards) != n or len(policy) != n:
+            raise ShapeError(f"rewards and policy need {n} rows (one per state), got {len(rewards)} and {len(policy)}")
+        P_rows, r = [], []
+        for s in range(n):
+            if len(policy[s]) != A or len(rewards[s]) != A:
+                raise ShapeError(f"policy[{s}] and rewards[{s}] need {A} entries (one per action)")
+            pis = [to_fmpq(policy[s][a], f"policy[{s}][{a}]") for a in range(A)]
+            for a, p in enumerate(pis):
+                if p < 0:
+                    raise NegativeEntryError(f"policy[{s}][{a}] is {p}, expected a probability >= 0")
+            total = sum(pis, flint.fmpq(0))
+            if total != 1:
+                raise RowSumError(f"policy[{s}] sums to {total}, expected exactly 1")
+            for a in range(A):
+                row_sum = sum((to_fmpq(x, f"transitions[{a}][{s}][{j}]") for j, x in enumerate(mats[a][s])), flint.fmpq(0))
+                if row_sum != 1:
+                    raise RowSumError(f"transitions[{a}] row {s} sums to {row_sum}, expected exactly 1")
+            P_rows.append([
+                sum((pis[a] * to_fmpq(mats[a][s][j], f"transitions[{a}][{s}][{j}]") for a in range(A) if pis[a] != 0), flint.fmpq(0))
+                for j in range(n)
+            ])
+            r.append(sum((pis[a] * to_fmpq(rewards[s][a], f"rewards[{s}][{a}]") for a in range(A) if pis[a] != 0), flint.fmpq(0)))
+        return cls(P_rows, r, labels)
+
+    # -- validation -----------------------------------------------------------------
+    def _init(self, n, cols, vals, r, labels, policy) -> None:
+        for i in range(n):
+            total = flint.fmpq(0)
+            for j, q in zip(cols[i], vals[i]):
+                if q < 0:
+                    raise NegativeEntryError(f"P[{i}][{j}] is {q}, expected a probability >= 0")
+                total += q
+            if total != _ONE:
+                raise RowSumError(f"row {i} sums to {total}, expected exactly 1")
+        r_list = _vector(r)
+        if len(r_list) != n:
+            raise ShapeError(f"reward has length {len(r_list)}, expected {n} (one per state of P)")
+        self.n = n
+        self._cols = tuple(cols)
+        self._vals = tuple(vals)
+        self.r = tuple(to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(r_list))
+        if labels is not None:
+            labels = tuple(str(x) for x in labels)
+            if len(labels) != n:
+                raise LabelError(f"{len(labels)} labels given for {n} states")
+            seen: dict[str, int] = {}
+            for i, lab in enumerate(labels):
+                if lab in seen:
+                    raise LabelError(f"label {lab!r} is used by states {seen[lab]} and {i}; labels must be unique")
+                seen[lab] = i
+        self.labels = labels
+
+    # -- access -----------------------------------------------------------------------
+    def P_row(self, i: int) -> dict[int, flint.fmpq]:
+        """Row ``i`` of ``P`` as ``{column: probability}`` over its support."""
+        return dict(zip(self._cols[i], self._vals[i]))
+
+    def rows_of(self, i: int):
+        """Pairs ``(column, probability)`` of row ``i``."""
+        return zip(self._cols[i], self._vals[i])
+
+    def successors(self, i: int) -> tuple[int, ...]:
+        """Support of row ``i`` (sorted)."""
+        return self._cols[i]
+
+    def rows(self) -> Iterable[tuple[tuple[int, ...], tuple[flint.fmpq, ...]]]:
+        """Sparse rows ``(columns, values)``."""
+        return zip(self._cols, self._vals)
+
+    @property
+    def nnz(self) -> int:
+        return sum(len(c) for c in self._cols)
+
+    @cached_property
+    def adjacency(self) -> tuple[tuple[int, ...], ...]:
+        """Support graph as successor lists."""
+        return self._cols
+
+    @cached_property
+    def structure(self):
+        """Closed classes, periods, cyclic classes (computed once; see :mod:`exactpte.structure`)."""
+        from .structure import chain_structure
+
+        return chain_structure(self.adjacency)
+
+    def label(self, s: int) -> str:
+        return self.labels[s] if self.labels is not None else str(s)
+
+    def dense(self) -> list[list[flint.fmpq]]:
+        """``P`` as an n x n list of rational rows (materialises n^2 entries)."""
+        z = flint.fmpq(0)
+        out = []
+        for c, v in zip(self._cols, self._vals):
+            row = [z] * self.n
+            for j, q in zip(c, v):
+                row[j] = q
+            out.append(row)
+        return out
+
+    def to_fmpq_mat(self) -> flint.fmpq_mat:
+        return flint.fmpq_mat(self.dense())
+
+    def matvec(self, x: Sequence[flint.fmpq]) -> list[flint.fmpq]:
+        """``P x`` by sparse rows."""
+        z = flint.fmpq(0)
+        out = []
+        for c, v in zip(self._cols, self._vals):
+            acc = z
+            for j, q in zip(c, v):
+                acc += q * x[j]
+            out.append(acc)
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, MarkovRewardProcess)
+            and self._cols == other._cols
+            and self._vals == other._vals
+            and self.r == other.r
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._cols, self._vals, self.r))
+
+    def __repr__(self) -> str:
+        return f"MarkovRewardProcess(n={self.n}, nnz={self.nnz})"
+
+
+def _vector(r: Any) -> list:
+    if isinstance(r, (flint.fmpq_mat, flint.fmpz_mat)):
+        if min(r.nrows(), r.ncols()) > 1:
+            raise ShapeError(f"reward is a {r.nrows()}x{r.ncols()} matrix, expected a vector")
+        return list(r.entries())
+    if hasattr(r, "tolist") and not isinstance(r, (str, bytes)):
+        r = r.tolist()
+    if isinstance(r, (str, bytes, Mapping)) or not isinstance(r, Iterable):
+        raise ShapeError(f"reward must be a sequence of numbers, got {type(r).__name__}")
+    out = list(r)
+    if out and isinstance(out[0], list):  # sympy column Matrix.tolist() -> [[a], [b]]
+        if all(isinstance(x, list) and len(x) == 1 for x in out):
+            out = [x[0] for x in out]
+        else:
+            raise ShapeError("reward must be a vector, got a matrix")
+    return out
+
+
+def _dense_rows(P: Any, denominator: int | None) -> list[Sequence[Any]]:
+    if isinstance(P, (flint.fmpq_mat, flint.fmpz_mat)):
+        return [list(row) for row in P.tolist()]
+    if hasattr(P, "dtype") and hasattr(P, "ndim"):  # numpy
+        if P.ndim != 2:
+            raise ShapeError(f"P has {P.ndim} dimensions, expected a 2-d matrix")
+        if P.dtype.kind in "iu":
+            return [[int(x) for x in row] for row in P.tolist()]
+        if denominator is not None:
+            raise EntryError(f"denominator= needs an integer array, got dtype {P.dtype}")
+        return P.tolist()  # floats are refused entry by entry, with their position
+    if hasattr(P, "tolist") and type(P).__module__.startswith("sympy"):
+        return P.tolist()
+    if isinstance(P, (str, bytes, Mapping)) or not isinstance(P, Iterable):
+        raise ShapeError(f"P must be a matrix (nested sequences), got {type(P).__name__}")
+    rows = []
+    for i, row in enumerate(P):
+        if isinstance(row, (str, bytes, Mapping)) or not isinstance(row, Iterable):
+            raise ShapeError(f"row {i} of P is not a sequence ({row!r})")
+        rows.append(list(row))
+    return rows
+
+
+def _scale(q: flint.fmpq, denominator: int | None, where: str) -> flint.fmpq:
+    if denominator is None:
+        return q
+    if isinstance(denominator, bool) or not isinstance(denominator, int) or denominator < 1:
+        raise EntryError(f"denominator must be a positive int, got {denominator!r}")
+    return q / denominator

@@ -1,0 +1,164 @@
+"""Random reducible periodic chains, valid by construction.
+
+One builder, :func:`build_chain`, draws every choice through an ``integer(lo, hi)``
+callable, so the same construction serves seeded benchmarks (``random.Random``)
+and hypothesis strategies (``draw(st.integers(lo, hi))``, which shrinks every
+choice towards ``lo``: fewer edges, smaller weights, no permutation).
+
+Construction (no filtering, no retries):
+
+- closed class with period ``d`` and phase sizes ``m_0..m_{d-1}``: edges only go
+  from phase ``k`` to phase ``k+1 mod d``; a closed walk through every state makes
+  the class irreducible, and the cycle through the first state of every phase
+  has length ``d``, so the period is exactly ``d``;
+- transient state ``t_j`` has an edge to a recurrent state or to ``t_{j'}``,
+  ``j' < j`` (so every transient state reaches a closed class), plus random
+  extra edges to any state;
+- each row's probabilities are ``w / D`` with positive integer ``w`` summing
+  to ``D <= max_denominator``;
+- finally the states are relabelled by a drawn permutation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from .model import MarkovRewardProcess
+
+__all__ = ["build_chain", "random_chain", "ChainSpec"]
+
+IntSource = Callable[[int, int], int]
+
+
+class ChainSpec:
+    """Shape of a random chain: classes as lists of phase sizes, and the transient count."""
+
+    def __init__(self, classes: Sequence[Sequence[int]], n_transient: int) -> None:
+        if not classes:
+            raise ValueError("a finite chain has at least one closed class")
+        for sizes in classes:
+            if not sizes or any(m < 1 for m in sizes):
+                raise ValueError(f"phase sizes must be positive, got {list(sizes)}")
+        self.classes = [list(s) for s in classes]
+        self.n_transient = n_transient
+
+    @property
+    def n(self) -> int:
+        return sum(sum(s) for s in self.classes) + self.n_transient
+
+    def __repr__(self) -> str:
+        return f"ChainSpec(classes={self.classes}, n_transient={self.n_transient})"
+
+
+def _weights(integer: IntSource, k: int, max_denominator: int) -> list[tuple[int, int]]:
+    """``k`` positive integers summing to ``D`` (``k <= D <= max(k, max_denominator)``)."""
+    D = integer(k, max(k, max_denominator))
+    extra = D - k
+    w = [1] * k
+    for j in range(k - 1):  # distribute the extra units; shrinks towards all weight on the last edge
+        add = integer(0, extra)
+        w[j] += add
+        extra -= add
+    w[-1] += extra
+    return [(x, D) for x in w]
+
+
+def build_chain(
+    integer: IntSource,
+    spec: ChainSpec,
+    *,
+    out_degree: tuple[int, int] = (1, 3),
+    max_denominator: int = 10,
+    reward_range: tuple[int, int] = (-3, 3),
+    reward_denominator: int = 1,
+    permute: bool = True,
+) -> MarkovRewardProcess:
+    """Build a random chain of shape ``spec``, every choice drawn from ``integer(lo, hi)``.
+
+    ``out_degree = (lo, hi)`` bounds the drawn number of successors of a row (a
+    class state is also capped by the size of the next phase).
+    """
+    lo_deg, hi_deg = out_degree
+    succ: list[dict[int, None]] = []
+    recurrent: list[int] = []
+    offset = 0
+    for sizes in spec.classes:
+        d = len(sizes)
+        phases = []
+        for m in sizes:
+            phases.append(list(range(offset, offset + m)))
+            offset += m
+        succ.extend({} for _ in range(sum(sizes)))
+        L = max(sizes)
+        walk = [phases[t % d][(t // d) % sizes[t % d]] for t in range(L * d)]
+        for a, b in zip(walk, walk[1:] + walk[:1]):
+            succ[a][b] = None
+        succ[phases[d - 1][0]][phases[0][0]] = None  # the d-cycle through first states: period exactly d
+        for k, states in enumerate(phases):
+            nxt = phases[(k + 1) % d]
+            for s in states:
+                want = min(integer(lo_deg, hi_deg), len(nxt))
+                for _ in range(max(0, want - len(succ[s]))):
+                    succ[s][nxt[integer(0, len(nxt) - 1)]] = None
+        recurrent.extend(range(offset - sum(sizes), offset))
+    n_rec = offset
+    n = n_rec + spec.n_transient
+    for j in range(spec.n_transient):
+        s = n_rec + j
+        targets: dict[int, None] = {}
+        down = integer(0, n_rec + j - 1)  # a recurrent state or an earlier transient one
+        targets[down] = None
+        for _ in range(integer(max(0, lo_deg - 1), max(0, hi_deg - 1))):
+            targets[integer(0, n - 1)] = None
+        succ.append(targets)
+    perm = list(range(n))
+    if permute:
+        for i in range(n - 1, 0, -1):  # Fisher-Yates; shrinks to the identity
+            j = integer(0, i)
+            perm[i], perm[j] = perm[j], perm[i]
+    edges = []
+    for s, targets in enumerate(succ):
+        ts = list(targets)
+        for t, (w, D) in zip(ts, _weights(integer, len(ts), max_denominator)):
+            edges.append((perm[s], perm[t], f"{w}/{D}"))
+    lo, hi = reward_range
+    r = [0] * n
+    for s in range(n):
+        r[perm[s]] = f"{integer(lo * reward_denominator, hi * reward_denominator)}/{reward_denominator}"
+    return MarkovRewardProcess.from_edges(n, edges, r)
+
+
+def random_chain(
+    n: int,
+    *,
+    seed: int = 0,
+    transient_fraction: float = 0.3,
+    n_classes: int = 8,
+    periods: Sequence[int] = (1, 2, 3, 4),
+    out_degree: tuple[int, int] = (2, 5),
+    max_denominator: int = 10,
+) -> MarkovRewardProcess:
+    """A seeded random chain of about ``n`` states (the benchmark family).
+
+    About ``transient_fraction`` of the states are transient; the rest form
+    ``n_classes`` closed classes with periods drawn from ``periods``.
+
+    >>> m = random_chain(60, seed=1)
+    >>> m.n, len(m.structure.classes)
+    (60, 8)
+    """
+    rng = random.Random(seed)
+    n_transient = int(round(n * transient_fraction))
+    n_rec = n - n_transient
+    n_classes = max(1, min(n_classes, n_rec))
+    sizes = [n_rec // n_classes + (1 if c < n_rec % n_classes else 0) for c in range(n_classes)]
+    classes = []
+    for size in sizes:
+        d = min(rng.choice(list(periods)), size)
+        classes.append([size // d + (1 if k < size % d else 0) for k in range(d)])
+    spec = ChainSpec(classes, n_transient)
+    def integer(a: int, b: int) -> int:
+        return rng.randint(a, b)
+
+    return build_chain(integer, spec, out_degree=out_degree, max_denominator=max_denominator)

@@ -1,0 +1,449 @@
+"""Structure of the support graph: SCCs, closed classes, periods, cyclic classes, anchors.
+
+Everything here works on the support graph alone (successor lists), iteratively
+(no recursion limit) and in time linear in the number of edges.  Conventions
+(THEOREMS.md, "Conventions"): classes are ordered by their smallest state;
+phase 0 of a class is the cyclic class holding its smallest state, so one step
+from ``C_{i,k}`` enters ``C_{i,k+1 mod d_i}``; the canonical anchor ``a_{i,k}``
+is the smallest state of ``C_{i,k}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+from .errors import AnchorError
+
+__all__ = [
+    "support_matrix",
+    "strongly_connected_components",
+    "reverse_topological_components",
+    "closed_components",
+    "period_and_phases",
+    "chain_structure",
+    "Structure",
+]
+
+
+def support_matrix(succ: Sequence[Sequence[int]]) -> "scipy.sparse.csr_matrix":
+    """The support graph as a scipy CSR 0/1 matrix."""
+    n = len(succ)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum([len(s) for s in succ], out=indptr[1:])
+    indices = np.fromiter((j for s in succ for j in s), dtype=np.int64, count=int(indptr[-1]))
+    data = np.ones(len(indices), dtype=np.int8)
+    return sp.csr_matrix((data, indices, indptr), shape=(n, n))
+
+
+def strongly_connected_components(graph: "sp.csr_matrix") -> tuple[int, np.ndarray]:
+    """SCC labels of the support graph (scipy's linear-time algorithm).
+
+    >>> k, labels = strongly_connected_components(support_matrix([[1], [0, 2], [2]]))
+    >>> k, bool(labels[0] == labels[1] != labels[2])
+    (2, True)
+    """
+    k, labels = csgraph.connected_components(graph, directed=True, connection="strong")
+    return int(k), labels
+
+
+def closed_components(graph: "sp.csr_matrix", k: int, labels: np.ndarray) -> np.ndarray:
+    """For each SCC label, whether the SCC is closed (no edge leaves it): ``lem:recurrent_decomp``.
+
+    >>> g = support_matrix([[1], [0, 2], [2]])
+    >>> k, labels = strongly_connected_components(g)
+    >>> closed = closed_components(g, k, labels)
+    >>> bool(closed[labels[2]]), bool(closed[labels[0]])
+    (True, False)
+    """
+    coo = graph.tocoo()
+    leaving = labels[coo.row] != labels[coo.col]
+    closed = np.ones(k, dtype=bool)
+    closed[labels[coo.row[leaving]]] = False
+    return closed
+
+
+def reverse_topological_components(graph: "sp.csr_matrix", labels: np.ndarray, comps: Sequence[int]) -> list[int]:
+    """The SCC labels ``comps`` ordered downstream first (every SCC after those it reaches).
+
+    This is the order in which absorbing systems on the transient part are solved
+    block by block.
+    """
+    wanted = set(int(c) for c in comps)
+    coo = graph.tocoo()
+    lr, lc = labels[coo.row], labels[coo.col]
+    mask = lr != lc
+    pairs = set(zip(lr[mask].tolist(), lc[mask].tolist()))
+    out_deg = {c: 0 for c in wanted}
+    preds: dict[int, list[int]] = {c: [] for c in wanted}
+    for a, b in pairs:
+        if a in wanted and b in wanted:
+            out_deg[a] += 1
+            preds[b].append(a)
+    ready = sorted(c for c, deg in out_deg.items() if deg == 0)
+    order: list[int] = []
+    while ready:
+        c = ready.pop()
+        order.append(c)
+        for a in preds[c]:
+            out_deg[a] -= 1
+            if out_deg[a] == 0:
+                ready.append(a)
+    return order
+
+
+def period_and_phases(graph: "sp.csr_matrix", members: np.ndarray) -> tuple[int, np.ndarray]:
+    """Period ``d`` of a closed class and the phase of each member (same order as ``members``).
+
+    BFS levels from the smallest member; ``d = gcd(level(u) + 1 - level(v))``
+    over the class's edges, and ``phase(y) = level(y) mod d``: the smallest
+    state has phase 0 and every edge goes from phase ``k`` to ``k + 1 mod d``.
+
+    >>> d, phase = period_and_phases(support_matrix([[1], [2], [0]]), np.array([0, 1, 2]))
+    >>> d, phase.tolist()
+    (3, [0, 1, 2])
+    """
+    members = np.asarray(members)
+    sub = graph[members][:, members].tocsr()
+    # unweighted shortest paths from the smallest member are its BFS levels
+    level = csgraph.shortest_path(sub, directed=True, unweighted=True, indices=0).astype(np.int64)
+    coo = sub.tocoo()
+    diffs = level[coo.row] + 1 - level[coo.col]
+    d = int(np.gcd.reduce(np.abs(diffs))) if len(diffs) else 1
+    d = d or 1
+    return d, level % d
+
+
+@dataclass(frozen=True)
+class Structure:
+    """Canonical structure of a chain's support graph.
+
+    ``classes[i]`` lists the states of closed class ``F_i`` (sorted), ``periods[i]``
+    its period ``d_i``, ``cyclic_classes[i][k]`` the states of ``C_{i,k}``;
+    ``transient`` the transient states; ``transient_sccs`` the SCCs of the
+    transient part in reverse topological order (downstream first).
+    """
+
+    n: int
+    classes: tuple[tuple[int, ...], ...]
+    periods: tuple[int, ...]
+    cyclic_classes: tuple[tuple[tuple[int, ...], ...], ...]
+    transient: tuple[int, ...]
+    transient_sccs: tuple[tuple[int, ...], ...] = field(repr=False)
+
+    @cached_property
+    def class_of(self) -> tuple[int, ...]:
+        """Class index of every state, ``-1`` for transient states."""
+        out = [-1] * self.n
+        for i, cls in enumerate(self.classes):
+            for s in cls:
+                out[s] = i
+        return tuple(out)
+
+    @cached_property
+    def phase_of(self) -> tuple[int, ...]:
+        """Phase (cyclic class index) of every state, ``-1`` for transient states."""
+        out = [-1] * self.n
+        for cyc in self.cyclic_classes:
+            for k, states in enumerate(cyc):
+                for s in states:
+                    out[s] = k
+        return tuple(out)
+
+    @property
+    def index_set(self) -> tuple[tuple[int, int], ...]:
+        """The pairs ``(i, k)`` in basis-column order, ``N = len(index_set)``."""
+        return tuple((i, k) for i, d in enumerate(self.periods) for k in range(d))
+
+    @property
+    def N(self) -> int:
+        """Number of peripheral coordinates ``N = sum_i d_i = dim K(P)``."""
+        return sum(self.periods)
+
+    @cached_property
+    def column_of(self) -> dict[tuple[int, int], int]:
+        return {ik: c for c, ik in enumerate(self.index_set)}
+
+    def canonical_anchors(self) -> tuple[tuple[int, ...], ...]:
+        """``a_{i,k}`` = smallest state of ``C_{i,k}`` (per class, per phase)."""
+        return tuple(tuple(states[0] for states in cyc) for cyc in self.cyclic_classes)
+
+    def validate_anchors(self, anchors) -> tuple[tuple[int, ...], ...]:
+        """Check user anchors: one state of ``C_{i,k}`` for every ``(i, k)``.
+
+        Accepts ``None`` (canonical anchors), per-class groups ``[[a_00, a_01], [a_10]]``,
+        a flat sequence of ``N`` states in ``(class, phase)`` order, or a mapping
+        ``{(i, k): state}``.
+        """
+        if anchors is None:
+            return self.canonical_anchors()
+        if isinstance(anchors, dict):
+            missing = [ik for ik in self.index_set if ik not in anchors]
+            extra = [ik for ik in anchors if ik not in self.column_of]
+            if missing or extra:
+                raise AnchorError(f"anchor mapping must have exactly the keys (class, phase) = {list(self.index_set)}; "
+                                  f"missing {missing}, unknown {extra}")
+            groups = [[anchors[(i, k)] for k in range(d)] for i, d in enumerate(self.periods)]
+        else:
+            items = list(anchors)
+            if items and all(isinstance(a, (list, tuple)) for a in items):
+                if len(items) != len(self.classes):
+                    raise AnchorError(f"{len(items)} anchor groups given for {len(self.classes)} closed classes")
+                groups = [list(g) for g in items]
+                for i, g in enumerate(groups):
+                    if len(g) != self.periods[i]:
+                        raise AnchorError(
+                            f"class {i} has period {self.periods[i]} and needs {self.periods[i]} anchors, got {len(g)}"
+                        )
+            else:
+                if len(items) != self.N:
+                    raise AnchorError(f"{len(items)} anchors given, expected N = {self.N} (one per cyclic class)")
+                it = iter(items)
+                groups = [[next(it) for _ in range(d)] for d in self.periods]
+        out = []
+        for i, group in enumerate(groups):
+            row = []
+            for k, s in enumerate(group):
+                if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= s < self.n:
+                    raise AnchorError(f"anchor for class {i}, phase {k} is {s!r}, expected a state index in 0..{self.n - 1}")
+                s = int(s)
+                if self.class_of[s] != i or self.phase_of[s] != k:
+                    where = "transient" if self.class_of[s] < 0 else f"in class {self.class_of[s]}, phase {self.phase_of[s]}"
+                    raise AnchorError(
+                        f"anchor for class {i}, phase {k} is state {s}, which is {where}; "
+                        f"choose a state of C_{i},{k} = {list(self.cyclic_classes[i][k])}"
+                    )
+                row.append(s)
+            out.append(tuple(row))
+        return tuple(out)
+
+
+def support_matrix(succ: Sequence[Sequence[int]]) -> "scipy.sparse.csr_matrix":
+    """The support graph as a scipy CSR 0/1 matrix."""
+    n = len(succ)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum([len(s) for s in succ], out=indptr[1:])
+    indices = np.fromiter((j for s in succ for j in s), dtype=np.int64, count=int(indptr[-1]))
+    data = np.ones(len(indices), dtype=np.int8)
+    return sp.csr_matrix((data, indices, indptr), shape=(n, n))
+
+
+def strongly_connected_components(graph: "sp.csr_matrix") -> tuple[int, np.ndarray]:
+    """SCC labels of the support graph (scipy's linear-time algorithm).
+
+    >>> k, labels = strongly_connected_components(support_matrix([[1], [0, 2], [2]]))
+    >>> k, bool(labels[0] == labels[1] != labels[2])
+    (2, True)
+    """
+    k, labels = csgraph.connected_components(graph, directed=True, connection="strong")
+    return int(k), labels
+
+
+def closed_components(graph: "sp.csr_matrix", k: int, labels: np.ndarray) -> np.ndarray:
+    """For each SCC label, whether the SCC is closed (no edge leaves it): ``lem:recurrent_decomp``.
+
+    >>> g = support_matrix([[1], [0, 2], [2]])
+    >>> k, labels = strongly_connected_components(g)
+    >>> closed = closed_components(g, k, labels)
+    >>> bool(closed[labels[2]]), bool(closed[labels[0]])
+    (True, False)
+    """
+    coo = graph.tocoo()
+    leaving = labels[coo.row] != labels[coo.col]
+    closed = np.ones(k, dtype=bool)
+    closed[labels[coo.row[leaving]]] = False
+    return closed
+
+
+def reverse_topological_components(graph: "sp.csr_matrix", labels: np.ndarray, comps: Sequence[int]) -> list[int]:
+    """The SCC labels ``comps`` ordered downstream first (every SCC after those it reaches).
+
+    This is the order in which absorbing systems on the transient part are solved
+    block by block.
+    """
+    wanted = set(int(c) for c in comps)
+    coo = graph.tocoo()
+    lr, lc = labels[coo.row], labels[coo.col]
+    mask = lr != lc
+    pairs = set(zip(lr[mask].tolist(), lc[mask].tolist()))
+    out_deg = {c: 0 for c in wanted}
+    preds: dict[int, list[int]] = {c: [] for c in wanted}
+    for a, b in pairs:
+        if a in wanted and b in wanted:
+            out_deg[a] += 1
+            preds[b].append(a)
+    ready = sorted(c for c, deg in out_deg.items() if deg == 0)
+    order: list[int] = []
+    while ready:
+        c = ready.pop()
+        order.append(c)
+        for a in preds[c]:
+            out_deg[a] -= 1
+            if out_deg[a] == 0:
+                ready.append(a)
+    return order
+
+
+def period_and_phases(graph: "sp.csr_matrix", members: np.ndarray) -> tuple[int, np.ndarray]:
+    """Period ``d`` of a closed class and the phase of each member (same order as ``members``).
+
+    BFS levels from the smallest member; ``d = gcd(level(u) + 1 - level(v))``
+    over the class's edges, and ``phase(y) = level(y) mod d``: the smallest
+    state has phase 0 and every edge goes from phase ``k`` to ``k + 1 mod d``.
+
+    >>> d, phase = period_and_phases(support_matrix([[1], [2], [0]]), np.array([0, 1, 2]))
+    >>> d, phase.tolist()
+    (3, [0, 1, 2])
+    """
+    members = np.asarray(members)
+    sub = graph[members][:, members].tocsr()
+    # unweighted shortest paths from the smallest member are its BFS levels
+    level = csgraph.shortest_path(sub, directed=True, unweighted=True, indices=0).astype(np.int64)
+    coo = sub.tocoo()
+    diffs = level[coo.row] + 1 - level[coo.col]
+    d = int(np.gcd.reduce(np.abs(diffs))) if len(diffs) else 1
+    d = d or 1
+    return d, level % d
+
+
+@dataclass(frozen=True)
+class Structure:
+    """Canonical structure of a chain's support graph.
+
+    ``classes[i]`` lists the states of closed class ``F_i`` (sorted), ``periods[i]``
+    its period ``d_i``, ``cyclic_classes[i][k]`` the states of ``C_{i,k}``;
+    ``transient`` the transient states; ``transient_sccs`` the SCCs of the
+    transient part in reverse topological order (downstream first).
+    """
+
+    n: int
+    classes: tuple[tuple[int, ...], ...]
+    periods: tuple[int, ...]
+    cyclic_classes: tuple[tuple[tuple[int, ...], ...], ...]
+    transient: tuple[int, ...]
+    transient_sccs: tuple[tuple[int, ...], ...] = field(repr=False)
+
+    @cached_property
+    def class_of(self) -> tuple[int, ...]:
+        """Class index of every state, ``-1`` for transient states."""
+        out = [-1] * self.n
+        for i, cls in enumerate(self.classes):
+            for s in cls:
+                out[s] = i
+        return tuple(out)
+
+    @cached_property
+    def phase_of(self) -> tuple[int, ...]:
+        """Phase (cyclic class index) of every state, ``-1`` for transient states."""
+        out = [-1] * self.n
+        for cyc in self.cyclic_classes:
+            for k, states in enumerate(cyc):
+                for s in states:
+                    out[s] = k
+        return tuple(out)
+
+    @property
+    def index_set(self) -> tuple[tuple[int, int], ...]:
+        """The pairs ``(i, k)`` in basis-column order, ``N = len(index_set)``."""
+        return tuple((i, k) for i, d in enumerate(self.periods) for k in range(d))
+
+    @property
+    def N(self) -> int:
+        """Number of peripheral coordinates ``N = sum_i d_i = dim K(P)``."""
+        return sum(self.periods)
+
+    @cached_property
+    def column_of(self) -> dict[tuple[int, int], int]:
+        return {ik: c for c, ik in enumerate(self.index_set)}
+
+    def canonical_anchors(self) -> tuple[tuple[int, ...], ...]:
+        """``a_{i,k}`` = smallest state of ``C_{i,k}`` (per class, per phase)."""
+        return tuple(tuple(states[0] for states in cyc) for cyc in self.cyclic_classes)
+
+    def validate_anchors(self, anchors) -> tuple[tuple[int, ...], ...]:
+        """Check user anchors: one state of ``C_{i,k}`` for every ``(i, k)``.
+
+        Accepts per-class sequences ``[[a_00, a_01], [a_10]]``, a flat sequence in
+        ``(class, phase)`` order, or ``[class, phase, state]`` triples.
+        """
+        if anchors is None:
+            return self.canonical_anchors()
+        items = list(anchors)
+        N = self.N
+        per_class: list[list[int | None]] = [[None] * d for d in self.periods]
+        if items and all(isinstance(a, (list, tuple)) and len(a) == 3 for a in items) and len(items) == N and not (
+            len(self.classes) == N and all(d == 3 for d in self.periods)
+        ):
+            for i, k, s in items:
+                if not (isinstance(i, int) and 0 <= i < len(self.classes) and isinstance(k, int) and 0 <= k < self.periods[i]):
+                    raise AnchorError(f"anchor [{i}, {k}, {s}] names no cyclic class (class, phase) of this chain")
+                per_class[i][k] = s
+        elif items and all(isinstance(a, (list, tuple)) for a in items):
+            if len(items) != len(self.classes):
+                raise AnchorError(f"{len(items)} anchor groups given for {len(self.classes)} closed classes")
+            for i, group in enumerate(items):
+                if len(group) != self.periods[i]:
+                    raise AnchorError(
+                        f"class {i} has period {self.periods[i]} and needs {self.periods[i]} anchors, got {len(group)}"
+                    )
+                per_class[i] = list(group)
+        else:
+            if len(items) != N:
+                raise AnchorError(f"{len(items)} anchors given, expected N = {N} (one per cyclic class)")
+            it = iter(items)
+            per_class = [[next(it) for _ in range(d)] for d in self.periods]
+        out = []
+        for i, group in enumerate(per_class):
+            row = []
+            for k, s in enumerate(group):
+                if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < self.n:
+                    raise AnchorError(f"anchor for class {i}, phase {k} is {s!r}, expected a state index")
+                if self.class_of[s] != i or self.phase_of[s] != k:
+                    where = "transient" if self.class_of[s] < 0 else f"in class {self.class_of[s]}, phase {self.phase_of[s]}"
+                    raise AnchorError(
+                        f"anchor for class {i}, phase {k} is state {s}, which is {where}; "
+                        f"choose a state of C_{{{i},{k}}} = {list(self.cyclic_classes[i][k])}"
+                    )
+                row.append(s)
+            out.append(tuple(row))
+        return tuple(out)
+
+
+def chain_structure(succ: Sequence[Sequence[int]]) -> Structure:
+    """Canonical :class:`Structure` of the support graph ``succ`` (successor lists).
+
+    >>> s = chain_structure([[1], [2], [1], [0, 3]])
+    >>> s.classes, s.periods, s.cyclic_classes, s.transient
+    (((1, 2),), (2,), (((1,), (2,)),), (0, 3))
+    """
+    graph = support_matrix(succ)
+    k, labels = strongly_connected_components(graph)
+    closed = closed_components(graph, k, labels)
+    order = np.argsort(labels, kind="stable")  # states grouped by label, ascending inside
+    bounds = np.searchsorted(labels[order], np.arange(k + 1))
+    members = [order[bounds[c] : bounds[c + 1]] for c in range(k)]
+    closed_labels = sorted((c for c in range(k) if closed[c]), key=lambda c: int(members[c][0]))
+    classes, periods, cyclic = [], [], []
+    for c in closed_labels:
+        comp = members[c]
+        d, phase = period_and_phases(graph, comp)
+        classes.append(tuple(comp.tolist()))
+        periods.append(d)
+        cyclic.append(tuple(tuple(comp[phase == p].tolist()) for p in range(d)))
+    transient_labels = [c for c in range(k) if not closed[c]]
+    topo = reverse_topological_components(graph, labels, transient_labels)
+    transient_sccs = tuple(tuple(members[c].tolist()) for c in topo)
+    transient = tuple(np.sort(np.concatenate([members[c] for c in transient_labels])).tolist()) if transient_labels else ()
+    return Structure(
+        n=len(succ),
+        classes=tuple(classes),
+        periods=tuple(periods),
+        cyclic_classes=tuple(cyclic),
+        transient=transient,
+        transient_sccs=transient_sccs,
+    )
