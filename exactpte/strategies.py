@@ -1,0 +1,105 @@
+"""Hypothesis strategies for random reducible periodic chains, valid by construction.
+
+Every choice of :func:`exactpte.random_chains.build_chain` is drawn from
+``st.integers``, so failing examples shrink towards one class, small periods,
+few transient states, sparse rows, small denominators and no relabelling.
+No ``.filter``: every drawn chain is a valid Markov reward process.
+
+>>> from hypothesis import given, settings
+>>> @settings(max_examples=5, database=None)
+... @given(chains(max_states=8))
+... def prop(m):
+...     assert m.n <= 8
+>>> prop()
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from .model import MarkovRewardProcess
+from .random_chains import ChainSpec, build_chain
+
+__all__ = ["chain_specs", "chains", "edge_case_chains"]
+
+
+@st.composite
+def chain_specs(
+    draw,
+    *,
+    min_classes: int = 1,
+    max_classes: int = 3,
+    max_period: int = 4,
+    max_phase_size: int = 3,
+    max_transient: int = 5,
+    max_states: int | None = None,
+) -> ChainSpec:
+    """Shapes: number of classes, each class's period and phase sizes, transient count (at most ``max_states`` in all)."""
+    remaining = max_states if max_states is not None else 10**9
+    k = draw(st.integers(min_classes, max(min_classes, min(max_classes, remaining))))
+    classes = []
+    for idx in range(k):
+        avail = remaining - (k - idx - 1)  # keep one state for each later class
+        d = draw(st.integers(1, max(1, min(max_period, avail))))
+        spare = avail - d
+        sizes = []
+        for _ in range(d):
+            extra = draw(st.integers(0, max(0, min(max_phase_size - 1, spare))))
+            spare -= extra
+            sizes.append(1 + extra)
+        classes.append(sizes)
+        remaining -= sum(sizes)
+    t = draw(st.integers(0, max(0, min(max_transient, remaining))))
+    return ChainSpec(classes, t)
+
+
+@st.composite
+def chains(
+    draw,
+    *,
+    min_classes: int = 1,
+    max_classes: int = 3,
+    max_period: int = 4,
+    max_phase_size: int = 3,
+    max_transient: int = 5,
+    max_states: int | None = None,
+    max_out_degree: int = 3,
+    max_denominator: int = 10,
+    reward_range: tuple[int, int] = (-3, 3),
+    reward_denominator: int = 1,
+    permute: bool = True,
+) -> MarkovRewardProcess:
+    """Random reducible periodic chains; transient states may reach several classes at several phase offsets."""
+    spec = draw(
+        chain_specs(
+            min_classes=min_classes,
+            max_classes=max_classes,
+            max_period=max_period,
+            max_phase_size=max_phase_size,
+            max_transient=max_transient,
+            max_states=max_states,
+        )
+    )
+
+    def integer(lo: int, hi: int) -> int:
+        return draw(st.integers(lo, hi))
+
+    return build_chain(
+        integer,
+        spec,
+        out_degree=(1, max_out_degree),
+        max_denominator=max_denominator,
+        reward_range=reward_range,
+        reward_denominator=reward_denominator,
+        permute=permute,
+    )
+
+
+def edge_case_chains() -> st.SearchStrategy[MarkovRewardProcess]:
+    """n = 1, one absorbing state with transients, pure cycles, period = class size, all transient but one."""
+    return st.one_of(
+        chains(max_classes=1, max_period=1, max_phase_size=1, max_transient=0),  # n = 1
+        chains(max_classes=1, max_period=1, max_phase_size=1, max_transient=6),  # all transient but one
+        chains(max_classes=1, max_period=6, max_phase_size=1, max_transient=0),  # pure cycles
+        chains(max_classes=2, max_period=5, max_phase_size=1, max_transient=3),  # period = class size
+    )

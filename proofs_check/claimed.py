@@ -1,0 +1,138 @@
+"""A decomposition as *claimed* by some implementation, in exact form.
+
+Checks judge a :class:`Claimed` (never exactpte's internals), so the same checks
+serve exactpte's own output, a JSON file written by any other tool, and the
+deliberately corrupted decompositions of the mutation tests.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import flint
+
+from exactpte._numbers import to_fmpq
+from exactpte.errors import ChainFileError
+
+__all__ = ["Claimed", "from_decomposition", "from_json_dict", "load_result"]
+
+Vec = tuple  # of fmpq
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """Claimed objects; ``None`` where the producer did not provide them."""
+
+    classes: tuple[tuple[int, ...], ...]
+    periods: tuple[int, ...]
+    cyclic_classes: tuple[tuple[tuple[int, ...], ...], ...]
+    anchors: tuple[tuple[int, int, int], ...]  # (class, phase, state) in basis-column order
+    basis: tuple[Vec, ...]  # n rows x N columns
+    theta: Vec
+    g_star: Vec
+    v_star: Vec
+    rho: Vec | None = None
+    h: Vec | None = None
+    psi: Vec | None = None
+    P_inf: tuple[Vec, ...] | None = None
+
+    @property
+    def N(self) -> int:
+        return len(self.anchors)
+
+    @property
+    def anchor_states(self) -> list[int]:
+        return [s for _, _, s in self.anchors]
+
+    def replace(self, **changes: Any) -> "Claimed":
+        """A copy with some fields replaced (used to plant errors)."""
+        return dataclasses.replace(self, **changes)
+
+    def b(self, c: int) -> list:
+        return [row[c] for row in self.basis]
+
+
+def from_decomposition(dec, *, with_P_inf: bool = True) -> Claimed:
+    """What exactpte's :class:`~exactpte.Decomposition` claims."""
+    return Claimed(
+        classes=dec.classes,
+        periods=dec.periods,
+        cyclic_classes=dec.cyclic_classes,
+        anchors=tuple(dec.anchor_list),
+        basis=dec.basis,
+        theta=dec.theta,
+        g_star=dec.g_star,
+        v_star=dec.v_star,
+        rho=dec.rho,
+        h=dec.h,
+        psi=dec.psi,
+        P_inf=dec.P_inf if with_P_inf else None,
+    )
+
+
+def _vec(data: dict, key: str, n: int | None, required: bool) -> Vec | None:
+    if key not in data or data[key] is None:
+        if required:
+            raise ChainFileError(f"result lacks the required key {key!r}")
+        return None
+    v = data[key]
+    if not isinstance(v, list) or (n is not None and len(v) != n):
+        raise ChainFileError(f"result key {key!r} must be a list of {n} numbers")
+    return tuple(to_fmpq(x, f"{key}[{i}]") for i, x in enumerate(v))
+
+
+def from_json_dict(data: dict, n: int) -> Claimed:
+    """Parse the JSON contract of ``exactpte decompose --json`` (numbers as ``"p/q"`` strings)."""
+    try:
+        classes = tuple(tuple(int(s) for s in c) for c in data["classes"])
+        periods = tuple(int(d) for d in data["periods"])
+        cyclic = tuple(tuple(tuple(int(s) for s in ck) for ck in cyc) for cyc in data["cyclic_classes"])
+        anchors = tuple((int(i), int(k), int(s)) for i, k, s in data["anchors"])
+    except KeyError as e:
+        raise ChainFileError(f"result lacks the required key {e.args[0]!r}") from None
+    except (TypeError, ValueError) as e:
+        raise ChainFileError(f"result structure keys are malformed ({e})") from None
+    N = len(anchors)
+    basis_raw = data.get("basis")
+    if not isinstance(basis_raw, list) or len(basis_raw) != n or any(not isinstance(r, list) or len(r) != N for r in basis_raw):
+        raise ChainFileError(f"result key 'basis' must be {n} rows of N = {N} numbers")
+    basis = tuple(tuple(to_fmpq(x, f"basis[{s}][{c}]") for c, x in enumerate(row)) for s, row in enumerate(basis_raw))
+    P_inf = None
+    if data.get("P_inf") is not None:
+        raw = data["P_inf"]
+        if not isinstance(raw, list) or len(raw) != n or any(not isinstance(r, list) or len(r) != n for r in raw):
+            raise ChainFileError(f"result key 'P_inf' must be {n} rows of {n} numbers")
+        P_inf = tuple(tuple(to_fmpq(x, f"P_inf[{s}][{y}]") for y, x in enumerate(row)) for s, row in enumerate(raw))
+    return Claimed(
+        classes=classes,
+        periods=periods,
+        cyclic_classes=cyclic,
+        anchors=anchors,
+        basis=basis,
+        theta=_vec(data, "theta", N, True),
+        g_star=_vec(data, "g_star", n, True),
+        v_star=_vec(data, "v_star", n, True),
+        rho=_vec(data, "rho", n, False),
+        h=_vec(data, "h", n, False),
+        psi=_vec(data, "psi", n, False),
+        P_inf=P_inf,
+    )
+
+
+def load_result(path: str, n: int) -> Claimed:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as e:
+        raise ChainFileError(f"{path}: cannot read ({e.strerror})") from None
+    except json.JSONDecodeError as e:
+        raise ChainFileError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
+    if not isinstance(data, dict):
+        raise ChainFileError(f"{path}: a result file is a JSON object")
+    return from_json_dict(data, n)
+
+
+_ = flint  # exact scalars are flint.fmpq throughout

@@ -1,0 +1,105 @@
+"""Dense exact linear algebra for the independent routes (small chains only).
+
+Deliberately separate from exactpte's solvers: everything here is textbook
+dense algebra over ``fmpq_mat`` (rref, nullspace, matrix polynomials), so a
+check never re-runs the code it judges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import flint
+
+__all__ = [
+    "identity",
+    "nullspace",
+    "rank",
+    "mat_poly",
+    "column",
+    "columns_to_mat",
+    "cyclotomic_part",
+]
+
+
+def identity(n: int) -> flint.fmpq_mat:
+    I = flint.fmpq_mat(n, n)
+    for i in range(n):
+        I[i, i] = 1
+    return I
+
+
+def rank(M: flint.fmpq_mat) -> int:
+    if M.nrows() == 0 or M.ncols() == 0:
+        return 0
+    return M.rank()
+
+
+def nullspace(M: flint.fmpq_mat) -> flint.fmpq_mat:
+    """A basis of ``{x : M x = 0}`` as the columns of an ``ncols x k`` matrix (via rref).
+
+    >>> nullspace(flint.fmpq_mat([[1, 1], [2, 2]])).tolist()
+    [[-1], [1]]
+    """
+    m, n = M.nrows(), M.ncols()
+    if m == 0:
+        return identity(n)
+    R, rk = M.rref()
+    pivots = []
+    row = 0
+    for col in range(n):
+        if row < rk and R[row, col] != 0:
+            pivots.append(col)
+            row += 1
+    free = [c for c in range(n) if c not in pivots]
+    N = flint.fmpq_mat(n, len(free))
+    for j, f in enumerate(free):
+        N[f, j] = 1
+        for i, p in enumerate(pivots):
+            N[p, j] = -R[i, f]
+    return N
+
+
+def mat_poly(coeffs: Sequence, A: flint.fmpq_mat) -> flint.fmpq_mat:
+    """``c_0 I + c_1 A + ... + c_k A^k`` by Horner's rule (``coeffs`` lowest degree first)."""
+    n = A.nrows()
+    out = flint.fmpq_mat(n, n)
+    I = identity(n)
+    for c in reversed(list(coeffs)):
+        out = out * A + I * flint.fmpq(c)
+    return out
+
+
+def column(M: flint.fmpq_mat, j: int) -> list:
+    return [M[i, j] for i in range(M.nrows())]
+
+
+def columns_to_mat(cols: Sequence[Sequence], n: int) -> flint.fmpq_mat:
+    M = flint.fmpq_mat(n, len(cols))
+    for j, col in enumerate(cols):
+        for i, x in enumerate(col):
+            M[i, j] = x
+    return M
+
+
+def cyclotomic_part(charpoly) -> tuple[list, list]:
+    """Cyclotomic factors of a characteristic polynomial: ``(with multiplicity, squarefree)``.
+
+    A stochastic matrix's unimodular eigenvalues are roots of unity, so the
+    peripheral generalized eigenspace is ``ker c(P)`` with ``c`` the product of
+    the cyclotomic factors (with multiplicity); both are returned as integer
+    coefficient lists, lowest degree first.
+
+    >>> x = flint.fmpz_poly([0, 1])
+    >>> cyclotomic_part(flint.fmpq_poly((x - 1) ** 2 * (x + 1) * (2 * x - 1)))
+    ([1, -1, -1, 1], [-1, 0, 1])
+    """
+    num = flint.fmpz_poly([int(c * charpoly.denom()) for c in charpoly.coeffs()]) if hasattr(charpoly, "denom") else charpoly
+    _, factors = num.factor()
+    full = flint.fmpz_poly([1])
+    sqf = flint.fmpz_poly([1])
+    for f, e in factors:
+        if f.degree() >= 1 and f.is_cyclotomic():
+            full *= f**e
+            sqf *= f
+    return [int(c) for c in full.coeffs()], [int(c) for c in sqf.coeffs()]

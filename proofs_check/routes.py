@@ -1,0 +1,113 @@
+"""Independent routes to the objects the checks need (THEOREMS.md, "Independent routes").
+
+Nothing here calls exactpte's solvers: ``K(P)`` comes from the characteristic
+polynomial's cyclotomic factors (structure-free), ``P∞`` is the spectral
+projector onto ``ker(I - P)`` along ``range(I - P)``, ``h`` comes from the
+deviation matrix.  Dense and cubic: meant for the small chains of a sweep.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from math import lcm
+
+import flint
+
+from exactpte.model import MarkovRewardProcess
+
+from .linalg import cyclotomic_part, identity, mat_poly, nullspace, rank
+
+__all__ = ["Routes"]
+
+
+class Routes:
+    """Lazily computed independent objects for one chain."""
+
+    def __init__(self, chain: MarkovRewardProcess) -> None:
+        self.chain = chain
+        self.n = chain.n
+
+    @cached_property
+    def P(self) -> flint.fmpq_mat:
+        return self.chain.to_fmpq_mat()
+
+    @cached_property
+    def r(self) -> flint.fmpq_mat:
+        return flint.fmpq_mat(self.n, 1, list(self.chain.r))
+
+    @cached_property
+    def I(self) -> flint.fmpq_mat:
+        return identity(self.n)
+
+    @cached_property
+    def charpoly(self):
+        return self.P.charpoly()
+
+    @cached_property
+    def cyclotomic(self) -> tuple[list, list]:
+        return cyclotomic_part(self.charpoly)
+
+    @cached_property
+    def K(self) -> flint.fmpq_mat:
+        """Basis (columns) of the peripheral subspace ``ker c(P)``, ``c`` = cyclotomic part of charpoly."""
+        return nullspace(mat_poly(self.cyclotomic[0], self.P))
+
+    @cached_property
+    def K_semisimple(self) -> flint.fmpq_mat:
+        """``ker c_sqf(P)`` with the squarefree cyclotomic part: the peripheral eigenvectors only."""
+        return nullspace(mat_poly(self.cyclotomic[1], self.P))
+
+    def K_power(self, periods) -> flint.fmpq_mat:
+        """``ker(P^D - I)`` with ``D`` the lcm of ``periods``."""
+        D = lcm(*periods) if periods else 1
+        return nullspace(self.P_pow(D) - self.I)
+
+    def P_pow(self, T: int) -> flint.fmpq_mat:
+        out, base, e = self.I, self.P, T
+        while e:
+            if e & 1:
+                out = out * base
+            base = base * base
+            e >>= 1
+        return out
+
+    @cached_property
+    def invariant(self) -> flint.fmpq_mat:
+        """Basis of ``ker(I - P)``."""
+        return nullspace(self.I - self.P)
+
+    @cached_property
+    def P_inf(self) -> flint.fmpq_mat:
+        """Spectral projector for eigenvalue 1: ``R (L R)^{-1} L`` with ``R``, ``L`` right/left null bases of ``I - P``."""
+        R = self.invariant
+        L = nullspace((self.I - self.P).transpose()).transpose()
+        return R * (L * R).inv() * L
+
+    @cached_property
+    def rho(self) -> flint.fmpq_mat:
+        return self.P_inf * self.r
+
+    @cached_property
+    def h(self) -> flint.fmpq_mat:
+        """Deviation-matrix route: ``h = (I - P + P∞)^{-1} (I - P∞) r``."""
+        Z = self.I - self.P + self.P_inf
+        return Z.solve((self.I - self.P_inf) * self.r)
+
+    def anchor_basis(self, anchors: list[int]) -> flint.fmpq_mat | None:
+        """``B = Kmat (Kmat[anchors, :])^{-1}``, or ``None`` when ``Kmat[anchors, :]`` is singular or not square."""
+        K = self.K
+        if K.ncols() != len(anchors):
+            return None
+        A = flint.fmpq_mat([[K[a, j] for j in range(K.ncols())] for a in anchors]) if anchors else flint.fmpq_mat(0, 0)
+        if rank(A) < len(anchors):
+            return None
+        return K * A.inv() if anchors else K
+
+    def returns(self, T: int) -> flint.fmpq_mat:
+        """``J_T = sum_{t<T} P^t r`` by repeated multiplication."""
+        J = flint.fmpq_mat(self.n, 1)
+        x = self.r
+        for _ in range(T):
+            J = J + x
+            x = self.P * x
+        return J

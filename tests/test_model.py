@@ -1,0 +1,141 @@
+"""Every bad input gets a named error that says what is wrong and where."""
+
+from decimal import Decimal
+from fractions import Fraction
+
+import flint
+import numpy as np
+import pytest
+import sympy
+
+import exactpte
+from exactpte import (
+    EntryError,
+    FloatEntryError,
+    LabelError,
+    MarkovRewardProcess,
+    NegativeEntryError,
+    RowSumError,
+    ShapeError,
+)
+
+OK_P = [["1/2", "1/2"], [0, 1]]
+
+
+@pytest.mark.parametrize(
+    "P, r, kw, err, message",
+    [
+        ([], [], {}, ShapeError, "P is empty"),
+        ([[1, 0]], [0], {}, ShapeError, "row 0 has 2 entries, expected 1"),
+        ([[1, 0], [1]], [0, 0], {}, ShapeError, "row 1 has 1 entries, expected 2"),
+        (OK_P, [0], {}, ShapeError, "reward has length 1, expected 2"),
+        (OK_P, [0, 0, 0], {}, ShapeError, "reward has length 3, expected 2"),
+        ([[2, -1], [0, 1]], [0, 0], {}, NegativeEntryError, "P[0][1] is -1"),
+        ([[1, 0], ["1/2", "3/5"]], [0, 0], {}, RowSumError, "row 1 sums to 11/10, expected exactly 1"),
+        ([[1, 0], ["1/2", "1/3"]], [0, 0], {}, RowSumError, "row 1 sums to 5/6"),
+        ([[0.5, 0.5], [0, 1]], [0, 0], {}, FloatEntryError, "P[0][0] is the float 0.5"),
+        (OK_P, [0.25, 0], {}, FloatEntryError, "r[0] is the float 0.25"),
+        ([[float("nan"), 1], [0, 1]], [0, 0], {"floats": "exact"}, EntryError, "P[0][0] is nan"),
+        ([[float("inf"), 1], [0, 1]], [0, 0], {"floats": "exact"}, EntryError, "P[0][0] is inf"),
+        ([["1/2", "x"], [0, 1]], [0, 0], {}, EntryError, "P[0][1] is 'x', which is not an exact number"),
+        ([["1/2", "1/0"], [0, 1]], [0, 0], {}, EntryError, "P[0][1] is '1/0'"),
+        ([[None, 1], [0, 1]], [0, 0], {}, EntryError, "P[0][0] has type NoneType"),
+        ([[sympy.Symbol("p"), 1], [0, 1]], [0, 0], {}, EntryError, "symbolic expression p"),
+        ([[sympy.sqrt(2), 1], [0, 1]], [0, 0], {}, EntryError, "not rational"),
+        ([[True, 0], [0, 1]], [0, 0], {}, EntryError, "bool"),
+        (OK_P, [0, 0], {"labels": ["a", "a"]}, LabelError, "label 'a' is used by states 0 and 1"),
+        (OK_P, [0, 0], {"labels": ["a"]}, LabelError, "1 labels given for 2 states"),
+        ("not a matrix", [0], {}, ShapeError, "P must be a matrix"),
+        (np.zeros((2, 2, 2), dtype=int), [0, 0], {}, ShapeError, "3 dimensions"),
+    ],
+)
+def test_bad_input_is_named(P, r, kw, err, message):
+    with pytest.raises(err) as info:
+        MarkovRewardProcess(P, r, **kw)
+    assert message in str(info.value)
+    assert isinstance(info.value, exactpte.ExactpteError) and isinstance(info.value, ValueError)
+
+
+def test_float_message_says_how_to_fix():
+    with pytest.raises(FloatEntryError, match="floats='exact'.*limit_denominator=N"):
+        MarkovRewardProcess([[0.5, 0.5], [0, 1]], [0, 0])
+
+
+def test_float_conversions_on_request():
+    exact = MarkovRewardProcess([[0.25, 0.75], [0, 1]], [0.1, 0], floats="exact")
+    assert exact.P_row(0) == {0: flint.fmpq(1, 4), 1: flint.fmpq(3, 4)}
+    assert exact.r[0] == flint.fmpq(Fraction(0.1).numerator, Fraction(0.1).denominator) != flint.fmpq(1, 10)
+    # the binary values of 0.1 and 0.9 do not sum to exactly 1, and exact mode says so
+    with pytest.raises(RowSumError, match="row 0 sums to 36028797018963969/36028797018963968"):
+        MarkovRewardProcess([[0.1, 0.9], [0, 1]], [0, 0], floats="exact")
+    limited = MarkovRewardProcess([[0.1, 0.9], [0, 1]], [0, 0], limit_denominator=1000)
+    assert limited.P_row(0) == {0: flint.fmpq(1, 10), 1: flint.fmpq(9, 10)}
+    with pytest.raises(RowSumError):  # a conversion that breaks stochasticity is still caught
+        MarkovRewardProcess([[1 / 3, 1 / 3, 1 / 3], [0, 1, 0], [0, 0, 1]], [0, 0, 0], limit_denominator=2)
+
+
+@pytest.mark.parametrize(
+    "P",
+    [
+        [[Fraction(1, 3), Fraction(2, 3)], [0, 1]],
+        [["1/3", "2/3"], ["0", "1"]],
+        sympy.Matrix([[sympy.Rational(1, 3), sympy.Rational(2, 3)], [0, 1]]),
+        flint.fmpq_mat([[flint.fmpq(1, 3), flint.fmpq(2, 3)], [0, 1]]),
+        [[Fraction(1, 3), "2/3"], [Decimal("0"), Decimal("1.0")]],
+    ],
+)
+def test_exact_input_forms_agree(P):
+    m = MarkovRewardProcess(P, [1, 0])
+    assert m.P_row(0) == {0: flint.fmpq(1, 3), 1: flint.fmpq(2, 3)}
+    assert m.P_row(1) == {1: flint.fmpq(1)}
+
+
+def test_numpy_integers_with_common_denominator():
+    m = MarkovRewardProcess(np.array([[1, 2], [0, 3]]), np.array([1, 2]), denominator=3)
+    assert m.P_row(0) == {0: flint.fmpq(1, 3), 1: flint.fmpq(2, 3)}
+    assert m.r == (1, 2)
+    with pytest.raises(RowSumError, match="row 0 sums to 3/2"):
+        MarkovRewardProcess(np.array([[1, 2], [0, 2]]), [0, 0], denominator=2)
+
+
+def test_numpy_float_array_is_refused():
+    with pytest.raises(FloatEntryError, match=r"P\[0\]\[0\]"):
+        MarkovRewardProcess(np.array([[0.5, 0.5], [0.0, 1.0]]), [0, 0])
+
+
+def test_edges_and_their_errors():
+    m = MarkovRewardProcess.from_edges(3, [(0, 1, "1/2"), (0, 2, "1/2"), (1, 1, 1), (2, 2, 1), (2, 0, 0)], [0, 1, 2])
+    assert m.P_row(2) == {2: 1}  # explicit zero dropped
+    with pytest.raises(ShapeError, match="repeats the transition 0 -> 1"):
+        MarkovRewardProcess.from_edges(2, [(0, 1, "1/2"), (0, 1, "1/2"), (1, 1, 1)], [0, 0])
+    with pytest.raises(ShapeError, match="edge 0 has target 5"):
+        MarkovRewardProcess.from_edges(2, [(0, 5, 1)], [0, 0])
+    with pytest.raises(ShapeError, match="expected a triple"):
+        MarkovRewardProcess.from_edges(2, [(0, 1)], [0, 0])
+    with pytest.raises(RowSumError, match="row 1 sums to 0"):
+        MarkovRewardProcess.from_edges(2, [(0, 0, 1)], [0, 0])
+    with pytest.raises(ShapeError, match="n must be a positive int"):
+        MarkovRewardProcess.from_edges(0, [], [])
+
+
+def test_policy_induced_chain():
+    # two actions: stay / move; policy mixes them in state 0 and moves in state 1
+    stay = [[1, 0], [0, 1]]
+    move = [[0, 1], [1, 0]]
+    m = MarkovRewardProcess.from_policy([stay, move], [[2, 0], [0, 4]], [["1/4", "3/4"], [0, 1]])
+    assert m.P_row(0) == {0: flint.fmpq(1, 4), 1: flint.fmpq(3, 4)}
+    assert m.P_row(1) == {0: 1}
+    assert m.r == (flint.fmpq(1, 2), 4)
+    with pytest.raises(RowSumError, match=r"policy\[0\] sums to 1/2"):
+        MarkovRewardProcess.from_policy([stay, move], [[0, 0], [0, 0]], [["1/4", "1/4"], [0, 1]])
+    with pytest.raises(RowSumError, match=r"transitions\[1\] row 0 sums to 2"):
+        MarkovRewardProcess.from_policy([stay, [[1, 1], [1, 0]]], [[0, 0], [0, 0]], [[1, 0], [1, 0]])
+    with pytest.raises(NegativeEntryError, match=r"policy\[1\]\[0\]"):
+        MarkovRewardProcess.from_policy([stay, move], [[0, 0], [0, 0]], [[1, 0], [-1, 2]])
+
+
+def test_chain_equality_and_dense():
+    a = MarkovRewardProcess(OK_P, [1, 0])
+    b = MarkovRewardProcess.from_edges(2, [(0, 0, "1/2"), (0, 1, "1/2"), (1, 1, 1)], [1, 0])
+    assert a == b and hash(a) == hash(b)
+    assert a.dense() == [[flint.fmpq(1, 2), flint.fmpq(1, 2)], [0, 1]]

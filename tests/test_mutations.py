@@ -1,0 +1,132 @@
+"""Every check fails on a wrong answer: a check that cannot fail is a defect.
+
+Each case plants one error class in an otherwise exact decomposition and asserts
+that the named check reports it (and says where).
+"""
+
+import flint
+import pytest
+
+import exactpte
+from exactpte import MarkovRewardProcess
+from proofs_check.checks import CHECKS, apply_Pi, run_checks
+from proofs_check.claimed import from_decomposition
+
+ONE = flint.fmpq(1)
+
+
+def chain_and_claim(name):
+    chain = exactpte.example(name) if name in exactpte.EXAMPLES else CHAINS[name]
+    return chain, from_decomposition(exactpte.decompose(chain))
+
+
+CHAINS = {
+    # periodic classes, transient branching, a transient self-loop (non-trivial solves)
+    "rich": MarkovRewardProcess.from_edges(
+        8,
+        [(0, 1, 1), (1, 0, 1), (2, 3, 1), (3, 4, 1), (4, 2, "1/2"), (4, 5, "1/2"), (5, 3, 1),
+         (6, 6, "1/3"), (6, 1, "1/3"), (6, 7, "1/3"), (7, 2, "1/2"), (7, 0, "1/2")],
+        [1, 0, 2, 0, 5, 1, 0, -1],
+    ),
+}
+
+
+def swap_cols(basis, a, b):
+    out = []
+    for row in basis:
+        row = list(row)
+        row[a], row[b] = row[b], row[a]
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def set_col(basis, c, values):
+    return tuple(tuple(values[s] if j == c else x for j, x in enumerate(row)) for s, row in enumerate(basis))
+
+
+def bump(v, s, by=ONE):
+    v = list(v)
+    v[s] += by
+    return tuple(v)
+
+
+def mutations():
+    """(check key, chain name, corruption) triples."""
+    cases = []
+    add = lambda key, chain, f: cases.append(pytest.param(key, chain, f, id=f"{key}-{len(cases)}"))
+    add("lem:invariant_constant_on_class", "branching", lambda c: c.replace(classes=((0, 1, 2, 3, 4),), periods=(5,), cyclic_classes=(((0,), (1,), (2,), (3,), (4,)),), anchors=tuple((0, k, s) for k, (_, _, s) in enumerate(c.anchors))))
+    add("thm:minimal_quotient", "branching", lambda c: c.replace(basis=set_col(c.basis, 1, c.b(0))))  # one phase dropped
+    add("thm:quotient_contraction", "rich", lambda c: c.replace(basis=set_col(c.basis, 1, c.b(0))))  # a phase dropped
+    add("thm:quotient_contraction", "rich", lambda c: c.replace(basis=set_col(c.basis, 4, [ONE if s == 6 else 0 for s in range(8)])))
+    add("thm:wellposed", "rich", lambda c: c.replace(v_star=c.h))  # classical h in place of v*
+    add("thm:wellposed", "branching", lambda c: c.replace(g_star=c.rho))  # rho in place of g*
+    add("cor:recover_invariant_gain", "rich", lambda c: c.replace(rho=c.g_star))
+    add("cor:recover_invariant_gain", "rich", lambda c: c.replace(g_star=bump(c.g_star, 5)))
+    add("prop:aperiodic_reduction", "aperiodic", lambda c: c.replace(g_star=bump(c.g_star, 0)))
+    add("thm:comparison_gain_bias", "rich", lambda c: c.replace(h=bump(c.h, 7)))
+    add("thm:comparison_gain_bias", "rich", lambda c: c.replace(psi=bump(c.psi, 6, flint.fmpq(1, 2))))
+    add("thm:comparison_gain_bias", "rich", lambda c: c.replace(v_star=bump(c.v_star, 6)))
+    add("cor:projected_bias", "rich", lambda c: c.replace(v_star=c.h))
+    add("def:main_b", "rich", lambda c: c.replace(basis=swap_cols(c.basis, 2, 3)))
+    add("def:main_b", "rich", lambda c: c.replace(anchors=tuple((i, k, 3 if s == 2 else s) for i, k, s in c.anchors)))  # wrong anchor
+    add("lem:main_b_identify", "rich", lambda c: c.replace(basis=set_col(c.basis, 1, c.b(0))))
+    add("lem:app_telescoping", "rich", lambda c: c.replace(g_star=c.rho, theta=tuple(c.rho[s] for _, _, s in c.anchors)))
+    add("lem:app_telescoping", "rich", lambda c: c.replace(v_star=bump(c.v_star, 7)))
+    add("prop:app_vstar_transient_cost", "rich", lambda c: c.replace(v_star=bump(c.v_star, 6, flint.fmpq(1, 1000))))
+    add("prop:deterministic_cycle", "cycle-24", lambda c: c.replace(h=bump(c.h, 3)))
+    add("prop:deterministic_cycle", "cycle-24", lambda c: c.replace(v_star=bump(c.v_star, 3)))
+    add("cor:return_error", "rich", lambda c: c.replace(g_star=c.rho))
+    add("lem:recurrent_decomp", "rich", lambda c: c.replace(classes=(c.classes[0] + (6,), c.classes[1])))
+    add("lem:shift_b", "rich", lambda c: c.replace(basis=swap_cols(c.basis, 2, 3)))
+    add("lem:Pi_kernel", "rich", lambda c: c.replace(basis=set_col(c.basis, 2, [x * 2 for x in c.b(2)])))
+    add("lem:kernel_equals_peripheral", "rich", lambda c: c.replace(basis=set_col(c.basis, 4, [ONE if s == 6 else 0 for s in range(8)])))
+    add("rem:peripheral_semisimple", "rich", lambda c: c.replace(periods=(1, 3)))  # wrong period
+    add("lem:W_norm_equiv", "rich", lambda c: c.replace(anchors=tuple((i, k, 0 if s == 1 else s) for i, k, s in c.anchors)))
+    add("lem:b_simplex", "rich", lambda c: c.replace(basis=set_col(c.basis, 0, bump(c.b(0), 6, flint.fmpq(1, 10)))))
+    add("lem:anchor_interpolation", "rich", lambda c: c.replace(basis=swap_cols(c.basis, 2, 4)))
+    add("def:theta_star", "rich", lambda c: c.replace(theta=tuple(reversed(c.theta))))
+    add("P_inf", "rich", lambda c: c.replace(P_inf=tuple(tuple(x + (ONE if (s, y) == (6, 0) else 0) for y, x in enumerate(row)) for s, row in enumerate(c.P_inf))))
+    return cases
+
+
+@pytest.mark.parametrize("key, chain_name, corrupt", mutations())
+def test_check_fails_on_planted_error(key, chain_name, corrupt):
+    chain, claim = chain_and_claim(chain_name)
+    (good,) = run_checks(chain, claim, only=[key])
+    assert good.holds is True, good.detail
+    (bad,) = run_checks(chain, corrupt(claim), only=[key])
+    assert bad.holds is False and bad.detail
+
+
+def test_every_check_has_a_mutation():
+    covered = {p.values[0] for p in mutations()}
+    estimator_side = {"lem:pihat_dev", "lem:pihat_infty_norm", "lem:vhat_star_unique"}  # fed wrong Pi^ / b^ below
+    assert set(CHECKS) - covered == estimator_side
+
+
+def test_estimator_side_checks_catch_a_wrong_gauge_map():
+    chain, claim = chain_and_claim("rich")
+    for key in ("lem:pihat_dev", "lem:pihat_infty_norm", "lem:vhat_star_unique"):
+        assert run_checks(chain, claim, only=[key])[0].holds is True
+    # a gauge map that scales instead of projecting
+    wrong = lambda v: [5 * x for x in v]
+    for key in ("lem:pihat_dev", "lem:pihat_infty_norm"):
+        (v,) = run_checks(chain, claim, only=[key], apply_pihat=wrong)
+        assert v.holds is False, key
+    # a learned b^ off the simplex
+    bhat = [list(row) for row in claim.basis]
+    bhat[6][0] += flint.fmpq(1, 3)
+    (v,) = run_checks(chain, claim, only=["lem:b_simplex"], bhat=bhat)
+    assert v.holds is False and "simplex" in v.detail
+    # a learned b^ that is not exact at an anchor: range(Pi^) is no longer W
+    bhat = [list(row) for row in claim.basis]
+    bhat[2] = [flint.fmpq(1, 5)] * 5
+    (v,) = run_checks(chain, claim, only=["lem:vhat_star_unique"], bhat=bhat)
+    assert v.holds is False and "anchor" in v.detail
+
+
+def test_malformed_claims_fail_every_check_with_a_reason():
+    chain, claim = chain_and_claim("rich")
+    bad = claim.replace(theta=claim.theta[:-1])
+    verdicts = run_checks(chain, bad)
+    assert all(v.holds is False and "theta has" in v.detail for v in verdicts)

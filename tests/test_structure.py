@@ -1,0 +1,112 @@
+"""Structure on the support graph: a table of known answers, canonical conventions, anchors."""
+
+import random
+
+import pytest
+from hypothesis import given
+
+import exactpte
+from exactpte import AnchorError, MarkovRewardProcess
+from exactpte.strategies import chains
+from exactpte.structure import chain_structure
+
+# successor lists -> (classes, periods, cyclic classes, transient)
+KNOWN = [
+    ([[0]], ((0,),), (1,), (((0,),),), ()),
+    ([[1], [0]], ((0, 1),), (2,), (((0,), (1,)),), ()),
+    ([[1], [2], [0]], ((0, 1, 2),), (3,), (((0,), (1,), (2,)),), ()),
+    ([[0, 1], [0]], ((0, 1),), (1,), (((0, 1),),), ()),
+    ([[1], [2], [1], [0, 3]], ((1, 2),), (2,), (((1,), (2,)),), (0, 3)),
+    # two classes listed by smallest state, transient in between
+    ([[3], [0, 4], [2], [0], [4]], ((0, 3), (2,), (4,)), (2, 1, 1), (((0,), (3,)), ((2,),), ((4,),)), (1,)),
+    # period 2 with phases of size 2: 0 -> {1,3}, 1 -> {0,2}, ...
+    ([[1, 3], [0, 2], [1, 3], [0, 2]], ((0, 1, 2, 3),), (2,), (((0, 2), (1, 3)),), ()),
+    # 6-cycle plus the chord 0 -> 3: cycle lengths 6 and 4, period 2
+    ([[1, 3], [2], [3], [4], [5], [0]], ((0, 1, 2, 3, 4, 5),), (2,), (((0, 2, 4), (1, 3, 5)),), ()),
+    # 6-cycle plus the chord 2 -> 0: cycle lengths 6 and 3, period 3
+    ([[1], [2], [0, 3], [4], [5], [0]], ((0, 1, 2, 3, 4, 5),), (3,), (((0, 3), (1, 4), (2, 5)),), ()),
+]
+
+
+@pytest.mark.parametrize("succ, classes, periods, cyclic, transient", KNOWN)
+def test_known_structures(succ, classes, periods, cyclic, transient):
+    s = chain_structure(succ)
+    assert (s.classes, s.periods, s.cyclic_classes, s.transient) == (classes, periods, cyclic, transient)
+
+
+def test_one_step_moves_to_next_phase_and_phase0_holds_smallest_state():
+    m = exactpte.example("branching")
+    s = m.structure
+    for i, cyc in enumerate(s.cyclic_classes):
+        assert min(s.classes[i]) in cyc[0]
+        d = s.periods[i]
+        for k, states in enumerate(cyc):
+            for y in states:
+                assert all(s.phase_of[z] == (k + 1) % d for z in m.successors(y))
+
+
+def test_transient_sccs_are_in_downstream_first_order():
+    # 0 -> 1 -> 2 (closed); 3 <-> 4 -> 0
+    succ = [[1], [2], [2], [4], [3, 0]]
+    s = chain_structure(succ)
+    order = [set(c) for c in s.transient_sccs]
+    assert order.index({0}) > order.index({1}) and order.index({3, 4}) > order.index({0})
+
+
+@given(chains(max_states=14))
+def test_structure_is_invariant_under_relabelling(m):
+    """Permuting states permutes the structure; canonical order is recovered by sorting."""
+    rng = random.Random(m.n)
+    perm = list(range(m.n))
+    rng.shuffle(perm)
+    edges = [(perm[i], perm[j], q) for i in range(m.n) for j, q in m.rows_of(i)]
+    r = [0] * m.n
+    for i in range(m.n):
+        r[perm[i]] = m.r[i]
+    m2 = MarkovRewardProcess.from_edges(m.n, edges, r)
+    s1, s2 = m.structure, m2.structure
+    as_sets = lambda s, f: sorted(sorted(f(x) for x in c) for c in s.classes)
+    assert as_sets(s1, lambda x: perm[x]) == as_sets(s2, lambda x: x)
+    assert sorted(s1.periods) == sorted(s2.periods)
+    assert sorted(perm[t] for t in s1.transient) == list(s2.transient)
+    # cyclic classes agree as sets of sets (phase labels may rotate)
+    cyc = lambda s, f: sorted(sorted(sorted(f(x) for x in ck) for ck in c) for c in s.cyclic_classes)
+    assert cyc(s1, lambda x: perm[x]) == cyc(s2, lambda x: x)
+
+
+@given(chains(max_states=14))
+def test_structure_matches_definitions(m):
+    s = m.structure
+    # closed: no edge leaves a class; every transient state reaches a class (checked by absorption summing to 1 elsewhere)
+    for cls in s.classes:
+        S = set(cls)
+        assert all(set(m.successors(y)) <= S for y in cls)
+    assert sorted(s.transient + tuple(y for c in s.classes for y in c)) == list(range(m.n))
+    assert s.N == sum(s.periods) == sum(len(c) for c in s.cyclic_classes)
+
+
+def test_user_anchors_are_validated():
+    m = exactpte.example("branching")
+    dec = exactpte.decompose(m, anchors=[0, 1, 2, 3, 4])
+    assert dec.anchors == ((0, 1), (2, 3, 4))
+    assert exactpte.decompose(m, anchors={(0, 0): 0, (0, 1): 1, (1, 0): 2, (1, 1): 3, (1, 2): 4}).anchors == dec.anchors
+    with pytest.raises(AnchorError, match="4 anchors given, expected N = 5"):
+        exactpte.decompose(m, anchors=[0, 1, 2, 3])
+    with pytest.raises(AnchorError, match="class 0, phase 0 is state 1, which is in class 0, phase 1"):
+        exactpte.decompose(m, anchors=[1, 0, 2, 3, 4])
+    with pytest.raises(AnchorError, match="state 5, which is transient"):
+        exactpte.decompose(m, anchors=[5, 1, 2, 3, 4])
+    with pytest.raises(AnchorError, match="class 1 has period 3 and needs 3 anchors"):
+        exactpte.decompose(m, anchors=[[0, 1], [2, 3]])
+    with pytest.raises(AnchorError, match="expected a state index"):
+        exactpte.decompose(m, anchors=[0, 1, 2, 3, 99])
+
+
+def test_non_canonical_anchors_change_only_the_gauge():
+    # class {0,1,2} aperiodic with anchor moved: g* unchanged, v* shifts by a constant on the class
+    m = MarkovRewardProcess([["1/2", "1/2", 0], [0, "1/2", "1/2"], [1, 0, 0]], [3, 0, 1])
+    a = exactpte.decompose(m)
+    b = exactpte.decompose(m, anchors=[2])
+    assert a.g_star == b.g_star
+    diffs = {x - y for x, y in zip(a.v_star, b.v_star)}
+    assert len(diffs) == 1 and b.v_star[2] == 0
