@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 
 from .model import MarkovRewardProcess
 
-__all__ = ["build_chain", "random_chain", "ChainSpec"]
+__all__ = ["build_chain", "draw_spec", "random_chain", "random_small_chain", "ChainSpec"]
 
 IntSource = Callable[[int, int], int]
 
@@ -49,6 +49,53 @@ class ChainSpec:
 
     def __repr__(self) -> str:
         return f"ChainSpec(classes={self.classes}, n_transient={self.n_transient})"
+
+
+def draw_spec(
+    integer: IntSource,
+    *,
+    min_classes: int = 1,
+    max_classes: int = 3,
+    max_period: int = 4,
+    max_phase_size: int = 3,
+    max_transient: int = 5,
+    max_states: int | None = None,
+) -> ChainSpec:
+    """Draw a shape: number of classes, each class's period and phase sizes, transient count.
+
+    At most ``max_states`` states in all; every choice shrinks towards the smallest shape.
+
+    >>> draw_spec(lambda lo, hi: lo).classes, draw_spec(lambda lo, hi: hi, max_states=7).n <= 7
+    ([[1]], True)
+    """
+    remaining = max_states if max_states is not None else 10**9
+    k = integer(min_classes, max(min_classes, min(max_classes, remaining)))
+    classes = []
+    for idx in range(k):
+        avail = remaining - (k - idx - 1)  # keep one state for each later class
+        d = integer(1, max(1, min(max_period, avail)))
+        spare = avail - d
+        sizes = []
+        for _ in range(d):
+            extra = integer(0, max(0, min(max_phase_size - 1, spare)))
+            spare -= extra
+            sizes.append(1 + extra)
+        classes.append(sizes)
+        remaining -= sum(sizes)
+    t = integer(0, max(0, min(max_transient, remaining)))
+    return ChainSpec(classes, t)
+
+
+def random_small_chain(seed: int | str, *, max_states: int = 12, max_period: int = 4, max_out_degree: int = 3) -> MarkovRewardProcess:
+    """A seeded random chain of at most ``max_states`` states, shaped like the hypothesis strategy's.
+
+    >>> random_small_chain("0:1").n <= 12
+    True
+    """
+    rng = random.Random(seed)
+    integer = rng.randint
+    spec = draw_spec(integer, max_states=max_states, max_period=max_period, max_transient=max_states, max_phase_size=max_states)
+    return build_chain(integer, spec, out_degree=(1, max_out_degree))
 
 
 def _weights(integer: IntSource, k: int, max_denominator: int) -> list[tuple[int, int]]:

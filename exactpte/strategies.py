@@ -18,7 +18,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from .model import MarkovRewardProcess
-from .random_chains import ChainSpec, build_chain
+from .random_chains import ChainSpec, build_chain, draw_spec
 
 __all__ = ["chain_specs", "chains", "edge_case_chains"]
 
@@ -34,23 +34,16 @@ def chain_specs(
     max_transient: int = 5,
     max_states: int | None = None,
 ) -> ChainSpec:
-    """Shapes: number of classes, each class's period and phase sizes, transient count (at most ``max_states`` in all)."""
-    remaining = max_states if max_states is not None else 10**9
-    k = draw(st.integers(min_classes, max(min_classes, min(max_classes, remaining))))
-    classes = []
-    for idx in range(k):
-        avail = remaining - (k - idx - 1)  # keep one state for each later class
-        d = draw(st.integers(1, max(1, min(max_period, avail))))
-        spare = avail - d
-        sizes = []
-        for _ in range(d):
-            extra = draw(st.integers(0, max(0, min(max_phase_size - 1, spare))))
-            spare -= extra
-            sizes.append(1 + extra)
-        classes.append(sizes)
-        remaining -= sum(sizes)
-    t = draw(st.integers(0, max(0, min(max_transient, remaining))))
-    return ChainSpec(classes, t)
+    """Shapes drawn by :func:`exactpte.random_chains.draw_spec` (at most ``max_states`` states)."""
+    return draw_spec(
+        lambda lo, hi: draw(st.integers(lo, hi)),
+        min_classes=min_classes,
+        max_classes=max_classes,
+        max_period=max_period,
+        max_phase_size=max_phase_size,
+        max_transient=max_transient,
+        max_states=max_states,
+    )
 
 
 @st.composite

@@ -1,0 +1,105 @@
+"""``proofs-check``: every theorem check on a chain, on another tool's result, or on a sweep."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+import exactpte
+from exactpte.errors import ExactpteError
+
+from .checks import CHECKS, run_checks
+from .claimed import from_decomposition, load_result
+from .sweep import sweep
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="proofs-check", description="Check the paper's theorems exactly.")
+    sub = p.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("chain", help="every check on one chain file (decomposed by exactpte)")
+    c.add_argument("file")
+    c.add_argument("--only", nargs="+", metavar="KEY")
+    c.add_argument("--json", action="store_true")
+    r = sub.add_parser("result", help="judge a decomposition written by any implementation (JSON contract)")
+    r.add_argument("result")
+    r.add_argument("--chain", required=True)
+    r.add_argument("--only", nargs="+", metavar="KEY")
+    r.add_argument("--json", action="store_true")
+    s = sub.add_parser("sweep", help="every check on many seeded random chains")
+    s.add_argument("--chains", type=int, default=200)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--max-states", type=int, default=12)
+    s.add_argument("--only", nargs="+", metavar="KEY")
+    s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--json", metavar="REPORT", help="write the JSON report here")
+    s.add_argument("--failures", metavar="DIR", default="sweep-failures", help="where failing chains are written")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    sub.add_parser("list", help="the check keys and their statements")
+    return p
+
+
+def _verdict_table(verdicts) -> str:
+    w = max(len(v.key) for v in verdicts)
+    lines = []
+    for v in verdicts:
+        mark = "ok" if v.holds else ("n/a" if v.holds is None else "FAIL")
+        lines.append(f"{v.key.ljust(w)}  {mark:4}  {v.detail if v.holds is False else ''}".rstrip())
+    bad = sum(v.holds is False for v in verdicts)
+    lines.append(f"{len(verdicts)} checks: {len(verdicts) - bad} held or n/a, {bad} failed")
+    return "\n".join(lines)
+
+
+def _emit(verdicts, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps([v.to_dict() for v in verdicts], indent=1))
+    else:
+        print(_verdict_table(verdicts))
+    return 0 if all(v.holds is not False for v in verdicts) else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Exit 0 when everything held, 1 when a check failed, 2 on bad input."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "list":
+            for key, chk in CHECKS.items():
+                print(f"{key}  [{chk.kind}]  {chk.statement}")
+            return 0
+        if args.command == "chain":
+            chain = exactpte.load(args.file)
+            claimed = from_decomposition(exactpte.decompose(chain))
+            return _emit(run_checks(chain, claimed, only=args.only), args.json)
+        if args.command == "result":
+            chain = exactpte.load(args.chain)
+            claimed = load_result(args.result, chain.n)
+            return _emit(run_checks(chain, claimed, only=args.only), args.json)
+        report = sweep(
+            args.chains,
+            seed=args.seed,
+            max_states=args.max_states,
+            only=args.only,
+            workers=args.workers,
+            failures_dir=args.failures,
+            progress=None if args.quiet else sys.stderr,
+        )
+        print(report.table())
+        for f in report.failures[:20]:
+            print(f"  chain {f['index']} (n = {f['n']}{', ' + f['file'] if 'file' in f else ''}): " + "; ".join(f"{k}: {d}" for k, d in f["failed"].items()))
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as fh:
+                json.dump(report.to_dict(), fh, indent=1)
+        return 0 if report.failed == 0 else 1
+    except KeyError as e:
+        print(f"proofs-check: error: {e.args[0]}", file=sys.stderr)
+        return 2
+    except ExactpteError as e:
+        print(f"proofs-check: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""proofs-check CLI in-process: chain, result (judging another tool's output), sweep."""
+
+import json
+
+import exactpte
+from proofs_check.cli import main
+
+
+def test_chain_command(tmp_path, capsys):
+    path = tmp_path / "c.json"
+    exactpte.dump(exactpte.example("branching"), path)
+    assert main(["chain", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "thm:wellposed" in out and "0 failed" in out
+
+
+def test_result_command_accepts_exact_output_and_names_failures(tmp_path, capsys):
+    chain = exactpte.example("branching")
+    cpath = tmp_path / "c.json"
+    exactpte.dump(chain, cpath)
+    data = json.loads(exactpte.decompose(chain).to_json())
+    rpath = tmp_path / "r.json"
+    rpath.write_text(json.dumps(data))
+    assert main(["result", str(rpath), "--chain", str(cpath)]) == 0
+    capsys.readouterr()
+    # another tool that reports the classical bias as its transient part
+    data["v_star"] = data["h"]
+    rpath.write_text(json.dumps(data))
+    assert main(["result", str(rpath), "--chain", str(cpath), "--json"]) == 1
+    verdicts = {v["key"]: v for v in json.loads(capsys.readouterr().out)}
+    assert verdicts["thm:wellposed"]["holds"] is False
+    assert "states" in verdicts["thm:wellposed"]["detail"]
+    # a result lacking a key is a clean error
+    del data["g_star"]
+    rpath.write_text(json.dumps(data))
+    assert main(["result", str(rpath), "--chain", str(cpath)]) == 2
+    assert "g_star" in capsys.readouterr().err
+
+
+def test_sweep_command_writes_report(tmp_path, capsys):
+    report = tmp_path / "rep.json"
+    code = main(["sweep", "--chains", "12", "--max-states", "8", "--seed", "3", "--json", str(report), "--quiet",
+                 "--failures", str(tmp_path / "fail")])
+    assert code == 0
+    data = json.loads(report.read_text())
+    assert data["chains"] == 12
+    row = data["checks"]["thm:wellposed"]
+    assert row["checked"] == 12 and row["held"] == 12 and row["failed"] == 0
+    assert "all checks held" in capsys.readouterr().out
+
+
+def test_sweep_with_workers_and_only(tmp_path, capsys):
+    code = main(["sweep", "--chains", "8", "--max-states", "6", "--workers", "2", "--only", "thm:wellposed", "def:main_b", "--quiet"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "def:main_b" in out and "lem:shift_b" not in out
+    assert main(["sweep", "--chains", "1", "--only", "nope", "--quiet"]) == 2
