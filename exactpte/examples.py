@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from .model import MarkovRewardProcess
 
-__all__ = ["example", "EXAMPLES", "deterministic_cycle", "two_paths", "two_cycles", "lazy_two_state", "branching"]
+__all__ = ["example", "EXAMPLES", "deterministic_cycle", "two_paths", "two_cycles", "lazy_two_state", "branching", "paper_benchmark"]
 
 
 def deterministic_cycle(d: int, rewards: Sequence | None = None) -> MarkovRewardProcess:
@@ -81,12 +81,70 @@ def branching() -> MarkovRewardProcess:
     return MarkovRewardProcess.from_edges(7, edges, [1, 0, 0, 3, 0, 0, 0], labels)
 
 
+def paper_benchmark(
+    *,
+    line_length: int = 35,
+    phase_sizes: tuple[int, int] = (10, 9),
+    self_loop: str = "1/5",
+    exit_mass: str = "2/25",
+    q_range: tuple[str, str] = ("3/20", "17/20"),
+) -> MarkovRewardProcess:
+    """The paper's 82-state periodic two-class benchmark with transient branching.
+
+    Paper (Numerical Experiments): classes of periods 2 and 3 with phase sizes 10 and 9,
+    a transient line of length 35, phase rewards (0.05, 0.95) and (0.10, 0.55, 0.95),
+    transient rewards 0, self-loop ε = 0.2, exit mass η = 0.08, class-one exit probability
+    ``q_j`` linear in ``[0.15, 0.85]``.  Choices the paper leaves open (pinned down by its
+    582 support edges and its average-only return error 6.48, both reproduced exactly):
+
+    - each state of phase ``k`` moves uniformly to every state of phase ``k + 1`` (complete
+      bipartite phases: 200 + 243 edges);
+    - ``t_j`` (j < L-1): self-loop ε, forward ``1 - ε - η`` to ``t_{j+1}``, exit ``η q_j`` to
+      the first state of class one's phase 0 and ``η (1 - q_j)`` to class two's;
+    - ``q_j = 0.15 + 0.7 j / (L - 1)``; the last state ``t_{L-1}`` has no forward edge and
+      exits with mass ``1 - ε`` split by ``q_{L-1}`` (35 * 4 - 1 = 139 transient edges).
+
+    States: class one (phase 0 then phase 1), class two (phases 0, 1, 2), then ``t_0..t_{L-1}``.
+
+    >>> m = paper_benchmark()
+    >>> m.n, m.nnz, m.structure.periods
+    (82, 582, (2, 3))
+    """
+    from fractions import Fraction as Fr
+
+    m1, m2 = phase_sizes
+    eps, eta = Fr(self_loop), Fr(exit_mass)
+    qlo, qhi = Fr(q_range[0]), Fr(q_range[1])
+    c1 = [[k * m1 + i for i in range(m1)] for k in range(2)]
+    c2 = [[2 * m1 + k * m2 + i for i in range(m2)] for k in range(3)]
+    n_rec = 2 * m1 + 3 * m2
+    edges = []
+    r: list = [0] * (n_rec + line_length)
+    for phases, size, rewards in ((c1, m1, (Fr(1, 20), Fr(19, 20))), (c2, m2, (Fr(1, 10), Fr(11, 20), Fr(19, 20)))):
+        d = len(phases)
+        for k, states in enumerate(phases):
+            for s in states:
+                r[s] = rewards[k]
+                edges.extend((s, t, Fr(1, size)) for t in phases[(k + 1) % d])
+    labels = [f"A{k}.{i}" for k in range(2) for i in range(m1)] + [f"B{k}.{i}" for k in range(3) for i in range(m2)]
+    for j in range(line_length):
+        s = n_rec + j
+        q = qlo + (qhi - qlo) * Fr(j, max(1, line_length - 1))
+        out = eta if j < line_length - 1 else 1 - eps
+        edges += [(s, s, eps), (s, c1[0][0], out * q), (s, c2[0][0], out * (1 - q))]
+        if j < line_length - 1:
+            edges.append((s, s + 1, 1 - eps - eta))
+        labels.append(f"t{j}")
+    return MarkovRewardProcess.from_edges(n_rec + line_length, edges, r, labels)
+
+
 _BUILDERS: dict[str, tuple[Callable[[], MarkovRewardProcess], str]] = {
     "two-paths": (two_paths, "panel (b): paths of length 3 and 14 into one absorbing anchor; g* = 1, v* = -3, -14"),
     "cycle-24": (lambda: deterministic_cycle(24), "panel (a): deterministic 24-cycle, r = 1{k < 12}; ||h|| = 3, v* = 0"),
     "two-cycles": (two_cycles, "panel (c): two 4-cycles, equal gain 1/2, ||g*_A - g*_B|| = 1"),
     "aperiodic": (lazy_two_state, "panel (d): lazy 2-state chain, r = (1, 0); g* = rho exactly"),
     "periodic": (lambda: deterministic_cycle(2), "panel (d): 2-cycle, r = (1, 0); ||g* - rho|| = 1/2"),
+    "paper-benchmark": (paper_benchmark, "the paper's 82-state sample-based benchmark (periods 2 and 3, transient line of 35)"),
     "branching": (branching, "two classes of periods 2 and 3 reached from transient states at different phase offsets"),
 }
 

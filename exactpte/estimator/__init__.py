@@ -1,0 +1,45 @@
+"""Sample-based estimator of the decomposition (the paper's Section 5 and its appendix algorithms).
+
+Float (numpy) code, separate from the exact core; the exact decomposition is its oracle.
+
+- :mod:`.generative` — generative models: from an exact chain (vectorised sampling),
+  from a user callback; a query counter per stage.
+- :mod:`.algorithms` — the five algorithms: support learning, phase-offset weights,
+  the learned gauge map, projected stochastic approximation, anchor-residual reconstruction.
+- :mod:`.pipeline` — the end-to-end estimator, the plug-in and average-only baselines,
+  and the metrics ``E_g``, ``E_v``, ``E_J(H)``.
+"""
+
+from .algorithms import (
+    GaugeMap,
+    LearnedStructure,
+    build_gauge,
+    estimate_weights,
+    learn_structure,
+    paper_step_size,
+    projected_sa,
+    reconstruct_profile,
+)
+from .generative import CallbackModel, GenerativeModel, TableModel
+from .pipeline import Estimate, Truth, avg_only, estimate, metrics, plug_in, truth_of
+
+__all__ = [
+    "GenerativeModel",
+    "TableModel",
+    "CallbackModel",
+    "LearnedStructure",
+    "GaugeMap",
+    "learn_structure",
+    "estimate_weights",
+    "build_gauge",
+    "projected_sa",
+    "reconstruct_profile",
+    "paper_step_size",
+    "Estimate",
+    "Truth",
+    "truth_of",
+    "estimate",
+    "plug_in",
+    "avg_only",
+    "metrics",
+]
