@@ -38,6 +38,19 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--indent", type=int, default=None, help="indent --json output")
 
     sub.add_parser("examples", help="list the built-in examples, one a line, name first")
+
+    e = sub.add_parser("estimate", help="the sample-based estimator, scored against the exact answers")
+    esrc = e.add_mutually_exclusive_group(required=True)
+    esrc.add_argument("file", nargs="?", help="chain file (JSON)")
+    esrc.add_argument("--example", metavar="NAME")
+    e.add_argument("--K", type=int, default=180, help="support samples per state")
+    e.add_argument("--M", type=int, default=900, help="absorption episodes per transient state")
+    e.add_argument("--T", type=int, default=2600, help="projected SA iterations")
+    e.add_argument("--J", type=int, default=100, help="residual samples per anchor")
+    e.add_argument("--H", type=int, default=40, help="horizon of the return error E_J")
+    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--json", action="store_true")
+    e.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
 
@@ -61,6 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{name.ljust(width)}  {desc}", file=out)
             return 0
         chain = example(args.example) if args.example else load(args.file)
+        if args.command == "estimate":
+            return _estimate(chain, args, out)
         dec = decompose(chain, anchors=_parse_anchors(args.anchors))
         if args.json:
             print(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times, indent=args.indent), file=out)
@@ -77,6 +92,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ExactpteError as e:
         print(f"exactpte: error: {e}", file=sys.stderr)
         return 2
+
+
+def _estimate(chain, args, out) -> int:
+    import json
+
+    from .estimator import estimate, metrics, truth_of
+
+    for name in ("K", "M", "T", "J", "H"):
+        if getattr(args, name) < (0 if name == "H" else 1):
+            raise ExactpteError(f"--{name} must be a positive integer, got {getattr(args, name)}")
+
+    def progress(done: int, total: int) -> None:
+        if not args.quiet:
+            width = 30
+            fill = int(width * done / total)
+            sys.stderr.write(f"\rprojected SA [{'#' * fill}{'-' * (width - fill)}] {done}/{total}")
+            if done == total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+    truth = truth_of(chain)
+    est = estimate(chain, K=args.K, M=args.M, T=args.T, J=args.J, seed=args.seed, truth=truth, progress=progress)
+    errs = metrics(truth, est.g_hat, est.v_hat, args.H)
+    if args.json:
+        print(json.dumps({
+            "g_hat": est.g_hat.tolist(), "v_hat": est.v_hat.tolist(), "theta_hat": est.theta_hat.tolist(),
+            "queries": est.queries, "errors": {"E_g": errs["E_g"], "E_v": errs["E_v"], "E_J": errs["E_J"]}, "H": args.H,
+        }), file=out)
+        return 0
+    learned = est.structure.structure
+    same = (learned.classes, learned.periods) == (truth.dec.classes, truth.dec.periods)
+    print(f"learned structure: {len(learned.classes)} class(es), periods {list(learned.periods)} "
+          f"({'equal to' if same else 'DIFFERENT from'} the exact structure)", file=out)
+    head = f"{'state':>6} {'g_hat':>10} {'g*':>10} {'v_hat':>10} {'v*':>10}"
+    print(head, file=out)
+    for s in range(chain.n):
+        print(f"{chain.label(s):>6} {est.g_hat[s]:10.4f} {truth.g_star[s]:10.4f} {est.v_hat[s]:10.4f} {truth.v_star[s]:10.4f}", file=out)
+    print(f"E_g = {errs['E_g']:.4g}   E_v = {errs['E_v']:.4g}   E_J({args.H}) = {errs['E_J']:.4g}", file=out)
+    print("queries: " + ", ".join(f"{k} {v}" for k, v in est.queries.items()), file=out)
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -260,6 +260,8 @@ def _quotient_contraction(ctx: Context):
     q = A.nrows()
     if q == 0:
         return None  # trivial quotient: every norm works
+    if q > LYAPUNOV_MAX_DIM:
+        return _power_norm_certificate(A)
     # a rational at or above the rigorous enclosure's upper end
     hi_q = _arb_to_fraction_up(_spectral_radius_upper(A.charpoly()))
     if hi_q >= 1:
@@ -297,6 +299,31 @@ def _quotient_contraction(ctx: Context):
         if minor <= 0:
             return f"Lyapunov matrix H is not positive definite (leading minor {k} is {minor})"
     return None
+
+
+LYAPUNOV_MAX_DIM = 12  # the exact Lyapunov system has q^2 unknowns; beyond this, the power-norm certificate
+
+
+def _power_norm_certificate(A: flint.fmpq_mat, max_doublings: int = 16) -> str | None:
+    """Certificate for large quotients: a ``k`` with ``‖A^k‖∞ < 1``, bounded rigorously in ball arithmetic.
+
+    Then ``‖x‖_q = sum_{i<k} γ^{-i} ‖A^i x‖∞`` with ``γ = ‖A^k‖∞^{1/k} < 1`` is a norm in which
+    ``A`` contracts by ``γ`` (``thm:quotient_contraction``).
+    """
+    old = flint.ctx.prec
+    flint.ctx.prec = 256
+    try:
+        M = flint.arb_mat(A.nrows(), A.ncols(), [flint.arb(x) for x in A.entries()])
+        k = 1
+        for _ in range(max_doublings + 1):
+            bound = max(sum((abs(M[i, j]) for j in range(M.ncols())), flint.arb(0)).upper() for i in range(M.nrows()))
+            if bound < 1:
+                return None
+            M = M * M
+            k *= 2
+        return f"no power A^k with k <= 2^{max_doublings} has a certified infinity norm below 1"
+    finally:
+        flint.ctx.prec = old
 
 
 def _arb_to_fraction_up(x: flint.arb) -> Fraction:

@@ -130,3 +130,11 @@ def test_malformed_claims_fail_every_check_with_a_reason():
     bad = claim.replace(theta=claim.theta[:-1])
     verdicts = run_checks(chain, bad)
     assert all(v.holds is False and "theta has" in v.detail for v in verdicts)
+
+
+def test_power_norm_certificate_decides_both_ways():
+    from proofs_check.checks import _power_norm_certificate
+
+    assert _power_norm_certificate(flint.fmpq_mat([[flint.fmpq(1, 2), 3], [0, flint.fmpq(9, 10)]])) is None
+    assert "no power" in _power_norm_certificate(flint.fmpq_mat([[0, 1], [1, 0]]), max_doublings=6)
+    assert "no power" in _power_norm_certificate(flint.fmpq_mat([[flint.fmpq(101, 100)]]), max_doublings=6)

@@ -22,6 +22,7 @@ __all__ = [
     "GaugeMap",
     "build_gauge",
     "paper_step_size",
+    "harmonic_step_size",
     "projected_sa",
     "reconstruct_profile",
 ]
@@ -135,6 +136,16 @@ def build_gauge(anchors: np.ndarray, bhat: np.ndarray) -> GaugeMap:
 def paper_step_size(t: np.ndarray | int) -> np.ndarray | float:
     """The paper's schedule ``α_t = 1.5 (t + 80)^-0.72``."""
     return 1.5 * (np.asarray(t) + 80.0) ** -0.72
+
+
+def harmonic_step_size(c: float = 2.0, t0: float = 10.0) -> Callable:
+    """``α_t = min(1, c / (t + t0))``: the standard schedule under which projected SA reaches the
+    ``O(T^-1/2)`` rate of ``thm:main_sa_rate`` (needs ``c`` above ``1 / (2(1 - γ))``)."""
+
+    def step(t):
+        return np.minimum(1.0, c / (np.asarray(t, dtype=float) + t0))
+
+    return step
 
 
 def projected_sa(
