@@ -71,13 +71,34 @@ def from_dict(data: Any, *, source: str = "<dict>") -> MarkovRewardProcess:
     raise ChainFileError(f"{source}: missing key 'P' (dense matrix) or 'edges' (sparse form)")
 
 
-def load(path: str | os.PathLike) -> MarkovRewardProcess:
-    """Read a chain file (see the module docstring for the format)."""
+def _read(path) -> str:
     try:
         with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+            return fh.read()
     except OSError as e:
         raise ChainFileError(f"{path}: cannot read ({e.strerror})") from None
+
+
+def load(path: str | os.PathLike, *, rewards: str | os.PathLike | None = None,
+         labels: str | os.PathLike | None = None) -> MarkovRewardProcess:
+    """Read a chain, the format chosen by the file's ending.
+
+    ``.json`` (the chain-file format above), ``.drn`` (Storm), ``.tra`` (PRISM explicit, with
+    ``rewards=`` a ``.srew`` file and ``labels=`` an optional ``.lab``), ``.csv`` (edge list,
+    with ``rewards=`` a reward CSV).  Numbers are read exactly.
+    """
+    from . import formats
+
+    suffix = os.path.splitext(str(path))[1].lower()
+    if rewards is not None and suffix not in (".tra", ".csv"):
+        raise ChainFileError(f"{path}: a separate reward file goes with .tra or .csv chains, not {suffix or 'this'} files")
+    text = _read(path)
+    if suffix == ".drn":
+        return formats.read_drn(text, source=str(path))
+    if suffix == ".tra":
+        return formats.read_prism(text, _read(rewards) if rewards else None, _read(labels) if labels else None, source=str(path))
+    if suffix == ".csv":
+        return formats.read_edge_csv(text, _read(rewards) if rewards else None, source=str(path))
     return loads(text, source=str(path))
 
 

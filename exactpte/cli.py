@@ -33,11 +33,21 @@ def _parser() -> argparse.ArgumentParser:
     fmt.add_argument("--latex", action="store_true", help="a LaTeX tabular")
     fmt.add_argument("--table", action="store_true", help="the per-state table only")
     d.add_argument("--anchors", metavar="A,B,...", help="one anchor state per cyclic class, in (class, phase) order")
+    d.add_argument("--rewards", metavar="FILE", help="state rewards for a .tra (PRISM .srew) or .csv chain")
+    d.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain")
     d.add_argument("--no-p-inf", action="store_true", help="leave the dense P_inf out of --json")
     d.add_argument("--hitting-times", action="store_true", help="add expected anchor hitting times to --json")
     d.add_argument("--indent", type=int, default=None, help="indent --json output")
 
     sub.add_parser("examples", help="list the built-in examples, one a line, name first")
+
+    c = sub.add_parser("check", help="compare another implementation's output with the exact answers")
+    c.add_argument("candidate", help="JSON (any subset of the decompose --json keys), CSV (a column per quantity) or .npz")
+    c.add_argument("--chain", required=True, help="the chain the candidate was computed for")
+    c.add_argument("--rewards", metavar="FILE", help="rewards for a .tra/.csv chain")
+    c.add_argument("--atol", type=float, default=1e-9)
+    c.add_argument("--rtol", type=float, default=0.0)
+    c.add_argument("--up-to-gauge", action="store_true", help="accept v off by K(P) and h off by ker(I-P), reported as such")
 
     e = sub.add_parser("estimate", help="the sample-based estimator, scored against the exact answers")
     esrc = e.add_mutually_exclusive_group(required=True)
@@ -73,7 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name, desc in EXAMPLES.items():
                 print(f"{name.ljust(width)}  {desc}", file=out)
             return 0
-        chain = example(args.example) if args.example else load(args.file)
+        if args.command == "check":
+            return _check(args, out)
+        chain = example(args.example) if args.example else load(args.file, **_extra_files(args))
+        for note in chain.notes:
+            print(f"exactpte: note: {note}", file=sys.stderr)
         if args.command == "estimate":
             return _estimate(chain, args, out)
         dec = decompose(chain, anchors=_parse_anchors(args.anchors))
@@ -92,6 +106,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ExactpteError as e:
         print(f"exactpte: error: {e}", file=sys.stderr)
         return 2
+
+
+def _extra_files(args) -> dict:
+    return {k: getattr(args, k) for k in ("rewards", "labels") if getattr(args, k, None)}
+
+
+def _check(args, out) -> int:
+    from .candidates import load_candidate
+    from .testing import compare
+
+    chain = load(args.chain, **_extra_files(args))
+    candidate = load_candidate(args.candidate)
+    report = compare(candidate, chain, atol=args.atol, rtol=args.rtol, up_to_gauge=args.up_to_gauge)
+    print(report.table(), file=out)
+    return 0 if report.ok else 1
 
 
 def _estimate(chain, args, out) -> int:

@@ -203,11 +203,46 @@ class MarkovRewardProcess:
                     raise LabelError(f"label {lab!r} is used by states {seen[lab]} and {i}; labels must be unique")
                 seen[lab] = i
         self.labels = labels
+        self.notes: tuple[str, ...] = ()  # conversions stated by readers (e.g. decimals read exactly)
 
     # -- access -----------------------------------------------------------------------
     def P_row(self, i: int) -> dict[int, flint.fmpq]:
         """Row ``i`` of ``P`` as ``{column: probability}`` over its support."""
         return dict(zip(self._cols[i], self._vals[i]))
+
+    @classmethod
+    def from_sparse(
+        cls,
+        matrix: Any,
+        r: Any,
+        labels: Sequence[str] | None = None,
+        *,
+        denominator: int | None = None,
+        floats: str = "refuse",
+        limit_denominator: int | None = None,
+    ) -> "MarkovRewardProcess":
+        """From a scipy sparse matrix (or anything with ``tocoo()``), converted exactly.
+
+        Integer data with ``denominator=`` is exact; float data needs an explicit
+        conversion (``floats="exact"`` or ``limit_denominator=N``), as everywhere.
+
+        >>> import scipy.sparse as sp
+        >>> m = MarkovRewardProcess.from_sparse(sp.csr_matrix([[1, 1], [0, 2]]), [0, 1], denominator=2)
+        >>> m.P_row(0)
+        {0: 1/2, 1: 1/2}
+        """
+        coo = matrix.tocoo()
+        if coo.shape[0] != coo.shape[1]:
+            raise ShapeError(f"P is {coo.shape[0]}x{coo.shape[1]}, expected a square matrix")
+        policy = FloatPolicy(floats, limit_denominator)
+        integer = coo.data.dtype.kind in "iu"
+        if denominator is not None and not integer:
+            raise EntryError(f"denominator= needs integer data, got dtype {coo.data.dtype}")
+        edges = []
+        for i, j, x in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist()):
+            q = to_fmpq(x, f"P[{i}][{j}]", policy)
+            edges.append((i, j, _scale(q, denominator, f"P[{i}][{j}]")))
+        return cls.from_edges(coo.shape[0], edges, r, labels, floats=floats, limit_denominator=limit_denominator)
 
     def rows_of(self, i: int):
         """Pairs ``(column, probability)`` of row ``i``."""

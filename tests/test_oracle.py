@@ -1,0 +1,126 @@
+"""exactpte as an oracle: planted error classes are caught, gauge shifts are recognised."""
+
+import json
+import runpy
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import exactpte
+from exactpte.cli import main
+from exactpte.testing import assert_bias_close, assert_decomposition_close, assert_gain_close, compare
+
+EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
+
+
+def f(v):
+    return np.array([int(x.p) / int(x.q) for x in v], dtype=float)
+
+
+@pytest.fixture(scope="module")
+def dec():
+    return exactpte.decompose(exactpte.example("branching"))
+
+
+def good(dec):
+    return {
+        "classes": [list(c) for c in dec.classes], "periods": list(dec.periods),
+        "cyclic_classes": [[list(ck) for ck in cyc] for cyc in dec.cyclic_classes],
+        "g_star": f(dec.g_star), "v_star": f(dec.v_star), "rho": f(dec.rho), "h": f(dec.h), "psi": f(dec.psi),
+        "theta": f(dec.theta), "basis": [f(row) for row in dec.basis],
+    }
+
+
+def test_exact_answer_passes(dec):
+    assert assert_decomposition_close(good(dec), dec, atol=1e-12).ok
+
+
+@pytest.mark.parametrize(
+    "plant, key, status",
+    [
+        (lambda c: c.update(classes=[[0, 1, 2, 3, 4]], periods=[6]), "classes", "structure mismatch"),
+        (lambda c: c.update(periods=[1, 3]), "periods", "structure mismatch"),
+        (lambda c: c.update(cyclic_classes=[[[0, 1]], [[2], [3], [4]]]), "cyclic_classes", "structure mismatch"),
+        (lambda c: c.update(h=c["h"] + np.array([0, 0, 0, 0, 0, 0.5, 0])), "h", "mismatch"),  # not in ker(I-P)
+        (lambda c: c.update(rho=c["rho"] + 1e-6), "rho", "mismatch"),
+        (lambda c: c.update(v_star=c["h"]), "v_star", "mismatch"),
+        (lambda c: c.update(basis=[row[::-1] for row in c["basis"]]), "basis", "mismatch"),
+    ],
+)
+def test_planted_errors_are_caught(dec, plant, key, status):
+    cand = good(dec)
+    plant(cand)
+    report = compare(cand, dec, atol=1e-9)
+    finding = next(x for x in report.findings if x.key == key)
+    assert finding.status == status and not report.ok
+    with pytest.raises(AssertionError, match=key):
+        assert_decomposition_close(cand, dec, atol=1e-9)
+
+
+def test_float_rho_off_by_1e6_is_caught_with_atol_1e9_and_worst_states_named(dec):
+    rho = f(dec.rho)
+    rho[6] += 1e-6
+    with pytest.raises(AssertionError, match=r"rho: mismatch .*worst states \[6\].*expected 0.833333, got 0.833334"):
+        assert_gain_close(rho, dec, atol=1e-9)
+    assert_gain_close(rho, dec, atol=1e-5)
+
+
+def test_gauge_shifted_answers_are_recognised(dec):
+    # v shifted by an element of K(P) (here 2 * b_(1,0) + b_(0,1)), with the matching g
+    chain = dec.chain
+    shift = 2 * f(dec.b(1, 0)) + f(dec.b(0, 1))
+    v = f(dec.v_star) + shift
+    P = np.zeros((chain.n, chain.n))
+    for i, (c, vals) in enumerate(chain.rows()):
+        P[i, list(c)] = f(vals)
+    g = f(chain.r) - (np.eye(chain.n) - P) @ v
+    report = compare({"v_star": v, "g_star": g}, dec, atol=1e-9)
+    assert {x.key: x.status for x in report.findings} == {"v_star": "same up to gauge", "g_star": "same up to gauge"}
+    assert "anchors" in next(x.detail for x in report.findings if x.key == "v_star") and not report.ok
+    assert compare({"v_star": v, "g_star": g}, dec, atol=1e-9, up_to_gauge=True).ok
+    # h shifted by an invariant vector (absorption into class 1)
+    h = f(dec.h) + 3 * np.array([row[1] for row in f2(dec.absorption)])
+    with pytest.raises(AssertionError, match="same up to gauge.*P_inf h = 0"):
+        assert_bias_close(h, dec, atol=1e-9)
+    assert_bias_close(h, dec, atol=1e-9, up_to_gauge=True)
+
+
+def f2(rows):
+    return [f(row) for row in rows]
+
+
+def test_candidate_with_no_known_key(dec):
+    with pytest.raises(ValueError, match="none of the compared keys"):
+        compare({"foo": [1]}, dec)
+
+
+def test_check_cli_json_csv_npz(tmp_path, capsys, dec):
+    chain_path = tmp_path / "c.json"
+    exactpte.dump(dec.chain, chain_path)
+    cand = {"rho": [float(x) for x in f(dec.rho)], "h": [str(x) for x in dec.h]}
+    jp = tmp_path / "cand.json"
+    jp.write_text(json.dumps(cand))
+    assert main(["check", str(jp), "--chain", str(chain_path)]) == 0
+    assert "agrees" in capsys.readouterr().out
+    cp = tmp_path / "cand.csv"
+    rows = ["state,rho,h"] + [f"{s},{a},{b}" for s, (a, b) in reversed(list(enumerate(zip(f(dec.rho), f(dec.h) + 0.5))))]
+    cp.write_text("\n".join(rows))
+    assert main(["check", str(cp), "--chain", str(chain_path)]) == 1
+    out = capsys.readouterr().out
+    assert "mismatch" in out or "same up to gauge" in out
+    npz = tmp_path / "cand.npz"
+    np.savez(npz, rho=f(dec.rho) + 1e-6)
+    assert main(["check", str(npz), "--chain", str(chain_path), "--atol", "1e-9"]) == 1
+    assert main(["check", str(npz), "--chain", str(chain_path), "--atol", "1e-5"]) == 0
+    capsys.readouterr()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{]")
+    assert main(["check", str(bad), "--chain", str(chain_path)]) == 2
+
+
+def test_worked_oracle_example_catches_the_periodic_failure(capsys):
+    mod = runpy.run_path(str(EXAMPLES_DIR / "oracle_example.py"))
+    assert mod["main"]() == 0  # agrees on the aperiodic chain, caught on the periodic one
+    out = capsys.readouterr().out
+    assert "CAUGHT" in out and "AGREES" in out

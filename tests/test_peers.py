@@ -1,0 +1,106 @@
+"""Cross-validation against peers users already have: Storm (exact), QuantEcon, PyDTMC.
+
+The peers are in the test extras so CI runs these; where one cannot be imported the test
+is skipped with the reason shown in the pytest summary (never silently).
+"""
+
+import os
+import tempfile
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import exactpte
+from exactpte.formats import to_drn, to_prism
+from exactpte.strategies import chains
+
+PEER_SETTINGS = settings(max_examples=25)
+
+
+def float_matrix(chain):
+    P = np.zeros((chain.n, chain.n))
+    for i, (c, v) in enumerate(chain.rows()):
+        P[i, list(c)] = [int(q.p) / int(q.q) for q in v]
+    return P
+
+
+def storm_lra(stormpy, path, exact=True):
+    model = stormpy.build_model_from_drn[stormpy.Rational if exact else float](path)
+    prop = stormpy.parse_properties('R{"r"}=? [ LRA ]')[0]
+    return stormpy.model_checking(model, prop, only_initial_states=False).get_value_vector()
+
+
+@PEER_SETTINGS
+@given(chains(max_states=14, reward_denominator=2))
+def test_storm_exact_long_run_average_equals_rho(chain):
+    stormpy = pytest.importorskip("stormpy", reason="stormpy (Storm's Python bindings) is not installed")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "m.drn")
+        with open(path, "w") as fh:
+            fh.write(to_drn(chain))
+        values = storm_lra(stormpy, path)
+    got = [f"{v.numerator}/{v.denominator}" for v in values]
+    expected = [f"{x.p}/{x.q}" for x in exactpte.gain(chain)]
+    assert got == expected
+
+
+@PEER_SETTINGS
+@given(chains(max_states=14, reward_denominator=2, reward_range=(0, 3)))
+def test_prism_explicit_through_storm(chain):
+    """exactpte -> PRISM explicit -> Storm: Storm's explicit parser reads doubles (and only
+    non-negative state rewards) and its float engine stops at its default precision 1e-6,
+    so this route is compared to 1e-6; the DRN route above is the exact one."""
+    stormpy = pytest.importorskip("stormpy", reason="stormpy (Storm's Python bindings) is not installed")
+    tra, srew, lab = to_prism(chain, numbers="float", flavour="storm")
+    with tempfile.TemporaryDirectory() as d:
+        paths = {ext: os.path.join(d, f"m.{ext}") for ext in ("tra", "srew", "lab")}
+        for ext, text in zip(("tra", "srew", "lab"), (tra, srew, lab)):
+            with open(paths[ext], "w") as fh:
+                fh.write(text)
+        model = stormpy.build_model_from_explicit(paths["tra"], paths["lab"], state_rewards=paths["srew"])
+        prop = stormpy.parse_properties("R=? [ LRA ]")[0]
+        values = stormpy.model_checking(model, prop, only_initial_states=False).get_value_vector()
+    rho = [int(x.p) / int(x.q) for x in exactpte.gain(chain)]
+    assert np.allclose(values, rho, atol=1e-6, rtol=0)
+
+
+def _blocks(chain):
+    S = chain.structure
+    return S, float_matrix(chain)
+
+
+@PEER_SETTINGS
+@given(chains(max_states=14))
+def test_structure_agrees_with_quantecon(chain):
+    qe = pytest.importorskip("quantecon", reason="quantecon is not installed")
+    S, P = _blocks(chain)
+    mc = qe.MarkovChain(P)
+    assert sorted(sorted(int(s) for s in c) for c in mc.recurrent_classes) == sorted(sorted(c) for c in S.classes)
+    for members, d, cyc in zip(S.classes, S.periods, S.cyclic_classes):
+        idx = np.array(members)
+        sub = qe.MarkovChain(P[np.ix_(idx, idx)])
+        assert sub.period == d
+        theirs = sorted(sorted(int(idx[s]) for s in c) for c in sub.cyclic_classes)
+        assert theirs == sorted(sorted(c) for c in cyc)
+
+
+@PEER_SETTINGS
+@given(chains(max_states=14))
+def test_structure_agrees_with_pydtmc(chain):
+    pydtmc = pytest.importorskip("pydtmc", reason="pydtmc is not installed")
+    S, P = _blocks(chain)
+    if chain.n < 2:
+        return  # pydtmc only takes chains of 2 states or more
+    names = [str(i) for i in range(chain.n)]
+    mc = pydtmc.MarkovChain(P, names)
+    assert sorted(sorted(int(s) for s in c) for c in mc.recurrent_classes) == sorted(sorted(c) for c in S.classes)
+    for members, d, cyc in zip(S.classes, S.periods, S.cyclic_classes):
+        if len(members) < 2:
+            assert d == 1
+            continue
+        idx = np.array(members)
+        sub = pydtmc.MarkovChain(P[np.ix_(idx, idx)], [str(s) for s in members])
+        assert sub.period == d
+        theirs = sorted(sorted(int(s) for s in c) for c in sub.cyclic_classes) if d > 1 else [sorted(members)]
+        assert theirs == sorted(sorted(c) for c in cyc)
