@@ -25,11 +25,13 @@ from .examples import EXAMPLES, example
 from .model import MarkovRewardProcess
 from .result import Decomposition
 from .structure import Structure, chain_structure
+from .symbolic import GenericRegionError, ParametricChain, SymbolicEntryError
 
 __version__ = "0.1.0"
 
 __all__ = [
     "MarkovRewardProcess",
+    "ParametricChain",
     "Decomposition",
     "Structure",
     "decompose",
@@ -51,4 +53,6 @@ __all__ = [
     "LabelError",
     "ChainFileError",
     "AnchorError",
+    "GenericRegionError",
+    "SymbolicEntryError",
 ]

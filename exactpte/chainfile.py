@@ -11,6 +11,9 @@ Sparse form (``n`` states, one ``[i, j, p]`` triple per nonzero)::
 Numbers may be integers, strings (``"3/7"``, ``"0.25"``) or JSON decimal
 literals; a decimal literal is read as the exact decimal it spells
 (``0.1`` is 1/10), never through a binary float.
+
+Parametric form: add ``"params": ["p", "q"]``; entries may then be expression strings
+such as ``"1-p"`` or ``"p*q/2"`` (see :class:`exactpte.symbolic.ParametricChain`).
 """
 
 from __future__ import annotations
@@ -54,11 +57,11 @@ def from_dict(data: Any, *, source: str = "<dict>") -> MarkovRewardProcess:
     """Build a chain from the decoded JSON object."""
     if not isinstance(data, dict):
         raise ChainFileError(f"{source}: the top level must be a JSON object with keys 'P' (or 'n' and 'edges') and 'r'")
-    if "params" in data:
-        raise ChainFileError(f"{source}: parametric chain files ('params') are not supported by this version")
     if "r" not in data:
         raise ChainFileError(f"{source}: missing key 'r' (the reward vector)")
     labels = data.get("labels")
+    if "params" in data:
+        return _parametric(data, labels, source)
     if "P" in data:
         return MarkovRewardProcess(data["P"], data["r"], labels)
     if "edges" in data:
@@ -77,6 +80,29 @@ def _read(path) -> str:
             return fh.read()
     except OSError as e:
         raise ChainFileError(f"{path}: cannot read ({e.strerror})") from None
+
+
+def _parametric(data: dict, labels, source: str):
+    from .symbolic import ParametricChain
+
+    params = data["params"]
+    if not isinstance(params, list) or not all(isinstance(p, str) and p.isidentifier() for p in params):
+        raise ChainFileError(f"{source}: 'params' must be a list of parameter names such as [\"p\", \"q\"]")
+    if "P" in data:
+        P = data["P"]
+    elif "edges" in data and "n" in data:
+        n = data["n"]
+        if not isinstance(n, int) or n < 1:
+            raise ChainFileError(f"{source}: 'n' must be a positive integer")
+        P = [["0"] * n for _ in range(n)]
+        for k, e in enumerate(data["edges"]):
+            if not (isinstance(e, list) and len(e) == 3 and all(isinstance(x, int) for x in e[:2]) and 0 <= e[0] < n and 0 <= e[1] < n):
+                raise ChainFileError(f"{source}: edge {k} must be [i, j, p] with state indices in 0..{n - 1}")
+            P[e[0]][e[1]] = e[2]
+    else:
+        raise ChainFileError(f"{source}: missing key 'P' (dense matrix) or 'n' and 'edges' (sparse form)")
+    conv = lambda x: str(x) if isinstance(x, Decimal) else x
+    return ParametricChain([[conv(x) for x in row] for row in P], [conv(x) for x in data["r"]], params=params, labels=labels)
 
 
 def load(path: str | os.PathLike, *, rewards: str | os.PathLike | None = None,

@@ -43,7 +43,7 @@ def stationary_distribution(chain: MarkovRewardProcess, members: Sequence[int], 
     return [row[0] for row in field.rows(field.solve(M, rhs))]
 
 
-def gain(chain: MarkovRewardProcess, field=QQ) -> tuple:
+def gain(chain: MarkovRewardProcess, field=None) -> tuple:
     """The classical gain ``ρ = P∞ r`` alone, by the cheapest exact route.
 
     Per class ``γ_i = π_i · r``; on transient states ``ρ = Q ρ + P_{T,F} γ``,
@@ -53,6 +53,7 @@ def gain(chain: MarkovRewardProcess, field=QQ) -> tuple:
     >>> [str(x) for x in gain(m)]
     ['3', '4', '2']
     """
+    field = field or chain.field
     S = chain.structure
     rho = [field.zero] * chain.n
     for members in S.classes:

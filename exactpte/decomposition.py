@@ -59,7 +59,7 @@ def class_gauge_solve(
     return sol[len(unknown) :], v
 
 
-def decompose(chain: MarkovRewardProcess, anchors: Any = None, field=QQ) -> Decomposition:
+def decompose(chain: MarkovRewardProcess, anchors: Any = None, field=None) -> Decomposition:
     """Exact persistent–transient decomposition of ``(P, r)`` in the anchor gauge.
 
     Returns ``g*`` (in ``K(P)``), ``v*`` (zero at the anchors) with
@@ -75,6 +75,7 @@ def decompose(chain: MarkovRewardProcess, anchors: Any = None, field=QQ) -> Deco
     >>> all(r == g + v - pv for r, g, v, pv in zip(chain.r, dec.g_star, dec.v_star, Pv))
     True
     """
+    field = field or chain.field
     S = chain.structure
     A = S.validate_anchors(anchors)
     n, N = chain.n, S.N

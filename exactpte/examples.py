@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 
 from .model import MarkovRewardProcess
 
-__all__ = ["example", "EXAMPLES", "deterministic_cycle", "two_paths", "two_cycles", "lazy_two_state", "branching", "paper_benchmark"]
+__all__ = ["example", "EXAMPLES", "deterministic_cycle", "two_paths", "two_cycles", "lazy_two_state", "branching",
+           "paper_benchmark", "two_state", "paths_with_exit", "branching_param", "cycle_rewards"]
 
 
 def deterministic_cycle(d: int, rewards: Sequence | None = None) -> MarkovRewardProcess:
@@ -138,6 +139,54 @@ def paper_benchmark(
     return MarkovRewardProcess.from_edges(n_rec + line_length, edges, r, labels)
 
 
+# -- parametric examples (closed forms: examples/closed_forms.py, docs/closed-forms.md) ----------
+def two_state(params=("p", "q")):
+    """``P = [[1-p, p], [q, 1-q]]``, ``r = (1, 0)``: ``ρ = q/(p+q)``, ``h(0) = p/(p+q)^2``."""
+    from .symbolic import ParametricChain
+
+    p, q = params
+    return ParametricChain([[f"1-{p}", p], [q, f"1-{q}"]], [1, 0], params=list(params), labels=["on", "off"])
+
+
+def paths_with_exit(lengths=(3, 14), param: str = "e"):
+    """Panel (b) with an exit probability: from distance ``ℓ`` the chain moves to ``ℓ - 1`` w.p. ``1 - e``
+    or jumps straight to the anchor w.p. ``e``; ``v*(ℓ) = -(1 - (1-e)^ℓ)/e``, ``g* = 1``."""
+    from .symbolic import ParametricChain
+
+    base = two_paths(lengths)
+    n = base.n
+    P = [["0"] * n for _ in range(n)]
+    P[0][0] = "1"
+    for s in range(1, n):
+        (nxt,) = base.successors(s)
+        if nxt == 0:
+            P[s][0] = "1"
+        else:
+            P[s][nxt] = f"1-{param}"
+            P[s][0] = param
+    return ParametricChain(P, [str(x) for x in base.r], params=[param], labels=base.labels)
+
+
+def branching_param(param: str = "b"):
+    """The branching example with ``t0 -> t1`` w.p. ``b`` and ``t0 -> x1`` w.p. ``1 - b``."""
+    from .symbolic import ParametricChain
+
+    base = branching()
+    P = [[str(x) for x in row] for row in base.dense()]
+    P[5][6], P[5][1] = param, f"1-{param}"
+    return ParametricChain(P, [str(x) for x in base.r], params=[param], labels=base.labels)
+
+
+def cycle_rewards(d: int = 8, params=("a", "c")):
+    """``prop:deterministic_cycle`` with parametric rewards ``r(k) = a`` for ``k < d/2``, ``c`` after:
+    ``g* = r``, ``v* = 0``, ``‖h‖∞ = d |a - c| / 8`` for even ``d``."""
+    from .symbolic import ParametricChain
+
+    a, c = params
+    P = [["1" if j == (k + 1) % d else "0" for j in range(d)] for k in range(d)]
+    return ParametricChain(P, [a if 2 * k < d else c for k in range(d)], params=list(params))
+
+
 _BUILDERS: dict[str, tuple[Callable[[], MarkovRewardProcess], str]] = {
     "two-paths": (two_paths, "panel (b): paths of length 3 and 14 into one absorbing anchor; g* = 1, v* = -3, -14"),
     "cycle-24": (lambda: deterministic_cycle(24), "panel (a): deterministic 24-cycle, r = 1{k < 12}; ||h|| = 3, v* = 0"),
@@ -146,6 +195,10 @@ _BUILDERS: dict[str, tuple[Callable[[], MarkovRewardProcess], str]] = {
     "periodic": (lambda: deterministic_cycle(2), "panel (d): 2-cycle, r = (1, 0); ||g* - rho|| = 1/2"),
     "paper-benchmark": (paper_benchmark, "the paper's 82-state sample-based benchmark (periods 2 and 3, transient line of 35)"),
     "branching": (branching, "two classes of periods 2 and 3 reached from transient states at different phase offsets"),
+    "two-state-pq": (two_state, "parametric: P = [[1-p, p], [q, 1-q]], r = (1, 0)"),
+    "paths-exit": (paths_with_exit, "parametric: panel (b) with exit probability e; v*(l) = -(1 - (1-e)^l)/e"),
+    "branching-b": (branching_param, "parametric: the branching example with branching probability b"),
+    "cycle-ac": (cycle_rewards, "parametric: 8-cycle with rewards a (first half) and c; ||h|| = |a - c|"),
 }
 
 EXAMPLES: dict[str, str] = {name: desc for name, (_, desc) in _BUILDERS.items()}

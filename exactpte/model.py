@@ -15,6 +15,7 @@ from typing import Any
 import flint
 
 from ._numbers import FloatPolicy, to_fmpq
+from .backend import QQ
 from .errors import (
     EntryError,
     LabelError,
@@ -23,12 +24,80 @@ from .errors import (
     ShapeError,
 )
 
-__all__ = ["MarkovRewardProcess"]
+__all__ = ["ChainBase", "MarkovRewardProcess"]
 
 _ONE = flint.fmpq(1)
 
 
-class MarkovRewardProcess:
+class ChainBase:
+    """What every chain offers the algorithms: sparse rows over an exact field, rewards, structure.
+
+    Subclasses set ``n``, ``field``, ``_cols``, ``_vals``, ``r``, ``labels`` and ``notes``.
+    """
+
+    __slots__ = ()
+
+    # -- access -----------------------------------------------------------------------
+    def P_row(self, i: int) -> dict[int, flint.fmpq]:
+        """Row ``i`` of ``P`` as ``{column: probability}`` over its support."""
+        return dict(zip(self._cols[i], self._vals[i]))
+
+    def rows_of(self, i: int):
+        """Pairs ``(column, probability)`` of row ``i``."""
+        return zip(self._cols[i], self._vals[i])
+
+    def successors(self, i: int) -> tuple[int, ...]:
+        """Support of row ``i`` (sorted)."""
+        return self._cols[i]
+
+    def rows(self) -> Iterable[tuple[tuple[int, ...], tuple[flint.fmpq, ...]]]:
+        """Sparse rows ``(columns, values)``."""
+        return zip(self._cols, self._vals)
+
+    @property
+    def nnz(self) -> int:
+        return sum(len(c) for c in self._cols)
+
+    @cached_property
+    def adjacency(self) -> tuple[tuple[int, ...], ...]:
+        """Support graph as successor lists."""
+        return self._cols
+
+    @cached_property
+    def structure(self):
+        """Closed classes, periods, cyclic classes (computed once; see :mod:`exactpte.structure`)."""
+        from .structure import chain_structure
+
+        return chain_structure(self.adjacency)
+
+    def label(self, s: int) -> str:
+        return self.labels[s] if self.labels is not None else str(s)
+
+    def dense(self) -> list[list]:
+        """``P`` as an n x n list of exact rows (materialises n^2 entries)."""
+        z = self.field.zero
+        out = []
+        for c, v in zip(self._cols, self._vals):
+            row = [z] * self.n
+            for j, q in zip(c, v):
+                row[j] = q
+            out.append(row)
+        return out
+
+    def matvec(self, x: Sequence) -> list:
+        """``P x`` by sparse rows."""
+        z = self.field.zero
+        out = []
+        for c, v in zip(self._cols, self._vals):
+            acc = z
+            for j, q in zip(c, v):
+                acc += q * x[j]
+            out.append(acc)
+        return out
+
+
+
+class MarkovRewardProcess(ChainBase):
     """A finite Markov reward process with exact rational entries.
 
     ``P`` may be nested lists (ints, ``Fraction``, strings such as ``"3/7"``),
@@ -47,6 +116,7 @@ class MarkovRewardProcess:
     """
 
     __slots__ = ("n", "_cols", "_vals", "r", "labels", "__dict__")
+    field = QQ
 
     def __init__(
         self,
@@ -176,40 +246,6 @@ class MarkovRewardProcess:
             r.append(sum((pis[a] * to_fmpq(rewards[s][a], f"rewards[{s}][{a}]") for a in range(A) if pis[a] != 0), flint.fmpq(0)))
         return cls(P_rows, r, labels)
 
-    # -- validation -----------------------------------------------------------------
-    def _init(self, n, cols, vals, r, labels, policy) -> None:
-        for i in range(n):
-            total = flint.fmpq(0)
-            for j, q in zip(cols[i], vals[i]):
-                if q < 0:
-                    raise NegativeEntryError(f"P[{i}][{j}] is {q}, expected a probability >= 0")
-                total += q
-            if total != _ONE:
-                raise RowSumError(f"row {i} sums to {total}, expected exactly 1")
-        r_list = _vector(r)
-        if len(r_list) != n:
-            raise ShapeError(f"reward has length {len(r_list)}, expected {n} (one per state of P)")
-        self.n = n
-        self._cols = tuple(cols)
-        self._vals = tuple(vals)
-        self.r = tuple(to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(r_list))
-        if labels is not None:
-            labels = tuple(str(x) for x in labels)
-            if len(labels) != n:
-                raise LabelError(f"{len(labels)} labels given for {n} states")
-            seen: dict[str, int] = {}
-            for i, lab in enumerate(labels):
-                if lab in seen:
-                    raise LabelError(f"label {lab!r} is used by states {seen[lab]} and {i}; labels must be unique")
-                seen[lab] = i
-        self.labels = labels
-        self.notes: tuple[str, ...] = ()  # conversions stated by readers (e.g. decimals read exactly)
-
-    # -- access -----------------------------------------------------------------------
-    def P_row(self, i: int) -> dict[int, flint.fmpq]:
-        """Row ``i`` of ``P`` as ``{column: probability}`` over its support."""
-        return dict(zip(self._cols[i], self._vals[i]))
-
     @classmethod
     def from_sparse(
         cls,
@@ -244,61 +280,34 @@ class MarkovRewardProcess:
             edges.append((i, j, _scale(q, denominator, f"P[{i}][{j}]")))
         return cls.from_edges(coo.shape[0], edges, r, labels, floats=floats, limit_denominator=limit_denominator)
 
-    def rows_of(self, i: int):
-        """Pairs ``(column, probability)`` of row ``i``."""
-        return zip(self._cols[i], self._vals[i])
-
-    def successors(self, i: int) -> tuple[int, ...]:
-        """Support of row ``i`` (sorted)."""
-        return self._cols[i]
-
-    def rows(self) -> Iterable[tuple[tuple[int, ...], tuple[flint.fmpq, ...]]]:
-        """Sparse rows ``(columns, values)``."""
-        return zip(self._cols, self._vals)
-
-    @property
-    def nnz(self) -> int:
-        return sum(len(c) for c in self._cols)
-
-    @cached_property
-    def adjacency(self) -> tuple[tuple[int, ...], ...]:
-        """Support graph as successor lists."""
-        return self._cols
-
-    @cached_property
-    def structure(self):
-        """Closed classes, periods, cyclic classes (computed once; see :mod:`exactpte.structure`)."""
-        from .structure import chain_structure
-
-        return chain_structure(self.adjacency)
-
-    def label(self, s: int) -> str:
-        return self.labels[s] if self.labels is not None else str(s)
-
-    def dense(self) -> list[list[flint.fmpq]]:
-        """``P`` as an n x n list of rational rows (materialises n^2 entries)."""
-        z = flint.fmpq(0)
-        out = []
-        for c, v in zip(self._cols, self._vals):
-            row = [z] * self.n
-            for j, q in zip(c, v):
-                row[j] = q
-            out.append(row)
-        return out
-
-    def to_fmpq_mat(self) -> flint.fmpq_mat:
-        return flint.fmpq_mat(self.dense())
-
-    def matvec(self, x: Sequence[flint.fmpq]) -> list[flint.fmpq]:
-        """``P x`` by sparse rows."""
-        z = flint.fmpq(0)
-        out = []
-        for c, v in zip(self._cols, self._vals):
-            acc = z
-            for j, q in zip(c, v):
-                acc += q * x[j]
-            out.append(acc)
-        return out
+    # -- validation -----------------------------------------------------------------
+    def _init(self, n, cols, vals, r, labels, policy) -> None:
+        for i in range(n):
+            total = flint.fmpq(0)
+            for j, q in zip(cols[i], vals[i]):
+                if q < 0:
+                    raise NegativeEntryError(f"P[{i}][{j}] is {q}, expected a probability >= 0")
+                total += q
+            if total != _ONE:
+                raise RowSumError(f"row {i} sums to {total}, expected exactly 1")
+        r_list = _vector(r)
+        if len(r_list) != n:
+            raise ShapeError(f"reward has length {len(r_list)}, expected {n} (one per state of P)")
+        self.n = n
+        self._cols = tuple(cols)
+        self._vals = tuple(vals)
+        self.r = tuple(to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(r_list))
+        if labels is not None:
+            labels = tuple(str(x) for x in labels)
+            if len(labels) != n:
+                raise LabelError(f"{len(labels)} labels given for {n} states")
+            seen: dict[str, int] = {}
+            for i, lab in enumerate(labels):
+                if lab in seen:
+                    raise LabelError(f"label {lab!r} is used by states {seen[lab]} and {i}; labels must be unique")
+                seen[lab] = i
+        self.labels = labels
+        self.notes: tuple[str, ...] = ()  # conversions stated by readers (e.g. decimals read exactly)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -310,6 +319,9 @@ class MarkovRewardProcess:
 
     def __hash__(self) -> int:
         return hash((self._cols, self._vals, self.r))
+
+    def to_fmpq_mat(self) -> flint.fmpq_mat:
+        return flint.fmpq_mat(self.dense())
 
     def __repr__(self) -> str:
         return f"MarkovRewardProcess(n={self.n}, nnz={self.nnz})"

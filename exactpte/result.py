@@ -189,6 +189,49 @@ class Decomposition:
         boundary = tuple(v - px for v, px in zip(self.v_star, x))
         return persistent, boundary
 
+    # -- parametric decompositions -------------------------------------------------------------
+    @property
+    def is_parametric(self) -> bool:
+        return hasattr(self.chain, "check_point")
+
+    def subs(self, point) -> "Decomposition":
+        """The rational decomposition at a parameter point (``{"p": "1/3", ...}``).
+
+        Refuses (``GenericRegionError``) a point where a support entry vanishes or turns
+        negative: there the structure changes and the closed form does not apply; decompose
+        ``chain.at(point, check=False)`` instead.
+        """
+        if not self.is_parametric:
+            raise TypeError("subs() applies to a decomposition of a ParametricChain")
+        values = self.chain.check_point(point)
+        vec = lambda v: tuple(x.evaluate(values) for x in v)
+        rational = self.chain.at(point)
+        from .backend import QQ
+
+        return Decomposition(
+            chain=rational, structure=self.structure, anchors=self.anchors,
+            basis=tuple(vec(row) for row in self.basis), theta=vec(self.theta), g_star=vec(self.g_star),
+            v_star=vec(self.v_star), stationary=tuple(vec(pi) for pi in self.stationary),
+            absorption=tuple(vec(row) for row in self.absorption), class_gain=vec(self.class_gain),
+            rho=vec(self.rho), psi_coords=vec(self.psi_coords), psi=vec(self.psi), h=vec(self.h), field=QQ,
+        )
+
+    def denominator_conditions(self) -> list[str]:
+        """Parametric only: ``f != 0`` for every irreducible factor of a denominator of an output."""
+        if not self.is_parametric:
+            return []
+        seen: dict[str, None] = {}
+        values = [*self.theta, *self.g_star, *self.v_star, *self.rho, *self.h, *self.psi, *self.class_gain]
+        values += [x for row in self.basis for x in row] + [x for pi in self.stationary for x in pi]
+        F = self.field
+        for x in values:
+            if x.den.is_constant():
+                continue
+            _, factors = x.den.factor()
+            for g, _e in factors:
+                seen.setdefault(f"{F._poly_to_sympy(g)} != 0", None)
+        return list(seen)
+
     # -- output -----------------------------------------------------------------------
     def to_dict(self, *, include_P_inf: bool = True, include_hitting_times: bool = False) -> dict:
         """The JSON contract as a dict (numbers as reduced ``"p/q"`` strings, states 0-based)."""
@@ -212,6 +255,9 @@ class Decomposition:
             "stationary": [s(pi) for pi in self.stationary],
             "class_gain": s(self.class_gain),
         }
+        if self.is_parametric:
+            out["params"] = list(self.chain.params)
+            out["assumptions"] = self.chain.assumptions() + self.denominator_conditions()
         if include_P_inf:
             out["P_inf"] = [s(row) for row in self.P_inf]
         if include_hitting_times:
@@ -240,6 +286,8 @@ class Decomposition:
         """Structure and persistent coordinates in a few lines."""
         S = self.structure
         lines = [f"n = {self.n}, {len(S.classes)} closed class(es), {len(S.transient)} transient state(s), N = {S.N}"]
+        if self.is_parametric:
+            lines.append(f"parameters {', '.join(self.chain.params)}; valid where " + ", ".join(self.chain.assumptions() + self.denominator_conditions()))
         col = 0
         for i, (members, d) in enumerate(zip(S.classes, S.periods)):
             th = ", ".join(str(t) for t in self.theta[col : col + d])
@@ -275,7 +323,9 @@ class Decomposition:
 
 
 def latex_number(x) -> str:
-    """``3/4`` -> ``$\\tfrac{3}{4}$``, ``-2`` -> ``$-2$``."""
+    """``3/4`` -> ``$\\tfrac{3}{4}$``, ``-2`` -> ``$-2$``; parametric entries through sympy's LaTeX."""
+    if hasattr(x, "F"):
+        return f"${x.F.latex(x)}$"
     text = str(x)
     if "/" in text:
         p, q = text.split("/")

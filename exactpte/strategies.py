@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from .model import MarkovRewardProcess
 from .random_chains import ChainSpec, build_chain, draw_spec
 
-__all__ = ["chain_specs", "chains", "edge_case_chains"]
+__all__ = ["chain_specs", "chains", "edge_case_chains", "parametric_chains", "generic_points"]
 
 
 @st.composite
@@ -96,3 +96,42 @@ def edge_case_chains() -> st.SearchStrategy[MarkovRewardProcess]:
         chains(max_classes=1, max_period=6, max_phase_size=1, max_transient=0),  # pure cycles
         chains(max_classes=2, max_period=5, max_phase_size=1, max_transient=3),  # period = class size
     )
+
+
+@st.composite
+def parametric_chains(draw, *, params: tuple[str, ...] = ("p", "q"), max_parametric_rows: int = 3, **chain_kwargs):
+    """Parametric chains valid by construction: a drawn rational chain whose rows each get
+    ``P(s, a) = m·x`` and ``P(s, b) = m·(1 - x)`` on two of their edges (``m`` the two edges' mass,
+    ``x`` a drawn parameter), so the generic region contains ``(0, 1)^k``; some rewards also
+    get a parameter term.  Returns the chain (a :class:`~exactpte.symbolic.ParametricChain`)."""
+    from .symbolic import ParametricChain
+
+    base = draw(chains(**chain_kwargs))
+    n = base.n
+    P = [[str(x) for x in row] for row in base.dense()]
+    r = [str(x) for x in base.r]
+    rows = [s for s in range(n) if len(base.successors(s)) >= 2]
+    used = draw(st.lists(st.sampled_from(rows), unique=True, max_size=min(max_parametric_rows, len(rows)))) if rows else []
+    for s in used:
+        a, b = draw(st.lists(st.sampled_from(base.successors(s)), min_size=2, max_size=2, unique=True))
+        x = draw(st.sampled_from(params))
+        mass = base.P_row(s)[a] + base.P_row(s)[b]
+        P[s][a] = f"({mass})*{x}"
+        P[s][b] = f"({mass})*(1-{x})"
+    for s in draw(st.lists(st.integers(0, n - 1), unique=True, max_size=2)):
+        r[s] = f"{r[s]} + {draw(st.sampled_from(params))}"
+    return ParametricChain(P, r, params=list(params))
+
+
+def generic_points(params: tuple[str, ...] = ("p", "q"), max_denominator: int = 50):
+    """Rational points of ``(0, 1)^k``, inside the generic region of :func:`parametric_chains`."""
+
+    @st.composite
+    def point(draw):
+        out = {}
+        for p in params:
+            q = draw(st.integers(2, max_denominator))
+            out[p] = f"{draw(st.integers(1, q - 1))}/{q}"
+        return out
+
+    return point()

@@ -1,0 +1,146 @@
+"""Parametric chains: closed forms equal the rational decomposition at every generic point,
+the theorem identities hold identically, bad symbolic input is named."""
+
+import json
+
+import flint
+import pytest
+import sympy
+from hypothesis import given, settings
+
+import exactpte
+from exactpte import GenericRegionError, NegativeEntryError, ParametricChain, RowSumError, SymbolicEntryError
+from exactpte.examples import branching_param, cycle_rewards, paths_with_exit, two_state
+from exactpte.strategies import generic_points, parametric_chains
+
+FIELDS = ("g_star", "v_star", "theta", "psi", "rho", "h", "class_gain", "psi_coords")
+
+
+def assert_subs_equals_rational(dec, point):
+    at = dec.subs(point)
+    ref = exactpte.decompose(dec.chain.at(point))
+    for key in FIELDS:
+        assert getattr(at, key) == getattr(ref, key), key
+    assert at.basis == ref.basis and at.stationary == ref.stationary and at.absorption == ref.absorption
+    assert at.P_inf == ref.P_inf
+
+
+def assert_identities_hold_identically(dec):
+    chain, F = dec.chain, dec.field
+    Pv = chain.matvec(dec.v_star)
+    assert all(r - g - v + pv == 0 for r, g, v, pv in zip(chain.r, dec.g_star, dec.v_star, Pv))  # thm:wellposed
+    assert all(dec.v_star[s] == 0 for _, _, s in dec.anchor_list)
+    # g* in K: g* = sum theta b, and span b is P-invariant (P b_(i,k) = b_(i,k-1))
+    assert all(g == sum((t * b for t, b in zip(dec.theta, row)), F.zero) for g, row in zip(dec.g_star, dec.basis))
+    for j, (i, k, _) in enumerate(dec.anchor_list):
+        prev = dec.structure.column_of[(i, (k - 1) % dec.periods[i])]
+        assert tuple(chain.matvec(dec.b(i, k))) == dec.b(i, (k - 1) % dec.periods[i]) or prev is None
+    # thm:comparison_gain_bias
+    assert dec.P_inf_apply(dec.g_star) == dec.rho
+    assert all(x == 0 for x in dec.P_inf_apply(dec.psi))
+    Ppsi = chain.matvec(dec.psi)
+    assert all(g == rho + p - pp for g, rho, p, pp in zip(dec.g_star, dec.rho, dec.psi, Ppsi))
+    Pinf_v = dec.P_inf_apply(dec.v_star)
+    assert all(h == v + p - pv for h, v, p, pv in zip(dec.h, dec.v_star, dec.psi, Pinf_v))
+    # the classical Poisson equation and normalization, identically
+    Ph = chain.matvec(dec.h)
+    assert all(r == rho + h - ph for r, rho, h, ph in zip(chain.r, dec.rho, dec.h, Ph))
+    assert all(x == 0 for x in dec.P_inf_apply(dec.h))
+
+
+@pytest.mark.parametrize("build", [two_state, paths_with_exit, branching_param, cycle_rewards])
+def test_examples_closed_forms(build):
+    chain = build()
+    dec = exactpte.decompose(chain)
+    assert_identities_hold_identically(dec)
+    point = {p: f"{k + 2}/{2 * k + 7}" for k, p in enumerate(chain.params)}
+    assert_subs_equals_rational(dec, point)
+
+
+def test_written_out_closed_forms():
+    p, q = sympy.symbols("p q", real=True)
+    dec = exactpte.decompose(two_state())
+    assert sympy.simplify(dec.rho[0].to_sympy() - q / (p + q)) == 0
+    assert sympy.simplify(dec.h[0].to_sympy() - p / (p + q) ** 2) == 0
+    assert sympy.simplify(dec.v_star[1].to_sympy() + 1 / (p + q)) == 0
+    e = sympy.Symbol("e", real=True)
+    paths = exactpte.decompose(paths_with_exit())
+    for s, lab in enumerate(paths.chain.labels):
+        if lab != "a":
+            ell = int(lab.split("_")[1])
+            assert sympy.expand(paths.v_star[s].to_sympy() + (1 - (1 - e) ** ell) / e) == 0 or sympy.simplify(
+                paths.v_star[s].to_sympy() + (1 - (1 - e) ** ell) / e) == 0
+    b = sympy.Symbol("b", real=True)
+    br = exactpte.decompose(branching_param())
+    assert sympy.simplify(br.g_star[5].to_sympy() - (1 - 2 * b / 3)) == 0
+    assert sympy.simplify(br.h[5].to_sympy() - (-b / 6 - sympy.Rational(3, 4))) == 0
+    a, c = sympy.symbols("a c", real=True)
+    cyc = exactpte.decompose(cycle_rewards(8))
+    assert all(v == 0 for v in cyc.v_star) and cyc.g_star == cyc.chain.r
+    assert sympy.simplify(cyc.h[0].to_sympy() - (a - c)) == 0  # ||h|| = d |a - c| / 8 at d = 8
+
+
+@settings(max_examples=25)
+@given(parametric_chains(max_states=8, max_period=3), generic_points())
+def test_random_parametric_chains(chain, point):
+    dec = exactpte.decompose(chain)
+    assert_identities_hold_identically(dec)
+    assert_subs_equals_rational(dec, point)
+
+
+def test_json_output_parses_back(tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"params": ["p"], "P": [["1-p", "p", 0], [0, 0, 1], [0, 1, 0]], "r": [0, 1, 0]}))
+    chain = exactpte.load(path)
+    data = json.loads(exactpte.decompose(chain).to_json())
+    assert data["params"] == ["p"] and "p > 0" in data["assumptions"] and "1 - p > 0" in data["assumptions"]
+    p = sympy.Symbol("p")
+    g0 = sympy.sympify(data["g_star"][0], locals={"p": p})
+    assert sympy.simplify(g0 - (1 - p) / (2 - p)) == 0
+    assert data["g_star"][1] == "1" and set(data) >= {"basis", "v_star", "theta", "P_inf", "rho", "h", "psi"}
+    tex = exactpte.decompose(chain).to_latex()
+    assert "\\frac" in tex
+
+
+def test_subs_outside_the_generic_region_is_refused():
+    dec = exactpte.decompose(two_state())
+    with pytest.raises(GenericRegionError, match=r"P\[0\]\[1\] = p vanishes"):
+        dec.subs({"p": 0, "q": "1/2"})
+    with pytest.raises(GenericRegionError, match="is -1/2 < 0"):
+        dec.subs({"p": "3/2", "q": "1/2"})
+    with pytest.raises(GenericRegionError, match="missing"):
+        dec.subs({"p": "1/2"})
+    # the user can re-decompose at that point: the structure changes (state 0 becomes absorbing)
+    at = exactpte.decompose(dec.chain.at({"p": 0, "q": "1/2"}, check=False))
+    assert at.classes == ((0,),)
+
+
+@pytest.mark.parametrize(
+    "P, r, params, err, message",
+    [
+        ([["1-p", "p"], [0, 1]], [0, "z"], ["p"], SymbolicEntryError, "unknown symbol"),
+        ([["1-p", "p+x"], [0, 1]], [0, 0], ["p"], SymbolicEntryError, "unknown symbol"),
+        ([["1-p", "p/2"], [0, 1]], [0, 0], ["p"], RowSumError, "row 0 sums to"),
+        ([["1+p**2+1", "-p**2-1"], [0, 1]], [0, 0], ["p"], NegativeEntryError, "negative for every value"),
+        ([["1-sqrt(2)*p", "sqrt(2)*p"], [0, 1]], [0, 0], ["p"], SymbolicEntryError, "sqrt"),
+        ([["1-p", "p"], [0, 1]], [0, "0.5"], ["p"], SymbolicEntryError, None),
+        ([["1-p", "p"], ["-1/2", "3/2"]], [0, 0], ["p"], NegativeEntryError, r"P\[1\]\[0\] is -1/2"),
+        ([["1-p", "p"], [0, 1]], [0, "p +"], ["p"], SymbolicEntryError, "not an expression"),
+    ],
+)
+def test_bad_symbolic_input(P, r, params, err, message):
+    if message is None:  # a decimal string is an exact decimal, accepted
+        ParametricChain(P, r, params=params)
+        return
+    with pytest.raises(err, match=message):
+        ParametricChain(P, r, params=params)
+
+
+def test_cli_on_parametric_file(tmp_path, capsys):
+    from exactpte.cli import main
+
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"params": ["p", "q"], "P": [["1-p", "p"], ["q", "1-q"]], "r": [1, 0]}))
+    assert main(["decompose", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rho"] == ["q/(p + q)", "q/(p + q)"]
