@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 
 from .model import MarkovRewardProcess
 
-__all__ = ["build_chain", "draw_spec", "random_chain", "random_small_chain", "ChainSpec"]
+__all__ = ["build_chain", "draw_spec", "random_chain", "random_small_chain", "parametrize", "ChainSpec"]
 
 IntSource = Callable[[int, int], int]
 
@@ -209,3 +209,32 @@ def random_chain(
         return rng.randint(a, b)
 
     return build_chain(integer, spec, out_degree=out_degree, max_denominator=max_denominator)
+
+
+def parametrize(chain: MarkovRewardProcess, integer: IntSource, *, params: Sequence[str] = ("p",), max_rows: int = 3,
+                max_rewards: int = 2):
+    """A parametric chain from a rational one, valid by construction.
+
+    Up to ``max_rows`` rows with two or more edges get ``P(s, a) = m·x`` and ``P(s, b) = m·(1 - x)``
+    on two of their edges (``m`` the two edges' mass, ``x`` a drawn parameter), so the generic
+    region contains ``(0, 1)^k``; up to ``max_rewards`` rewards get a parameter added.
+    """
+    from .symbolic import ParametricChain
+
+    n = chain.n
+    P = [[str(x) for x in row] for row in chain.dense()]
+    r = [str(x) for x in chain.r]
+    rows = [s for s in range(n) if len(chain.successors(s)) >= 2]
+    for _ in range(min(max_rows, len(rows))):
+        s = rows.pop(integer(0, len(rows) - 1))
+        succ = list(chain.successors(s))
+        a = succ.pop(integer(0, len(succ) - 1))
+        b = succ[integer(0, len(succ) - 1)]
+        x = params[integer(0, len(params) - 1)]
+        mass = chain.P_row(s)[a] + chain.P_row(s)[b]
+        P[s][a] = f"({mass})*{x}"
+        P[s][b] = f"({mass})*(1-{x})"
+    for _ in range(integer(0, max_rewards)):
+        s = integer(0, n - 1)
+        r[s] = f"{r[s]} + {params[integer(0, len(params) - 1)]}"
+    return ParametricChain(P, r, params=list(params))

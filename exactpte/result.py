@@ -287,7 +287,8 @@ class Decomposition:
         S = self.structure
         lines = [f"n = {self.n}, {len(S.classes)} closed class(es), {len(S.transient)} transient state(s), N = {S.N}"]
         if self.is_parametric:
-            lines.append(f"parameters {', '.join(self.chain.params)}; valid where " + ", ".join(self.chain.assumptions() + self.denominator_conditions()))
+            conditions = self.chain.assumptions() + self.denominator_conditions()
+            lines.append(f"parameters {', '.join(self.chain.params)}; valid where " + (", ".join(conditions) or "every parameter value"))
         col = 0
         for i, (members, d) in enumerate(zip(S.classes, S.periods)):
             th = ", ".join(str(t) for t in self.theta[col : col + d])

@@ -18,7 +18,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from .model import MarkovRewardProcess
-from .random_chains import ChainSpec, build_chain, draw_spec
+from .random_chains import ChainSpec, build_chain, draw_spec, parametrize
 
 __all__ = ["chain_specs", "chains", "edge_case_chains", "parametric_chains", "generic_points"]
 
@@ -100,27 +100,10 @@ def edge_case_chains() -> st.SearchStrategy[MarkovRewardProcess]:
 
 @st.composite
 def parametric_chains(draw, *, params: tuple[str, ...] = ("p", "q"), max_parametric_rows: int = 3, **chain_kwargs):
-    """Parametric chains valid by construction: a drawn rational chain whose rows each get
-    ``P(s, a) = m·x`` and ``P(s, b) = m·(1 - x)`` on two of their edges (``m`` the two edges' mass,
-    ``x`` a drawn parameter), so the generic region contains ``(0, 1)^k``; some rewards also
-    get a parameter term.  Returns the chain (a :class:`~exactpte.symbolic.ParametricChain`)."""
-    from .symbolic import ParametricChain
-
+    """Parametric chains valid by construction (:func:`exactpte.random_chains.parametrize` on a drawn
+    chain): the generic region contains ``(0, 1)^k``, so :func:`generic_points` lie inside it."""
     base = draw(chains(**chain_kwargs))
-    n = base.n
-    P = [[str(x) for x in row] for row in base.dense()]
-    r = [str(x) for x in base.r]
-    rows = [s for s in range(n) if len(base.successors(s)) >= 2]
-    used = draw(st.lists(st.sampled_from(rows), unique=True, max_size=min(max_parametric_rows, len(rows)))) if rows else []
-    for s in used:
-        a, b = draw(st.lists(st.sampled_from(base.successors(s)), min_size=2, max_size=2, unique=True))
-        x = draw(st.sampled_from(params))
-        mass = base.P_row(s)[a] + base.P_row(s)[b]
-        P[s][a] = f"({mass})*{x}"
-        P[s][b] = f"({mass})*(1-{x})"
-    for s in draw(st.lists(st.integers(0, n - 1), unique=True, max_size=2)):
-        r[s] = f"{r[s]} + {draw(st.sampled_from(params))}"
-    return ParametricChain(P, r, params=list(params))
+    return parametrize(base, lambda lo, hi: draw(st.integers(lo, hi)), params=params, max_rows=max_parametric_rows)
 
 
 def generic_points(params: tuple[str, ...] = ("p", "q"), max_denominator: int = 50):
