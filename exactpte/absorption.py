@@ -13,7 +13,7 @@ from .backend import QQ
 from .model import MarkovRewardProcess
 from .structure import Structure
 
-__all__ = ["solve_transient", "phase_offset_basis"]
+__all__ = ["solve_transient", "extend_to_transient", "phase_offset_basis"]
 
 Vector = list  # a list of scalars, one per right-hand-side column
 
@@ -89,6 +89,29 @@ def solve_transient(
             for a, s in enumerate(scc):
                 X[k][s] = rows[a]
     return X
+
+
+def extend_to_transient(chain: MarkovRewardProcess, structure: Structure, x: list, base, field=QQ) -> list:
+    """Fill the transient entries of ``x`` (recurrent entries given) from
+    ``x(s) = base(s) + sum_{s'} P(s, s') x(s')``, ``s`` transient: one absorbing solve.
+
+    Used for ``ρ`` (base 0), ``v*`` (base ``r - g*``) and hitting times (base 1).
+
+    >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [0, 0])
+    >>> [str(v) for v in extend_to_transient(m, m.structure, [None, QQ.one * 3], lambda s: QQ.one)]
+    ['5', '3']
+    """
+    recurrent = structure.class_of
+    const = {}
+    for s in structure.transient:
+        acc = base(s)
+        for y, q in chain.rows_of(s):
+            if recurrent[y] >= 0:
+                acc += q * x[y]
+        const[s] = [acc]
+    for s, vec in solve_transient(chain, structure, [const], 1, field)[0].items():
+        x[s] = vec[0]
+    return x
 
 
 def phase_offset_basis(chain: MarkovRewardProcess, structure: Structure, field=QQ) -> dict[int, list]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .absorption import solve_transient
+from .absorption import extend_to_transient
 from .backend import QQ
 from .model import MarkovRewardProcess
 from .structure import Structure
@@ -61,17 +61,7 @@ def gain(chain: MarkovRewardProcess, field=None) -> tuple:
         g = sum((p * chain.r[s] for p, s in zip(pi, members)), field.zero)
         for s in members:
             rho[s] = g
-    const: dict[int, list] = {}
-    for s in S.transient:
-        acc = field.zero
-        for y, q in chain.rows_of(s):
-            if S.class_of[y] >= 0:
-                acc += q * rho[y]
-        const[s] = [acc]
-    X = solve_transient(chain, S, [const], 1, field)
-    for s, vec in X[0].items():
-        rho[s] = vec[0]
-    return tuple(rho)
+    return tuple(extend_to_transient(chain, S, rho, lambda s: field.zero, field))
 
 
 def psi_coordinates(theta: Sequence, class_gain, structure: Structure, field=QQ) -> list:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .absorption import phase_offset_basis, solve_transient
+from .absorption import extend_to_transient, phase_offset_basis
 from .backend import QQ
 from .classical import psi_coordinates, stationary_distribution
 from .model import MarkovRewardProcess
@@ -99,21 +99,9 @@ def decompose(chain: MarkovRewardProcess, anchors: Any = None, field=None) -> De
         stationary.append(tuple(stationary_distribution(chain, members, field)))
 
     # transient states: g* = sum θ b (lem:anchor_interpolation); v* by one absorbing solve
-    const: dict[int, list] = {}
     for s in S.transient:
-        row = b_transient[s]
-        g = zero
-        for t, bv in zip(theta, row):
-            if bv != 0:
-                g += t * bv
-        g_star[s] = g
-        acc = chain.r[s] - g
-        for y, q in chain.rows_of(s):
-            if S.class_of[y] >= 0:
-                acc += q * v_star[y]
-        const[s] = [acc]
-    for s, vec in solve_transient(chain, S, [const], 1, field)[0].items():
-        v_star[s] = vec[0]
+        g_star[s] = sum((t * bv for t, bv in zip(theta, b_transient[s]) if bv != 0), zero)
+    extend_to_transient(chain, S, v_star, lambda s: chain.r[s] - g_star[s], field)
 
     # classical side, from the factored P∞ (α_i = sum_k b_{i,k})
     m = len(S.classes)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field as dc_field
 from functools import cached_property
 from typing import Any, Sequence
 
-from .absorption import solve_transient
+from .absorption import extend_to_transient
 from .model import MarkovRewardProcess
 from .structure import Structure
 
@@ -144,16 +144,7 @@ class Decomposition:
                 ones[a, 0] = f.one
             for s, row in zip(rest, f.rows(f.solve(M, ones))):
                 t[s] = row[0]
-        const = {}
-        for s in S.transient:
-            acc = f.one
-            for y, q in chain.rows_of(s):
-                if S.class_of[y] >= 0:
-                    acc += q * t[y]
-            const[s] = [acc]
-        for s, vec in solve_transient(chain, S, [const], 1, f)[0].items():
-            t[s] = vec[0]
-        return tuple(t)
+        return tuple(extend_to_transient(chain, S, t, lambda s: f.one, f))
 
     def returns(self, T: int) -> tuple:
         """``J_T = sum_{t<T} P^t r`` exactly (``T`` sparse products)."""

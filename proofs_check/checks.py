@@ -20,7 +20,7 @@ import flint
 from exactpte.model import MarkovRewardProcess
 
 from .claimed import Claimed
-from .linalg import cyclotomic_part, identity, nullspace, rank
+from .linalg import cyclotomic_part, identity, nullspace, pivot_columns, rank
 from .routes import Routes
 
 __all__ = ["CHECKS", "Check", "Verdict", "Context", "run_checks", "NOT_APPLICABLE"]
@@ -145,6 +145,15 @@ def random_vector(rng: random.Random, n: int, bound: int = 9) -> list:
     return [flint.fmpq(rng.randint(-bound, bound), rng.randint(1, 4)) for _ in range(n)]
 
 
+def orbit(P: flint.fmpq_mat, x: flint.fmpq_mat, T: int) -> flint.fmpq_mat:
+    """``sum_{t<T} P^t x`` by repeated multiplication."""
+    acc = flint.fmpq_mat(x.nrows(), 1)
+    for _ in range(T):
+        acc = acc + x
+        x = P * x
+    return acc
+
+
 def norm_inf(v: Sequence) -> flint.fmpq:
     return max((abs(x) for x in v), default=flint.fmpq(0))
 
@@ -218,12 +227,7 @@ def _quotient_matrix(ctx: Context, K: flint.fmpq_mat) -> flint.fmpq_mat:
     """Matrix of the quotient operator in the basis e_j + span(K), j in the non-pivot columns."""
     n = ctx.chain.n
     R, rk = K.transpose().rref() if K.ncols() else (flint.fmpq_mat(0, n), 0)
-    pivots = []
-    row = 0
-    for c_ in range(n):
-        if row < rk and R[row, c_] != 0:
-            pivots.append(c_)
-            row += 1
+    pivots = pivot_columns(R, rk)
     rest = [j for j in range(n) if j not in pivots]
     C = flint.fmpq_mat(n, n)
     for j in range(K.ncols()):
@@ -513,17 +517,12 @@ def _telescoping(ctx: Context):
         J = routes.returns(T)
         for v in vs:
             gv = col([r - x + y for r, x, y in zip(ctx.chain.r, v, matvec(P, v))])
-            acc = flint.fmpq_mat(n, 1)
-            x = gv
-            for _ in range(T):
-                acc = acc + x
-                x = P * x
-            rhs = acc + col(v) - routes.P_pow(T) * col(v)
+            rhs = orbit(P, gv, T) + col(v) - routes.P_pow(T) * col(v)
             if rhs != J:
                 return f"return identity fails at T = {T}"
         # the claimed split: persistent orbit from theta and b (P b_(i,k) = b_(i,k-1)) plus boundary
-        orbit = _orbit_sum(ctx.claimed, T)
-        split = [o + v - pv for o, v, pv in zip(orbit, ctx.claimed.v_star, vec(routes.P_pow(T) * col(ctx.claimed.v_star)))]
+        persistent = _orbit_sum(ctx.claimed, T)
+        split = [o + v - pv for o, v, pv in zip(persistent, ctx.claimed.v_star, vec(routes.P_pow(T) * col(ctx.claimed.v_star)))]
         m = mismatch(f"sum_t P^t g* + v* - P^T v* (T = {T})", split, vec(J), "J_T by matrix powers")
         if m:
             return m
@@ -611,12 +610,7 @@ def _return_error(ctx: Context):
         gh = [a + b for a, b in zip(c.g_star, dg)]
         vh = [a + b for a, b in zip(c.v_star, dv)]
         for T in _horizons(c):
-            acc = flint.fmpq_mat(n, 1)
-            x = col(gh)
-            for _ in range(T):
-                acc = acc + x
-                x = P * x
-            Jh = acc + col(vh) - routes.P_pow(T) * col(vh)
+            Jh = orbit(P, col(gh), T) + col(vh) - routes.P_pow(T) * col(vh)
             err = norm_inf(vec(Jh - routes.returns(T)))
             bound = T * norm_inf(dg) + 2 * norm_inf(dv)
             if err > bound:

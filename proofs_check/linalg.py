@@ -19,6 +19,7 @@ __all__ = [
     "column",
     "columns_to_mat",
     "cyclotomic_part",
+    "pivot_columns",
 ]
 
 
@@ -45,12 +46,7 @@ def nullspace(M: flint.fmpq_mat) -> flint.fmpq_mat:
     if m == 0:
         return identity(n)
     R, rk = M.rref()
-    pivots = []
-    row = 0
-    for col in range(n):
-        if row < rk and R[row, col] != 0:
-            pivots.append(col)
-            row += 1
+    pivots = pivot_columns(R, rk)
     free = [c for c in range(n) if c not in pivots]
     N = flint.fmpq_mat(n, len(free))
     for j, f in enumerate(free):
@@ -58,6 +54,16 @@ def nullspace(M: flint.fmpq_mat) -> flint.fmpq_mat:
         for i, p in enumerate(pivots):
             N[p, j] = -R[i, f]
     return N
+
+
+def pivot_columns(R: flint.fmpq_mat, rank_: int) -> list[int]:
+    """Pivot columns of a matrix in reduced row echelon form with ``rank_`` nonzero rows."""
+    pivots, row = [], 0
+    for col in range(R.ncols()):
+        if row < rank_ and R[row, col] != 0:
+            pivots.append(col)
+            row += 1
+    return pivots
 
 
 def mat_poly(coeffs: Sequence, A: flint.fmpq_mat) -> flint.fmpq_mat:

@@ -105,9 +105,9 @@ class Routes:
 
     def returns(self, T: int) -> flint.fmpq_mat:
         """``J_T = sum_{t<T} P^t r`` by repeated multiplication."""
-        J = flint.fmpq_mat(self.n, 1)
+        acc = flint.fmpq_mat(self.n, 1)
         x = self.r
-        for _ in range(T):
-            J = J + x
+        for _ in range(T):  # independent of exactpte's returns(): plain dense products
+            acc = acc + x
             x = self.P * x
-        return J
+        return acc
