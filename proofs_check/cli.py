@@ -71,10 +71,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "chain":
             chain = exactpte.load(args.file)
+            if not isinstance(chain, exactpte.MarkovRewardProcess):
+                raise ExactpteError(f"{args.file} is a parametric chain; the checks run on rational chains: "
+                                    "check the closed form at points (ParametricChain.at) instead")
             claimed = from_decomposition(exactpte.decompose(chain))
             return _emit(run_checks(chain, claimed, only=args.only), args.json)
         if args.command == "result":
             chain = exactpte.load(args.chain)
+            if not isinstance(chain, exactpte.MarkovRewardProcess):
+                raise ExactpteError(f"{args.chain} is a parametric chain; judge results of rational chains")
             claimed = load_result(args.result, chain.n)
             return _emit(run_checks(chain, claimed, only=args.only), args.json)
         report = sweep(
