@@ -89,14 +89,26 @@ class Decomposition:
         return [(i, k, s) for i, group in enumerate(self.anchors) for k, s in enumerate(group)]
 
     def b(self, i: int, k: int) -> tuple:
-        """The basis vector ``b_{i,k}`` as a tuple over states."""
+        """The basis vector ``b_{i,k}`` as a tuple over states (``def:main_b``).
+
+        >>> import exactpte
+        >>> dec = exactpte.decompose(exactpte.example("branching"))
+        >>> tuple(dec.chain.matvec(dec.b(1, 1))) == dec.b(1, 0)   # lem:shift_b
+        True
+        """
         c = self.structure.column_of[(i, k)]
         return tuple(row[c] for row in self.basis)
 
     # -- derived objects ------------------------------------------------------------
     @cached_property
     def P_inf(self) -> tuple[tuple, ...]:
-        """The Cesàro limit ``P∞(s, y) = α_i(s) π_i(y)`` as an n x n matrix (materialised once)."""
+        """The Cesàro limit ``P∞(s, y) = α_i(s) π_i(y)`` as an n x n matrix (materialised once).
+
+        >>> import exactpte
+        >>> dec = exactpte.decompose(exactpte.example("branching"))
+        >>> all(sum(row) == 1 for row in dec.P_inf), tuple(dec.chain.matvec([row[0] for row in dec.P_inf])) == tuple(row[0] for row in dec.P_inf)
+        (True, True)
+        """
         zero = self.field.zero
         n = self.n
         rows = []
@@ -117,14 +129,25 @@ class Decomposition:
         return tuple(sum((a * mu for a, mu in zip(self.absorption[s], means)), zero) for s in range(self.n))
 
     def project(self, v: Sequence) -> tuple:
-        """The anchor-gauge projection ``(Π v)(s) = v(s) - sum v(a_{i,k}) b_{i,k}(s)`` (``eq:anchor_projection``)."""
+        """The anchor-gauge projection ``(Π v)(s) = v(s) - sum v(a_{i,k}) b_{i,k}(s)`` (``eq:anchor_projection``).
+
+        >>> import exactpte
+        >>> dec = exactpte.decompose(exactpte.example("branching"))
+        >>> dec.project(dec.h) == dec.v_star          # cor:projected_bias
+        True
+        """
         at = [v[s] for _, _, s in self.anchor_list]
         zero = self.field.zero
         return tuple(v[s] - sum((a * bv for a, bv in zip(at, self.basis[s]) if bv != 0), zero) for s in range(self.n))
 
     @cached_property
     def hitting_times(self) -> tuple:
-        """``E_s[τ_A]``, the expected hitting time of the anchor set (0 at anchors)."""
+        """``E_s[τ_A]``, the expected hitting time of the anchor set (0 at anchors).
+
+        >>> import exactpte
+        >>> [str(t) for t in exactpte.decompose(exactpte.example("two-paths")).hitting_times[:4]]
+        ['0', '3', '2', '1']
+        """
         f = self.field
         S, chain = self.structure, self.chain
         t = [f.zero] * self.n
@@ -147,7 +170,13 @@ class Decomposition:
         return tuple(extend_to_transient(chain, S, t, lambda s: f.one, f))
 
     def returns(self, T: int) -> tuple:
-        """``J_T = sum_{t<T} P^t r`` exactly (``T`` sparse products)."""
+        """``J_T = sum_{t<T} P^t r`` exactly (``T`` sparse products).
+
+        >>> import exactpte
+        >>> dec = exactpte.decompose(exactpte.example("two-paths"))
+        >>> dec.returns(20)[1]        # from distance 3: 3 zero-reward steps, then reward 1
+        17
+        """
         T = _horizon(T)
         x = list(self.chain.r)
         J = [self.field.zero] * self.n
@@ -161,6 +190,12 @@ class Decomposition:
 
         The persistent orbit uses ``P b_{i,k} = b_{i,k-1}`` (``lem:shift_b``):
         ``sum_{t<T} P^t g* = sum_{i,k} b_{i,k} sum_{t<T} θ_{i,k+t}``.
+
+        >>> import exactpte
+        >>> dec = exactpte.decompose(exactpte.example("branching"))
+        >>> persistent, boundary = dec.return_split(7)
+        >>> tuple(p + b for p, b in zip(persistent, boundary)) == dec.returns(7)
+        True
         """
         T = _horizon(T)
         zero = self.field.zero
