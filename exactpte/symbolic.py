@@ -25,7 +25,7 @@ import flint
 import sympy
 
 from .backend import SingularSystemError
-from .errors import EntryError, ExactpteError, LabelError, NegativeEntryError, RowSumError, ShapeError
+from .errors import EntryError, ExactpteError, FloatEntryError, LabelError, NegativeEntryError, RowSumError, ShapeError
 from .model import ChainBase, MarkovRewardProcess
 
 __all__ = ["RationalFunctionField", "RF", "ParametricChain", "GenericRegionError", "SymbolicEntryError"]
@@ -238,6 +238,12 @@ class RationalFunctionField:
     def from_sympy(self, expr: Any, where: str = "entry") -> RF:
         """Convert a sympy expression (or string) in the parameters; rational functions only."""
         locals_ = dict(zip(self.params, self.symbols))
+        from ._numbers import _is_float_like
+
+        if _is_float_like(expr):
+            raise FloatEntryError(
+                f"{where} is the float {expr!r}; parametric chains take exact entries (ints, Fractions, or strings "
+                f"such as '1/3', '0.25', '1-p')")
         if isinstance(expr, str):
             try:
                 expr = sympy.sympify(expr, locals=locals_, convert_xor=True, rational=True)

@@ -126,6 +126,8 @@ def test_subs_outside_the_generic_region_is_refused():
         ([["1-p", "p"], [0, 1]], [0, "0.5"], ["p"], SymbolicEntryError, None),
         ([["1-p", "p"], ["-1/2", "3/2"]], [0, 0], ["p"], NegativeEntryError, r"P\[1\]\[0\] is -1/2"),
         ([["1-p", "p"], [0, 1]], [0, "p +"], ["p"], SymbolicEntryError, "not an expression"),
+        ([["1-p", "p"], [0, 1]], [0, 0.5], ["p"], exactpte.FloatEntryError, "the float 0.5"),
+        ([["1-p", "p"], [0.25, 0.75]], [0, 0], ["p"], exactpte.FloatEntryError, r"P\[1\]\[0\] is the float 0.25"),
     ],
 )
 def test_bad_symbolic_input(P, r, params, err, message):
