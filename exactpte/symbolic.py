@@ -333,7 +333,8 @@ class RationalFunctionField:
     def solve(self, A: Matrix, B: Matrix) -> Matrix:
         """``X`` with ``A X = B`` by fraction-free (Bareiss) elimination over ``fmpz_mpoly``.
 
-        Each row of ``[A | B]`` is scaled by the lcm of its denominators; forward
+        Each row of ``A`` is scaled by the lcm of its denominators and each column of ``B``
+        brought to one common denominator (kept aside); forward
         elimination keeps every entry a polynomial (exact divisions by the previous
         pivot); back-substitution computes ``det(A) x`` as polynomials, and each
         ``x_i = (det x_i) / det`` is cancelled once.
@@ -341,11 +342,17 @@ class RationalFunctionField:
         m, c = A.nrows(), B.ncols()
         if m == 0:
             return self.zeros(0, c)
+        lcm = lambda acc, x: acc if x.den.is_one() else (acc * x.den) / acc.gcd(x.den)
+        # right-hand sides get one common denominator per column, the matrix one per row, so
+        # unrelated denominators of different columns are never multiplied together
+        col_den = [reduce(lcm, (B.rows_[i][j] for i in range(m)), self._one_poly) for j in range(c)]
         M = []
         for i in range(m):
-            row = A.rows_[i] + B.rows_[i]
-            l = reduce(lambda acc, x: acc if x.den.is_one() else (acc * x.den) / acc.gcd(x.den), row, self._one_poly)
-            M.append([x.num * (l / x.den) if not x.num.is_zero() else self._zero_poly for x in row])
+            l = reduce(lcm, A.rows_[i], self._one_poly)
+            row = [x.num * (l / x.den) if not x.num.is_zero() else self._zero_poly for x in A.rows_[i]]
+            row += [x.num * ((col_den[j] / x.den) * l) if not x.num.is_zero() else self._zero_poly
+                    for j, x in enumerate(B.rows_[i])]
+            M.append(row)
         prev = self._one_poly
         sign = 1
         for k in range(m):
@@ -387,7 +394,7 @@ class RationalFunctionField:
                         acc = acc - M[i][j] * xt[j]
                 xt[i] = acc / M[i][i]
             for i in range(m):
-                X[i][col] = RF(xt[i], det, self)
+                X[i][col] = RF(xt[i], det * col_den[col], self)
         return Matrix(X, self)
 
     def evaluate(self, x: RF, values: Sequence[flint.fmpq]) -> flint.fmpq:
