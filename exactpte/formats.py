@@ -82,13 +82,9 @@ def read_drn(text: str, *, source: str = "<drn>", reward_model: int = 0) -> Mark
                 pending = "nr_states"
             elif key == "model":
                 in_model = True
-            elif key == "parameters" and False:
-                pass
             continue
         if not in_model:
-            if line and header_type is not None and pending is None and line.split() and line.split()[0].isidentifier():
-                continue  # parameter or reward model names
-            continue
+            continue  # parameter and reward-model names, and other header values
         m = _STATE.match(line)
         if m:
             current = int(m.group(1))

@@ -299,9 +299,10 @@ class Decomposition:
         S = self.structure
         head = ["state", "where", "r", "g*", "v*", "rho", "h", "psi"]
         rows = []
+        anchors = {a for _, _, a in self.anchor_list}
         for s in range(self.n):
             where = "T" if S.class_of[s] < 0 else f"F{S.class_of[s]}/C{S.phase_of[s]}"
-            if s in {a for _, _, a in self.anchor_list}:
+            if s in anchors:
                 where += " (anchor)"
             rows.append([self.chain.label(s), where] + [str(x) for x in (self.chain.r[s], self.g_star[s], self.v_star[s], self.rho[s], self.h[s], self.psi[s])])
         widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(head)]

@@ -481,7 +481,7 @@ class ParametricChain(ChainBase):
         extra = [k for k in given if k not in self.params]
         if missing or extra:
             raise GenericRegionError(f"a point needs a value for each parameter {list(self.params)}; missing {missing}, unknown {extra}")
-        return [to_fmpq(given[p], f"value of {p}") if not isinstance(given[p], sympy.Basic) else to_fmpq(given[p], f"value of {p}") for p in self.params]
+        return [to_fmpq(given[p], f"value of {p}") for p in self.params]
 
     def check_point(self, point: Mapping[Any, Any]) -> list[flint.fmpq]:
         """The point's values, after checking it lies in the generic region (every support entry > 0)."""

@@ -12,8 +12,6 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import flint
-
 from exactpte._numbers import to_fmpq
 from exactpte.errors import ChainFileError
 
@@ -134,5 +132,3 @@ def load_result(path: str, n: int) -> Claimed:
         raise ChainFileError(f"{path}: a result file is a JSON object")
     return from_json_dict(data, n)
 
-
-_ = flint  # exact scalars are flint.fmpq throughout

@@ -77,7 +77,6 @@ def estimate_weights(model: GenerativeModel, learned: LearnedStructure, M: int, 
     """
     S = learned.structure
     n, N = model.n, S.N
-    col = np.full((n, max(S.periods, default=1)), -1, dtype=np.int64)
     cls_of = np.array(S.class_of)
     phase_of = np.array(S.phase_of)
     periods = np.array(S.periods, dtype=np.int64)
@@ -107,7 +106,6 @@ def estimate_weights(model: GenerativeModel, learned: LearnedStructure, M: int, 
     counts = np.zeros((T.size, N))
     np.add.at(counts, (start, first_col[i] + k), 1.0)
     bhat[T] = counts / M
-    del col
     return bhat
 
 

@@ -13,6 +13,8 @@ import numpy as np
 
 from ..examples import paper_benchmark
 from ..structure import chain_structure
+from .algorithms import reconstruct_profile
+from .generative import TableModel
 from .pipeline import Truth, avg_only, estimate, metrics, plug_in, truth_of
 
 __all__ = [
@@ -166,9 +168,6 @@ def error_curves(*, seeds: int = 5, K: int = 180, M: int = 900, T: int = 2600, J
 
         est = estimate(chain, K=K, M=M, T=T, J=J, seed=seed, truth=truth, record=record)
         rng = np.random.default_rng(10_000 + seed)
-        from .algorithms import reconstruct_profile
-        from .generative import TableModel
-
         model = TableModel.from_chain(chain)
         for c, t in enumerate(checkpoints):
             _, g = reconstruct_profile(model, truth.r, snaps[t], est.structure.anchors, est.bhat, J, rng)
