@@ -1,6 +1,9 @@
 """The result object: JSON contract, canonical output, derived quantities against independent routes."""
 
 import json
+from pathlib import Path
+
+import pytest
 
 import flint
 from hypothesis import given
@@ -82,3 +85,16 @@ def test_stationary_distributions_are_invariant():
         assert sum(pi) == 1
         for j, y in enumerate(members):
             assert sum(p * dec.chain.P_row(x).get(y, 0) for x, p in zip(members, pi)) == pi[j]
+
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+@pytest.mark.parametrize("name", ["branching", "two-paths", "cycle-24", "paper-benchmark"])
+def test_golden_files_compare_with_equality(name):
+    """Canonical output: today's JSON equals the stored golden file byte for byte.
+
+    Regenerate deliberately with ``exactpte decompose --example NAME --json --hitting-times``.
+    """
+    got = exactpte.decompose(exactpte.example(name)).to_json(include_hitting_times=True)
+    assert got == (GOLDEN / f"{name}.json").read_text().rstrip("\n")
