@@ -3,9 +3,8 @@
 import json
 from pathlib import Path
 
-import pytest
-
 import flint
+import pytest
 from hypothesis import given
 
 import exactpte
