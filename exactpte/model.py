@@ -290,23 +290,12 @@ class MarkovRewardProcess(ChainBase):
                 total += q
             if total != _ONE:
                 raise RowSumError(f"row {i} sums to {total}, expected exactly 1")
-        r_list = _vector(r)
-        if len(r_list) != n:
-            raise ShapeError(f"reward has length {len(r_list)}, expected {n} (one per state of P)")
+        r_list = reward_vector(r, n)
         self.n = n
         self._cols = tuple(cols)
         self._vals = tuple(vals)
         self.r = tuple(to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(r_list))
-        if labels is not None:
-            labels = tuple(str(x) for x in labels)
-            if len(labels) != n:
-                raise LabelError(f"{len(labels)} labels given for {n} states")
-            seen: dict[str, int] = {}
-            for i, lab in enumerate(labels):
-                if lab in seen:
-                    raise LabelError(f"label {lab!r} is used by states {seen[lab]} and {i}; labels must be unique")
-                seen[lab] = i
-        self.labels = labels
+        self.labels = check_labels(labels, n)
         self.notes: tuple[str, ...] = ()  # conversions stated by readers (e.g. decimals read exactly)
 
     def __eq__(self, other: object) -> bool:
@@ -325,6 +314,29 @@ class MarkovRewardProcess(ChainBase):
 
     def __repr__(self) -> str:
         return f"MarkovRewardProcess(n={self.n}, nnz={self.nnz})"
+
+
+def check_labels(labels: Sequence[Any] | None, n: int) -> tuple[str, ...] | None:
+    """Labels as strings, one per state, all different (``None`` stays ``None``)."""
+    if labels is None:
+        return None
+    labels = tuple(str(x) for x in labels)
+    if len(labels) != n:
+        raise LabelError(f"{len(labels)} labels given for {n} states")
+    seen: dict[str, int] = {}
+    for i, lab in enumerate(labels):
+        if lab in seen:
+            raise LabelError(f"label {lab!r} is used by states {seen[lab]} and {i}; labels must be unique")
+        seen[lab] = i
+    return labels
+
+
+def reward_vector(r: Any, n: int) -> list:
+    """The reward as a list of ``n`` raw entries (any vector-like input)."""
+    out = _vector(r)
+    if len(out) != n:
+        raise ShapeError(f"reward has length {len(out)}, expected {n} (one per state of P)")
+    return out
 
 
 def _vector(r: Any) -> list:

@@ -25,8 +25,8 @@ import flint
 import sympy
 
 from .backend import SingularSystemError
-from .errors import EntryError, ExactpteError, FloatEntryError, LabelError, NegativeEntryError, RowSumError, ShapeError
-from .model import ChainBase, MarkovRewardProcess
+from .errors import EntryError, ExactpteError, FloatEntryError, NegativeEntryError, RowSumError, ShapeError
+from .model import ChainBase, MarkovRewardProcess, check_labels, reward_vector
 
 __all__ = ["RationalFunctionField", "RF", "ParametricChain", "GenericRegionError", "SymbolicEntryError"]
 
@@ -443,21 +443,13 @@ class ParametricChain(ChainBase):
                 raise RowSumError(f"row {i} sums to {total}, expected exactly 1 (identically in the parameters)")
             cols.append(tuple(c))
             vals.append(tuple(v))
-        r_list = list(r.tolist() if hasattr(r, "tolist") else r)
-        if r_list and isinstance(r_list[0], list):
-            r_list = [x[0] for x in r_list]
-        if len(r_list) != n:
-            raise ShapeError(f"reward has length {len(r_list)}, expected {n} (one per state of P)")
+        r_list = reward_vector(r, n)
         self.n = n
         self.field = F
         self.params = F.params
         self._cols, self._vals = tuple(cols), tuple(vals)
         self.r = tuple(F.from_sympy(x, f"r[{i}]") for i, x in enumerate(r_list))
-        if labels is not None:
-            labels = tuple(str(x) for x in labels)
-            if len(labels) != n or len(set(labels)) != n:
-                raise LabelError(f"labels must be {n} distinct names")
-        self.labels = labels
+        self.labels = check_labels(labels, n)
         self.notes = ()
 
     def __repr__(self) -> str:
