@@ -235,13 +235,13 @@ class MarkovRewardProcess(ChainBase):
             total = sum(pis, flint.fmpq(0))
             if total != 1:
                 raise RowSumError(f"policy[{s}] sums to {total}, expected exactly 1")
-            for a in range(A):
-                row_sum = sum((to_fmpq(x, f"transitions[{a}][{s}][{j}]") for j, x in enumerate(mats[a][s])), flint.fmpq(0))
+            action_rows = [[to_fmpq(x, f"transitions[{a}][{s}][{j}]") for j, x in enumerate(mats[a][s])] for a in range(A)]
+            for a, row in enumerate(action_rows):
+                row_sum = sum(row, flint.fmpq(0))
                 if row_sum != 1:
                     raise RowSumError(f"transitions[{a}] row {s} sums to {row_sum}, expected exactly 1")
             P_rows.append([
-                sum((pis[a] * to_fmpq(mats[a][s][j], f"transitions[{a}][{s}][{j}]") for a in range(A) if pis[a] != 0), flint.fmpq(0))
-                for j in range(n)
+                sum((pis[a] * action_rows[a][j] for a in range(A) if pis[a] != 0), flint.fmpq(0)) for j in range(n)
             ])
             r.append(sum((pis[a] * to_fmpq(rewards[s][a], f"rewards[{s}][{a}]") for a in range(A) if pis[a] != 0), flint.fmpq(0)))
         return cls(P_rows, r, labels)
