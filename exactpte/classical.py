@@ -15,7 +15,7 @@ from .backend import QQ
 from .model import MarkovRewardProcess
 from .structure import Structure
 
-__all__ = ["stationary_distribution", "gain", "psi_coordinates"]
+__all__ = ["stationary_distribution", "gain", "psi_coordinates", "class_means", "cesaro_apply"]
 
 
 def stationary_distribution(chain: MarkovRewardProcess, members: Sequence[int], field=QQ) -> list:
@@ -43,6 +43,21 @@ def stationary_distribution(chain: MarkovRewardProcess, members: Sequence[int], 
     return [row[0] for row in field.rows(field.solve(M, rhs))]
 
 
+def class_means(classes: Sequence[Sequence[int]], stationary: Sequence[Sequence], x: Sequence, field=QQ) -> list:
+    """``π_i · x|_{F_i}`` for every closed class."""
+    return [sum((p * x[y] for y, p in zip(members, pi)), field.zero) for members, pi in zip(classes, stationary)]
+
+
+def cesaro_apply(classes, stationary, absorption, x: Sequence, field=QQ) -> list:
+    """``P∞ x`` from the factored form ``P∞(s, y) = α_i(s) π_i(y)``: no n x n matrix.
+
+    >>> [str(v) for v in cesaro_apply([[1]], [[QQ.one]], [[QQ.one], [QQ.one]], [5, 7])]
+    ['7', '7']
+    """
+    means = class_means(classes, stationary, x, field)
+    return [sum((a * mu for a, mu in zip(row, means)), field.zero) for row in absorption]
+
+
 def gain(chain: MarkovRewardProcess, field=None) -> tuple:
     """The classical gain ``ρ = P∞ r`` alone, by the cheapest exact route.
 
@@ -57,8 +72,7 @@ def gain(chain: MarkovRewardProcess, field=None) -> tuple:
     S = chain.structure
     rho = [field.zero] * chain.n
     for members in S.classes:
-        pi = stationary_distribution(chain, members, field)
-        g = sum((p * chain.r[s] for p, s in zip(pi, members)), field.zero)
+        (g,) = class_means([members], [stationary_distribution(chain, members, field)], chain.r, field)
         for s in members:
             rho[s] = g
     return tuple(extend_to_transient(chain, S, rho, lambda s: field.zero, field))

@@ -13,7 +13,7 @@ from typing import Any
 
 from .absorption import extend_to_transient, phase_offset_basis
 from .backend import QQ
-from .classical import psi_coordinates, stationary_distribution
+from .classical import cesaro_apply, class_means, psi_coordinates, stationary_distribution
 from .model import MarkovRewardProcess
 from .result import Decomposition
 
@@ -114,13 +114,12 @@ def decompose(chain: MarkovRewardProcess, anchors: Any = None, field=None) -> De
         for s in S.transient:
             absorption[s][i] = sum(b_transient[s][col : col + d], zero)
         col += d
-    class_gain = [sum((p * chain.r[s] for p, s in zip(pi, members)), zero) for pi, members in zip(stationary, S.classes)]
-    class_mean_v = [sum((p * v_star[s] for p, s in zip(pi, members)), zero) for pi, members in zip(stationary, S.classes)]
-    rho = [sum((a * g for a, g in zip(absorption[s], class_gain)), zero) for s in range(n)]
+    class_gain = class_means(S.classes, stationary, chain.r, field)
+    rho = cesaro_apply(S.classes, stationary, absorption, chain.r, field)
     c = psi_coordinates(theta, class_gain, S, field)
     basis = _basis_rows(S, b_transient, field)
     psi = [sum((ck * bv for ck, bv in zip(c, basis[s]) if bv != 0), zero) for s in range(n)]
-    Pinf_v = [sum((a * mv for a, mv in zip(absorption[s], class_mean_v)), zero) for s in range(n)]
+    Pinf_v = cesaro_apply(S.classes, stationary, absorption, v_star, field)
     h = [v + p - pv for v, p, pv in zip(v_star, psi, Pinf_v)]
 
     return Decomposition(

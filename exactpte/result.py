@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Any, Sequence
 
 from .absorption import extend_to_transient
+from .classical import cesaro_apply
 from .model import MarkovRewardProcess
 from .structure import Structure
 
@@ -124,9 +125,7 @@ class Decomposition:
 
     def P_inf_apply(self, x: Sequence) -> tuple:
         """``P∞ x`` through the factored form (no n x n matrix)."""
-        zero = self.field.zero
-        means = [sum((p * x[y] for y, p in zip(members, pi)), zero) for members, pi in zip(self.classes, self.stationary)]
-        return tuple(sum((a * mu for a, mu in zip(self.absorption[s], means)), zero) for s in range(self.n))
+        return tuple(cesaro_apply(self.classes, self.stationary, self.absorption, x, self.field))
 
     def project(self, v: Sequence) -> tuple:
         """The anchor-gauge projection ``(Π v)(s) = v(s) - sum v(a_{i,k}) b_{i,k}(s)`` (``eq:anchor_projection``).
