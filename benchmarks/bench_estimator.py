@@ -16,6 +16,7 @@ import numpy as np
 from exactpte.estimator import TableModel, build_gauge, estimate, estimate_weights, projected_sa, truth_of
 from exactpte.estimator.algorithms import structure_from
 from exactpte.examples import paper_benchmark
+from exactpte.floats import to_floats
 
 
 def stage_rates(chain, M=900, T=2600, seed=0):
@@ -27,7 +28,7 @@ def stage_rates(chain, M=900, T=2600, seed=0):
     bhat = estimate_weights(model, learned, M, rng)
     t_w = time.perf_counter() - t0
     q_w = model.queries - q0
-    r = np.array([int(x.p) / int(x.q) for x in chain.r])
+    r = to_floats(chain.r)
     gauge = build_gauge(learned.anchors, bhat)
     q0 = model.queries
     t0 = time.perf_counter()

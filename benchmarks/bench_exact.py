@@ -25,6 +25,7 @@ import time
 
 import exactpte
 from exactpte.formats import to_drn
+from exactpte.floats import to_float
 from exactpte.random_chains import random_chain
 from exactpte.structure import chain_structure
 
@@ -91,7 +92,7 @@ def structure_table(n, seed):
         for j, q in zip(c, v):
             rows.append(i)
             cols.append(j)
-            vals.append(int(q.p) / int(q.q))
+            vals.append(to_float(q))
     P = sp.csr_matrix((np.array(vals), (np.array(rows), np.array(cols))), shape=(n, n))
 
     def qe_structure():

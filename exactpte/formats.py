@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from .errors import ChainFileError
+from .floats import to_float
 from .model import MarkovRewardProcess
 
 __all__ = ["to_drn", "read_drn", "to_prism", "read_prism", "to_edge_csv", "read_edge_csv"]
@@ -127,7 +128,7 @@ def to_prism(chain: MarkovRewardProcess, *, numbers: str = "fraction", flavour: 
     """
     if numbers not in ("fraction", "float"):
         raise ValueError(f"numbers must be 'fraction' or 'float', got {numbers!r}")
-    num = (lambda q: str(q)) if numbers == "fraction" else (lambda q: repr(int(q.p) / int(q.q)))
+    num = (lambda q: str(q)) if numbers == "fraction" else (lambda q: repr(to_float(q)))
     if flavour not in ("prism", "storm"):
         raise ValueError(f"flavour must be 'prism' or 'storm', got {flavour!r}")
     head = f"{chain.n} {chain.nnz}" if flavour == "prism" else "dtmc"

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .decomposition import decompose
+from .floats import float_matrix, to_floats
 from .model import MarkovRewardProcess
 from .result import Decomposition
 
@@ -42,10 +43,6 @@ __all__ = [
 VECTOR_KEYS = ("g_star", "v_star", "rho", "h", "psi")
 MATRIX_KEYS = ("basis", "P_inf")
 STRUCTURE_KEYS = ("classes", "periods", "cyclic_classes", "transient")
-
-
-def _f(v) -> np.ndarray:
-    return np.array([int(x.p) / int(x.q) if hasattr(x, "p") else float(x) for x in v], dtype=float)
 
 
 def _num(x: Any) -> float:
@@ -105,15 +102,13 @@ class _Oracle:
         self.dec = dec
         chain = dec.chain
         self.n = chain.n
-        self.r = _f(chain.r)
-        self.P = np.zeros((self.n, self.n))
-        for i, (c, v) in enumerate(chain.rows()):
-            self.P[i, list(c)] = _f(v)
-        self.vec = {k: _f(getattr(dec, k)) for k in VECTOR_KEYS}
-        self.basis = np.array([_f(row) for row in dec.basis])
+        self.r = to_floats(chain.r)
+        self.P = float_matrix(chain)
+        self.vec = {k: to_floats(getattr(dec, k)) for k in VECTOR_KEYS}
+        self.basis = np.array([to_floats(row) for row in dec.basis])
         self.anchors = [s for _, _, s in dec.anchor_list]
         # ker(I - P): absorption probabilities into each class
-        self.invariant = np.array([_f(row) for row in dec.absorption]) if dec.absorption else np.zeros((self.n, 0))
+        self.invariant = np.array([to_floats(row) for row in dec.absorption]) if dec.absorption else np.zeros((self.n, 0))
 
     def _in_span(self, B: np.ndarray, x: np.ndarray, tol: float) -> bool:
         if B.shape[1] == 0:
@@ -195,12 +190,12 @@ def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decom
         if fv.status == "same up to gauge" and fg.status == "mismatch":
             fg.status, fg.detail = "same up to gauge", "matches r - (I-P) v for the candidate's off-gauge v"
     if "theta" in candidate:
-        findings.append(_vector_finding("theta", _arr(candidate["theta"]).reshape(-1), _f(dec.theta), atol, rtol))
+        findings.append(_vector_finding("theta", _arr(candidate["theta"]).reshape(-1), to_floats(dec.theta), atol, rtol))
     for key in MATRIX_KEYS:
         if key not in candidate:
             continue
         got = _arr(candidate[key])
-        exp = orc.basis if key == "basis" else np.array([_f(row) for row in dec.P_inf])
+        exp = orc.basis if key == "basis" else np.array([to_floats(row) for row in dec.P_inf])
         if got.shape != exp.shape:
             findings.append(Finding(key, "mismatch", float("inf"), [], f"has shape {got.shape}, expected {exp.shape}"))
             continue

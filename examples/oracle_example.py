@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 import exactpte
+from exactpte.floats import float_matrix, to_floats
 from exactpte.testing import compare
 
 
@@ -29,15 +30,8 @@ def relative_value_iteration(P: np.ndarray, r: np.ndarray, iters: int = 2000, re
     return rho, h
 
 
-def dense(chain) -> tuple[np.ndarray, np.ndarray]:
-    P = np.zeros((chain.n, chain.n))
-    for i, (cols, vals) in enumerate(chain.rows()):
-        P[i, list(cols)] = [int(q.p) / int(q.q) for q in vals]
-    return P, np.array([int(x.p) / int(x.q) for x in chain.r])
-
-
 def run(name: str, chain) -> bool:
-    P, r = dense(chain)
+    P, r = float_matrix(chain), to_floats(chain.r)
     rho, h = relative_value_iteration(P, r)
     report = compare({"rho": rho, "h": h}, chain, atol=1e-8, up_to_gauge=True)
     print(f"\n== {name}: {'AGREES' if report.ok else 'CAUGHT'}")

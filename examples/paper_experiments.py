@@ -18,7 +18,8 @@ import numpy as np
 
 import exactpte
 from exactpte.estimator import experiments as ex
-from exactpte.estimator.pipeline import fraction_floats, truth_of
+from exactpte.estimator.pipeline import truth_of
+from exactpte.floats import to_floats
 
 
 def fmt(mean_sd):
@@ -60,8 +61,8 @@ def figure_diagnostics(decs, out):
     fig, axes = plt.subplots(1, 4, figsize=(16, 3.6))
     J = lambda d, s: [float(d.returns(T)[s]) for T in range(H)]
     ax = axes[0]
-    ax.plot(fraction_floats(cyc.h), label="classical bias h")
-    ax.plot(fraction_floats(cyc.v_star), label="v* (anchor gauge)")
+    ax.plot(to_floats(cyc.h), label="classical bias h")
+    ax.plot(to_floats(cyc.v_star), label="v* (anchor gauge)")
     ax.set_title("(a) 24-cycle: bias without transient cost")
     ax.set_xlabel("state k")
     ax.legend()

@@ -18,6 +18,9 @@ import numpy as np
 
 from exactpte.estimator import TableModel, build_gauge, estimate, estimate_weights, learn_structure, truth_of
 from exactpte.estimator.algorithms import harmonic_step_size, structure_from
+from exactpte.absorption import extend_to_transient
+from exactpte.backend import QQ
+from exactpte.floats import to_float
 from exactpte.model import MarkovRewardProcess
 
 from .checks import Verdict
@@ -40,7 +43,7 @@ def binomial_tail(k: int, n: int, p: float) -> float:
 
 
 def _p_min(chain: MarkovRewardProcess) -> float:
-    return min(int(q.p) / int(q.q) for _, vals in chain.rows() for q in vals)
+    return min(to_float(q) for _, vals in chain.rows() for q in vals)
 
 
 def _verdict(key, statement, holds, detail, t0):
@@ -139,12 +142,9 @@ def check_query_count(chain, *, K=50, M=100, T=200, J=20, seed=0) -> Verdict:
     if q["total"] != sum(v for k, v in q.items() if k != "total"):
         problems.append("stage counts do not add up to the total")
     if S.transient:
-        # exact expected absorption time E_s[tau_F]: sum over transient states, times M
-        from exactpte.absorption import solve_transient
-        from exactpte.backend import QQ
-
-        times = solve_transient(chain, S, [{s: [QQ.one] for s in S.transient}], 1)[0]
-        expected = M * sum(float(int(v[0].p) / int(v[0].q)) for v in times.values())
+        # exact expected absorption time E_s[tau_F] (0 on recurrent states): summed over T, times M
+        times = extend_to_transient(chain, S, [QQ.zero] * n, lambda s: QQ.one)
+        expected = M * sum(to_float(times[s]) for s in S.transient)
         got = q.get("weights", 0)
         sd = math.sqrt(expected) * 10  # generous: episode lengths have finite variance
         if abs(got - expected) > 5 * sd:

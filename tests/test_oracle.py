@@ -9,13 +9,13 @@ import pytest
 
 import exactpte
 from exactpte.cli import main
+from exactpte.floats import float_matrix, to_floats
 from exactpte.testing import assert_bias_close, assert_decomposition_close, assert_gain_close, compare
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 
 
-def f(v):
-    return np.array([int(x.p) / int(x.q) for x in v], dtype=float)
+f = to_floats
 
 
 @pytest.fixture(scope="module")
@@ -71,9 +71,7 @@ def test_gauge_shifted_answers_are_recognised(dec):
     chain = dec.chain
     shift = 2 * f(dec.b(1, 0)) + f(dec.b(0, 1))
     v = f(dec.v_star) + shift
-    P = np.zeros((chain.n, chain.n))
-    for i, (c, vals) in enumerate(chain.rows()):
-        P[i, list(c)] = f(vals)
+    P = float_matrix(chain)
     g = f(chain.r) - (np.eye(chain.n) - P) @ v
     report = compare({"v_star": v, "g_star": g}, dec, atol=1e-9)
     assert {x.key: x.status for x in report.findings} == {"v_star": "same up to gauge", "g_star": "same up to gauge"}

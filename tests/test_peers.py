@@ -12,17 +12,11 @@ import pytest
 from hypothesis import given, settings
 
 import exactpte
+from exactpte.floats import float_matrix, to_floats
 from exactpte.formats import to_drn, to_prism
 from exactpte.strategies import chains
 
 PEER_SETTINGS = settings(max_examples=25)
-
-
-def float_matrix(chain):
-    P = np.zeros((chain.n, chain.n))
-    for i, (c, v) in enumerate(chain.rows()):
-        P[i, list(c)] = [int(q.p) / int(q.q) for q in v]
-    return P
 
 
 def storm_lra(stormpy, path, exact=True):
@@ -61,7 +55,7 @@ def test_prism_explicit_through_storm(chain):
         model = stormpy.build_model_from_explicit(paths["tra"], paths["lab"], state_rewards=paths["srew"])
         prop = stormpy.parse_properties("R=? [ LRA ]")[0]
         values = stormpy.model_checking(model, prop, only_initial_states=False).get_value_vector()
-    rho = [int(x.p) / int(x.q) for x in exactpte.gain(chain)]
+    rho = to_floats(exactpte.gain(chain))
     assert np.allclose(values, rho, atol=1e-6, rtol=0)
 
 

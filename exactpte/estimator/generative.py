@@ -15,6 +15,8 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from ..floats import to_floats
+
 __all__ = ["GenerativeModel", "TableModel", "CallbackModel"]
 
 
@@ -78,7 +80,7 @@ class TableModel(GenerativeModel):
         probs: list[float] = []
         for cols, vals in chain.rows():
             indices.extend(cols)
-            probs.extend(int(q.p) / int(q.q) for q in vals)
+            probs.extend(to_floats(vals))
             indptr.append(len(indices))
         return cls(np.array(indptr), np.array(indices), np.array(probs, dtype=float))
 

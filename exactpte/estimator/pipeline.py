@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..decomposition import decompose
+from ..floats import float_matrix, to_floats
 from ..model import MarkovRewardProcess
 from .algorithms import (
     LearnedStructure,
@@ -30,11 +31,7 @@ from .algorithms import (
 )
 from .generative import GenerativeModel, TableModel
 
-__all__ = ["Truth", "truth_of", "Estimate", "estimate", "plug_in", "avg_only", "metrics", "fraction_floats"]
-
-
-def fraction_floats(v) -> np.ndarray:
-    return np.array([int(x.p) / int(x.q) for x in v], dtype=float)
+__all__ = ["Truth", "truth_of", "Estimate", "estimate", "plug_in", "avg_only", "metrics"]
 
 
 @dataclass
@@ -55,7 +52,7 @@ class Truth:
     def J(self, H: int) -> np.ndarray:
         """``J_H`` computed exactly, then rounded once."""
         if H not in self._returns:
-            self._returns[H] = fraction_floats(self.dec.returns(H))
+            self._returns[H] = to_floats(self.dec.returns(H))
         return self._returns[H]
 
 
@@ -64,13 +61,13 @@ def truth_of(chain: MarkovRewardProcess) -> Truth:
     return Truth(
         chain=chain,
         dec=dec,
-        P=TableModel.from_chain(chain).dense(),
-        r=fraction_floats(chain.r),
-        g_star=fraction_floats(dec.g_star),
-        v_star=fraction_floats(dec.v_star),
-        theta=fraction_floats(dec.theta),
-        rho=fraction_floats(dec.rho),
-        basis=np.array([fraction_floats(row) for row in dec.basis]),
+        P=float_matrix(chain),
+        r=to_floats(chain.r),
+        g_star=to_floats(dec.g_star),
+        v_star=to_floats(dec.v_star),
+        theta=to_floats(dec.theta),
+        rho=to_floats(dec.rho),
+        basis=np.array([to_floats(row) for row in dec.basis]),
     )
 
 
@@ -108,7 +105,7 @@ def estimate(
     if isinstance(chain_or_model, MarkovRewardProcess):
         chain = chain_or_model
         model = TableModel.from_chain(chain)
-        r = fraction_floats(chain.r) if r is None else np.asarray(r, dtype=float)
+        r = to_floats(chain.r) if r is None else np.asarray(r, dtype=float)
     else:
         chain, model = None, chain_or_model
         if r is None:
@@ -164,8 +161,8 @@ def plug_in(chain: MarkovRewardProcess, samples_per_state: int, seed: int = 0) -
     dec = decompose(empirical)
     learned = structure_from([empirical.successors(s) for s in range(n)])
     return Estimate(
-        fraction_floats(dec.g_star), fraction_floats(dec.v_star), fraction_floats(dec.theta),
-        np.array([fraction_floats(row) for row in dec.basis]), learned, {"plug-in": model.queries, "total": model.queries},
+        to_floats(dec.g_star), to_floats(dec.v_star), to_floats(dec.theta),
+        np.array([to_floats(row) for row in dec.basis]), learned, {"plug-in": model.queries, "total": model.queries},
     )
 
 
