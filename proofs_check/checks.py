@@ -20,7 +20,7 @@ import flint
 from exactpte.model import MarkovRewardProcess
 
 from .claimed import Claimed
-from .linalg import cyclotomic_part, identity, nullspace, pivot_columns, rank
+from .linalg import cyclotomic_part, identity, nullspace, orbit, pivot_columns, rank
 from .routes import Routes
 
 __all__ = ["CHECKS", "Check", "Verdict", "Context", "run_checks", "NOT_APPLICABLE"]
@@ -143,15 +143,6 @@ def apply_Pi(c: Claimed, v: Sequence, basis: Sequence[Sequence] | None = None) -
 
 def random_vector(rng: random.Random, n: int, bound: int = 9) -> list:
     return [flint.fmpq(rng.randint(-bound, bound), rng.randint(1, 4)) for _ in range(n)]
-
-
-def orbit(P: flint.fmpq_mat, x: flint.fmpq_mat, T: int) -> flint.fmpq_mat:
-    """``sum_{t<T} P^t x`` by repeated multiplication."""
-    acc = flint.fmpq_mat(x.nrows(), 1)
-    for _ in range(T):
-        acc = acc + x
-        x = P * x
-    return acc
 
 
 def norm_inf(v: Sequence) -> flint.fmpq:

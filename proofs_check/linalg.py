@@ -20,6 +20,7 @@ __all__ = [
     "columns_to_mat",
     "cyclotomic_part",
     "pivot_columns",
+    "orbit",
 ]
 
 
@@ -54,6 +55,15 @@ def nullspace(M: flint.fmpq_mat) -> flint.fmpq_mat:
         for i, p in enumerate(pivots):
             N[p, j] = -R[i, f]
     return N
+
+
+def orbit(P: flint.fmpq_mat, x: flint.fmpq_mat, T: int) -> flint.fmpq_mat:
+    """``sum_{t<T} P^t x`` by repeated multiplication."""
+    acc = flint.fmpq_mat(x.nrows(), 1)
+    for _ in range(T):
+        acc = acc + x
+        x = P * x
+    return acc
 
 
 def pivot_columns(R: flint.fmpq_mat, rank_: int) -> list[int]:

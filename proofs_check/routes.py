@@ -15,7 +15,7 @@ import flint
 
 from exactpte.model import MarkovRewardProcess
 
-from .linalg import cyclotomic_part, identity, mat_poly, nullspace, rank
+from .linalg import cyclotomic_part, identity, mat_poly, nullspace, orbit, rank
 
 __all__ = ["Routes"]
 
@@ -26,6 +26,8 @@ class Routes:
     def __init__(self, chain: MarkovRewardProcess) -> None:
         self.chain = chain
         self.n = chain.n
+        self._powers: dict[int, flint.fmpq_mat] = {}
+        self._returns: dict[int, flint.fmpq_mat] = {}
 
     @cached_property
     def P(self) -> flint.fmpq_mat:
@@ -63,13 +65,16 @@ class Routes:
         return nullspace(self.P_pow(D) - self.I)
 
     def P_pow(self, T: int) -> flint.fmpq_mat:
-        out, base, e = self.I, self.P, T
-        while e:
-            if e & 1:
-                out = out * base
-            base = base * base
-            e >>= 1
-        return out
+        """``P^T`` by repeated squaring, computed once per ``T`` (several checks ask for the same horizons)."""
+        if T not in self._powers:
+            out, base, e = self.I, self.P, T
+            while e:
+                if e & 1:
+                    out = out * base
+                base = base * base
+                e >>= 1
+            self._powers[T] = out
+        return self._powers[T]
 
     @cached_property
     def invariant(self) -> flint.fmpq_mat:
@@ -104,10 +109,7 @@ class Routes:
         return K * A.inv() if anchors else K
 
     def returns(self, T: int) -> flint.fmpq_mat:
-        """``J_T = sum_{t<T} P^t r`` by repeated multiplication."""
-        acc = flint.fmpq_mat(self.n, 1)
-        x = self.r
-        for _ in range(T):  # independent of exactpte's returns(): plain dense products
-            acc = acc + x
-            x = self.P * x
-        return acc
+        """``J_T = sum_{t<T} P^t r`` by repeated multiplication (independent of exactpte's returns()), once per ``T``."""
+        if T not in self._returns:
+            self._returns[T] = orbit(self.P, self.r, T)
+        return self._returns[T]
