@@ -37,7 +37,6 @@ def class_gauge_solve(
     >>> [str(t) for t in theta], v
     (['1', '0'], {0: 0, 1: 0})
     """
-    d = len(anchors)
     anchor_set = set(anchors)
     unknown = [s for s in members if s not in anchor_set]
     col = {s: j for j, s in enumerate(unknown)}
@@ -78,7 +77,7 @@ def decompose(chain: MarkovRewardProcess, anchors: Any = None, field=None) -> De
     field = field or chain.field
     S = chain.structure
     A = S.validate_anchors(anchors)
-    n, N = chain.n, S.N
+    n = chain.n
     zero = field.zero
 
     b_transient = phase_offset_basis(chain, S, field)

@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 
-def support_matrix(succ: Sequence[Sequence[int]]) -> "scipy.sparse.csr_matrix":
+def support_matrix(succ: Sequence[Sequence[int]]) -> "sp.csr_matrix":
     """The support graph as a scipy CSR 0/1 matrix."""
     n = len(succ)
     indptr = np.zeros(n + 1, dtype=np.int64)

@@ -266,7 +266,7 @@ class RationalFunctionField:
         try:
             pn = sympy.Poly(num, *self.symbols, domain="QQ")
             pd = sympy.Poly(den, *self.symbols, domain="QQ")
-        except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed, sympy.GeneratorsNeeded) as e:
+        except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed, sympy.GeneratorsNeeded):
             raise SymbolicEntryError(
                 f"{where} is {expr}, which is not a rational function of {', '.join(self.params)} with rational "
                 f"coefficients (irrational constants such as sqrt(2) are not supported)") from None

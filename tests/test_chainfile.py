@@ -1,7 +1,5 @@
 """The JSON chain format: round trips, exact decimals, and named errors."""
 
-import json
-
 import flint
 import pytest
 from hypothesis import given

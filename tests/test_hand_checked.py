@@ -1,12 +1,7 @@
 """Small chains whose every object was worked out by hand (derivations in the comments)."""
 
-import flint
-import pytest
-
 import exactpte
 from exactpte import MarkovRewardProcess
-
-F = lambda s: flint.fmpq(*map(int, s.split("/"))) if "/" in s else flint.fmpq(int(s))
 
 
 def vals(v):

@@ -9,7 +9,7 @@ import pytest
 
 import exactpte
 from exactpte import MarkovRewardProcess
-from proofs_check.checks import CHECKS, apply_Pi, run_checks
+from proofs_check.checks import CHECKS, run_checks
 from proofs_check.claimed import from_decomposition
 
 ONE = flint.fmpq(1)

@@ -3,7 +3,6 @@ the theorem identities hold identically, bad symbolic input is named."""
 
 import json
 
-import flint
 import pytest
 import sympy
 from hypothesis import given, settings
