@@ -21,7 +21,7 @@ from exactpte.floats import to_floats
 
 def stage_rates(chain, M=900, T=2600, seed=0):
     model = TableModel.from_chain(chain)
-    learned = structure_from([chain.successors(s) for s in range(chain.n)])
+    learned = structure_from([chain.support[s] for s in range(chain.n)])
     rng = np.random.default_rng(seed)
     q0 = model.queries
     t0 = time.perf_counter()

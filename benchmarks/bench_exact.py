@@ -1,6 +1,6 @@
 """Scaling table for the exact core (run by hand: ``python benchmarks/bench_exact.py``).
 
-Chains: ``exactpte.random_chains.random_chain(n)``: about 30% transient states, 8 closed
+Chains: ``exactpte.testing.random_chains.random_chain(n)``: about 30% transient states, 8 closed
 classes with periods drawn from 1-4, 2-5 nonzeros a row, probabilities with denominators
 up to 10.  Columns (seconds, one run each, same process):
 
@@ -24,9 +24,9 @@ import tempfile
 import time
 
 import exactpte
-from exactpte.formats import to_drn
+from exactpte.io import to_drn
 from exactpte.floats import to_float
-from exactpte.random_chains import random_chain
+from exactpte.testing.random_chains import random_chain
 from exactpte.structure import chain_structure
 
 
@@ -58,7 +58,7 @@ def exact_table(sizes, seed):
     print("-" * len(head))
     for n in sizes:
         chain = random_chain(n, seed=seed)
-        S, t_struct = timed(chain_structure, chain.adjacency)
+        S, t_struct = timed(chain_structure, chain.support)
         fresh = random_chain(n, seed=seed)
         rho, t_rho = timed(exactpte.gain, fresh)
         fresh = random_chain(n, seed=seed)
@@ -79,7 +79,7 @@ def structure_table(n, seed):
     import scipy.sparse as sp
 
     chain = random_chain(n, seed=seed)
-    S, t_ours = timed(chain_structure, chain.adjacency)
+    S, t_ours = timed(chain_structure, chain.support)
     print(f"\nstructure of an n = {n} chain ({len(S.classes)} classes, periods {sorted(set(S.periods))})")
     print(f"  exactpte.chain_structure: {t_ours:.3f} s")
     try:
@@ -88,11 +88,10 @@ def structure_table(n, seed):
         print("  quantecon not installed")
         return
     rows, cols, vals = [], [], []
-    for i, (c, v) in enumerate(chain.rows()):
-        for j, q in zip(c, v):
-            rows.append(i)
-            cols.append(j)
-            vals.append(to_float(q))
+    for i, j, q in chain.edges():
+        rows.append(i)
+        cols.append(j)
+        vals.append(to_float(q))
     P = sp.csr_matrix((np.array(vals), (np.array(rows), np.array(cols))), shape=(n, n))
 
     def qe_structure():

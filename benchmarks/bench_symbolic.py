@@ -18,7 +18,7 @@ import sys
 import time
 
 import exactpte
-from exactpte.random_chains import parametrize, random_chain
+from exactpte.testing.random_chains import parametrize, random_chain
 
 
 def param_chain(n: int, params, seed: int = 0, rows: int = 4):
@@ -68,7 +68,7 @@ def _route(name, n, q):
     A, b, p = _block(n)
     t0 = time.perf_counter()
     if name == "exactpte":
-        from exactpte.symbolic import RationalFunctionField
+        from exactpte.fields import RationalFunctionField
 
         F = RationalFunctionField(["p"])
         M = F.matrix([[F.from_sympy(A[i, j]) for j in range(n)] for i in range(n)])

@@ -6,30 +6,37 @@
 (True, True, 3)
 """
 
-from .chainfile import dump, load, loads
+from .chain import Chain, MarkovRewardProcess
 from .classical import gain, stationary_distribution
 from .decomposition import decompose
 from .errors import (
     AnchorError,
+    CandidateError,
     ChainFileError,
     EntryError,
     ExactpteError,
     FloatEntryError,
+    GenericRegionError,
     InvalidChainError,
     LabelError,
     NegativeEntryError,
     RowSumError,
     ShapeError,
+    SingularSystemError,
+    SymbolicEntryError,
+    UnknownNameError,
+    UsageError,
 )
 from .examples import EXAMPLES, example
-from .model import MarkovRewardProcess
+from .io import dump, load, loads
+from .parametric import ParametricChain
 from .result import Decomposition
 from .structure import Structure, chain_structure
-from .symbolic import GenericRegionError, ParametricChain, SymbolicEntryError
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Chain",
     "MarkovRewardProcess",
     "ParametricChain",
     "Decomposition",
@@ -55,4 +62,8 @@ __all__ = [
     "AnchorError",
     "GenericRegionError",
     "SymbolicEntryError",
+    "CandidateError",
+    "SingularSystemError",
+    "UsageError",
+    "UnknownNameError",
 ]

@@ -15,10 +15,11 @@ from fractions import Fraction
 from typing import Any
 
 import flint
+import numpy as np
 
-from .errors import EntryError, FloatEntryError
+from .errors import EntryError, FloatEntryError, UsageError
 
-__all__ = ["to_fmpq", "FloatPolicy", "fmt"]
+__all__ = ["to_fmpq", "FloatPolicy", "is_float_like"]
 
 
 class FloatPolicy:
@@ -28,10 +29,10 @@ class FloatPolicy:
 
     def __init__(self, floats: str = "refuse", limit_denominator: int | None = None) -> None:
         if floats not in ("refuse", "exact"):
-            raise ValueError(f"floats must be 'refuse' or 'exact', got {floats!r}")
+            raise UsageError(f"floats must be 'refuse' or 'exact', got {floats!r}")
         if limit_denominator is not None:
             if isinstance(limit_denominator, bool) or not isinstance(limit_denominator, int) or limit_denominator < 1:
-                raise ValueError(f"limit_denominator must be a positive int, got {limit_denominator!r}")
+                raise UsageError(f"limit_denominator must be a positive int, got {limit_denominator!r}")
         self.mode = "limit" if limit_denominator is not None else floats
         self.limit_denominator = limit_denominator
 
@@ -53,13 +54,11 @@ class FloatPolicy:
 REFUSE = FloatPolicy()
 
 
-def _is_float_like(x: Any) -> bool:
-    if isinstance(x, float):
+def is_float_like(x: Any) -> bool:
+    """Whether ``x`` is a binary floating-point number (Python, numpy or sympy ``Float``)."""
+    if isinstance(x, (float, np.floating, np.complexfloating)):
         return True
-    mod = type(x).__module__
-    if mod.startswith("numpy") and hasattr(x, "dtype"):
-        return x.dtype.kind in "fc"
-    return type(x).__name__ == "Float" and mod.startswith("sympy")
+    return type(x).__name__ == "Float" and type(x).__module__.startswith("sympy")
 
 
 def to_fmpq(x: Any, where: str = "entry", policy: FloatPolicy = REFUSE) -> flint.fmpq:
@@ -87,7 +86,7 @@ def to_fmpq(x: Any, where: str = "entry", policy: FloatPolicy = REFUSE) -> flint
             raise EntryError(f"{where} is {x}, expected a finite exact number")
         f = Fraction(x)
         return flint.fmpq(f.numerator, f.denominator)
-    if _is_float_like(x):
+    if is_float_like(x):
         return policy.convert(float(x), where)
     if isinstance(x, numbers.Integral):  # numpy integers and other integral types
         return flint.fmpq(int(x))
@@ -124,8 +123,3 @@ def _from_sympy(x: Any, where: str) -> flint.fmpq:
     if x in (sympy.nan, sympy.oo, -sympy.oo, sympy.zoo):
         raise EntryError(f"{where} is {x}, expected a finite exact number")
     raise EntryError(f"{where} is {x}, which is not rational (irrational constants are not supported)")
-
-
-def fmt(x: flint.fmpq) -> str:
-    """Reduced ``"p/q"`` string (``"p"`` when ``q == 1``)."""
-    return str(x)

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .backend import QQ
-from .model import MarkovRewardProcess
+from .chain import Chain
 from .structure import Structure
 
 __all__ = ["solve_transient", "extend_to_transient", "phase_offset_basis"]
@@ -19,11 +18,10 @@ Vector = list  # a list of scalars, one per right-hand-side column
 
 
 def solve_transient(
-    chain: MarkovRewardProcess,
+    chain: Chain,
     structure: Structure,
     const: Sequence[dict[int, Vector]],
     ncols: int,
-    field=QQ,
 ) -> list[dict[int, Vector]]:
     """Solve the phase-coupled absorbing system on the transient states.
 
@@ -38,11 +36,14 @@ def solve_transient(
     nonsingular because ``Q`` is strictly substochastic on the transient block
     (spectral radius < 1).  Missing entries of ``const[k]`` are zero.
 
+    >>> from exactpte import MarkovRewardProcess
+
     >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [0, 0])
-    >>> x = solve_transient(m, m.structure, [{0: [QQ.one / 2]}], 1)
+    >>> x = solve_transient(m, m.structure, [{0: [m.field.one / 2]}], 1)
     >>> x[0][0]
     [1]
     """
+    field = chain.field
     d = len(const)
     zero_vec = [field.zero] * ncols
     X: list[dict[int, Vector]] = [dict() for _ in range(d)]
@@ -53,7 +54,7 @@ def solve_transient(
         c = [[list(const[k].get(s, zero_vec)) for s in scc] for k in range(d)]
         Q_local: list[tuple[int, int, object]] = []
         for a, s in enumerate(scc):
-            for j, q in chain.rows_of(s):
+            for j, q in chain.row(s):
                 if j in pos:
                     Q_local.append((a, pos[j], q))
                     continue
@@ -85,36 +86,38 @@ def solve_transient(
             x[k] = C[k] + Q * nxt
             nxt = x[k]
         for k in range(d):
-            rows = field.rows(x[k])
+            rows = field.to_lists(x[k])
             for a, s in enumerate(scc):
                 X[k][s] = rows[a]
     return X
 
 
-def extend_to_transient(chain: MarkovRewardProcess, structure: Structure, x: list, base, field=QQ) -> list:
+def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> list:
     """Fill the transient entries of ``x`` (recurrent entries given) from
     ``x(s) = base(s) + sum_{s'} P(s, s') x(s')``, ``s`` transient: one absorbing solve.
 
     Used for ``ρ`` (base 0), ``v*`` (base ``r - g*``) and hitting times (base 1).
 
+    >>> from exactpte import MarkovRewardProcess
+
     >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [0, 0])
-    >>> [str(v) for v in extend_to_transient(m, m.structure, [None, QQ.one * 3], lambda s: QQ.one)]
+    >>> [str(v) for v in extend_to_transient(m, m.structure, [None, m.field.one * 3], lambda s: m.field.one)]
     ['5', '3']
     """
     recurrent = structure.class_of
     const = {}
     for s in structure.transient:
         acc = base(s)
-        for y, q in chain.rows_of(s):
+        for y, q in chain.row(s):
             if recurrent[y] >= 0:
                 acc += q * x[y]
         const[s] = [acc]
-    for s, vec in solve_transient(chain, structure, [const], 1, field)[0].items():
+    for s, vec in solve_transient(chain, structure, [const], 1)[0].items():
         x[s] = vec[0]
     return x
 
 
-def phase_offset_basis(chain: MarkovRewardProcess, structure: Structure, field=QQ) -> dict[int, list]:
+def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, list]:
     """The phase-offset absorption basis ``b_{i,k}`` on the transient states (``def:main_b``).
 
     ``b_{i,k}(s) = P_s(class(X_tau) = i, phase(X_tau) - tau = k mod d_i)`` with ``tau``
@@ -126,11 +129,13 @@ def phase_offset_basis(chain: MarkovRewardProcess, structure: Structure, field=Q
     Returns ``{s: row}`` for transient ``s``, ``row`` of length ``N`` in
     ``(class, phase)`` order.
 
+    >>> from exactpte import MarkovRewardProcess
+
     >>> m = MarkovRewardProcess([[0, 1, 0], [0, 0, 1], [0, 1, 0]], [0, 0, 0])
     >>> [str(x) for x in phase_offset_basis(m, m.structure)[0]]
     ['0', '1']
     """
-    S = structure
+    S, field = structure, chain.field
     col_of = S.column_of
     rows: dict[int, list] = {s: [field.zero] * S.N for s in S.transient}
     by_period: dict[int, list[int]] = {}
@@ -141,13 +146,13 @@ def phase_offset_basis(chain: MarkovRewardProcess, structure: Structure, field=Q
         slot = {i: c for c, i in enumerate(cls)}
         const: list[dict[int, Vector]] = [dict() for _ in range(d)]
         for s in S.transient:
-            for y, q in chain.rows_of(s):
+            for y, q in chain.row(s):
                 i = class_of[y]
                 if i >= 0 and i in slot:
                     k = (phase_of[y] - 1) % d  # entering C_{i,k+1} at time 1 contributes to b_{i,k}
                     vec = const[k].setdefault(s, [field.zero] * len(cls))
                     vec[slot[i]] += q
-        X = solve_transient(chain, S, const, len(cls), field)
+        X = solve_transient(chain, S, const, len(cls))
         for k in range(d):
             for s, vec in X[k].items():
                 row = rows[s]

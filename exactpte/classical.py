@@ -11,74 +11,87 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .absorption import extend_to_transient
-from .backend import QQ
-from .model import MarkovRewardProcess
+from .chain import Chain
+from .errors import UsageError
+from .fields import Field
 from .structure import Structure
 
 __all__ = ["stationary_distribution", "gain", "psi_coordinates", "class_means", "cesaro_apply"]
 
 
-def stationary_distribution(chain: MarkovRewardProcess, members: Sequence[int], field=QQ) -> list:
+def stationary_distribution(chain: Chain, members: Sequence[int] | None = None) -> list:
     """Stationary distribution ``π`` of the closed class ``members`` (aligned with ``members``).
 
     Solves ``π (I - P_F) = 0`` with one balance equation replaced by ``sum π = 1``;
     the system is nonsingular because ``F`` is irreducible (Perron–Frobenius).
 
+    >>> from exactpte import MarkovRewardProcess
+
     >>> m = MarkovRewardProcess([["1/2", "1/2"], ["1/3", "2/3"]], [0, 0])
     >>> [str(p) for p in stationary_distribution(m, [0, 1])]
     ['2/5', '3/5']
     """
+    field = chain.field
+    if members is None:
+        if len(chain.structure.classes) != 1:
+            raise UsageError(f"the chain has {len(chain.structure.classes)} closed classes; name the class's states "
+                             f"(members=chain.structure.classes[i]), each class has its own stationary distribution")
+        members = chain.structure.classes[0]
     m = len(members)
     pos = {s: a for a, s in enumerate(members)}
     M = field.zeros(m, m)
     for a in range(m):
         M[a, a] = field.one
     for a, s in enumerate(members):
-        for y, q in chain.rows_of(s):
+        for y, q in chain.row(s):
             M[pos[y], a] -= q  # row = balance equation of state y: sum_s π_s (δ_sy - P_sy) = 0
     for a in range(m):
         M[m - 1, a] = field.one
     rhs = field.zeros(m, 1)
     rhs[m - 1, 0] = field.one
-    return [row[0] for row in field.rows(field.solve(M, rhs))]
+    return [row[0] for row in field.to_lists(field.solve(M, rhs))]
 
 
-def class_means(classes: Sequence[Sequence[int]], stationary: Sequence[Sequence], x: Sequence, field=QQ) -> list:
+def class_means(classes: Sequence[Sequence[int]], stationary: Sequence[Sequence], x: Sequence, *, field: Field) -> list:
     """``π_i · x|_{F_i}`` for every closed class."""
     return [sum((p * x[y] for y, p in zip(members, pi)), field.zero) for members, pi in zip(classes, stationary)]
 
 
-def cesaro_apply(classes, stationary, absorption, x: Sequence, field=QQ) -> list:
+def cesaro_apply(classes, stationary, absorption, x: Sequence, *, field: Field) -> list:
     """``P∞ x`` from the factored form ``P∞(s, y) = α_i(s) π_i(y)``: no n x n matrix.
 
-    >>> [str(v) for v in cesaro_apply([[1]], [[QQ.one]], [[QQ.one], [QQ.one]], [5, 7])]
+    >>> from exactpte.fields import QQ
+
+    >>> [str(v) for v in cesaro_apply([[1]], [[QQ.one]], [[QQ.one], [QQ.one]], [5, 7], field=QQ)]
     ['7', '7']
     """
-    means = class_means(classes, stationary, x, field)
+    means = class_means(classes, stationary, x, field=field)
     return [sum((a * mu for a, mu in zip(row, means)), field.zero) for row in absorption]
 
 
-def gain(chain: MarkovRewardProcess, field=None) -> tuple:
+def gain(chain: Chain) -> tuple:
     """The classical gain ``ρ = P∞ r`` alone, by the cheapest exact route.
 
     Per class ``γ_i = π_i · r``; on transient states ``ρ = Q ρ + P_{T,F} γ``,
     one absorbing solve with a single right-hand side.
 
+    >>> from exactpte import MarkovRewardProcess
+
     >>> m = MarkovRewardProcess([[0, "1/2", "1/2"], [0, 1, 0], [0, 0, 1]], [0, 4, 2])
     >>> [str(x) for x in gain(m)]
     ['3', '4', '2']
     """
-    field = field or chain.field
+    field = chain.field
     S = chain.structure
     rho = [field.zero] * chain.n
     for members in S.classes:
-        (g,) = class_means([members], [stationary_distribution(chain, members, field)], chain.r, field)
+        (g,) = class_means([members], [stationary_distribution(chain, members)], chain.r, field=field)
         for s in members:
             rho[s] = g
-    return tuple(extend_to_transient(chain, S, rho, lambda s: field.zero, field))
+    return tuple(extend_to_transient(chain, S, rho, lambda s: field.zero))
 
 
-def psi_coordinates(theta: Sequence, class_gain, structure: Structure, field=QQ) -> list:
+def psi_coordinates(theta: Sequence, class_gain, structure: Structure, *, field: Field) -> list:
     """Coordinates ``c_{i,k}`` of ``ψ = sum c_{i,k} b_{i,k}`` (``thm:comparison_gain_bias``).
 
     ``ψ ∈ K ∩ ker P∞`` with ``g* = ρ + (I - P) ψ``.  Since ``P b_{i,k} = b_{i,k-1}``,
@@ -86,9 +99,11 @@ def psi_coordinates(theta: Sequence, class_gain, structure: Structure, field=QQ)
     so per class: ``c_k - c_{k+1} = θ_k - γ_i`` and ``sum_k c_k = 0`` — a
     ``d_i``-term recurrence, no matrix solve.
 
+    >>> from exactpte.fields import QQ
+
     >>> from exactpte.structure import chain_structure
     >>> S = chain_structure([[1], [0]])
-    >>> [str(c) for c in psi_coordinates([QQ.one, QQ.zero], [QQ.one / 2], S)]
+    >>> [str(c) for c in psi_coordinates([QQ.one, QQ.zero], [QQ.one / 2], S, field=QQ)]
     ['1/4', '-1/4']
     """
     out = []

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .chainfile import load
+from .io import load
 from .decomposition import decompose
 from .errors import ExactpteError
 from .examples import EXAMPLES, example
@@ -100,9 +100,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(dec, file=out)
         return 0
-    except KeyError as e:  # unknown example name
-        print(f"exactpte: error: {e.args[0]}", file=sys.stderr)
-        return 2
     except ExactpteError as e:
         print(f"exactpte: error: {e}", file=sys.stderr)
         return 2
@@ -113,8 +110,8 @@ def _extra_files(args) -> dict:
 
 
 def _check(args, out) -> int:
-    from .candidates import load_candidate
-    from .testing import compare
+    from .testing.candidates import load_candidate
+    from .testing.oracle import compare
 
     chain = load(args.chain, **_extra_files(args))
     candidate = load_candidate(args.candidate)

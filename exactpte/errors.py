@@ -1,10 +1,14 @@
-"""One small exception hierarchy for everything exactpte refuses.
+"""Every exception exactpte raises on purpose: one small hierarchy under :class:`ExactpteError`.
 
 Every error names the problem and, where it can, how to fix the input
-(``row 2 sums to 11/10, expected exactly 1``).  Input errors are also
-``ValueError`` so callers that already catch ``ValueError`` keep working.
+(``row 2 sums to 11/10, expected exactly 1``).  Each class also derives from the
+built-in exception a Python caller would reach for (``ValueError`` for bad values,
+``TypeError`` for wrong types, ``KeyError`` for unknown names), so existing
+``except ValueError`` blocks keep working.
 
 >>> issubclass(RowSumError, InvalidChainError) and issubclass(RowSumError, ValueError)
+True
+>>> all(issubclass(e, ExactpteError) for e in (SymbolicEntryError, GenericRegionError, UnknownNameError))
 True
 """
 
@@ -16,18 +20,25 @@ __all__ = [
     "ShapeError",
     "EntryError",
     "FloatEntryError",
+    "SymbolicEntryError",
     "NegativeEntryError",
     "RowSumError",
     "LabelError",
     "ChainFileError",
+    "CandidateError",
     "AnchorError",
+    "GenericRegionError",
+    "SingularSystemError",
+    "UsageError",
+    "UnknownNameError",
 ]
 
 
 class ExactpteError(Exception):
-    """Base class of every error exactpte raises on purpose."""
+    """Base class of every error exactpte (and proofs_check) raises on purpose."""
 
 
+# -- the chain given is not a valid Markov reward process ------------------------------------
 class InvalidChainError(ExactpteError, ValueError):
     """The Markov reward process given is not a valid one."""
 
@@ -44,6 +55,10 @@ class FloatEntryError(EntryError, TypeError):
     """A binary float reached the exact API without an explicit conversion request."""
 
 
+class SymbolicEntryError(EntryError):
+    """A parametric entry is not a rational function of the declared parameters."""
+
+
 class NegativeEntryError(InvalidChainError):
     """A transition probability is negative."""
 
@@ -56,9 +71,38 @@ class LabelError(InvalidChainError):
     """State labels are duplicated or of the wrong number."""
 
 
+# -- files --------------------------------------------------------------------------------------
 class ChainFileError(ExactpteError, ValueError):
     """A chain file cannot be read: not JSON, missing keys, unknown format."""
 
 
+class CandidateError(ChainFileError):
+    """Another implementation's output (for ``exactpte check``) is malformed."""
+
+
+# -- using the results ------------------------------------------------------------------------
 class AnchorError(ExactpteError, ValueError):
     """User anchors do not pick exactly one state in every cyclic class."""
+
+
+class GenericRegionError(ExactpteError, ValueError):
+    """A parameter point leaves the generic region: an entry vanishes or turns negative there,
+    so the structure (and the closed form) changes; decompose the chain at that point instead."""
+
+
+class SingularSystemError(ExactpteError, ArithmeticError):
+    """A block system that the theory says is nonsingular turned out singular (a defect)."""
+
+
+class UsageError(ExactpteError, ValueError):
+    """An argument of the API or the command line is out of range or does not apply."""
+
+
+class UnknownNameError(ExactpteError, KeyError):
+    """An unknown example name, check key or quantity name.
+
+    ``str()`` gives the plain message (``KeyError`` would quote it).
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""

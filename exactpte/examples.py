@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .model import MarkovRewardProcess
+from .chain import MarkovRewardProcess
+from .errors import UnknownNameError
 
 __all__ = ["example", "EXAMPLES", "deterministic_cycle", "two_paths", "two_cycles", "lazy_two_state", "branching",
            "paper_benchmark", "two_state", "paths_with_exit", "branching_param", "cycle_rewards"]
@@ -142,7 +143,7 @@ def paper_benchmark(
 # -- parametric examples (closed forms: examples/closed_forms.py, docs/closed-forms.md) ----------
 def two_state(params=("p", "q")):
     """``P = [[1-p, p], [q, 1-q]]``, ``r = (1, 0)``: ``ρ = q/(p+q)``, ``h(0) = p/(p+q)^2``."""
-    from .symbolic import ParametricChain
+    from .parametric import ParametricChain
 
     p, q = params
     return ParametricChain([[f"1-{p}", p], [q, f"1-{q}"]], [1, 0], params=list(params), labels=["on", "off"])
@@ -151,14 +152,14 @@ def two_state(params=("p", "q")):
 def paths_with_exit(lengths=(3, 14), param: str = "e"):
     """Panel (b) with an exit probability: from distance ``ℓ`` the chain moves to ``ℓ - 1`` w.p. ``1 - e``
     or jumps straight to the anchor w.p. ``e``; ``v*(ℓ) = -(1 - (1-e)^ℓ)/e``, ``g* = 1``."""
-    from .symbolic import ParametricChain
+    from .parametric import ParametricChain
 
     base = two_paths(lengths)
     n = base.n
     P = [["0"] * n for _ in range(n)]
     P[0][0] = "1"
     for s in range(1, n):
-        (nxt,) = base.successors(s)
+        (nxt,) = base.support[s]
         if nxt == 0:
             P[s][0] = "1"
         else:
@@ -169,7 +170,7 @@ def paths_with_exit(lengths=(3, 14), param: str = "e"):
 
 def branching_param(param: str = "b"):
     """The branching example with ``t0 -> t1`` w.p. ``b`` and ``t0 -> x1`` w.p. ``1 - b``."""
-    from .symbolic import ParametricChain
+    from .parametric import ParametricChain
 
     base = branching()
     P = [[str(x) for x in row] for row in base.dense()]
@@ -180,7 +181,7 @@ def branching_param(param: str = "b"):
 def cycle_rewards(d: int = 8, params=("a", "c")):
     """``prop:deterministic_cycle`` with parametric rewards ``r(k) = a`` for ``k < d/2``, ``c`` after:
     ``g* = r``, ``v* = 0``, ``‖h‖∞ = d |a - c| / 8`` for even ``d``."""
-    from .symbolic import ParametricChain
+    from .parametric import ParametricChain
 
     a, c = params
     P = [["1" if j == (k + 1) % d else "0" for j in range(d)] for k in range(d)]
@@ -213,4 +214,4 @@ def example(name: str) -> MarkovRewardProcess:
     try:
         return _BUILDERS[name][0]()
     except KeyError:
-        raise KeyError(f"unknown example {name!r}; choose one of {', '.join(EXAMPLES)}") from None
+        raise UnknownNameError(f"unknown example {name!r}; choose one of {', '.join(EXAMPLES)}") from None

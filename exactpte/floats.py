@@ -13,9 +13,11 @@ nearest double to the exact value.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable
 from typing import Any
 
+import flint
 import numpy as np
 
 __all__ = ["to_float", "to_floats", "float_matrix"]
@@ -23,9 +25,9 @@ __all__ = ["to_float", "to_floats", "float_matrix"]
 
 def to_float(x: Any) -> float:
     """The nearest double to an exact rational (``fmpq``, ``Fraction``); other numbers via ``float``."""
-    if hasattr(x, "p") and hasattr(x, "q"):
+    if isinstance(x, flint.fmpq):
         return int(x.p) / int(x.q)
-    if hasattr(x, "numerator") and hasattr(x, "denominator"):
+    if isinstance(x, numbers.Rational):
         return int(x.numerator) / int(x.denominator)
     return float(x)
 
@@ -37,6 +39,6 @@ def to_floats(values: Iterable[Any]) -> np.ndarray:
 def float_matrix(chain) -> np.ndarray:
     """The chain's transition matrix as a dense float array."""
     P = np.zeros((chain.n, chain.n))
-    for i, (cols, vals) in enumerate(chain.rows()):
-        P[i, list(cols)] = to_floats(vals)
+    for i, j, q in chain.edges():
+        P[i, j] = to_float(q)
     return P

@@ -17,7 +17,7 @@ from math import lcm
 
 import flint
 
-from exactpte.model import MarkovRewardProcess
+from exactpte.chain import MarkovRewardProcess
 
 from .claimed import Claimed
 from .linalg import cyclotomic_part, identity, nullspace, orbit, pivot_columns, rank
@@ -552,7 +552,7 @@ def _transient_cost(ctx: Context):
 
 def _cycle_order(chain: MarkovRewardProcess) -> list[int] | None:
     n = chain.n
-    succ = [chain.successors(s) for s in range(n)]
+    succ = [chain.support[s] for s in range(n)]
     if any(len(s) != 1 for s in succ):
         return None
     order, s = [0], succ[0][0]
@@ -627,7 +627,7 @@ def _recurrent(ctx: Context):
         for s in cls:
             if [Pinf[s, y] for y in cls] != ref:
                 return f"claimed class {i} mixes states of different classes"
-            if any(y not in S for y in ctx.chain.successors(s)):
+            if any(y not in S for y in ctx.chain.support[s]):
                 return f"claimed class {i} is not closed (state {s} leaves it)"
     return None
 

@@ -13,7 +13,7 @@ from math import lcm
 
 import flint
 
-from exactpte.model import MarkovRewardProcess
+from exactpte.chain import MarkovRewardProcess
 
 from .linalg import cyclotomic_part, identity, mat_poly, nullspace, orbit, rank
 

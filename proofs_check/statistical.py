@@ -19,9 +19,9 @@ import numpy as np
 from exactpte.estimator import TableModel, build_gauge, estimate, estimate_weights, learn_structure, truth_of
 from exactpte.estimator.algorithms import harmonic_step_size, structure_from
 from exactpte.absorption import extend_to_transient
-from exactpte.backend import QQ
+from exactpte.fields import QQ
 from exactpte.floats import to_float
-from exactpte.model import MarkovRewardProcess
+from exactpte.chain import MarkovRewardProcess
 
 from .checks import Verdict
 
@@ -43,7 +43,7 @@ def binomial_tail(k: int, n: int, p: float) -> float:
 
 
 def _p_min(chain: MarkovRewardProcess) -> float:
-    return min(to_float(q) for _, vals in chain.rows() for q in vals)
+    return min(to_float(q) for _, _, q in chain.edges())
 
 
 def _verdict(key, statement, holds, detail, t0):
@@ -55,7 +55,7 @@ def check_support_recovery(chain, *, delta=0.1, reps=60, alpha=1e-3, seed=0, lea
     t0 = time.perf_counter()
     n = chain.n
     K = math.ceil(math.log(n * n / delta) / _p_min(chain))
-    true_support = tuple(tuple(chain.successors(s)) for s in range(n))
+    true_support = tuple(tuple(chain.support[s]) for s in range(n))
     S = chain.structure
     failures = 0
     for rep in range(reps):
@@ -76,7 +76,7 @@ def check_weight_concentration(chain, *, eps=0.2, delta=0.2, reps=30, alpha=1e-3
     if not S.transient:
         return _verdict("lem:main_weight_conc", "basis concentration", None, "not applicable (no transient state)", t0)
     M = math.ceil(8 / eps**2 * (S.N + math.log(len(S.transient) / delta)))
-    learned = structure_from([chain.successors(s) for s in range(chain.n)])
+    learned = structure_from([chain.support[s] for s in range(chain.n)])
     failures = 0
     worst = 0.0
     for rep in range(reps):
@@ -94,7 +94,7 @@ def check_learned_contraction(chain, *, M=400, seed=0, weights: Callable = estim
     ``v -> Π̂ P v`` restricted to ``W`` has spectral radius below 1."""
     t0 = time.perf_counter()
     truth = truth_of(chain)
-    learned = structure_from([chain.successors(s) for s in range(chain.n)])
+    learned = structure_from([chain.support[s] for s in range(chain.n)])
     bhat = weights(TableModel.from_chain(chain), learned, M, np.random.default_rng(seed))
     anchors = learned.anchors
     Pi = build_gauge(anchors, bhat).matrix()

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import exactpte
-from exactpte.chainfile import chain_to_dict
-from exactpte.random_chains import random_small_chain
+from exactpte.io import chain_to_dict
+from exactpte.testing.random_chains import random_small_chain
 
 from .checks import CHECKS, run_checks
 from .claimed import from_decomposition

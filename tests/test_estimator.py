@@ -20,7 +20,7 @@ from exactpte.estimator import (
 )
 from exactpte.estimator.algorithms import harmonic_step_size, structure_from
 from exactpte.estimator.experiments import edge_deletion, storage_proxy
-from exactpte.random_chains import random_chain
+from exactpte.testing.random_chains import random_chain
 from proofs_check.statistical import (
     check_g_rate,
     check_learned_contraction,
@@ -80,7 +80,7 @@ def test_weight_concentration_and_its_mutation():
 
 def test_pihat_deviation_bound_with_monte_carlo_weights():
     truth = truth_of(NOISY)
-    learned = structure_from([NOISY.successors(s) for s in range(NOISY.n)])
+    learned = structure_from([NOISY.support[s] for s in range(NOISY.n)])
     bhat = estimate_weights(TableModel.from_chain(NOISY), learned, 200, np.random.default_rng(0))
     eps_b = np.max(np.abs(bhat - truth.basis).sum(axis=1))
     assert eps_b > 0

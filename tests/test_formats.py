@@ -8,7 +8,7 @@ from hypothesis import given
 
 import exactpte
 from exactpte import ChainFileError, FloatEntryError, MarkovRewardProcess
-from exactpte.formats import read_drn, read_edge_csv, read_prism, to_drn, to_edge_csv, to_prism
+from exactpte.io import read_drn, read_edge_csv, read_prism, to_drn, to_edge_csv, to_prism
 from exactpte.strategies import chains
 
 
@@ -43,7 +43,7 @@ def test_load_dispatches_on_the_file_ending(tmp_path):
 
 def test_decimals_are_exact_and_the_conversion_is_stated():
     m = read_prism("2 3\n0 0 0.1\n0 1 0.9\n1 1 1\n", "2 1\n0 2.5\n")
-    assert m.P_row(0) == {0: flint.fmpq(1, 10), 1: flint.fmpq(9, 10)} and m.r[0] == flint.fmpq(5, 2)
+    assert dict(m.row(0)) == {0: flint.fmpq(1, 10), 1: flint.fmpq(9, 10)} and m.r[0] == flint.fmpq(5, 2)
     assert any("exact decimals" in note for note in m.notes)
     m = read_drn("@type: DTMC\n@nr_states\n1\n@model\nstate 0 [0.25]\n action 0\n  0 : 1\n")
     assert m.r == (flint.fmpq(1, 4),)
@@ -72,13 +72,13 @@ def test_invalid_probabilities_in_other_formats_name_the_row():
 
 def test_scipy_sparse_needs_an_explicit_exact_conversion():
     m = MarkovRewardProcess.from_sparse(sp.csr_matrix(np.array([[1, 3], [0, 4]])), [0, 1], denominator=4)
-    assert m.P_row(0) == {0: flint.fmpq(1, 4), 1: flint.fmpq(3, 4)}
+    assert dict(m.row(0)) == {0: flint.fmpq(1, 4), 1: flint.fmpq(3, 4)}
     F = sp.csr_matrix(np.array([[0.25, 0.75], [0.0, 1.0]]))
     with pytest.raises(FloatEntryError):
         MarkovRewardProcess.from_sparse(F, [0, 1])
     assert MarkovRewardProcess.from_sparse(F, [0, 1], floats="exact") == m
     G = sp.csr_matrix(np.array([[0.1, 0.9], [0.0, 1.0]]))
-    assert MarkovRewardProcess.from_sparse(G, [0, 1], limit_denominator=100).P_row(0)[0] == flint.fmpq(1, 10)
+    assert dict(MarkovRewardProcess.from_sparse(G, [0, 1], limit_denominator=100).row(0))[0] == flint.fmpq(1, 10)
 
 
 def test_cli_reads_prism_with_rewards(tmp_path, capsys):

@@ -5,7 +5,7 @@ from hypothesis import given, strategies as st
 
 import exactpte
 from exactpte.examples import deterministic_cycle, two_paths
-from exactpte.random_chains import random_chain
+from exactpte.testing.random_chains import random_chain
 from exactpte.strategies import chains, edge_case_chains
 from proofs_check.checks import CHECKS, run_checks
 from proofs_check.claimed import from_decomposition

@@ -63,13 +63,13 @@ def test_float_message_says_how_to_fix():
 
 def test_float_conversions_on_request():
     exact = MarkovRewardProcess([[0.25, 0.75], [0, 1]], [0.1, 0], floats="exact")
-    assert exact.P_row(0) == {0: flint.fmpq(1, 4), 1: flint.fmpq(3, 4)}
+    assert dict(exact.row(0)) == {0: flint.fmpq(1, 4), 1: flint.fmpq(3, 4)}
     assert exact.r[0] == flint.fmpq(Fraction(0.1).numerator, Fraction(0.1).denominator) != flint.fmpq(1, 10)
     # the binary values of 0.1 and 0.9 do not sum to exactly 1, and exact mode says so
     with pytest.raises(RowSumError, match="row 0 sums to 36028797018963969/36028797018963968"):
         MarkovRewardProcess([[0.1, 0.9], [0, 1]], [0, 0], floats="exact")
     limited = MarkovRewardProcess([[0.1, 0.9], [0, 1]], [0, 0], limit_denominator=1000)
-    assert limited.P_row(0) == {0: flint.fmpq(1, 10), 1: flint.fmpq(9, 10)}
+    assert dict(limited.row(0)) == {0: flint.fmpq(1, 10), 1: flint.fmpq(9, 10)}
     with pytest.raises(RowSumError):  # a conversion that breaks stochasticity is still caught
         MarkovRewardProcess([[1 / 3, 1 / 3, 1 / 3], [0, 1, 0], [0, 0, 1]], [0, 0, 0], limit_denominator=2)
 
@@ -86,13 +86,13 @@ def test_float_conversions_on_request():
 )
 def test_exact_input_forms_agree(P):
     m = MarkovRewardProcess(P, [1, 0])
-    assert m.P_row(0) == {0: flint.fmpq(1, 3), 1: flint.fmpq(2, 3)}
-    assert m.P_row(1) == {1: flint.fmpq(1)}
+    assert dict(m.row(0)) == {0: flint.fmpq(1, 3), 1: flint.fmpq(2, 3)}
+    assert dict(m.row(1)) == {1: flint.fmpq(1)}
 
 
 def test_numpy_integers_with_common_denominator():
     m = MarkovRewardProcess(np.array([[1, 2], [0, 3]]), np.array([1, 2]), denominator=3)
-    assert m.P_row(0) == {0: flint.fmpq(1, 3), 1: flint.fmpq(2, 3)}
+    assert dict(m.row(0)) == {0: flint.fmpq(1, 3), 1: flint.fmpq(2, 3)}
     assert m.r == (1, 2)
     with pytest.raises(RowSumError, match="row 0 sums to 3/2"):
         MarkovRewardProcess(np.array([[1, 2], [0, 2]]), [0, 0], denominator=2)
@@ -105,7 +105,7 @@ def test_numpy_float_array_is_refused():
 
 def test_edges_and_their_errors():
     m = MarkovRewardProcess.from_edges(3, [(0, 1, "1/2"), (0, 2, "1/2"), (1, 1, 1), (2, 2, 1), (2, 0, 0)], [0, 1, 2])
-    assert m.P_row(2) == {2: 1}  # explicit zero dropped
+    assert dict(m.row(2)) == {2: 1}  # explicit zero dropped
     with pytest.raises(ShapeError, match="repeats the transition 0 -> 1"):
         MarkovRewardProcess.from_edges(2, [(0, 1, "1/2"), (0, 1, "1/2"), (1, 1, 1)], [0, 0])
     with pytest.raises(ShapeError, match="edge 0 has target 5"):
@@ -123,8 +123,8 @@ def test_policy_induced_chain():
     stay = [[1, 0], [0, 1]]
     move = [[0, 1], [1, 0]]
     m = MarkovRewardProcess.from_policy([stay, move], [[2, 0], [0, 4]], [["1/4", "3/4"], [0, 1]])
-    assert m.P_row(0) == {0: flint.fmpq(1, 4), 1: flint.fmpq(3, 4)}
-    assert m.P_row(1) == {0: 1}
+    assert dict(m.row(0)) == {0: flint.fmpq(1, 4), 1: flint.fmpq(3, 4)}
+    assert dict(m.row(1)) == {0: 1}
     assert m.r == (flint.fmpq(1, 2), 4)
     with pytest.raises(RowSumError, match=r"policy\[0\] sums to 1/2"):
         MarkovRewardProcess.from_policy([stay, move], [[0, 0], [0, 0]], [["1/4", "1/4"], [0, 1]])

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 
 import exactpte
 from exactpte.floats import float_matrix, to_floats
-from exactpte.formats import to_drn, to_prism
+from exactpte.io import to_drn, to_prism
 from exactpte.strategies import chains
 
 PEER_SETTINGS = settings(max_examples=25)

@@ -83,7 +83,7 @@ def test_stationary_distributions_are_invariant():
     for members, pi in zip(dec.classes, dec.stationary):
         assert sum(pi) == 1
         for j, y in enumerate(members):
-            assert sum(p * dec.chain.P_row(x).get(y, 0) for x, p in zip(members, pi)) == pi[j]
+            assert sum(p * dict(dec.chain.row(x)).get(y, 0) for x, p in zip(members, pi)) == pi[j]
 
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

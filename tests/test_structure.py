@@ -42,7 +42,7 @@ def test_one_step_moves_to_next_phase_and_phase0_holds_smallest_state():
         d = s.periods[i]
         for k, states in enumerate(cyc):
             for y in states:
-                assert all(s.phase_of[z] == (k + 1) % d for z in m.successors(y))
+                assert all(s.phase_of[z] == (k + 1) % d for z in m.support[y])
 
 
 def test_transient_sccs_are_in_downstream_first_order():
@@ -59,7 +59,7 @@ def test_structure_is_invariant_under_relabelling(m):
     rng = random.Random(m.n)
     perm = list(range(m.n))
     rng.shuffle(perm)
-    edges = [(perm[i], perm[j], q) for i in range(m.n) for j, q in m.rows_of(i)]
+    edges = [(perm[i], perm[j], q) for i in range(m.n) for j, q in m.row(i)]
     r = [0] * m.n
     for i in range(m.n):
         r[perm[i]] = m.r[i]
@@ -80,7 +80,7 @@ def test_structure_matches_definitions(m):
     # closed: no edge leaves a class; every transient state reaches a class (checked by absorption summing to 1 elsewhere)
     for cls in s.classes:
         S = set(cls)
-        assert all(set(m.successors(y)) <= S for y in cls)
+        assert all(set(m.support[y]) <= S for y in cls)
     assert sorted(s.transient + tuple(y for c in s.classes for y in c)) == list(range(m.n))
     assert s.N == sum(s.periods) == sum(len(c) for c in s.cyclic_classes)
 

@@ -119,7 +119,7 @@ def _invariants(succ) -> tuple:
 def edge_deletion(chain=None) -> dict:
     """Exhaustive single-edge deletion: how many deletions change (class count, recurrent-set size, periods)."""
     chain = chain or paper_benchmark()
-    succ = [list(chain.successors(s)) for s in range(chain.n)]
+    succ = [list(chain.support[s]) for s in range(chain.n)]
     base = _invariants(succ)
     changed = []
     total = 0

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..floats import to_floats
+from ..floats import to_float
 
 __all__ = ["GenerativeModel", "TableModel", "CallbackModel"]
 
@@ -78,9 +78,10 @@ class TableModel(GenerativeModel):
         indptr = [0]
         indices: list[int] = []
         probs: list[float] = []
-        for cols, vals in chain.rows():
-            indices.extend(cols)
-            probs.extend(to_floats(vals))
+        for s in range(chain.n):
+            for j, q in chain.row(s):
+                indices.append(j)
+                probs.append(to_float(q))
             indptr.append(len(indices))
         return cls(np.array(indptr), np.array(indices), np.array(probs, dtype=float))
 

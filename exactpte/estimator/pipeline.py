@@ -18,7 +18,7 @@ import numpy as np
 
 from ..decomposition import decompose
 from ..floats import float_matrix, to_floats
-from ..model import MarkovRewardProcess
+from ..chain import MarkovRewardProcess
 from .algorithms import (
     LearnedStructure,
     build_gauge,
@@ -119,7 +119,7 @@ def estimate(
     elif structure == "true":
         if chain is None:
             raise ValueError("structure='true' needs the exact chain")
-        learned = structure_from([chain.successors(s) for s in range(chain.n)])
+        learned = structure_from([chain.support[s] for s in range(chain.n)])
     else:
         raise ValueError(f"structure must be 'learned', 'true' or a LearnedStructure, got {structure!r}")
     if isinstance(weights, np.ndarray):
@@ -159,7 +159,7 @@ def plug_in(chain: MarkovRewardProcess, samples_per_state: int, seed: int = 0) -
     edges = [(i, int(j), f"{int(c)}/{samples_per_state}") for i in range(n) for j, c in zip(np.nonzero(counts[i])[0], counts[i][counts[i] > 0])]
     empirical = MarkovRewardProcess.from_edges(n, edges, list(chain.r))
     dec = decompose(empirical)
-    learned = structure_from([empirical.successors(s) for s in range(n)])
+    learned = structure_from([empirical.support[s] for s in range(n)])
     return Estimate(
         to_floats(dec.g_star), to_floats(dec.v_star), to_floats(dec.theta),
         np.array([to_floats(row) for row in dec.basis]), learned, {"plug-in": model.queries, "total": model.queries},

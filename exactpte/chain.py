@@ -1,21 +1,23 @@
-"""The Markov reward process ``(P, r)``: exact input, validated up front.
+"""The Markov reward process ``(P, r)``: exact input, validated up front, over a field.
 
-A :class:`MarkovRewardProcess` holds a row-stochastic ``P`` with python-flint
-rational entries, stored sparsely (support columns and values per row), and a
-rational reward ``r``.  Everything is checked once, here, so that every later
-stage may assume a valid chain; errors name the row, entry or size at fault.
+:class:`Chain` is what every algorithm sees: a row-stochastic ``P`` stored sparsely
+(support columns and values per row) over an exact field (:mod:`exactpte.fields`), a reward
+``r``, labels, and the support-graph structure (computed once).  :class:`MarkovRewardProcess`
+is the rational chain; :class:`exactpte.parametric.ParametricChain` the parametric one.
+Both are validated by the same function, :func:`validated_rows`, so that every later stage
+may assume a valid chain; errors name the row, entry or size at fault.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
 import flint
+import numpy as np
 
 from ._numbers import FloatPolicy, to_fmpq
-from .backend import QQ
 from .errors import (
     EntryError,
     LabelError,
@@ -23,54 +25,68 @@ from .errors import (
     RowSumError,
     ShapeError,
 )
+from .fields import QQ, Field
 
-__all__ = ["ChainBase", "MarkovRewardProcess"]
-
-_ONE = flint.fmpq(1)
+__all__ = ["Chain", "MarkovRewardProcess", "validated_rows", "check_labels", "reward_vector", "dense_rows"]
 
 
-class ChainBase:
+class Chain:
     """What every chain offers the algorithms: sparse rows over an exact field, rewards, structure.
 
-    Subclasses set ``n``, ``field``, ``_cols``, ``_vals``, ``r``, ``labels`` and ``notes``.
+    Subclasses set ``n``, ``field``, ``r``, ``labels``, ``notes`` and the sparse rows
+    ``_cols`` / ``_vals`` (through :func:`validated_rows`).
+
+    Attributes
+    ----------
+    n : int
+        Number of states (``0 .. n-1``).
+    field : Field
+        The exact field of the entries.
+    r : tuple
+        The reward, one field element per state.
+    labels : tuple of str or None
+        Display names of the states.
+    notes : tuple of str
+        Conversions stated by the reader that built the chain (e.g. decimals read exactly).
     """
 
     __slots__ = ()
+    field: Field
 
     # -- access -----------------------------------------------------------------------
-    def P_row(self, i: int) -> dict[int, flint.fmpq]:
-        """Row ``i`` of ``P`` as ``{column: probability}`` over its support."""
-        return dict(zip(self._cols[i], self._vals[i]))
+    def row(self, i: int) -> tuple[tuple[int, Any], ...]:
+        """Row ``i`` of ``P`` as ``(column, probability)`` pairs over its support, columns increasing.
 
-    def rows_of(self, i: int):
-        """Pairs ``(column, probability)`` of row ``i``."""
-        return zip(self._cols[i], self._vals[i])
+        >>> MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [0, 0]).row(0)
+        ((0, 1/2), (1, 1/2))
+        """
+        return tuple(zip(self._cols[i], self._vals[i]))
 
-    def successors(self, i: int) -> tuple[int, ...]:
-        """Support of row ``i`` (sorted)."""
-        return self._cols[i]
+    def edges(self) -> Iterator[tuple[int, int, Any]]:
+        """Every transition ``(i, j, P[i, j])`` with ``P[i, j] != 0``, row by row."""
+        for i, (cols, vals) in enumerate(zip(self._cols, self._vals)):
+            for j, q in zip(cols, vals):
+                yield i, j, q
 
-    def rows(self) -> Iterable[tuple[tuple[int, ...], tuple[flint.fmpq, ...]]]:
-        """Sparse rows ``(columns, values)``."""
-        return zip(self._cols, self._vals)
+    @property
+    def support(self) -> tuple[tuple[int, ...], ...]:
+        """The support graph: the successors of every state (sorted)."""
+        return self._cols
 
     @property
     def nnz(self) -> int:
+        """Number of nonzero transition probabilities."""
         return sum(len(c) for c in self._cols)
-
-    @cached_property
-    def adjacency(self) -> tuple[tuple[int, ...], ...]:
-        """Support graph as successor lists."""
-        return self._cols
 
     @cached_property
     def structure(self):
         """Closed classes, periods, cyclic classes (computed once; see :mod:`exactpte.structure`)."""
         from .structure import chain_structure
 
-        return chain_structure(self.adjacency)
+        return chain_structure(self.support)
 
     def label(self, s: int) -> str:
+        """The display name of state ``s`` (its index when the chain has no labels)."""
         return self.labels[s] if self.labels is not None else str(s)
 
     def dense(self) -> list[list]:
@@ -95,27 +111,49 @@ class ChainBase:
             out.append(acc)
         return out
 
+    def _set_rows(self, rows: Sequence[Sequence[tuple[int, Any]]], *, identically: bool = False) -> None:
+        self._cols, self._vals = validated_rows(rows, self.field, identically=identically)
 
 
-class MarkovRewardProcess(ChainBase):
+class MarkovRewardProcess(Chain):
     """A finite Markov reward process with exact rational entries.
 
-    ``P`` may be nested lists (ints, ``Fraction``, strings such as ``"3/7"``),
-    a sympy rational matrix, a ``flint.fmpq_mat``/``fmpz_mat`` or a numpy
-    integer array (with ``denominator=`` for a common denominator).  Floats are
-    refused unless ``floats="exact"`` or ``limit_denominator=N`` is given.
-    States are the 0-based indices ``0..n-1``; ``labels`` are for display only.
+    Parameters
+    ----------
+    P : matrix-like
+        Nested lists (ints, ``Fraction``, strings such as ``"3/7"``), a sympy rational
+        matrix, a ``flint.fmpq_mat``/``fmpz_mat`` or a numpy integer array (with
+        ``denominator=`` for a common denominator).  Rows must sum to exactly 1.
+    r : vector-like
+        The reward, one exact number per state.
+    labels : sequence of str, optional
+        Display names, unique, one per state (states are always the indices ``0..n-1``).
+    denominator : int, optional
+        Divide every entry of ``P`` by this (for integer arrays).
+    floats : {"refuse", "exact"}
+        Floats are refused unless ``"exact"`` (the float's exact binary value) ...
+    limit_denominator : int, optional
+        ... or the nearest fraction with at most this denominator.
 
+    Raises
+    ------
+    InvalidChainError
+        A subclass naming the fault: :class:`ShapeError`, :class:`EntryError`,
+        :class:`FloatEntryError`, :class:`NegativeEntryError`, :class:`RowSumError`,
+        :class:`LabelError`.
+
+    Examples
+    --------
     >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [1, 0], labels=["s", "t"])
-    >>> m.n, m.P_row(0), str(m.r[0])
-    (2, {0: 1/2, 1: 1/2}, '1')
+    >>> m.n, m.row(0), str(m.r[0])
+    (2, ((0, 1/2), (1, 1/2)), '1')
     >>> MarkovRewardProcess([[1, 0], ["1/2", "3/5"]], [0, 0])
     Traceback (most recent call last):
     ...
     exactpte.errors.RowSumError: row 1 sums to 11/10, expected exactly 1
     """
 
-    __slots__ = ("n", "_cols", "_vals", "r", "labels", "__dict__")
+    __slots__ = ("n", "_cols", "_vals", "r", "labels", "notes", "__dict__")
     field = QQ
 
     def __init__(
@@ -129,26 +167,13 @@ class MarkovRewardProcess(ChainBase):
         limit_denominator: int | None = None,
     ) -> None:
         policy = FloatPolicy(floats, limit_denominator)
-        rows = _dense_rows(P, denominator)
-        n = len(rows)
-        if n == 0:
-            raise ShapeError("P is empty; a chain needs at least one state")
-        cols: list[tuple[int, ...]] = []
-        vals: list[tuple[flint.fmpq, ...]] = []
-        for i, row in enumerate(rows):
-            if len(row) != n:
-                raise ShapeError(f"P is not square: row {i} has {len(row)} entries, expected {n}")
-            c, v = [], []
-            for j, x in enumerate(row):
-                if isinstance(x, int) and not isinstance(x, bool) and x == 0:
-                    continue  # fast path for the zeros of dense input
-                q = _scale(to_fmpq(x, f"P[{i}][{j}]", policy), denominator, f"P[{i}][{j}]")
-                if q != 0:
-                    c.append(j)
-                    v.append(q)
-            cols.append(tuple(c))
-            vals.append(tuple(v))
-        self._init(n, cols, vals, r, labels, policy)
+        scale = _denominator_scale(denominator)
+
+        def convert(x: Any, where: str) -> flint.fmpq:
+            return to_fmpq(x, where, policy) * scale
+
+        rows = dense_rows(P, denominator)
+        self._init(len(rows), sparse_from_dense(rows, convert), r, labels, policy)
 
     # -- alternative constructors -------------------------------------------------
     @classmethod
@@ -165,12 +190,14 @@ class MarkovRewardProcess(ChainBase):
         """Build from a sparse edge list ``(i, j, p)``; zero probabilities are dropped.
 
         >>> m = MarkovRewardProcess.from_edges(2, [(0, 1, 1), (1, 0, "1/2"), (1, 1, "1/2")], [0, 1])
-        >>> m.P_row(1)
-        {0: 1/2, 1: 1/2}
+        >>> m.row(1)
+        ((0, 1/2), (1, 1/2))
         """
         policy = FloatPolicy(floats, limit_denominator)
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ShapeError(f"n must be a positive int, got {n!r}")
+        if isinstance(edges, (str, bytes, Mapping)) or not isinstance(edges, Iterable):
+            raise ShapeError(f"edges must be a sequence of (i, j, p) triples, got {type(edges).__name__}")
         row_maps: list[dict[int, flint.fmpq]] = [dict() for _ in range(n)]
         for e_idx, edge in enumerate(edges):
             try:
@@ -184,13 +211,8 @@ class MarkovRewardProcess(ChainBase):
                 raise ShapeError(f"edge {e_idx} repeats the transition {i} -> {j}; give each transition once")
             q = to_fmpq(p, f"edge {e_idx} ({i} -> {j})", policy)
             row_maps[i][j] = q
-        cols, vals = [], []
-        for rm in row_maps:
-            items = sorted((j, q) for j, q in rm.items() if q != 0)
-            cols.append(tuple(j for j, _ in items))
-            vals.append(tuple(q for _, q in items))
         self = cls.__new__(cls)
-        self._init(n, cols, vals, r, labels, policy)
+        self._init(n, [sorted(rm.items()) for rm in row_maps], r, labels, policy)
         return self
 
     @classmethod
@@ -209,13 +231,13 @@ class MarkovRewardProcess(ChainBase):
 
         >>> m = MarkovRewardProcess.from_policy(
         ...     [[[1, 0], [0, 1]], [[0, 1], [1, 0]]], [[1, 0], [0, 2]], [["1/2", "1/2"], [0, 1]])
-        >>> m.P_row(0), m.P_row(1), [str(x) for x in m.r]
-        ({0: 1/2, 1: 1/2}, {0: 1}, ['1/2', '2'])
+        >>> m.row(0), m.row(1), [str(x) for x in m.r]
+        (((0, 1/2), (1, 1/2)), ((0, 1),), ['1/2', '2'])
         """
         A = len(transitions)
         if A == 0:
             raise ShapeError("the MDP has no actions")
-        mats = [_dense_rows(transitions[a], None) for a in range(A)]
+        mats = [dense_rows(transitions[a], None) for a in range(A)]
         n = len(mats[0])
         if n == 0:
             raise ShapeError("the MDP has no states")
@@ -264,8 +286,8 @@ class MarkovRewardProcess(ChainBase):
 
         >>> import scipy.sparse as sp
         >>> m = MarkovRewardProcess.from_sparse(sp.csr_matrix([[1, 1], [0, 2]]), [0, 1], denominator=2)
-        >>> m.P_row(0)
-        {0: 1/2, 1: 1/2}
+        >>> m.row(0)
+        ((0, 1/2), (1, 1/2))
         """
         coo = matrix.tocoo()
         if coo.shape[0] != coo.shape[1]:
@@ -274,29 +296,18 @@ class MarkovRewardProcess(ChainBase):
         integer = coo.data.dtype.kind in "iu"
         if denominator is not None and not integer:
             raise EntryError(f"denominator= needs integer data, got dtype {coo.data.dtype}")
-        edges = []
-        for i, j, x in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist()):
-            q = to_fmpq(x, f"P[{i}][{j}]", policy)
-            edges.append((i, j, _scale(q, denominator, f"P[{i}][{j}]")))
+        scale = _denominator_scale(denominator)
+        edges = [(i, j, to_fmpq(x, f"P[{i}][{j}]", policy) * scale)
+                 for i, j, x in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist())]
         return cls.from_edges(coo.shape[0], edges, r, labels, floats=floats, limit_denominator=limit_denominator)
 
     # -- validation -----------------------------------------------------------------
-    def _init(self, n, cols, vals, r, labels, policy) -> None:
-        for i in range(n):
-            total = flint.fmpq(0)
-            for j, q in zip(cols[i], vals[i]):
-                if q < 0:
-                    raise NegativeEntryError(f"P[{i}][{j}] is {q}, expected a probability >= 0")
-                total += q
-            if total != _ONE:
-                raise RowSumError(f"row {i} sums to {total}, expected exactly 1")
-        r_list = reward_vector(r, n)
+    def _init(self, n: int, rows, r, labels, policy: FloatPolicy) -> None:
         self.n = n
-        self._cols = tuple(cols)
-        self._vals = tuple(vals)
-        self.r = tuple(to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(r_list))
+        self._set_rows(rows)
+        self.r = tuple(to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(reward_vector(r, n)))
         self.labels = check_labels(labels, n)
-        self.notes: tuple[str, ...] = ()  # conversions stated by readers (e.g. decimals read exactly)
+        self.notes: tuple[str, ...] = ()
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -310,10 +321,69 @@ class MarkovRewardProcess(ChainBase):
         return hash((self._cols, self._vals, self.r))
 
     def to_fmpq_mat(self) -> flint.fmpq_mat:
+        """``P`` as a dense ``flint.fmpq_mat``."""
         return flint.fmpq_mat(self.dense())
 
     def __repr__(self) -> str:
         return f"MarkovRewardProcess(n={self.n}, nnz={self.nnz})"
+
+
+# -- the one validator ------------------------------------------------------------------------
+def validated_rows(
+    rows: Sequence[Sequence[tuple[int, Any]]], field: Field, *, identically: bool = False
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[Any, ...], ...]]:
+    """Sparse rows ``(columns, values)`` of a row-stochastic matrix, zeros dropped, after checking
+    that no entry is negative (:meth:`Field.is_negative`) and every row sums to exactly 1.
+
+    ``rows[i]`` lists ``(j, P[i, j])`` pairs with increasing ``j``, entries already in ``field``.
+    ``identically`` says, in the row-sum message, that equality is identical in the parameters.
+
+    >>> validated_rows([[(0, QQ.one)], [(0, QQ.one / 2), (1, QQ.one / 3)]], QQ)
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.RowSumError: row 1 sums to 5/6, expected exactly 1
+    """
+    cols: list[tuple[int, ...]] = []
+    vals: list[tuple[Any, ...]] = []
+    one = field.one
+    for i, row in enumerate(rows):
+        c, v = [], []
+        total = field.zero
+        for j, q in row:
+            if q == 0:
+                continue
+            if field.is_negative(q):
+                raise NegativeEntryError(
+                    f"P[{i}][{j}] is {field.to_text(q)}, "
+                    + ("which is negative for every value of the parameters" if field.is_parametric and not field.is_constant(q)
+                       else "expected a probability >= 0"))
+            c.append(j)
+            v.append(q)
+            total = total + q
+        if total != one:
+            raise RowSumError(f"row {i} sums to {field.to_text(total)}, expected exactly 1"
+                              + (" (identically in the parameters)" if identically else ""))
+        cols.append(tuple(c))
+        vals.append(tuple(v))
+    return tuple(cols), tuple(vals)
+
+
+def sparse_from_dense(rows: Sequence[Sequence[Any]], convert: Callable[[Any, str], Any]) -> list[list[tuple[int, Any]]]:
+    """``(j, convert(P[i][j]))`` pairs of a square dense matrix given as row lists (shape checked)."""
+    n = len(rows)
+    if n == 0:
+        raise ShapeError("P is empty; a chain needs at least one state")
+    out = []
+    for i, row in enumerate(rows):
+        if len(row) != n:
+            raise ShapeError(f"P is not square: row {i} has {len(row)} entries, expected {n}")
+        pairs = []
+        for j, x in enumerate(row):
+            if isinstance(x, int) and not isinstance(x, bool) and x == 0:
+                continue  # fast path for the zeros of dense input
+            pairs.append((j, convert(x, f"P[{i}][{j}]")))
+        out.append(pairs)
+    return out
 
 
 def check_labels(labels: Sequence[Any] | None, n: int) -> tuple[str, ...] | None:
@@ -340,6 +410,7 @@ def reward_vector(r: Any, n: int) -> list:
 
 
 def _vector(r: Any) -> list:
+    """Raw entries of a vector-like input (flint, numpy, sympy column, sequence)."""
     if isinstance(r, (flint.fmpq_mat, flint.fmpz_mat)):
         if min(r.nrows(), r.ncols()) > 1:
             raise ShapeError(f"reward is a {r.nrows()}x{r.ncols()} matrix, expected a vector")
@@ -357,10 +428,11 @@ def _vector(r: Any) -> list:
     return out
 
 
-def _dense_rows(P: Any, denominator: int | None) -> list[Sequence[Any]]:
+def dense_rows(P: Any, denominator: int | None = None) -> list[Sequence[Any]]:
+    """The rows of any matrix-like input as lists of raw entries (nothing converted yet)."""
     if isinstance(P, (flint.fmpq_mat, flint.fmpz_mat)):
         return [list(row) for row in P.tolist()]
-    if hasattr(P, "dtype") and hasattr(P, "ndim"):  # numpy
+    if isinstance(P, np.ndarray):
         if P.ndim != 2:
             raise ShapeError(f"P has {P.ndim} dimensions, expected a 2-d matrix")
         if P.dtype.kind in "iu":
@@ -368,7 +440,7 @@ def _dense_rows(P: Any, denominator: int | None) -> list[Sequence[Any]]:
         if denominator is not None:
             raise EntryError(f"denominator= needs an integer array, got dtype {P.dtype}")
         return P.tolist()  # floats are refused entry by entry, with their position
-    if hasattr(P, "tolist") and type(P).__module__.startswith("sympy"):
+    if type(P).__module__.startswith("sympy") and hasattr(P, "tolist"):  # a sympy Matrix (sympy not imported here)
         return P.tolist()
     if isinstance(P, (str, bytes, Mapping)) or not isinstance(P, Iterable):
         raise ShapeError(f"P must be a matrix (nested sequences), got {type(P).__name__}")
@@ -380,9 +452,10 @@ def _dense_rows(P: Any, denominator: int | None) -> list[Sequence[Any]]:
     return rows
 
 
-def _scale(q: flint.fmpq, denominator: int | None, where: str) -> flint.fmpq:
+def _denominator_scale(denominator: int | None) -> flint.fmpq:
+    """``1 / denominator`` (1 when none is given), after checking it is a positive int."""
     if denominator is None:
-        return q
+        return flint.fmpq(1)
     if isinstance(denominator, bool) or not isinstance(denominator, int) or denominator < 1:
         raise EntryError(f"denominator must be a positive int, got {denominator!r}")
-    return q / denominator
+    return flint.fmpq(1, denominator)

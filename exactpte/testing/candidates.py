@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ChainFileError
+from ..errors import ChainFileError
 
 __all__ = ["load_candidate"]
 

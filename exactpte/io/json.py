@@ -1,4 +1,4 @@
-"""The JSON chain file format, read and written exactly.
+"""The JSON chain-file format (exactpte's own), read and written exactly.
 
 Dense form::
 
@@ -13,7 +13,7 @@ literals; a decimal literal is read as the exact decimal it spells
 (``0.1`` is 1/10), never through a binary float.
 
 Parametric form: add ``"params": ["p", "q"]``; entries may then be expression strings
-such as ``"1-p"`` or ``"p*q/2"`` (see :class:`exactpte.symbolic.ParametricChain`).
+such as ``"1-p"`` or ``"p*q/2"`` (see :class:`exactpte.parametric.ParametricChain`).
 """
 
 from __future__ import annotations
@@ -23,18 +23,18 @@ import os
 from decimal import Decimal
 from typing import Any
 
-from .errors import ChainFileError
-from .model import MarkovRewardProcess
+from ..chain import Chain, MarkovRewardProcess
+from ..errors import ChainFileError
 
-__all__ = ["load", "loads", "chain_to_dict", "dump"]
+__all__ = ["loads", "from_dict", "chain_to_dict", "dump"]
 
 
-def loads(text: str, *, source: str = "<string>") -> MarkovRewardProcess:
+def loads(text: str, *, source: str = "<string>") -> Chain:
     """Parse chain-file text.
 
     >>> m = loads('{"P": [["1/2", 0.5], [0, 1]], "r": [1, 0]}')
-    >>> m.P_row(0)
-    {0: 1/2, 1: 1/2}
+    >>> m.row(0)
+    ((0, 1/2), (1, 1/2))
     >>> loads('{"P": [[1]]}')
     Traceback (most recent call last):
     ...
@@ -53,7 +53,7 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not a number a chain can hold")
 
 
-def from_dict(data: Any, *, source: str = "<dict>") -> MarkovRewardProcess:
+def from_dict(data: Any, *, source: str = "<dict>") -> Chain:
     """Build a chain from the decoded JSON object."""
     if not isinstance(data, dict):
         raise ChainFileError(f"{source}: the top level must be a JSON object with keys 'P' (or 'n' and 'edges') and 'r'")
@@ -74,16 +74,8 @@ def from_dict(data: Any, *, source: str = "<dict>") -> MarkovRewardProcess:
     raise ChainFileError(f"{source}: missing key 'P' (dense matrix) or 'edges' (sparse form)")
 
 
-def _read(path) -> str:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except OSError as e:
-        raise ChainFileError(f"{path}: cannot read ({e.strerror})") from None
-
-
 def _parametric(data: dict, labels, source: str):
-    from .symbolic import ParametricChain
+    from ..parametric import ParametricChain
 
     params = data["params"]
     if not isinstance(params, list) or not all(isinstance(p, str) and p.isidentifier() for p in params):
@@ -105,37 +97,14 @@ def _parametric(data: dict, labels, source: str):
     return ParametricChain([[conv(x) for x in row] for row in P], [conv(x) for x in data["r"]], params=params, labels=labels)
 
 
-def load(path: str | os.PathLike, *, rewards: str | os.PathLike | None = None,
-         labels: str | os.PathLike | None = None) -> MarkovRewardProcess:
-    """Read a chain, the format chosen by the file's ending.
-
-    ``.json`` (the chain-file format above), ``.drn`` (Storm), ``.tra`` (PRISM explicit, with
-    ``rewards=`` a ``.srew`` file and ``labels=`` an optional ``.lab``), ``.csv`` (edge list,
-    with ``rewards=`` a reward CSV).  Numbers are read exactly.
-    """
-    from . import formats
-
-    suffix = os.path.splitext(str(path))[1].lower()
-    if rewards is not None and suffix not in (".tra", ".csv"):
-        raise ChainFileError(f"{path}: a separate reward file goes with .tra or .csv chains, not {suffix or 'this'} files")
-    text = _read(path)
-    if suffix == ".drn":
-        return formats.read_drn(text, source=str(path))
-    if suffix == ".tra":
-        return formats.read_prism(text, _read(rewards) if rewards else None, _read(labels) if labels else None, source=str(path))
-    if suffix == ".csv":
-        return formats.read_edge_csv(text, _read(rewards) if rewards else None, source=str(path))
-    return loads(text, source=str(path))
-
-
-def chain_to_dict(chain: MarkovRewardProcess, *, sparse: bool | None = None) -> dict:
+def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict:
     """The chain-file object; sparse when ``sparse`` or (by default) when under 25% dense."""
     if sparse is None:
         sparse = chain.nnz * 4 < chain.n * chain.n
     out: dict[str, Any] = {}
     if sparse:
         out["n"] = chain.n
-        out["edges"] = [[i, j, str(q)] for i, (cols, vals) in enumerate(chain.rows()) for j, q in zip(cols, vals)]
+        out["edges"] = [[i, j, str(q)] for i, j, q in chain.edges()]
     else:
         out["P"] = [[str(q) for q in row] for row in chain.dense()]
     out["r"] = [str(x) for x in chain.r]
@@ -144,7 +113,7 @@ def chain_to_dict(chain: MarkovRewardProcess, *, sparse: bool | None = None) -> 
     return out
 
 
-def dump(chain: MarkovRewardProcess, path: str | os.PathLike, *, sparse: bool | None = None) -> None:
+def dump(chain: Chain, path: str | os.PathLike, *, sparse: bool | None = None) -> None:
     """Write ``chain`` as a chain file that :func:`load` reads back equal."""
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(chain_to_dict(chain, sparse=sparse), fh)

@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from .decomposition import decompose
-from .floats import float_matrix, to_floats
-from .model import MarkovRewardProcess
-from .result import Decomposition
+from ..chain import MarkovRewardProcess
+from ..decomposition import decompose
+from ..floats import float_matrix, to_floats
+from ..result import Decomposition
 
 __all__ = [
     "Finding",

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .model import MarkovRewardProcess
+from ..chain import MarkovRewardProcess
 
 __all__ = ["build_chain", "draw_spec", "random_chain", "random_small_chain", "parametrize", "ChainSpec"]
 
@@ -219,19 +219,19 @@ def parametrize(chain: MarkovRewardProcess, integer: IntSource, *, params: Seque
     on two of their edges (``m`` the two edges' mass, ``x`` a drawn parameter), so the generic
     region contains ``(0, 1)^k``; up to ``max_rewards`` rewards get a parameter added.
     """
-    from .symbolic import ParametricChain
+    from ..parametric import ParametricChain
 
     n = chain.n
     P = [[str(x) for x in row] for row in chain.dense()]
     r = [str(x) for x in chain.r]
-    rows = [s for s in range(n) if len(chain.successors(s)) >= 2]
+    rows = [s for s in range(n) if len(chain.support[s]) >= 2]
     for _ in range(min(max_rows, len(rows))):
         s = rows.pop(integer(0, len(rows) - 1))
-        succ = list(chain.successors(s))
+        succ = list(chain.support[s])
         a = succ.pop(integer(0, len(succ) - 1))
         b = succ[integer(0, len(succ) - 1)]
         x = params[integer(0, len(params) - 1)]
-        mass = chain.P_row(s)[a] + chain.P_row(s)[b]
+        mass = dict(chain.row(s))[a] + dict(chain.row(s))[b]
         P[s][a] = f"({mass})*{x}"
         P[s][b] = f"({mass})*(1-{x})"
     for _ in range(integer(0, max_rewards)):

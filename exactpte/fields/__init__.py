@@ -1,0 +1,86 @@
+"""The narrow arithmetic interface every algorithm is written against, and its two fields.
+
+An algorithm needs exact scalars with ``+ - * /`` and ``== 0``, and dense matrices
+(for the blocks that need a solve) with ``+ - *``, a solve and a way back to lists.
+:class:`Field` states that contract as a :class:`typing.Protocol`; two fields provide it:
+
+- :data:`QQ` (:class:`~exactpte.fields.rational.RationalField`): python-flint ``fmpq`` and
+  ``fmpq_mat``;
+- :class:`~exactpte.fields.rational_functions.RationalFunctionField`: ``QQ(p, q, ...)``,
+  cancelled fractions of python-flint ``fmpz_mpoly`` polynomials, fraction-free solves.
+
+Every stage (:mod:`exactpte.absorption`, :mod:`exactpte.decomposition`,
+:mod:`exactpte.classical`, :mod:`exactpte.evaluation`) takes ``chain.field`` and never asks
+which field it got.  Output and evaluation go through the same protocol (``to_text``,
+``to_latex``, ``evaluate``, ``denominator_factors``), so no caller inspects element types.
+
+>>> from exactpte.fields import QQ, Field, RationalFunctionField
+>>> isinstance(QQ, Field) and isinstance(RationalFunctionField(["p"]), Field)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from .rational import QQ, RationalField
+from .rational_functions import PolyMatrix, RationalFunction, RationalFunctionField
+
+__all__ = ["Field", "QQ", "RationalField", "RationalFunctionField", "RationalFunction", "PolyMatrix"]
+
+
+@runtime_checkable
+class Field(Protocol):
+    """What an exact field offers the algorithms (scalars, dense block matrices, a solve, output).
+
+    Attributes
+    ----------
+    name : str
+        ``"QQ"`` or ``"QQ(p, q)"``.
+    zero, one
+        The field's neutral elements.
+    is_parametric : bool
+        Whether elements are rational functions of parameters (changes output keys only).
+    """
+
+    name: str
+    zero: Any
+    one: Any
+    is_parametric: bool
+
+    def scalar(self, x: Any) -> Any:
+        """The field element for an exact input number (int, ``fmpq``, ...)."""
+
+    def matrix(self, rows: Sequence[Sequence[Any]], ncols: int | None = None) -> Any:
+        """A dense matrix from row lists (``ncols`` for an empty one)."""
+
+    def zeros(self, m: int, c: int) -> Any:
+        """The ``m x c`` zero matrix (entries set with ``M[i, j] = x``)."""
+
+    def identity(self, m: int) -> Any:
+        """The ``m x m`` identity matrix."""
+
+    def solve(self, A: Any, B: Any) -> Any:
+        """``X`` with ``A X = B``; raises :class:`~exactpte.errors.SingularSystemError` if ``A`` is singular."""
+
+    def to_lists(self, M: Any) -> list[list[Any]]:
+        """The matrix's entries as a list of rows."""
+
+    def is_negative(self, x: Any) -> bool:
+        """Whether ``x < 0`` (for rational functions: at every point where it is defined, when decidable)."""
+
+    def is_constant(self, x: Any) -> bool:
+        """Whether ``x`` does not depend on any parameter."""
+
+    def evaluate(self, x: Any, values: Sequence[Any]) -> Any:
+        """The exact rational value of ``x`` at a parameter point (``x`` itself over ``QQ``)."""
+
+    def to_text(self, x: Any) -> str:
+        """Canonical text: ``"p/q"`` for rationals, a sympy-parsable expression otherwise."""
+
+    def to_latex(self, x: Any) -> str:
+        """LaTeX for one element (without ``$``)."""
+
+    def denominator_factors(self, x: Any) -> list[str]:
+        """Irreducible non-constant factors of ``x``'s denominator, as text (none over ``QQ``)."""

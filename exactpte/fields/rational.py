@@ -1,0 +1,102 @@
+"""Exact rationals through python-flint: the field :data:`QQ` of rational chains."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import flint
+
+from ..errors import SingularSystemError
+
+__all__ = ["RationalField", "QQ"]
+
+
+class RationalField:
+    """``QQ``: python-flint ``fmpq`` scalars and ``fmpq_mat`` matrices (the :class:`~exactpte.fields.Field` protocol).
+
+    >>> A = QQ.matrix([[2, 1], [1, 1]])
+    >>> QQ.to_lists(QQ.solve(A, QQ.matrix([[3], [2]])))
+    [[1], [1]]
+    """
+
+    name = "QQ"
+    zero = flint.fmpq(0)
+    one = flint.fmpq(1)
+    is_parametric = False
+
+    @staticmethod
+    def scalar(x: Any) -> flint.fmpq:
+        """``x`` as an ``fmpq`` (ints and ``fmpz`` convert exactly)."""
+        return x if isinstance(x, flint.fmpq) else flint.fmpq(x)
+
+    @staticmethod
+    def matrix(rows: Sequence[Sequence[Any]], ncols: int | None = None) -> flint.fmpq_mat:
+        """An ``fmpq_mat`` from row lists."""
+        if not rows:
+            return flint.fmpq_mat(0, ncols or 0)
+        return flint.fmpq_mat(rows)
+
+    @staticmethod
+    def zeros(m: int, c: int) -> flint.fmpq_mat:
+        """The ``m x c`` zero matrix."""
+        return flint.fmpq_mat(m, c)
+
+    @staticmethod
+    def identity(m: int) -> flint.fmpq_mat:
+        """The ``m x m`` identity."""
+        I = flint.fmpq_mat(m, m)
+        for i in range(m):
+            I[i, i] = 1
+        return I
+
+    @staticmethod
+    def solve(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:
+        """``X`` with ``A X = B``; ``A`` must be nonsingular (Dixon p-adic lifting past 64 rows)."""
+        if A.nrows() == 0:
+            return flint.fmpq_mat(0, B.ncols())
+        try:
+            return A.solve(B, algorithm="dixon" if A.nrows() > 64 else None)
+        except ZeroDivisionError:
+            raise SingularSystemError(f"singular {A.nrows()}x{A.ncols()} block system") from None
+
+    @staticmethod
+    def to_lists(M: flint.fmpq_mat) -> list[list[flint.fmpq]]:
+        """The entries as a list of rows."""
+        return M.tolist()
+
+    @staticmethod
+    def is_negative(x: flint.fmpq) -> bool:
+        """``x < 0``."""
+        return x < 0
+
+    @staticmethod
+    def is_constant(x: flint.fmpq) -> bool:
+        """Every rational is a constant."""
+        return True
+
+    @staticmethod
+    def evaluate(x: flint.fmpq, values: Sequence[Any]) -> flint.fmpq:
+        """A rational has no parameters: ``x`` itself."""
+        return x
+
+    @staticmethod
+    def to_text(x: flint.fmpq) -> str:
+        """Reduced ``"p/q"`` (``"p"`` when ``q == 1``)."""
+        return str(x)
+
+    @staticmethod
+    def to_latex(x: flint.fmpq) -> str:
+        """``3/4`` -> ``\\tfrac{3}{4}``, ``-2`` -> ``-2``."""
+        p, q = int(x.p), int(x.q)
+        if q == 1:
+            return str(p)
+        return f"{'-' if p < 0 else ''}\\tfrac{{{abs(p)}}}{{{q}}}"
+
+    @staticmethod
+    def denominator_factors(x: flint.fmpq) -> list[str]:
+        """Rationals have constant denominators: no conditions."""
+        return []
+
+
+QQ = RationalField()

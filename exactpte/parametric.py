@@ -1,0 +1,105 @@
+"""Parametric chains: entries that are rational functions of the chain's parameters.
+
+A :class:`ParametricChain` is a :class:`~exactpte.chain.Chain` over the field
+``QQ(params)`` (:class:`~exactpte.fields.RationalFunctionField`), validated by the same
+function as rational chains, so :func:`exactpte.decompose` runs unchanged and returns the
+decomposition as closed forms.  The *generic region* (every support entry positive) is where
+those closed forms hold; :meth:`ParametricChain.at` substitutes a point.
+
+>>> import exactpte
+>>> m = ParametricChain([["1-p", "p"], ["q", "1-q"]], [1, 0], params=["p", "q"])
+>>> dec = exactpte.decompose(m)
+>>> str(dec.rho[0]), str(dec.h[0])
+('q/(p + q)', 'p/(p + q)**2')
+>>> dec.subs({"p": "1/3", "q": "1/2"}).rho == exactpte.decompose(m.at({"p": "1/3", "q": "1/2"})).rho
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import flint
+
+from ._numbers import to_fmpq
+from .chain import Chain, MarkovRewardProcess, check_labels, dense_rows, reward_vector, sparse_from_dense
+from .errors import GenericRegionError, SymbolicEntryError
+from .fields import RationalFunctionField
+
+__all__ = ["ParametricChain"]
+
+
+class ParametricChain(Chain):
+    """A Markov reward process whose entries are rational functions of parameters.
+
+    Entries may be sympy expressions or strings (``"1-p"``, ``"p*q/2"``) in the declared
+    ``params``; the support is the set of entries that are not identically zero.  Rows must
+    sum to 1 identically.  The *generic region* is where every such entry is positive
+    (:meth:`assumptions`); there the structure, and so every closed form, is fixed.
+    """
+
+    def __init__(self, P: Any, r: Any, *, params: Sequence[Any], labels: Sequence[str] | None = None) -> None:
+        names = [str(p) for p in params]
+        if len(set(names)) != len(names):
+            raise SymbolicEntryError(f"parameters {names} repeat a name")
+        F = RationalFunctionField(names)
+        self.n = len(rows := dense_rows(P))
+        self.field = F
+        self.params = F.params
+        self._set_rows(sparse_from_dense(rows, F.from_sympy), identically=True)
+        self.r = tuple(F.from_sympy(x, f"r[{i}]") for i, x in enumerate(reward_vector(r, self.n)))
+        self.labels = check_labels(labels, self.n)
+        self.notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"ParametricChain(n={self.n}, params={list(self.params)})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ParametricChain) and self.params == other.params and \
+            self._cols == other._cols and self._vals == other._vals and self.r == other.r
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _point(self, point: Mapping[Any, Any]) -> list[flint.fmpq]:
+        given = {str(k): v for k, v in point.items()}
+        missing = [p for p in self.params if p not in given]
+        extra = [k for k in given if k not in self.params]
+        if missing or extra:
+            raise GenericRegionError(f"a point needs a value for each parameter {list(self.params)}; missing {missing}, unknown {extra}")
+        return [to_fmpq(given[p], f"value of {p}") for p in self.params]
+
+    def check_point(self, point: Mapping[Any, Any]) -> list[flint.fmpq]:
+        """The point's values, after checking it lies in the generic region (every support entry > 0)."""
+        values = self._point(point)
+        for i, j, e in self.edges():
+            try:
+                x = e.evaluate(values)
+            except ZeroDivisionError:
+                raise GenericRegionError(f"P[{i}][{j}] = {e} has a pole at this point") from None
+            if x <= 0:
+                what = "vanishes" if x == 0 else f"is {x} < 0"
+                raise GenericRegionError(
+                    f"P[{i}][{j}] = {e} {what} at this point: it leaves the generic region (the support changes); "
+                    f"decompose chain.at(point, check=False) instead of substituting into the closed form")
+        return values
+
+    def at(self, point: Mapping[Any, Any], *, check: bool = True) -> MarkovRewardProcess:
+        """The rational chain at ``point`` (``{"p": "1/3", ...}``); ``check`` refuses points outside
+        the generic region, ``check=False`` allows them (the structure may then differ)."""
+        values = self.check_point(point) if check else self._point(point)
+        edges = [(i, j, e.evaluate(values)) for i, j, e in self.edges()]
+        return MarkovRewardProcess.from_edges(self.n, edges, [x.evaluate(values) for x in self.r], self.labels)
+
+    def assumptions(self) -> list[str]:
+        """The generic region, as conditions: each non-constant support entry is positive.
+
+        (Rows sum to 1 identically; that is checked on construction.)
+        """
+        out = []
+        seen = set()
+        for _i, _j, e in self.edges():
+            if not e.is_constant() and str(e) not in seen:
+                seen.add(str(e))
+                out.append(f"{e} > 0")
+        return out

@@ -1,0 +1,141 @@
+"""Outputs of a :class:`~exactpte.result.Decomposition`: the JSON contract, a per-state table,
+a summary and LaTeX.
+
+Canonical by construction (states 0-based, classes and anchors in the conventions of
+:mod:`exactpte.structure`, numbers as reduced ``"p/q"`` strings or, for parametric chains,
+cancelled expressions), so two runs, golden files and other tools compare with ``==``.
+Every number is printed through the field (``field.to_text`` / ``field.to_latex``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .result import Decomposition
+
+__all__ = ["FORMAT", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions"]
+
+FORMAT = "exactpte.decomposition/1"
+
+
+def assumptions(dec: "Decomposition") -> list[str]:
+    """Where a parametric decomposition holds: the generic region of the chain, then
+    ``f != 0`` for every irreducible factor of a denominator of an output (empty over ``QQ``)."""
+    if not dec.field.is_parametric:
+        return []
+    seen: dict[str, None] = {}
+    values = [*dec.theta, *dec.g_star, *dec.v_star, *dec.rho, *dec.h, *dec.psi, *dec.class_gain]
+    values += [x for row in dec.basis for x in row] + [x for pi in dec.stationary for x in pi]
+    for x in values:
+        for factor in dec.field.denominator_factors(x):
+            seen.setdefault(f"{factor} != 0", None)
+    return dec.chain.assumptions() + list(seen)
+
+
+def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting_times: bool = False) -> dict:
+    """The JSON contract as a dict (numbers as text, states 0-based); see ``docs/json-contract.md``.
+
+    >>> import exactpte
+    >>> d = to_dict(exactpte.decompose(exactpte.example("periodic")))
+    >>> d["format"], d["g_star"], d["rho"], d["periods"]
+    ('exactpte.decomposition/1', ['1', '0'], ['1/2', '1/2'], [2])
+    """
+    text = dec.field.to_text
+    s = lambda v: [text(x) for x in v]
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "n": dec.n,
+        "labels": list(dec.chain.labels) if dec.chain.labels is not None else None,
+        "classes": [list(c) for c in dec.classes],
+        "transient": list(dec.transient),
+        "periods": list(dec.periods),
+        "cyclic_classes": [[list(ck) for ck in cyc] for cyc in dec.cyclic_classes],
+        "anchors": [list(a) for a in dec.anchor_list],
+        "basis": [s(row) for row in dec.basis],
+        "theta": s(dec.theta),
+        "g_star": s(dec.g_star),
+        "v_star": s(dec.v_star),
+        "rho": s(dec.rho),
+        "h": s(dec.h),
+        "psi": s(dec.psi),
+        "stationary": [s(pi) for pi in dec.stationary],
+        "class_gain": s(dec.class_gain),
+    }
+    if dec.field.is_parametric:
+        out["params"] = list(dec.chain.params)
+        out["assumptions"] = assumptions(dec)
+    if include_P_inf:
+        out["P_inf"] = [s(row) for row in dec.P_inf]
+    if include_hitting_times:
+        out["hitting_times"] = s(dec.hitting_times)
+    return out
+
+
+def to_json(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting_times: bool = False,
+            indent: int | None = None) -> str:
+    """JSON text of :func:`to_dict`; canonical, so two runs compare with ``==``."""
+    return json.dumps(to_dict(dec, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times), indent=indent)
+
+
+def table(dec: "Decomposition") -> str:
+    """A per-state table: state, class/phase or transient, r, g*, v*, ρ, h, ψ.
+
+    >>> import exactpte
+    >>> lines = table(exactpte.decompose(exactpte.example("periodic"))).splitlines()
+    >>> len(lines), lines[2].split()
+    (4, ['0', 'F0/C0', '(anchor)', '1', '1', '0', '1/2', '1/4', '1/4'])
+    """
+    S = dec.structure
+    text = dec.field.to_text
+    head = ["state", "where", "r", "g*", "v*", "rho", "h", "psi"]
+    rows = []
+    anchors = {a for _, _, a in dec.anchor_list}
+    for s in range(dec.n):
+        where = "T" if S.class_of[s] < 0 else f"F{S.class_of[s]}/C{S.phase_of[s]}"
+        if s in anchors:
+            where += " (anchor)"
+        values = (dec.chain.r[s], dec.g_star[s], dec.v_star[s], dec.rho[s], dec.h[s], dec.psi[s])
+        rows.append([dec.chain.label(s), where] + [text(x) for x in values])
+    widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(head)]
+    line = lambda cells: "  ".join(c.rjust(w) for c, w in zip(cells, widths)).rstrip()
+    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def summary(dec: "Decomposition") -> str:
+    """Structure and persistent coordinates in a few lines."""
+    S = dec.structure
+    text = dec.field.to_text
+    lines = [f"n = {dec.n}, {len(S.classes)} closed class(es), {len(S.transient)} transient state(s), N = {S.N}"]
+    if dec.field.is_parametric:
+        lines.append(f"parameters {', '.join(dec.chain.params)}; valid where " + (", ".join(assumptions(dec)) or "every parameter value"))
+    col = 0
+    for i, (members, d) in enumerate(zip(S.classes, S.periods)):
+        th = ", ".join(text(t) for t in dec.theta[col : col + d])
+        lines.append(
+            f"  F{i}: {len(members)} state(s), period {d}, anchors {list(dec.anchors[i])}, "
+            f"theta = ({th}), gain = {text(dec.class_gain[i])}"
+        )
+        col += d
+    return "\n".join(lines)
+
+
+def to_latex(dec: "Decomposition") -> str:
+    """A LaTeX ``tabular`` of the per-state table (fractions as ``\\tfrac``)."""
+    S = dec.structure
+    latex = dec.field.to_latex
+    out = [
+        "\\begin{tabular}{llrrrrrr}",
+        "\\toprule",
+        "$s$ & class/phase & $r$ & $g^\\star_\\Pi$ & $v^\\star_\\Pi$ & $\\rho$ & $h$ & $\\psi_\\Pi$ \\\\",
+        "\\midrule",
+    ]
+    for s in range(dec.n):
+        where = "$\\mathsf T$" if S.class_of[s] < 0 else f"$C_{{{S.class_of[s]},{S.phase_of[s]}}}$"
+        values = (dec.chain.r[s], dec.g_star[s], dec.v_star[s], dec.rho[s], dec.h[s], dec.psi[s])
+        vals = " & ".join(f"${latex(x)}$" for x in values)
+        label = dec.chain.label(s).replace("_", "\\_")
+        out.append(f"{label} & {where} & {vals} \\\\")
+    out += ["\\bottomrule", "\\end{tabular}"]
+    return "\n".join(out)

@@ -1,0 +1,32 @@
+"""exactpte for testing: the exact oracle for float implementations, random chains, strategies.
+
+- :mod:`exactpte.testing.oracle`: :func:`compare` and the ``assert_*`` helpers (numpy only);
+- :mod:`exactpte.testing.candidates`: reading another tool's output (JSON, CSV, ``.npz``);
+- :mod:`exactpte.testing.random_chains`: random reducible periodic chains, valid by construction;
+- :mod:`exactpte.testing.strategies`: the same as Hypothesis strategies (imports hypothesis).
+
+>>> import exactpte
+>>> from exactpte.testing import assert_gain_close
+>>> assert_gain_close([0.5, 0.5], exactpte.example("periodic"), atol=1e-12) is None
+True
+"""
+
+from .oracle import (
+    VECTOR_KEYS,
+    Finding,
+    Report,
+    assert_bias_close,
+    assert_decomposition_close,
+    assert_gain_close,
+    compare,
+)
+
+__all__ = [
+    "Finding",
+    "Report",
+    "compare",
+    "assert_decomposition_close",
+    "assert_gain_close",
+    "assert_bias_close",
+    "VECTOR_KEYS",
+]

@@ -1,0 +1,120 @@
+"""Hypothesis strategies for random reducible periodic chains, valid by construction.
+
+Every choice of :func:`exactpte.testing.random_chains.build_chain` is drawn from
+``st.integers``, so failing examples shrink towards one class, small periods,
+few transient states, sparse rows, small denominators and no relabelling.
+No ``.filter``: every drawn chain is a valid Markov reward process.
+
+>>> from hypothesis import given, settings
+>>> @settings(max_examples=5, database=None)
+... @given(chains(max_states=8))
+... def prop(m):
+...     assert m.n <= 8
+>>> prop()
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from ..chain import MarkovRewardProcess
+from .random_chains import ChainSpec, build_chain, draw_spec, parametrize
+
+__all__ = ["chain_specs", "chains", "edge_case_chains", "parametric_chains", "generic_points"]
+
+
+@st.composite
+def chain_specs(
+    draw,
+    *,
+    min_classes: int = 1,
+    max_classes: int = 3,
+    max_period: int = 4,
+    max_phase_size: int = 3,
+    max_transient: int = 5,
+    max_states: int | None = None,
+) -> ChainSpec:
+    """Shapes drawn by :func:`exactpte.testing.random_chains.draw_spec` (at most ``max_states`` states)."""
+    return draw_spec(
+        lambda lo, hi: draw(st.integers(lo, hi)),
+        min_classes=min_classes,
+        max_classes=max_classes,
+        max_period=max_period,
+        max_phase_size=max_phase_size,
+        max_transient=max_transient,
+        max_states=max_states,
+    )
+
+
+@st.composite
+def chains(
+    draw,
+    *,
+    min_classes: int = 1,
+    max_classes: int = 3,
+    max_period: int = 4,
+    max_phase_size: int = 3,
+    max_transient: int = 5,
+    max_states: int | None = None,
+    max_out_degree: int = 3,
+    max_denominator: int = 10,
+    reward_range: tuple[int, int] = (-3, 3),
+    reward_denominator: int = 1,
+    permute: bool = True,
+) -> MarkovRewardProcess:
+    """Random reducible periodic chains; transient states may reach several classes at several phase offsets."""
+    spec = draw(
+        chain_specs(
+            min_classes=min_classes,
+            max_classes=max_classes,
+            max_period=max_period,
+            max_phase_size=max_phase_size,
+            max_transient=max_transient,
+            max_states=max_states,
+        )
+    )
+
+    def integer(lo: int, hi: int) -> int:
+        return draw(st.integers(lo, hi))
+
+    return build_chain(
+        integer,
+        spec,
+        out_degree=(1, max_out_degree),
+        max_denominator=max_denominator,
+        reward_range=reward_range,
+        reward_denominator=reward_denominator,
+        permute=permute,
+    )
+
+
+def edge_case_chains() -> st.SearchStrategy[MarkovRewardProcess]:
+    """n = 1, one absorbing state with transients, pure cycles, period = class size, all transient but one."""
+    return st.one_of(
+        chains(max_classes=1, max_period=1, max_phase_size=1, max_transient=0),  # n = 1
+        chains(max_classes=1, max_period=1, max_phase_size=1, max_transient=6),  # all transient but one
+        chains(max_classes=1, max_period=6, max_phase_size=1, max_transient=0),  # pure cycles
+        chains(max_classes=2, max_period=5, max_phase_size=1, max_transient=3),  # period = class size
+    )
+
+
+@st.composite
+def parametric_chains(draw, *, params: tuple[str, ...] = ("p", "q"), max_parametric_rows: int = 3, **chain_kwargs):
+    """Parametric chains valid by construction (:func:`exactpte.testing.random_chains.parametrize` on a drawn
+    chain): the generic region contains ``(0, 1)^k``, so :func:`generic_points` lie inside it."""
+    base = draw(chains(**chain_kwargs))
+    return parametrize(base, lambda lo, hi: draw(st.integers(lo, hi)), params=params, max_rows=max_parametric_rows)
+
+
+def generic_points(params: tuple[str, ...] = ("p", "q"), max_denominator: int = 50):
+    """Rational points of ``(0, 1)^k``, inside the generic region of :func:`parametric_chains`."""
+
+    @st.composite
+    def point(draw):
+        out = {}
+        for p in params:
+            q = draw(st.integers(2, max_denominator))
+            out[p] = f"{draw(st.integers(1, q - 1))}/{q}"
+        return out
+
+    return point()
