@@ -10,7 +10,10 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
+
+import flint
 
 from exactpte._numbers import to_fmpq
 from exactpte.errors import ChainFileError
@@ -39,10 +42,12 @@ class Claimed:
 
     @property
     def N(self) -> int:
+        """Number of basis columns (one per claimed anchor)."""
         return len(self.anchors)
 
     @property
     def anchor_states(self) -> list[int]:
+        """The claimed anchor states in basis-column order."""
         return [s for _, _, s in self.anchors]
 
     def replace(self, **changes: Any) -> "Claimed":
@@ -50,7 +55,23 @@ class Claimed:
         return dataclasses.replace(self, **changes)
 
     def b(self, c: int) -> list:
+        """Basis column ``c`` as a list over states."""
         return [row[c] for row in self.basis]
+
+    def basis_matrix(self) -> flint.fmpq_mat:
+        """The claimed basis as an ``n x N`` matrix."""
+        n = len(self.basis)
+        M = flint.fmpq_mat(n, self.N)
+        for s in range(n):
+            for j in range(self.N):
+                M[s, j] = self.basis[s][j]
+        return M
+
+    def project(self, v: Sequence, basis: Sequence[Sequence] | None = None) -> list:
+        """``(Π v)(s) = v(s) - sum v(a_{i,k}) b_{i,k}(s)`` with the claimed anchors and the claimed (or given) basis."""
+        rows = self.basis if basis is None else basis
+        at = [v[a] for a in self.anchor_states]
+        return [v[s] - sum((x * y for x, y in zip(at, rows[s])), flint.fmpq(0)) for s in range(len(v))]
 
 
 def from_decomposition(dec, *, with_P_inf: bool = True) -> Claimed:

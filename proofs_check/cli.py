@@ -98,9 +98,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(args.json, "w", encoding="utf-8") as fh:
                 json.dump(report.to_dict(), fh, indent=1)
         return 0 if report.failed == 0 else 1
-    except KeyError as e:
-        print(f"proofs-check: error: {e.args[0]}", file=sys.stderr)
-        return 2
     except ExactpteError as e:
         print(f"proofs-check: error: {e}", file=sys.stderr)
         return 2

@@ -7,11 +7,21 @@ check never re-runs the code it judges.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import flint
 
 __all__ = [
+    "col",
+    "vec",
+    "matvec",
+    "in_span",
+    "in_span_all",
+    "same_span",
+    "random_vector",
+    "norm_inf",
+    "integer_poly",
     "identity",
     "nullspace",
     "rank",
@@ -25,6 +35,7 @@ __all__ = [
 
 
 def identity(n: int) -> flint.fmpq_mat:
+    """The ``n x n`` identity."""
     I = flint.fmpq_mat(n, n)
     for i in range(n):
         I[i, i] = 1
@@ -32,6 +43,7 @@ def identity(n: int) -> flint.fmpq_mat:
 
 
 def rank(M: flint.fmpq_mat) -> int:
+    """The rank (0 for an empty matrix)."""
     if M.nrows() == 0 or M.ncols() == 0:
         return 0
     return M.rank()
@@ -87,10 +99,12 @@ def mat_poly(coeffs: Sequence, A: flint.fmpq_mat) -> flint.fmpq_mat:
 
 
 def column(M: flint.fmpq_mat, j: int) -> list:
+    """Column ``j`` as a list."""
     return [M[i, j] for i in range(M.nrows())]
 
 
 def columns_to_mat(cols: Sequence[Sequence], n: int) -> flint.fmpq_mat:
+    """An ``n x len(cols)`` matrix with the given columns."""
     M = flint.fmpq_mat(n, len(cols))
     for j, col in enumerate(cols):
         for i, x in enumerate(col):
@@ -110,8 +124,7 @@ def cyclotomic_part(charpoly) -> tuple[list, list]:
     >>> cyclotomic_part(flint.fmpq_poly((x - 1) ** 2 * (x + 1) * (2 * x - 1)))
     ([1, -1, -1, 1], [-1, 0, 1])
     """
-    num = flint.fmpz_poly([int(c * charpoly.denom()) for c in charpoly.coeffs()]) if hasattr(charpoly, "denom") else charpoly
-    _, factors = num.factor()
+    _, factors = integer_poly(charpoly).factor()
     full = flint.fmpz_poly([1])
     sqf = flint.fmpz_poly([1])
     for f, e in factors:
@@ -119,3 +132,61 @@ def cyclotomic_part(charpoly) -> tuple[list, list]:
             full *= f**e
             sqf *= f
     return [int(c) for c in full.coeffs()], [int(c) for c in sqf.coeffs()]
+
+
+def integer_poly(poly: "flint.fmpq_poly | flint.fmpz_poly") -> flint.fmpz_poly:
+    """A rational polynomial scaled to integer coefficients (same roots); integer ones unchanged.
+
+    >>> integer_poly(flint.fmpq_poly([flint.fmpq(1, 2), 1])).coeffs()
+    [1, 2]
+    """
+    if isinstance(poly, flint.fmpz_poly):
+        return poly
+    d = poly.denom()
+    return flint.fmpz_poly([int(c * d) for c in poly.coeffs()])
+
+
+def col(v: Sequence) -> flint.fmpq_mat:
+    """A vector as an ``n x 1`` matrix."""
+    return flint.fmpq_mat(len(v), 1, list(v))
+
+
+def vec(M: flint.fmpq_mat) -> list:
+    """The first column of a matrix as a list."""
+    return [M[i, 0] for i in range(M.nrows())]
+
+
+def matvec(P: flint.fmpq_mat, v: Sequence) -> list:
+    """``P v`` as a list."""
+    return vec(P * col(v))
+
+
+def in_span(basis: flint.fmpq_mat, v: Sequence) -> bool:
+    """Whether ``v`` lies in the column span of ``basis`` (exact ranks)."""
+    if basis.ncols() == 0:
+        return all(x == 0 for x in v)
+    aug = flint.fmpq_mat([[basis[i, j] for j in range(basis.ncols())] + [v[i]] for i in range(basis.nrows())])
+    return rank(aug) == rank(basis)
+
+
+def in_span_all(basis: flint.fmpq_mat, M: flint.fmpq_mat) -> bool:
+    """Whether every column of ``M`` lies in the column span of ``basis``."""
+    return all(in_span(basis, [M[i, j] for i in range(M.nrows())]) for j in range(M.ncols()))
+
+
+def same_span(A: flint.fmpq_mat, B: flint.fmpq_mat) -> bool:
+    """Whether two matrices have the same column span."""
+    if A.ncols() == 0 or B.ncols() == 0:
+        return A.ncols() == B.ncols() == 0 or rank(A) == rank(B) == 0
+    joined = flint.fmpq_mat([[A[i, j] for j in range(A.ncols())] + [B[i, j] for j in range(B.ncols())] for i in range(A.nrows())])
+    return rank(A) == rank(B) == rank(joined)
+
+
+def random_vector(rng: random.Random, n: int, bound: int = 9) -> list:
+    """An exact random vector with small numerators and denominators."""
+    return [flint.fmpq(rng.randint(-bound, bound), rng.randint(1, 4)) for _ in range(n)]
+
+
+def norm_inf(v: Sequence) -> flint.fmpq:
+    """``max |v_s|`` (0 for an empty vector)."""
+    return max((abs(x) for x in v), default=flint.fmpq(0))

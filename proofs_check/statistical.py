@@ -23,7 +23,7 @@ from exactpte.fields import QQ
 from exactpte.floats import to_float
 from exactpte.chain import MarkovRewardProcess
 
-from .checks import Verdict
+from .registry import Verdict
 
 __all__ = [
     "binomial_tail",

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import exactpte
+from exactpte.errors import UnknownNameError
 from exactpte.io import chain_to_dict
 from exactpte.testing.random_chains import random_small_chain
 
@@ -81,7 +82,7 @@ def check_one(args: tuple) -> tuple[int, int, list, dict | None]:
         dec = exactpte.decompose(chain)
         verdicts = run_checks(chain, from_decomposition(dec), only=only, seed=seed)
     except Exception as e:  # a crash in the code under test is a finding, not a sweep abort
-        from .checks import Verdict
+        from .registry import Verdict
 
         verdicts = [Verdict("decompose", "exactpte.decompose runs", False, f"{type(e).__name__}: {e}")]
     failed = [v for v in verdicts if v.holds is False]
@@ -119,7 +120,7 @@ def sweep(
     if only:
         unknown = [k for k in only if k not in CHECKS]
         if unknown:
-            raise KeyError(f"unknown check key(s) {unknown}")
+            raise UnknownNameError(f"unknown check key(s) {unknown}; known: {', '.join(CHECKS)}")
     report = SweepReport()
     jobs = [(seed, i, max_states, list(only) if only else None) for i in range(chains)]
     t0 = time.perf_counter()

@@ -1,0 +1,189 @@
+"""Rigorous certificates about the quotient operator ``P̄`` on ``R^n / K'`` (``thm:minimal_quotient``,
+``thm:quotient_contraction``).
+
+- :func:`quotient_charpolys`: ``charpoly(P) = charpoly(P|K') · charpoly(P̄)`` for a ``P``-invariant
+  ``K'``; a unimodular eigenvalue of a stochastic matrix is a root of unity, so "``P̄`` has no
+  unimodular eigenvalue" is decided exactly by the absence of cyclotomic factors.
+- :func:`contraction_certificate`: a norm in which ``P̄`` contracts by a rational ``γ < 1``,
+  from an arb enclosure of the spectral radius and an exact Lyapunov matrix ``H`` with
+  ``H − BᵀHB = I`` for ``B = P̄/γ`` (``H`` positive definite by its leading minors); past
+  :data:`LYAPUNOV_MAX_DIM` a power ``k`` with ``‖P̄^k‖∞ < 1`` bounded in ball arithmetic.
+
+Every decision is exact or rests on arb's rigorous enclosures; no float is trusted.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import flint
+
+from .linalg import cyclotomic_part, identity, integer_poly, pivot_columns
+
+__all__ = [
+    "quotient_charpolys",
+    "has_cyclotomic_factor",
+    "quotient_matrix",
+    "spectral_radius_upper",
+    "contraction_certificate",
+    "lyapunov_certificate",
+    "power_norm_certificate",
+    "LYAPUNOV_MAX_DIM",
+]
+
+LYAPUNOV_MAX_DIM = 12
+"""The exact Lyapunov system has q^2 unknowns; past this quotient dimension, the power-norm certificate."""
+
+
+def quotient_charpolys(P: flint.fmpq_mat, K: flint.fmpq_mat, whole=None):
+    """``(charpoly of P on span K, charpoly of the quotient operator)``, or ``(None, None)``
+    when ``span K`` is not ``P``-invariant.  ``K`` has full column rank; ``whole`` is
+    ``P.charpoly()`` when the caller has it already.
+
+    >>> P = flint.fmpq_mat([[0, 1], [1, 0]])
+    >>> r, q = quotient_charpolys(P, flint.fmpq_mat([[1], [1]]))
+    >>> r.coeffs(), q.coeffs()
+    ([-1, 1], [1, 1])
+    """
+    whole = P.charpoly() if whole is None else whole
+    if K.ncols() == 0:
+        return flint.fmpq_poly([1]), whole
+    # coordinates of P K in the basis K
+    KtK = K.transpose() * K
+    A = KtK.solve(K.transpose() * (P * K))
+    if P * K != K * A:
+        return None, None
+    restricted = A.charpoly()
+    quotient, rem = divmod(whole, restricted)
+    if rem != 0:  # pragma: no cover - impossible for an invariant subspace
+        return None, None
+    return restricted, quotient
+
+
+def has_cyclotomic_factor(poly) -> bool:
+    """Whether ``poly`` has a root of unity among its roots."""
+    return len(cyclotomic_part(poly)[0]) > 1
+
+
+def quotient_matrix(P: flint.fmpq_mat, K: flint.fmpq_mat) -> flint.fmpq_mat:
+    """Matrix of the quotient operator on ``R^n / span K`` in the basis ``e_j + span K``,
+    ``j`` in the non-pivot columns of ``Kᵀ`` (``K`` of full column rank, ``span K`` invariant)."""
+    n = P.nrows()
+    R, rk = K.transpose().rref() if K.ncols() else (flint.fmpq_mat(0, n), 0)
+    pivots = pivot_columns(R, rk)
+    rest = [j for j in range(n) if j not in pivots]
+    C = flint.fmpq_mat(n, n)
+    for j in range(K.ncols()):
+        for i in range(n):
+            C[i, j] = K[i, j]
+    for t, j in enumerate(rest):
+        C[j, K.ncols() + t] = 1
+    M = C.inv() * P * C
+    q = len(rest)
+    off = K.ncols()
+    return flint.fmpq_mat([[M[off + a, off + b] for b in range(q)] for a in range(q)]) if q else flint.fmpq_mat(0, 0)
+
+
+def spectral_radius_upper(poly) -> flint.arb:
+    """Rigorous upper bound on the largest root modulus (arb balls from complex root isolation).
+
+    >>> spectral_radius_upper(flint.fmpq_poly([flint.fmpq(-1, 4), 0, 1])) >= 0.5
+    True
+    """
+    num = integer_poly(poly)
+    if num.degree() < 1:
+        return flint.arb(0)
+    best = flint.arb(0)
+    for root, _mult in num.complex_roots():
+        m = abs(root)
+        best = m if m.upper() > best.upper() else best
+    return best.upper()
+
+
+def arb_upper_fraction(x: flint.arb) -> Fraction:
+    """A rational ``>=`` the upper end of an arb ball (exact dyadic)."""
+    a = x.upper()
+    if a == 0:
+        return Fraction(0)
+    man, exp = a.mid().man_exp()
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def contraction_certificate(A: flint.fmpq_mat) -> str | None:
+    """``None`` when a norm is certified in which ``A`` contracts by some ``γ < 1``, else what fails."""
+    q = A.nrows()
+    if q == 0:
+        return None  # trivial quotient: every norm works
+    if q > LYAPUNOV_MAX_DIM:
+        return power_norm_certificate(A)
+    return lyapunov_certificate(A)
+
+
+def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
+    """A rational ``γ`` above arb's enclosure of ``ρ(A)`` and an exact ``H ≻ 0`` with ``H − BᵀHB = I``,
+    ``B = A/γ``: then ``‖x‖_H = sqrt(xᵀHx)`` gives ``‖Ax‖_H ≤ γ‖x‖_H``.  ``None`` when certified.
+
+    >>> lyapunov_certificate(flint.fmpq_mat([[flint.fmpq(1, 2), 1], [0, flint.fmpq(1, 3)]])) is None
+    True
+    >>> lyapunov_certificate(flint.fmpq_mat([[1, 0], [0, 0]]))
+    'spectral radius of the quotient operator is not below 1 (upper bound 1)'
+    """
+    q = A.nrows()
+    hi_q = arb_upper_fraction(spectral_radius_upper(A.charpoly()))
+    if hi_q >= 1:
+        return f"spectral radius of the quotient operator is not below 1 (upper bound {hi_q})"
+    gamma = (hi_q + 1) / 2
+    g = flint.fmpq(gamma.numerator, gamma.denominator)
+    Bm = A * (1 / g)
+    # H - B^T H B = I, solved as a q^2 linear system (vec trick)
+    size = q * q
+    L = flint.fmpq_mat(size, size)
+    for i in range(q):
+        for j in range(q):
+            row = i * q + j
+            L[row, row] += 1
+            for k in range(q):
+                if Bm[k, i] == 0:
+                    continue
+                for l_ in range(q):
+                    if Bm[l_, j] != 0:
+                        L[row, k * q + l_] -= Bm[k, i] * Bm[l_, j]
+    rhs = flint.fmpq_mat(size, 1)
+    for i in range(q):
+        rhs[i * q + i, 0] = 1
+    try:
+        hvec = L.solve(rhs)
+    except ZeroDivisionError:
+        return "the Lyapunov equation H - B^T H B = I is singular"
+    H = flint.fmpq_mat(q, q, [hvec[t, 0] for t in range(size)])
+    if H != H.transpose():
+        return "Lyapunov solution H is not symmetric"
+    if Bm.transpose() * H * Bm + identity(q) != H:
+        return "Lyapunov identity fails"
+    for k in range(1, q + 1):
+        minor = flint.fmpq_mat([[H[a, b] for b in range(k)] for a in range(k)]).det()
+        if minor <= 0:
+            return f"Lyapunov matrix H is not positive definite (leading minor {k} is {minor})"
+    return None
+
+
+def power_norm_certificate(A: flint.fmpq_mat, max_doublings: int = 16) -> str | None:
+    """Certificate for large quotients: a ``k`` with ``‖A^k‖∞ < 1``, bounded rigorously in ball arithmetic.
+
+    Then ``‖x‖_q = sum_{i<k} γ^{-i} ‖A^i x‖∞`` with ``γ = ‖A^k‖∞^{1/k} < 1`` is a norm in which
+    ``A`` contracts by ``γ`` (``thm:quotient_contraction``).  ``None`` when certified.
+    """
+    old = flint.ctx.prec
+    flint.ctx.prec = 256
+    try:
+        M = flint.arb_mat(A.nrows(), A.ncols(), [flint.arb(x) for x in A.entries()])
+        k = 1
+        for _ in range(max_doublings + 1):
+            bound = max(sum((abs(M[i, j]) for j in range(M.ncols())), flint.arb(0)).upper() for i in range(M.nrows()))
+            if bound < 1:
+                return None
+            M = M * M
+            k *= 2
+        return f"no power A^k with k <= 2^{max_doublings} has a certified infinity norm below 1"
+    finally:
+        flint.ctx.prec = old

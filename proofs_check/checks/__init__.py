@@ -1,0 +1,22 @@
+"""One exact check per labelled result of the paper, one module per part of the paper.
+
+Each check judges a :class:`~proofs_check.claimed.Claimed` decomposition of a chain against
+objects computed by independent routes (:mod:`proofs_check.routes`) and returns ``None`` when
+the identity holds, a string naming what fails (with the states where it fails) otherwise, or
+:data:`~proofs_check.registry.NOT_APPLICABLE`.  Importing this package registers every check in
+:data:`~proofs_check.registry.CHECKS`, in the paper's order.
+
+- :mod:`~proofs_check.checks.decomposition`: Sections 2–3;
+- :mod:`~proofs_check.checks.evaluation`: Section 4;
+- :mod:`~proofs_check.checks.appendix`: the appendix lemmas and ``P∞``.
+"""
+
+from ..registry import CHECKS, NOT_APPLICABLE, Check, Context, NotApplicable, Verdict, run_checks
+from . import decomposition  # registration happens on import, in the paper's order
+from . import evaluation
+from . import appendix
+
+SECTIONS = (decomposition, evaluation, appendix)
+"""The check modules, in the paper's order."""
+
+__all__ = ["CHECKS", "Check", "Verdict", "Context", "run_checks", "NOT_APPLICABLE", "NotApplicable", "SECTIONS"]

@@ -1,0 +1,230 @@
+"""Checks for the appendix lemmas (their deterministic parts) and for ``P∞`` itself."""
+
+from __future__ import annotations
+
+from math import lcm
+
+import flint
+
+from ..linalg import matvec, nullspace, norm_inf, random_vector, rank, same_span
+from ..registry import NOT_APPLICABLE, Context, check, few, mismatch
+
+
+@check("lem:recurrent_decomp", "closed SCCs of the support graph = recurrent classes")
+def _recurrent(ctx: Context):
+    c, n = ctx.claimed, ctx.chain.n
+    Pinf = ctx.routes.P_inf
+    recurrent = {y for y in range(n) if any(Pinf[s, y] != 0 for s in range(n))}
+    claimed = {s for cls in c.classes for s in cls}
+    if recurrent != claimed:
+        return f"claimed recurrent set differs from the states with a nonzero P_inf column: {few(sorted(recurrent ^ claimed))}"
+    for i, cls in enumerate(c.classes):
+        S = set(cls)
+        # one class: every state's P_inf row restricted to the class is the same positive vector
+        ref = [Pinf[cls[0], y] for y in cls]
+        if any(x <= 0 for x in ref):
+            return f"claimed class {i} is not irreducible"
+        for s in cls:
+            if [Pinf[s, y] for y in cls] != ref:
+                return f"claimed class {i} mixes states of different classes"
+            if any(y not in S for y in ctx.chain.support[s]):
+                return f"claimed class {i} is not closed (state {s} leaves it)"
+    return None
+
+
+@check("lem:shift_b", "P b_{i,k} = b_{i,k-1 mod d_i}")
+def _shift(ctx: Context):
+    c = ctx.claimed
+    col_of = {(i, k): j for j, (i, k, _) in enumerate(c.anchors)}
+    for j, (i, k, _) in enumerate(c.anchors):
+        prev = col_of.get((i, (k - 1) % c.periods[i]))
+        if prev is None:
+            return f"no basis column for ({i}, {(k - 1) % c.periods[i]})"
+        m = mismatch(f"P b_{i},{k}", ctx.chain.matvec(c.b(j)), c.b(prev), f"b_{i},{(k - 1) % c.periods[i]}")
+        if m:
+            return m
+    return None
+
+
+@check("lem:Pi_kernel", "Pi^2 = Pi, (Pi v)(a) = 0, ker Pi = span b, dim ker Pi = N")
+def _Pi_kernel(ctx: Context):
+    c, n = ctx.claimed, ctx.chain.n
+    rng = ctx.rng("Pik")
+    for _ in range(3):
+        v = random_vector(rng, n)
+        w = c.project(v)
+        if c.project(w) != w:
+            return "Pi is not idempotent"
+        bad = [a for a in c.anchor_states if w[a] != 0]
+        if bad:
+            return f"(Pi v) is nonzero at anchors {few(bad)}"
+    Pi = flint.fmpq_mat([c.project([flint.fmpq(int(i == j)) for i in range(n)]) for j in range(n)]).transpose()
+    ker = nullspace(Pi)
+    if ker.ncols() != c.N:
+        return f"dim ker Pi = {ker.ncols()}, expected N = {c.N}"
+    if not same_span(ker, c.basis_matrix()):
+        return "ker Pi != span b"
+    return None
+
+
+@check("lem:kernel_equals_peripheral", "span b = K(P)")
+def _kernel_peripheral(ctx: Context):
+    c = ctx.claimed
+    Bm = c.basis_matrix()
+    if not same_span(Bm, ctx.routes.K):
+        return "span b != K(P) (kernel of the cyclotomic part of charpoly)"
+    if not same_span(Bm, ctx.routes.K_power(c.periods)):
+        return "span b != ker(P^D - I)"
+    return None
+
+
+@check("rem:peripheral_semisimple", "no Jordan blocks on the unit circle: rank(P^D - I) = rank((P^D - I)^2)")
+def _semisimple(ctx: Context):
+    routes = ctx.routes
+    D = lcm(*ctx.claimed.periods) if ctx.claimed.periods else 1
+    M = routes.P_pow(D) - routes.I
+    if rank(M) != rank(M * M):
+        return "rank(P^D - I) != rank((P^D - I)^2)"
+    if ctx.chain.n - rank(M) != routes.K.ncols():
+        return f"dim ker(P^D - I) = {ctx.chain.n - rank(M)} with D = lcm(periods) = {D}, but dim K(P) = {routes.K.ncols()}"
+    if routes.K.ncols() != routes.K_semisimple.ncols():
+        return "peripheral generalized eigenspace is larger than the eigenspace"
+    return None
+
+
+@check("lem:W_norm_equiv", "W cap K = {0}")
+def _W_cap_K(ctx: Context):
+    if ctx.routes.anchor_basis(ctx.claimed.anchor_states) is None:
+        return "K[anchors, :] is singular: a nonzero element of K vanishes at every anchor"
+    return None
+
+
+def _perturbed_basis(ctx: Context, eps: flint.fmpq) -> list[list]:
+    """The learned b^ given in the context, else an exact rational b^ on the simplex:
+    (1 - eps) b(s) + eps u(s) on transient rows, b on recurrent rows."""
+    if ctx.bhat is not None:
+        return [list(row) for row in ctx.bhat]
+    c, n = ctx.claimed, ctx.chain.n
+    rng = ctx.rng("bhat")
+    recurrent = {s for cls in c.classes for s in cls}
+    out = []
+    for s in range(n):
+        if s in recurrent:
+            out.append(list(c.basis[s]))
+            continue
+        w = [rng.randint(0, 5) for _ in range(c.N)]
+        if sum(w) == 0:
+            w[rng.randrange(c.N)] = 1
+        tot = sum(w)
+        out.append([(1 - eps) * b + eps * flint.fmpq(x, tot) for b, x in zip(c.basis[s], w)])
+    return out
+
+
+@check("lem:vhat_star_unique", "the Pi^-projected fixed point v = Pi^(r + P v) exists and is unique")
+def _vhat_unique(ctx: Context):
+    c, n = ctx.claimed, ctx.chain.n
+    bh = _perturbed_basis(ctx, flint.fmpq(1, 100))
+    A = set(c.anchor_states)
+    W = [s for s in range(n) if s not in A]
+    P = ctx.routes.P
+    pihat = ctx.apply_pihat or (lambda v: c.project(v, bh))
+    rng = ctx.rng("range")
+    for _ in range(3):  # the lemma's setting: range(Pi^) = W (anchor exactness)
+        v = random_vector(rng, n)
+        if any(x != 0 for s, x in enumerate(pihat(v)) if s in A):
+            return "Pi^ v is not zero at the anchors: b^ is not exact at the anchors, so range(Pi^) != W"
+        w = [0 if s in A else x for s, x in enumerate(v)]
+        if pihat(w) != w:
+            return "Pi^ does not fix W (vectors vanishing at the anchors)"
+    # unknown v on W (v = 0 on anchors); equations (I - Pi^ P) v = Pi^ r on W rows
+    cols = []
+    for j in W:
+        e = [flint.fmpq(0)] * n
+        e[j] = flint.fmpq(1)
+        Pe = matvec(P, e)
+        ImPiP = [a - b for a, b in zip(e, pihat(Pe))]
+        cols.append([ImPiP[s] for s in W])
+    if not W:
+        return None
+    M = flint.fmpq_mat([[cols[j][i] for j in range(len(W))] for i in range(len(W))])
+    if rank(M) < len(W):
+        return "the Pi^-projected fixed-point system is singular"
+    return None
+
+
+@check("lem:b_simplex", "b >= 0 and sum_{(i,k)} b_{i,k}(s) = 1 (also for b^)")
+def _b_simplex(ctx: Context):
+    for s, row in enumerate(ctx.claimed.basis):
+        neg = [j for j, x in enumerate(row) if x < 0]
+        if neg:
+            return f"b(s) has a negative entry at state {s}, column {neg[0]}"
+        tot = sum(row, flint.fmpq(0))
+        if tot != 1:
+            return f"sum_(i,k) b_(i,k)(s) = {tot} at state {s}, expected 1"
+    for s, row in enumerate(_perturbed_basis(ctx, flint.fmpq(1, 7))):
+        if any(x < 0 for x in row) or sum(row, flint.fmpq(0)) != 1:
+            return f"the learned b^ leaves the simplex at state {s}"
+    return None
+
+
+@check("lem:pihat_dev", "||(Pi^ - Pi) v|| <= eps_b ||v|| when max_s ||b^(s) - b(s)||_1 <= eps_b")
+def _pihat_dev(ctx: Context):
+    c, n = ctx.claimed, ctx.chain.n
+    rng = ctx.rng("dev")
+    bh = _perturbed_basis(ctx, flint.fmpq(1, 5))
+    eps = max((sum((abs(a - b) for a, b in zip(r1, r2)), flint.fmpq(0)) for r1, r2 in zip(bh, c.basis)), default=flint.fmpq(0))
+    pihat = ctx.apply_pihat or (lambda v: c.project(v, bh))
+    for _ in range(5):
+        v = random_vector(rng, n)
+        d = [a - b for a, b in zip(pihat(v), c.project(v))]
+        if norm_inf(d) > eps * norm_inf(v):
+            return f"||(Pi^ - Pi)v|| = {norm_inf(d)} exceeds eps_b ||v|| = {eps * norm_inf(v)}"
+    return None
+
+
+@check("lem:pihat_infty_norm", "||Pi^ v|| <= 2||v|| (and the same for Pi)")
+def _pihat_norm(ctx: Context):
+    c, n = ctx.claimed, ctx.chain.n
+    rng = ctx.rng("norm")
+    bh = _perturbed_basis(ctx, flint.fmpq(1, 3))
+    pihat = ctx.apply_pihat or (lambda v: c.project(v, bh))
+    for _ in range(5):
+        v = random_vector(rng, n)
+        for op, name in ((pihat, "Pi^"), (lambda v: c.project(v), "Pi")):
+            w = op(v)
+            if norm_inf(w) > 2 * norm_inf(v):
+                return f"||{name} v|| = {norm_inf(w)} exceeds 2||v|| = {2 * norm_inf(v)}"
+    return None
+
+
+@check("lem:anchor_interpolation", "every g in K equals sum_(i,k) g(a_(i,k)) b_(i,k)")
+def _anchor_interp(ctx: Context):
+    c, n = ctx.claimed, ctx.chain.n
+    K = ctx.routes.K
+    for j in range(K.ncols()):
+        g = [K[s, j] for s in range(n)]
+        if any(x != 0 for x in c.project(g)):
+            return f"K basis vector {j} is not interpolated by its anchor values"
+    return None
+
+
+@check("def:theta_star", "theta*_(i,k) = g*(a_(i,k)) and g* = sum theta* b")
+def _theta(ctx: Context):
+    c = ctx.claimed
+    m = mismatch("theta", list(c.theta), [c.g_star[a] for a in c.anchor_states], "g* at the anchors")
+    if m:
+        return m
+    g = [sum((t * b for t, b in zip(c.theta, row)), flint.fmpq(0)) for row in c.basis]
+    return mismatch("g*", c.g_star, g, "sum theta b")
+
+
+@check("P_inf", "claimed P_inf equals the spectral projector for eigenvalue 1")
+def _P_inf(ctx: Context):
+    c, n = ctx.claimed, ctx.chain.n
+    if c.P_inf is None:
+        return NOT_APPLICABLE
+    Pinf = ctx.routes.P_inf
+    bad = sorted({s for s in range(n) for y in range(n) if c.P_inf[s][y] != Pinf[s, y]})
+    if bad:
+        return f"P_inf differs from the spectral projector in rows {few(bad)}"
+    return None

@@ -1,0 +1,208 @@
+"""Checks for Sections 2–3 of the paper: the peripheral subspace, the quotient, the decomposition,
+and its comparison with the classical gain and bias."""
+
+from __future__ import annotations
+
+import flint
+
+from ..certificates import contraction_certificate, has_cyclotomic_factor, quotient_charpolys, quotient_matrix
+from ..linalg import col, in_span, in_span_all, matvec, nullspace, random_vector, rank, same_span, vec
+from ..registry import NOT_APPLICABLE, Context, check, few, mismatch
+
+
+@check("lem:invariant_constant_on_class", "Px = x implies x constant on every closed class")
+def _invariant_constant(ctx: Context):
+    R = ctx.routes.invariant
+    for j in range(R.ncols()):
+        for i, members in enumerate(ctx.claimed.classes):
+            vals = {R[s, j] for s in members}
+            if len(vals) > 1:
+                return f"invariant vector {j} is not constant on claimed class {i} {few(members)}"
+    if R.ncols() != len(ctx.claimed.classes):
+        return f"dim ker(I-P) = {R.ncols()} but {len(ctx.claimed.classes)} closed classes are claimed"
+    return None
+
+
+@check("thm:minimal_quotient", "rho(P on R^n/K') < 1 iff K(P) is contained in K'; K(P) is the minimal such K'")
+def _minimal_quotient(ctx: Context):
+    B = ctx.claimed.basis_matrix()
+    _, q = quotient_charpolys(ctx.routes.P, B, ctx.routes.charpoly)
+    if q is None:
+        return "span of the claimed basis is not P-invariant"
+    if has_cyclotomic_factor(q):
+        return "the quotient by span(b) keeps a unimodular eigenvalue (charpoly has a cyclotomic factor)"
+    if any(d > 1 for d in ctx.claimed.periods):
+        _, q1 = quotient_charpolys(ctx.routes.P, ctx.routes.invariant, ctx.routes.charpoly)
+        if q1 is None or not has_cyclotomic_factor(q1):
+            return "the quotient by ker(I-P) should keep a root of unity when some class is periodic"
+    return None
+
+
+@check("thm:quotient_contraction", "a norm on R^n/K(P) in which the quotient operator contracts by gamma < 1 (Lyapunov certificate)")
+def _quotient_contraction(ctx: Context):
+    K = ctx.claimed.basis_matrix()  # the claimed K: judged by whether its quotient contracts
+    if rank(K) < K.ncols():
+        return "the claimed basis is rank deficient"
+    if not in_span_all(K, ctx.routes.P * K):
+        return "span of the claimed basis is not P-invariant, so there is no quotient operator"
+    return contraction_certificate(quotient_matrix(ctx.routes.P, K))
+
+
+@check("thm:wellposed", "unique v* in range(Pi) with v* = Pi(r + P v*); g* = r - (I-P)v* in K(P)")
+def _wellposed(ctx: Context):
+    c, n, chain = ctx.claimed, ctx.chain.n, ctx.chain
+    Pv = chain.matvec(c.v_star)
+    resid = [r - g - v + pv for r, g, v, pv in zip(chain.r, c.g_star, c.v_star, Pv)]
+    bad = [s for s, x in enumerate(resid) if x != 0]
+    if bad:
+        return f"r != g* + (I-P)v* at states {few(bad)}"
+    if not in_span(ctx.routes.K, c.g_star):
+        return "g* is not in K(P) (independent route: kernel of the cyclotomic part of charpoly)"
+    nonzero = [a for a in c.anchor_states if c.v_star[a] != 0]
+    if nonzero:
+        return f"v* is not in range(Pi): nonzero at anchors {few(nonzero)}"
+    B = ctx.routes.anchor_basis(c.anchor_states)
+    if B is None:
+        return "the claimed anchors do not identify K(P) (K[anchors, :] is singular)"
+    brows = [[B[s, j] for j in range(B.ncols())] for s in range(n)]
+    fixed = c.project([r + pv for r, pv in zip(chain.r, Pv)], brows)
+    m = mismatch("v*", c.v_star, fixed, "Pi(r + P v*)")
+    if m:
+        return m
+    # uniqueness: [(I-P) on W | K] is nonsingular
+    W = [s for s in range(n) if s not in set(c.anchor_states)]
+    IP = ctx.routes.I - ctx.routes.P
+    K = ctx.routes.K
+    M = flint.fmpq_mat([[IP[i, j] for j in W] + [K[i, j] for j in range(K.ncols())] for i in range(n)])
+    if M.ncols() != n or rank(M) < n:
+        return "the gauge-fixed system [(I-P)|_W, K] is singular: v* would not be unique"
+    return None
+
+
+@check("cor:recover_invariant_gain", "g = P_inf g* = P_inf r")
+def _recover_gain(ctx: Context):
+    Pinf = ctx.routes.P_inf
+    a = matvec(Pinf, ctx.claimed.g_star)
+    m = mismatch("P_inf g*", a, vec(ctx.routes.rho), "P_inf r (spectral projector)")
+    if m:
+        return m
+    if ctx.claimed.rho is not None:
+        return mismatch("rho", ctx.claimed.rho, vec(ctx.routes.rho), "P_inf r (spectral projector)")
+    return None
+
+
+@check("prop:aperiodic_reduction", "all d_i = 1 implies K = range(P_inf) = ker(I-P), g* = rho, v* - h in ker(I-P)")
+def _aperiodic(ctx: Context):
+    c = ctx.claimed
+    if any(d != 1 for d in c.periods):
+        return NOT_APPLICABLE
+    if not same_span(ctx.routes.K, ctx.routes.invariant):
+        return "K(P) != ker(I-P) on an aperiodic chain"
+    if ctx.routes.K.ncols() != len(c.classes):
+        return f"dim K = {ctx.routes.K.ncols()} but {len(c.classes)} classes"
+    m = mismatch("g*", c.g_star, vec(ctx.routes.rho), "rho")
+    if m:
+        return m
+    d = [v - h for v, h in zip(c.v_star, vec(ctx.routes.h))]
+    if not in_span(ctx.routes.invariant, d):
+        return "v* - h is not in ker(I-P)"
+    return None
+
+
+@check("thm:comparison_gain_bias", "P_inf g* = rho; unique psi in K cap ker P_inf with g* = rho + (I-P)psi; h = v* + psi - P_inf v*")
+def _comparison(ctx: Context):
+    c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
+    rho = vec(routes.rho)
+    Pinf = routes.P_inf
+    m = mismatch("P_inf g*", matvec(Pinf, c.g_star), rho, "rho (spectral projector)")
+    if m:
+        return m
+    # psi solved in K cap ker P_inf, independently: coordinates x with K x = psi
+    K = routes.K
+    KP = Pinf * K
+    Z = nullspace(KP)  # coefficient space of K cap ker P_inf
+    S = K * Z  # basis of K cap ker P_inf
+    IP = routes.I - routes.P
+    target = col([g - r for g, r in zip(c.g_star, rho)])
+    A = IP * S
+    if rank(A) != S.ncols():
+        return "(I-P) is not injective on K cap ker P_inf: psi would not be unique"
+    # least-squares-free exact solve: A y = target must be consistent
+    if S.ncols():
+        AtA = A.transpose() * A
+        y = AtA.solve(A.transpose() * target)
+        psi = vec(S * y)
+    else:
+        psi = [flint.fmpq(0)] * n
+    if vec(IP * col(psi)) != vec(target):
+        return "no psi in K cap ker P_inf solves g* = rho + (I-P) psi"
+    if c.psi is not None:
+        m = mismatch("psi", c.psi, psi, "the solve in K cap ker P_inf")
+        if m:
+            return m
+    Pv = matvec(Pinf, c.v_star)
+    h_thm = [v + p - pv for v, p, pv in zip(c.v_star, psi, Pv)]
+    m = mismatch("v* + psi - P_inf v*", h_thm, vec(routes.h), "h from the deviation matrix")
+    if m:
+        return m
+    if c.h is not None:
+        return mismatch("h", c.h, vec(routes.h), "the deviation matrix")
+    return None
+
+
+@check("cor:projected_bias", "Pi h = v*; g* = rho + (I-P)(I-Pi)h")
+def _projected_bias(ctx: Context):
+    c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
+    B = routes.anchor_basis(c.anchor_states)
+    if B is None:
+        return "the claimed anchors do not identify K(P)"
+    brows = [[B[s, j] for j in range(B.ncols())] for s in range(n)]
+    h = vec(routes.h)
+    Ph = c.project(h, brows)
+    m = mismatch("Pi h", Ph, c.v_star, "claimed v*")
+    if m:
+        return "v* " + m.replace("Pi h differs from claimed v*", "differs from Pi h")
+    rest = [a - b for a, b in zip(h, Ph)]
+    g = [r + x for r, x in zip(vec(routes.rho), vec((routes.I - routes.P) * col(rest)))]
+    return mismatch("g*", c.g_star, g, "rho + (I-P)(I-Pi)h")
+
+
+@check("def:main_b", "b_{i,k}(s) = P(enter class i with phase - hitting time = k mod d_i)")
+def _def_b(ctx: Context):
+    c, n = ctx.claimed, ctx.chain.n
+    B = ctx.routes.anchor_basis(c.anchor_states)
+    if B is None:
+        return f"K(P) has dimension {ctx.routes.K.ncols()} and the {c.N} claimed anchors do not identify it"
+    for j in range(c.N):
+        m = mismatch(f"b column {j} {c.anchors[j][:2]}", c.b(j), [B[s, j] for s in range(n)], "K (K[anchors,:])^-1")
+        if m:
+            return m
+    for j, (i, k, _) in enumerate(c.anchors):
+        for s in c.cyclic_classes[i][k]:
+            if c.basis[s][j] != 1:
+                return f"b_{{{i},{k}}} is not 1 on state {s} of C_{{{i},{k}}}"
+    return None
+
+
+@check("lem:main_b_identify", "{b_{i,k}} is a basis of K; Pi has kernel K; b_{i,k}(a_{j,l}) = delta")
+def _b_identify(ctx: Context):
+    c, n = ctx.claimed, ctx.chain.n
+    Bm = c.basis_matrix()
+    if rank(Bm) != c.N:
+        return f"the claimed basis has rank {rank(Bm)}, expected N = {c.N}"
+    if not same_span(Bm, ctx.routes.K_power(c.periods)):
+        return "span(b) != ker(P^D - I)"
+    for j in range(c.N):
+        if any(x != 0 for x in c.project(c.b(j))):
+            return f"Pi b_{c.anchors[j][:2]} != 0"
+    v = random_vector(ctx.rng("Pi"), n)
+    if c.project(c.project(v)) != c.project(v):
+        return "Pi is not idempotent"
+    Pi = flint.fmpq_mat([c.project([flint.fmpq(int(i == j)) for i in range(n)]) for j in range(n)]).transpose()
+    if rank(Pi) != n - c.N:
+        return f"rank Pi = {rank(Pi)}, expected n - N = {n - c.N}"
+    for j, (_, _, a) in enumerate(c.anchors):
+        for l_ in range(c.N):
+            if c.basis[a][l_] != (1 if l_ == j else 0):
+                return f"delta property fails: b column {l_} at anchor {a} is {c.basis[a][l_]}"
+    return None

@@ -1,0 +1,130 @@
+"""Checks for Section 4 of the paper: finite-horizon returns and their error bounds."""
+
+from __future__ import annotations
+
+from math import lcm
+
+import flint
+
+from exactpte.chain import MarkovRewardProcess
+
+from ..claimed import Claimed
+from ..linalg import col, matvec, norm_inf, orbit, random_vector, vec
+from ..registry import NOT_APPLICABLE, Context, check, mismatch
+
+
+def _horizons(c: Claimed) -> list[int]:
+    D = lcm(*c.periods) if c.periods else 1
+    return sorted({1, 2, D, 3 * D + 1, 20})
+
+
+@check("lem:app_telescoping", "J_T = sum_{t<T} P^t g_v + v - P^T v for every v and T >= 1")
+def _telescoping(ctx: Context):
+    routes, n = ctx.routes, ctx.chain.n
+    rng = ctx.rng("tele")
+    vs = [list(ctx.claimed.v_star), random_vector(rng, n)]
+    P = routes.P
+    for T in _horizons(ctx.claimed):
+        J = routes.returns(T)
+        for v in vs:
+            gv = col([r - x + y for r, x, y in zip(ctx.chain.r, v, matvec(P, v))])
+            rhs = orbit(P, gv, T) + col(v) - routes.P_pow(T) * col(v)
+            if rhs != J:
+                return f"return identity fails at T = {T}"
+        # the claimed split: persistent orbit from theta and b (P b_(i,k) = b_(i,k-1)) plus boundary
+        persistent = _orbit_sum(ctx.claimed, T)
+        split = [o + v - pv for o, v, pv in zip(persistent, ctx.claimed.v_star, vec(routes.P_pow(T) * col(ctx.claimed.v_star)))]
+        m = mismatch(f"sum_t P^t g* + v* - P^T v* (T = {T})", split, vec(J), "J_T by matrix powers")
+        if m:
+            return m
+    return None
+
+
+def _orbit_sum(c: Claimed, T: int) -> list:
+    """``sum_{t<T} P^t g*`` from the claimed theta and basis: ``sum_(i,k) b_(i,k) sum_t theta_(i,k+t)``."""
+    coeffs = []
+    for j, (i, k, _) in enumerate(c.anchors):
+        d = c.periods[i]
+        base = j - k
+        coeffs.append(sum((c.theta[base + (k + t) % d] for t in range(T)), flint.fmpq(0)))
+    return [sum((a * b for a, b in zip(coeffs, row)), flint.fmpq(0)) for row in c.basis]
+
+
+@check("prop:app_vstar_transient_cost", "v*(s) = E_s[sum_{t < tau_A} (r - g*)(X_t)]")
+def _transient_cost(ctx: Context):
+    c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
+    A = set(c.anchor_states)
+    rest = [s for s in range(n) if s not in A]
+    if not rest:
+        return mismatch("v*", c.v_star, [flint.fmpq(0)] * n, "zero (every state is an anchor)")
+    P = routes.P
+    M = flint.fmpq_mat([[int(i == j) - P[i, j] for j in rest] for i in rest])
+    rhs = flint.fmpq_mat(len(rest), 1, [ctx.chain.r[s] - c.g_star[s] for s in rest])
+    try:
+        x = M.solve(rhs)
+    except ZeroDivisionError:
+        return "the anchors are not reached almost surely from every state (hitting system singular)"
+    expected = [flint.fmpq(0)] * n
+    for t, s in enumerate(rest):
+        expected[s] = x[t, 0]
+    return mismatch("v*", c.v_star, expected, "the hitting-cost solve with anchors absorbing")
+
+
+def _cycle_order(chain: MarkovRewardProcess) -> list[int] | None:
+    """The states in cycle order when the chain is one deterministic cycle, else ``None``."""
+    n = chain.n
+    succ = [chain.support[s] for s in range(n)]
+    if any(len(s) != 1 for s in succ):
+        return None
+    order, s = [0], succ[0][0]
+    while s != 0 and len(order) <= n:
+        order.append(s)
+        s = succ[s][0]
+    return order if len(order) == n and s == 0 else None
+
+
+@check("prop:deterministic_cycle", "d-cycle: K = R^d, Pi = 0, v* = 0, g* = r; even d and r = 1{k < d/2} give ||h|| = d/8")
+def _det_cycle(ctx: Context):
+    order = _cycle_order(ctx.chain)
+    if order is None:
+        return NOT_APPLICABLE
+    c, n = ctx.claimed, ctx.chain.n
+    if ctx.routes.K.ncols() != n:
+        return f"dim K = {ctx.routes.K.ncols()} on a {n}-cycle, expected {n}"
+    for j in range(c.N):
+        if any(x != 0 for x in c.project(c.b(j))) or c.N != n:
+            return "Pi is not the zero map on the cycle"
+    m = mismatch("v*", c.v_star, [flint.fmpq(0)] * n, "zero") or mismatch("g*", c.g_star, list(ctx.chain.r), "r")
+    if m:
+        return m
+    rbar = sum(ctx.chain.r, flint.fmpq(0)) / n
+    h = vec(ctx.routes.h)
+    for k in range(n):  # h(k) - h(k+1) = r(k) - rbar along the cycle, sum h = 0
+        s, t = order[k], order[(k + 1) % n]
+        if h[s] - h[t] != ctx.chain.r[s] - rbar:
+            return f"h(k) - h(k+1) != r(k) - rbar at k = {k}"
+    if n % 2 == 0 and all(ctx.chain.r[order[k]] == (1 if 2 * k < n else 0) for k in range(n)):
+        if norm_inf(h) != flint.fmpq(n, 8):
+            return f"||h|| = {norm_inf(h)}, expected d/8 = {flint.fmpq(n, 8)}"
+    if c.h is not None:
+        return mismatch("h", c.h, h, "the deviation matrix")
+    return None
+
+
+@check("cor:return_error", "||J^_T - J_T|| <= T||g^ - g*|| + 2||v^ - v*|| for every candidate (g^, v^)")
+def _return_error(ctx: Context):
+    c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
+    rng = ctx.rng("ret")
+    P = routes.P
+    for trial in range(4):
+        dg = random_vector(rng, n, 3) if trial else [flint.fmpq(0)] * n
+        dv = random_vector(rng, n, 3) if trial else [flint.fmpq(0)] * n
+        gh = [a + b for a, b in zip(c.g_star, dg)]
+        vh = [a + b for a, b in zip(c.v_star, dv)]
+        for T in _horizons(c):
+            Jh = orbit(P, col(gh), T) + col(vh) - routes.P_pow(T) * col(vh)
+            err = norm_inf(vec(Jh - routes.returns(T)))
+            bound = T * norm_inf(dg) + 2 * norm_inf(dv)
+            if err > bound:
+                return f"return error {err} exceeds T||dg|| + 2||dv|| = {bound} at T = {T}"
+    return None

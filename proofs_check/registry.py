@@ -1,0 +1,173 @@
+"""The registry of checks, what a check sees, its verdict, and the runner.
+
+A check is a function ``ctx -> None | str | NotApplicable`` registered under the paper's
+label with :func:`check`; it judges a :class:`~proofs_check.claimed.Claimed` decomposition
+against objects computed by independent routes (:class:`~proofs_check.routes.Routes`).
+:func:`run_checks` runs them and turns each outcome into a :class:`Verdict`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from exactpte.chain import MarkovRewardProcess
+from exactpte.errors import UnknownNameError
+
+from .claimed import Claimed
+from .routes import Routes
+
+__all__ = ["CHECKS", "Check", "Verdict", "Context", "check", "run_checks", "NotApplicable", "NOT_APPLICABLE",
+           "mismatch", "diff_states", "few", "shape_problem"]
+
+
+class NotApplicable:
+    """What a check returns when the chain does not meet the result's hypothesis
+    (e.g. ``prop:aperiodic_reduction`` on a periodic chain): reported as n/a, never as held."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str = "not applicable") -> None:
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"NotApplicable({self.reason!r})"
+
+
+NOT_APPLICABLE = NotApplicable()
+"""The default :class:`NotApplicable` (reason "not applicable")."""
+
+
+@dataclass
+class Context:
+    """What a check sees.  ``bhat``/``apply_pihat`` are the estimator-side inputs of the
+    appendix lemmas: a learned basis (rows on the simplex) and an implementation of
+    ``v -> Pi^ v``; by default an exact random perturbation of ``b`` and the definition."""
+
+    chain: MarkovRewardProcess
+    claimed: Claimed
+    routes: Routes
+    seed: int = 0
+    bhat: list | None = None
+    apply_pihat: Callable | None = None
+
+    def rng(self, key: str) -> random.Random:
+        """A random source for one check, seeded by the context's seed and the check's own key."""
+        return random.Random(f"{self.seed}:{key}")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One registered check: the paper's label, a one-line statement, the function, its kind."""
+
+    key: str
+    statement: str
+    func: Callable[[Context], "str | None | NotApplicable"]
+    kind: str = "exact"
+
+
+@dataclass
+class Verdict:
+    """The outcome of one check on one chain: ``holds`` is True, False, or None (not applicable)."""
+
+    key: str
+    statement: str
+    holds: bool | None  # None: not applicable to this chain
+    detail: str = ""
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        """The verdict as a JSON-ready dict."""
+        return {"key": self.key, "statement": self.statement, "holds": self.holds, "detail": self.detail, "seconds": self.seconds}
+
+
+CHECKS: dict[str, Check] = {}
+"""Every registered check by key, in registration (paper) order."""
+
+
+def check(key: str, statement: str, kind: str = "exact"):
+    """Decorator registering ``func(ctx) -> None | str | NotApplicable`` under ``key`` in :data:`CHECKS`.
+
+    ``None`` means the identity holds, a string names what fails (with the states where it fails).
+    """
+
+    def deco(func):
+        CHECKS[key] = Check(key, statement, func, kind)
+        return func
+
+    return deco
+
+
+def diff_states(got: Sequence, expected: Sequence) -> list[int]:
+    """States where two vectors differ."""
+    return [s for s, (a, b) in enumerate(zip(got, expected)) if a != b]
+
+
+def mismatch(name: str, got: Sequence, expected: Sequence, route: str) -> str | None:
+    """``None`` when ``got == expected`` entrywise, else a message naming the states that differ."""
+    if len(got) != len(expected):
+        return f"{name} has length {len(got)}, expected {len(expected)}"
+    bad = diff_states(got, expected)
+    if not bad:
+        return None
+    s = bad[0]
+    return f"{name} differs from {route} at states {few(bad)} (e.g. state {s}: {got[s]} vs {expected[s]})"
+
+
+def few(xs: Sequence[int], k: int = 8) -> str:
+    """At most ``k`` items of a list, with "..." when cut."""
+    xs = list(xs)
+    return str(xs[:k])[:-1] + (", ...]" if len(xs) > k else "]")
+
+
+def shape_problem(ctx: Context) -> str | None:
+    """What makes the claimed decomposition's arrays the wrong shape for the chain, if anything."""
+    c, n = ctx.claimed, ctx.chain.n
+    if len(c.basis) != n or any(len(row) != c.N for row in c.basis):
+        return f"basis is not {n} x N = {n} x {c.N}"
+    if len(c.theta) != c.N:
+        return f"theta has {len(c.theta)} entries, expected N = {c.N}"
+    for name in ("g_star", "v_star"):
+        if len(getattr(c, name)) != n:
+            return f"{name} has {len(getattr(c, name))} entries, expected {n}"
+    if sum(c.periods) != c.N or len(c.periods) != len(c.classes):
+        return f"periods {list(c.periods)} do not match {len(c.classes)} classes and N = {c.N} anchors"
+    return None
+
+
+def run_checks(
+    chain: MarkovRewardProcess,
+    claimed: Claimed,
+    *,
+    only: Sequence[str] | None = None,
+    seed: int = 0,
+    routes: Routes | None = None,
+    bhat: list | None = None,
+    apply_pihat: Callable | None = None,
+) -> list[Verdict]:
+    """Run the checks (all, or ``only``) on one chain and claimed decomposition."""
+    keys = list(CHECKS) if not only else list(only)
+    unknown = [k for k in keys if k not in CHECKS]
+    if unknown:
+        raise UnknownNameError(f"unknown check key(s) {unknown}; known: {', '.join(CHECKS)}")
+    ctx = Context(chain, claimed, routes or Routes(chain), seed, bhat, apply_pihat)
+    verdicts = []
+    problem = shape_problem(ctx)
+    for key in keys:
+        chk = CHECKS[key]
+        t0 = time.perf_counter()
+        if problem:
+            out: str | None = f"malformed decomposition: {problem}"
+        else:
+            try:
+                out = chk.func(ctx)
+            except (IndexError, KeyError, ValueError, ZeroDivisionError) as e:
+                out = f"check could not be evaluated on this decomposition ({type(e).__name__}: {e})"
+        dt = time.perf_counter() - t0
+        if isinstance(out, NotApplicable):
+            verdicts.append(Verdict(key, chk.statement, None, out.reason, dt))
+        else:
+            verdicts.append(Verdict(key, chk.statement, out is None, out or "", dt))
+    return verdicts
