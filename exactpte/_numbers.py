@@ -37,6 +37,7 @@ class FloatPolicy:
         self.limit_denominator = limit_denominator
 
     def convert(self, x: float, where: str) -> flint.fmpq:
+        """One float converted as the policy says (refused by default), ``where`` naming it in errors."""
         if math.isnan(x) or math.isinf(x):
             raise EntryError(f"{where} is {x}, expected a finite exact number")
         if self.mode == "refuse":

@@ -33,6 +33,7 @@ def to_float(x: Any) -> float:
 
 
 def to_floats(values: Iterable[Any]) -> np.ndarray:
+    """The nearest doubles to a sequence of exact numbers, as a float array."""
     return np.array([to_float(x) for x in values], dtype=float)
 
 

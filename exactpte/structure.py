@@ -167,6 +167,7 @@ class Structure:
 
     @cached_property
     def column_of(self) -> dict[tuple[int, int], int]:
+        """Basis column of every pair ``(class, phase)``."""
         return {ik: c for c, ik in enumerate(self.index_set)}
 
     def canonical_anchors(self) -> tuple[tuple[int, ...], ...]:

@@ -142,6 +142,7 @@ def from_json_dict(data: dict, n: int) -> Claimed:
 
 
 def load_result(path: str, n: int) -> Claimed:
+    """Read a JSON result file (the ``exactpte decompose --json`` contract) as a :class:`Claimed` for a chain of ``n`` states."""
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)

@@ -31,22 +31,27 @@ class Routes:
 
     @cached_property
     def P(self) -> flint.fmpq_mat:
+        """``P`` as a dense exact matrix."""
         return self.chain.to_fmpq_mat()
 
     @cached_property
     def r(self) -> flint.fmpq_mat:
+        """``r`` as an exact column."""
         return flint.fmpq_mat(self.n, 1, list(self.chain.r))
 
     @cached_property
     def I(self) -> flint.fmpq_mat:
+        """The identity."""
         return identity(self.n)
 
     @cached_property
     def charpoly(self):
+        """The characteristic polynomial of ``P``."""
         return self.P.charpoly()
 
     @cached_property
     def cyclotomic(self) -> tuple[list, list]:
+        """Cyclotomic part of the characteristic polynomial (with multiplicity, squarefree)."""
         return cyclotomic_part(self.charpoly)
 
     @cached_property
@@ -90,6 +95,7 @@ class Routes:
 
     @cached_property
     def rho(self) -> flint.fmpq_mat:
+        """``ρ = P∞ r`` with the spectral projector."""
         return self.P_inf * self.r
 
     @cached_property

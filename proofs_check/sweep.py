@@ -34,6 +34,7 @@ class SweepReport:
     states: dict[int, int] = field(default_factory=dict)  # n -> how many chains
 
     def add(self, verdicts, n: int) -> None:
+        """Count one chain's verdicts."""
         self.chains += 1
         self.states[n] = self.states.get(n, 0) + 1
         for v in verdicts:
@@ -47,9 +48,11 @@ class SweepReport:
 
     @property
     def failed(self) -> int:
+        """Number of failed check verdicts over the sweep."""
         return sum(r["failed"] for r in self.checks.values())
 
     def to_dict(self) -> dict:
+        """The report as a JSON-ready dict."""
         return {
             "chains": self.chains,
             "seconds": round(self.seconds, 3),
@@ -59,6 +62,7 @@ class SweepReport:
         }
 
     def table(self) -> str:
+        """The per-check table a person reads at a glance."""
         head = ("check", "checked", "held", "failed", "n/a", "ms/chain")
         rows = [
             (k, str(r["checked"]), str(r["held"]), str(r["failed"]), str(r["not_applicable"]),

@@ -37,10 +37,12 @@ class LearnedStructure:
 
     @property
     def anchors(self) -> np.ndarray:
+        """Anchors of the learned structure (smallest state of each learned cyclic class)."""
         return np.array([a for group in self.structure.canonical_anchors() for a in group], dtype=np.int64)
 
     @property
     def N(self) -> int:
+        """Number of learned cyclic classes ``N = sum_i d_i``."""
         return self.structure.N
 
 
@@ -123,11 +125,13 @@ class GaugeMap:
         return v - self.bhat @ v[self.anchors]
 
     def matrix(self) -> np.ndarray:
+        """The gauge map ``Π̂`` as a dense ``n x n`` float matrix."""
         n = self.bhat.shape[0]
         return self(np.eye(n))
 
 
 def build_gauge(anchors: np.ndarray, bhat: np.ndarray) -> GaugeMap:
+    """The learned projection ``Π̂ v = v - sum_{i,k} v(a_{i,k}) b̂_{i,k}`` (``alg:main_build_gauge``) from learned weights."""
     return GaugeMap(np.asarray(anchors, dtype=np.int64), np.asarray(bhat, dtype=float))
 
 

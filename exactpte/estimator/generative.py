@@ -87,6 +87,7 @@ class TableModel(GenerativeModel):
 
     @classmethod
     def from_dense(cls, P: np.ndarray) -> "TableModel":
+        """A table model from a dense float transition matrix."""
         P = np.asarray(P, dtype=float)
         indptr, indices, probs = [0], [], []
         for row in P:
@@ -102,6 +103,7 @@ class TableModel(GenerativeModel):
         return self.indices[pos]
 
     def dense(self) -> np.ndarray:
+        """The transition table as a dense float matrix."""
         P = np.zeros((self.n, self.n))
         for s in range(self.n):
             a, b = self.indptr[s], self.indptr[s + 1]

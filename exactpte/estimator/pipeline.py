@@ -57,6 +57,7 @@ class Truth:
 
 
 def truth_of(chain: MarkovRewardProcess) -> Truth:
+    """The exact answers the estimator is scored against (decomposition, ``g*``, ``v*`` as floats)."""
     dec = decompose(chain)
     return Truth(
         chain=chain,

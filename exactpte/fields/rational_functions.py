@@ -87,6 +87,7 @@ class RationalFunction:
     __rmul__ = __mul__
 
     def inverse(self) -> "RationalFunction":
+        """``1 / self`` (``ZeroDivisionError`` for the zero function)."""
         if self.num.is_zero():
             raise ZeroDivisionError("division by the zero rational function")
         num, den = self.den, self.num
@@ -117,9 +118,11 @@ class RationalFunction:
         return hash((str(self.num), str(self.den)))
 
     def is_constant(self) -> bool:
+        """Whether the function does not depend on the parameters."""
         return self.num.is_constant() and self.den.is_constant()
 
     def constant_value(self) -> flint.fmpq:
+        """The value of a constant function as an ``fmpq``."""
         return flint.fmpq(int(self.num.leading_coefficient()) if not self.num.is_zero() else 0, int(self.den.leading_coefficient()))
 
     def __lt__(self, other):  # only for constants (used by validation of constant entries)
@@ -141,6 +144,7 @@ class RationalFunction:
         return self.field._eval_poly(self.num, values) / d
 
     def to_sympy(self) -> sympy.Expr:
+        """The function as a sympy expression (built from the polynomials, never parsed)."""
         return self.field.poly_to_sympy(self.num) / self.field.poly_to_sympy(self.den)
 
     def __str__(self) -> str:
@@ -159,9 +163,11 @@ class PolyMatrix:
         self.entries, self.field = rows, field
 
     def nrows(self) -> int:
+        """Number of rows."""
         return len(self.entries)
 
     def ncols(self) -> int:
+        """Number of columns."""
         return len(self.entries[0]) if self.entries else 0
 
     def __getitem__(self, ij):
@@ -188,6 +194,7 @@ class PolyMatrix:
         return PolyMatrix(out, self.field)
 
     def tolist(self) -> list[list[RationalFunction]]:
+        """The entries as a list of row lists."""
         return [list(r) for r in self.entries]
 
 
@@ -210,6 +217,7 @@ class RationalFunctionField:
 
     # scalars -----------------------------------------------------------------------------
     def scalar(self, x: Any) -> RationalFunction:
+        """``x`` (int, ``fmpz``, ``fmpq`` or any exact number) as a constant rational function."""
         if isinstance(x, RationalFunction):
             return x
         if isinstance(x, bool):
@@ -268,6 +276,7 @@ class RationalFunctionField:
         return self.ctx.from_dict({m: int(sympy.Rational(c) * den) for m, c in terms}), int(den)
 
     def poly_to_sympy(self, f) -> sympy.Expr:
+        """An ``fmpz_mpoly`` as a sympy polynomial expression in the parameters."""
         return sympy.Add(*[int(c) * sympy.Mul(*[s**e for s, e in zip(self.symbols, m)]) for m, c in f.to_dict().items()])
 
     def _eval_poly(self, f, values: Sequence[flint.fmpq]) -> flint.fmpq:
@@ -307,12 +316,15 @@ class RationalFunctionField:
 
     # matrices ------------------------------------------------------------------------------
     def matrix(self, rows: Sequence[Sequence[Any]], ncols: int | None = None) -> PolyMatrix:
+        """A dense matrix from row lists of exact numbers or rational functions."""
         return PolyMatrix([[self.scalar(x) for x in row] for row in rows], self) if rows else PolyMatrix([], self)
 
     def zeros(self, m: int, c: int) -> PolyMatrix:
+        """The ``m x c`` zero matrix."""
         return PolyMatrix([[self.zero] * c for _ in range(m)], self)
 
     def identity(self, m: int) -> PolyMatrix:
+        """The ``m x m`` identity."""
         M = self.zeros(m, m)
         for i in range(m):
             M.entries[i][i] = self.one
@@ -403,4 +415,5 @@ class RationalFunctionField:
         return bool(x.to_sympy().is_negative)
 
     def evaluate(self, x: RationalFunction, values: Sequence[flint.fmpq]) -> flint.fmpq:
+        """The exact value of ``x`` at a rational parameter point (``ZeroDivisionError`` at a pole)."""
         return x.evaluate(values)

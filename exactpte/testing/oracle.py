@@ -70,6 +70,7 @@ class Finding:
 
     @property
     def ok(self) -> bool:
+        """Whether the quantity agrees."""
         return self.status == "ok"
 
 
@@ -80,10 +81,12 @@ class Report:
 
     @property
     def ok(self) -> bool:
+        """Whether every finding agrees (gauge findings too with ``up_to_gauge``)."""
         accepted = {"ok", "same up to gauge"} if self.up_to_gauge else {"ok"}
         return all(f.status in accepted for f in self.findings)
 
     def table(self) -> str:
+        """The findings as a text table, closing with ``agrees`` or ``DISAGREES``."""
         w = max([len(f.key) for f in self.findings] + [8])
         lines = [f"{'quantity'.ljust(w)}  {'status':18}  {'max error':>10}  worst states / detail"]
         for f in self.findings:

@@ -45,6 +45,7 @@ class ChainSpec:
 
     @property
     def n(self) -> int:
+        """Number of states of the shape."""
         return sum(sum(s) for s in self.classes) + self.n_transient
 
     def __repr__(self) -> str:
