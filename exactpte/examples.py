@@ -205,9 +205,26 @@ _BUILDERS: dict[str, tuple[Callable[[], MarkovRewardProcess], str]] = {
 EXAMPLES: dict[str, str] = {name: desc for name, (_, desc) in _BUILDERS.items()}
 
 
-def example(name: str) -> MarkovRewardProcess:
-    """Build the built-in example ``name`` (see ``EXAMPLES``).
+def example(name: str) -> "MarkovRewardProcess | ParametricChain":
+    """Build the built-in example ``name``.
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`EXAMPLES` (``exactpte examples`` lists them with a description).
+
+    Returns
+    -------
+    MarkovRewardProcess or ParametricChain
+        A fresh chain.
+
+    Raises
+    ------
+    UnknownNameError
+        For an unknown name (the message lists the known ones).
+
+    Examples
+    --------
     >>> example("cycle-24").n
     24
     """

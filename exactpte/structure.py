@@ -2,7 +2,7 @@
 
 Everything here works on the support graph alone (successor lists), iteratively
 (no recursion limit) and in time linear in the number of edges.  Conventions
-(THEOREMS.md, "Conventions"): classes are ordered by their smallest state;
+(``docs/json-contract.md``, "Conventions"): classes are ordered by their smallest state;
 phase 0 of a class is the cyclic class holding its smallest state, so one step
 from ``C_{i,k}`` enters ``C_{i,k+1 mod d_i}``; the canonical anchor ``a_{i,k}``
 is the smallest state of ``C_{i,k}``.
@@ -18,6 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
+from .chain import Chain
 from .errors import AnchorError
 
 __all__ = [
@@ -224,13 +225,36 @@ class Structure:
         return tuple(out)
 
 
-def chain_structure(succ: Sequence[Sequence[int]]) -> Structure:
-    """Canonical :class:`Structure` of the support graph ``succ`` (successor lists).
+def chain_structure(succ: "Sequence[Sequence[int]] | Chain") -> Structure:
+    """Canonical :class:`Structure` of a support graph (``lem:recurrent_decomp``).
 
+    Closed classes are the closed strongly connected components; the period of a class is the
+    gcd of its cycle lengths, its cyclic classes the BFS levels mod the period.  Linear in the
+    number of edges.
+
+    Parameters
+    ----------
+    succ : sequence of sequences of int, or Chain
+        Successor lists (``succ[s]`` = states reachable in one step from ``s``), or a chain
+        (its support graph is used; ``chain.structure`` caches the same result).
+
+    Returns
+    -------
+    Structure
+        Classes ordered by smallest state, phase 0 holding the class's smallest state,
+        transient SCCs downstream first.
+
+    Examples
+    --------
     >>> s = chain_structure([[1], [2], [1], [0, 3]])
     >>> s.classes, s.periods, s.cyclic_classes, s.transient
     (((1, 2),), (2,), (((1,), (2,)),), (0, 3))
+    >>> import exactpte
+    >>> chain_structure(exactpte.example("branching")) == exactpte.example("branching").structure
+    True
     """
+    if isinstance(succ, Chain):
+        succ = succ.support
     graph = support_matrix(succ)
     k, labels = strongly_connected_components(graph)
     closed = closed_components(graph, k, labels)

@@ -16,7 +16,29 @@ __all__ = ["CHECKS", "Verdict", "run_checks", "check_chain", "Claimed", "from_de
 
 
 def check_chain(chain, *, only=None, seed: int = 0, anchors=None) -> list[Verdict]:
-    """Decompose ``chain`` with exactpte and run every check (or ``only``) on the result."""
+    """Decompose ``chain`` with exactpte and run every check (or ``only``) on the result.
+
+    Parameters
+    ----------
+    chain : exactpte.MarkovRewardProcess
+        A rational chain (the checks compare exact rationals).
+    only : sequence of str, optional
+        Check keys (paper labels) to run; all by default (``proofs-check list``).
+    seed : int
+        Seed of the random test vectors some checks draw.
+    anchors : optional
+        Anchors for the decomposition (as :func:`exactpte.decompose` takes them).
+
+    Returns
+    -------
+    list of Verdict
+        One per check: ``holds`` True, False, or None when the result does not apply.
+
+    Raises
+    ------
+    UnknownNameError
+        An unknown key in ``only``.
+    """
     import exactpte
 
     dec = exactpte.decompose(chain, anchors=anchors)
