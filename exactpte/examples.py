@@ -8,9 +8,13 @@ description.  The four diagnostics follow the paper's Numerical Experiments,
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from .chain import MarkovRewardProcess
 from .errors import UnknownNameError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .parametric import ParametricChain
 
 __all__ = ["example", "EXAMPLES", "deterministic_cycle", "two_paths", "two_cycles", "lazy_two_state", "branching",
            "paper_benchmark", "two_state", "paths_with_exit", "branching_param", "cycle_rewards"]
