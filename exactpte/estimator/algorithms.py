@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import UsageError
 from ..structure import Structure, chain_structure
 from .generative import GenerativeModel
 
@@ -102,7 +103,7 @@ def estimate_weights(model: GenerativeModel, learned: LearnedStructure, M: int, 
             tau[idx] += 1
             active[idx] = cls_of[pos[idx]] < 0
         else:
-            raise RuntimeError("absorption episodes did not finish: is every transient state transient?")
+            raise UsageError("absorption episodes did not finish: is every transient state transient?")
     i = cls_of[pos]
     k = (phase_of[pos] - tau) % periods[i]
     counts = np.zeros((T.size, N))

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from ..errors import UsageError
 from ..floats import to_float
 
 __all__ = ["GenerativeModel", "TableModel", "CallbackModel"]
@@ -123,7 +124,7 @@ class CallbackModel(GenerativeModel):
     def _draw(self, states: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         out = np.asarray(self.callback(states, rng), dtype=np.int64)
         if out.shape != states.shape:
-            raise ValueError(f"callback returned shape {out.shape} for {states.shape} queried states")
+            raise UsageError(f"callback returned shape {out.shape} for {states.shape} queried states")
         if out.size and (out.min() < 0 or out.max() >= self.n):
-            raise ValueError(f"callback returned a state outside 0..{self.n - 1}")
+            raise UsageError(f"callback returned a state outside 0..{self.n - 1}")
         return out

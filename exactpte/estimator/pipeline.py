@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import UsageError
 from ..decomposition import decompose
 from ..floats import float_matrix, to_floats
 from ..chain import MarkovRewardProcess
@@ -110,7 +111,7 @@ def estimate(
     else:
         chain, model = None, chain_or_model
         if r is None:
-            raise ValueError("a generative model needs the reward vector r")
+            raise UsageError("a generative model needs the reward vector r")
         r = np.asarray(r, dtype=float)
     rng = np.random.default_rng(seed)
     if isinstance(structure, LearnedStructure):
@@ -119,10 +120,10 @@ def estimate(
         learned = learn_structure(model, K, rng)
     elif structure == "true":
         if chain is None:
-            raise ValueError("structure='true' needs the exact chain")
+            raise UsageError("structure='true' needs the exact chain")
         learned = structure_from([chain.support[s] for s in range(chain.n)])
     else:
-        raise ValueError(f"structure must be 'learned', 'true' or a LearnedStructure, got {structure!r}")
+        raise UsageError(f"structure must be 'learned', 'true' or a LearnedStructure, got {structure!r}")
     if isinstance(weights, np.ndarray):
         bhat = weights
     elif weights == "mc":
@@ -130,14 +131,14 @@ def estimate(
     elif weights == "exact":
         if truth is None:
             if chain is None:
-                raise ValueError("weights='exact' needs the exact chain")
+                raise UsageError("weights='exact' needs the exact chain")
             truth = truth_of(chain)
         S = truth.dec.structure
         if (S.classes, S.periods, S.cyclic_classes) != (learned.structure.classes, learned.structure.periods, learned.structure.cyclic_classes):
-            raise ValueError("exact weights need the learned structure to equal the true one")
+            raise UsageError("exact weights need the learned structure to equal the true one")
         bhat = truth.basis
     else:
-        raise ValueError(f"weights must be 'mc', 'exact' or an array, got {weights!r}")
+        raise UsageError(f"weights must be 'mc', 'exact' or an array, got {weights!r}")
     anchors = learned.anchors
     gauge = build_gauge(anchors, bhat)
     v = projected_sa(model, r, gauge, T, rng, step_size=step_size, record=record, progress=progress)

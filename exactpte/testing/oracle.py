@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import UsageError
 from ..chain import MarkovRewardProcess
 from ..decomposition import decompose
 from ..floats import float_matrix, to_floats
@@ -206,7 +207,7 @@ def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decom
         bad_rows = [int(s) for s in np.argsort(-err.max(axis=1)) if err[s].max() > atol + rtol * np.abs(exp[s]).max()][:5]
         findings.append(Finding(key, "mismatch" if bad_rows else "ok", float(err.max(initial=0.0)), bad_rows))
     if not findings:
-        raise ValueError("the candidate gives none of the compared keys "
+        raise UsageError("the candidate gives none of the compared keys "
                          f"({', '.join(STRUCTURE_KEYS + VECTOR_KEYS + ('theta',) + MATRIX_KEYS)})")
     return Report(findings, up_to_gauge)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from ..errors import UsageError
 from ..chain import MarkovRewardProcess
 
 __all__ = ["build_chain", "draw_spec", "random_chain", "random_small_chain", "parametrize", "ChainSpec"]
@@ -36,10 +37,10 @@ class ChainSpec:
 
     def __init__(self, classes: Sequence[Sequence[int]], n_transient: int) -> None:
         if not classes:
-            raise ValueError("a finite chain has at least one closed class")
+            raise UsageError("a finite chain has at least one closed class")
         for sizes in classes:
             if not sizes or any(m < 1 for m in sizes):
-                raise ValueError(f"phase sizes must be positive, got {list(sizes)}")
+                raise UsageError(f"phase sizes must be positive, got {list(sizes)}")
         self.classes = [list(s) for s in classes]
         self.n_transient = n_transient
 
