@@ -71,8 +71,8 @@ def _route(name, n, q):
         from exactpte.fields import RationalFunctionField
 
         F = RationalFunctionField(["p"])
-        M = F.matrix([[F.from_sympy(A[i, j]) for j in range(n)] for i in range(n)])
-        B = F.matrix([[F.from_sympy(b[i])] for i in range(n)])
+        M = F.matrix([[F.convert(A[i, j]) for j in range(n)] for i in range(n)])
+        B = F.matrix([[F.convert(b[i])] for i in range(n)])
         F.solve(M, B)
     elif name == "DomainMatrix":
         K = sympy.QQ.frac_field(p)

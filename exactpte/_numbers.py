@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from decimal import Decimal, InvalidOperation
+import re
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -19,7 +20,7 @@ import numpy as np
 
 from .errors import EntryError, FloatEntryError, UsageError
 
-__all__ = ["to_fmpq", "FloatPolicy", "is_float_like"]
+__all__ = ["to_fmpq", "parse_number", "FloatPolicy", "is_float_like", "MAX_DIGITS", "MAX_DECIMAL_EXPONENT"]
 
 
 class FloatPolicy:
@@ -85,8 +86,7 @@ def to_fmpq(x: Any, where: str = "entry", policy: FloatPolicy = REFUSE) -> flint
     if isinstance(x, Decimal):
         if not x.is_finite():
             raise EntryError(f"{where} is {x}, expected a finite exact number")
-        f = Fraction(x)
-        return flint.fmpq(f.numerator, f.denominator)
+        return _parse_string(str(x), where)  # bounded: Fraction(Decimal("1e999999999")) would not return
     if is_float_like(x):
         return policy.convert(float(x), where)
     if isinstance(x, numbers.Integral):  # numpy integers and other integral types
@@ -99,16 +99,66 @@ def to_fmpq(x: Any, where: str = "entry", policy: FloatPolicy = REFUSE) -> flint
     raise EntryError(f"{where} has type {type(x).__name__} ({x!r}); expected an exact number")
 
 
+MAX_DIGITS = 4300
+"""Most digits a number literal may have (Python's own limit for int <-> str)."""
+MAX_DECIMAL_EXPONENT = 4300
+"""Largest ``|e|`` in a literal such as ``1e-5`` (so that ``1e999999999`` cannot exhaust memory)."""
+
+_LITERAL = re.compile(
+    r"(?P<sign>[+-]?)(?:(?P<num>\d+)/(?P<den>\d+)"
+    r"|(?P<int>\d*)(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[+-]?\d+))?)"
+)
+
+
+def parse_number(text: str) -> flint.fmpq | None:
+    """The exact value of a number literal, or ``None`` when ``text`` is not one.
+
+    Accepted: integers (``-3``), fractions (``3/7``), decimals (``0.25``, ``.5``, ``2.``) and
+    scientific notation (``1e-5``, ``2.5E3``), read exactly (``0.1`` is 1/10).  At most
+    :data:`MAX_DIGITS` digits and a decimal exponent of at most :data:`MAX_DECIMAL_EXPONENT`
+    (a larger literal raises :class:`~exactpte.errors.EntryError` before any work is done).
+
+    >>> parse_number("0.1"), parse_number("-3/6"), parse_number("1e-3"), parse_number("1/0"), parse_number("x")
+    (1/10, -1/2, 1/1000, None, None)
+    """
+    m = _LITERAL.fullmatch(text.strip())
+    if m is None:
+        return None
+    sign = -1 if m.group("sign") == "-" else 1
+    if m.group("num") is not None:
+        num, den = m.group("num"), m.group("den")
+        _check_digits(len(num) + len(den), text)
+        return None if int(den) == 0 else flint.fmpq(sign * int(num), int(den))
+    whole, frac, exp = m.group("int") or "", m.group("frac"), m.group("exp")
+    frac = frac or ""
+    if not whole and not frac:
+        return None  # "", ".", "e5"
+    _check_digits(len(whole) + len(frac), text)
+    e = int(exp) if exp is not None else 0
+    if exp is not None and (len(exp) > 8 or abs(e) > MAX_DECIMAL_EXPONENT):
+        raise EntryError(f"{text.strip()!r} has a decimal exponent beyond +-{MAX_DECIMAL_EXPONENT}; write the number exactly as a fraction")
+    mantissa = int(whole + frac) if whole + frac else 0
+    scale = e - len(frac)
+    value = flint.fmpq(mantissa) * (flint.fmpq(10) ** scale if scale >= 0 else flint.fmpq(1, 10 ** (-scale)))
+    return sign * value
+
+
+def _check_digits(count: int, text: str) -> None:
+    if count > MAX_DIGITS:
+        raise EntryError(f"a number literal has {count} digits, more than the {MAX_DIGITS} allowed ({text.strip()[:20]}...)")
+
+
 def _parse_string(s: str, where: str) -> flint.fmpq:
-    text = s.strip()
     try:
-        f = Fraction(text)
-    except (ValueError, ZeroDivisionError, InvalidOperation):
+        q = parse_number(s)
+    except EntryError as e:
+        raise EntryError(f"{where}: {e}") from None
+    if q is None:
         raise EntryError(
             f"{where} is {s!r}, which is not an exact number (write it as an integer, "
             f"a fraction 'p/q', or a decimal such as '0.25')"
-        ) from None
-    return flint.fmpq(f.numerator, f.denominator)
+        )
+    return q
 
 
 def _from_sympy(x: Any, where: str) -> flint.fmpq:

@@ -47,8 +47,8 @@ class ParametricChain(Chain):
         self.n = len(rows := dense_rows(P))
         self.field = F
         self.params = F.params
-        self._set_rows(sparse_from_dense(rows, F.from_sympy), identically=True)
-        self.r = tuple(F.from_sympy(x, f"r[{i}]") for i, x in enumerate(reward_vector(r, self.n)))
+        self._set_rows(sparse_from_dense(rows, F.convert), identically=True)
+        self.r = tuple(F.convert(x, f"r[{i}]") for i, x in enumerate(reward_vector(r, self.n)))
         self.labels = check_labels(labels, self.n)
         self.notes: tuple[str, ...] = ()
 

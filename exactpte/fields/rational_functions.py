@@ -7,8 +7,8 @@ protocol, its solves fraction-free (Bareiss) elimination over the polynomials, s
 algorithm runs unchanged on parametric chains.
 
 >>> F = RationalFunctionField(["p"])
->>> x = F.from_sympy("1 - p") / F.from_sympy("2 - 2*p")
->>> F.to_text(x), F.evaluate(F.from_sympy("p/(1+p)"), [flint.fmpq(1, 3)])
+>>> x = F.convert("1 - p") / F.convert("2 - 2*p")
+>>> F.to_text(x), F.evaluate(F.convert("p/(1+p)"), [flint.fmpq(1, 3)])
 ('1/2', 1/4)
 """
 
@@ -16,15 +16,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import reduce
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from functools import cached_property
 
 import flint
-import sympy
 
 from .._numbers import is_float_like, to_fmpq
 from ..errors import EntryError, FloatEntryError, SingularSystemError, SymbolicEntryError, UsageError
 
 __all__ = ["RationalFunction", "PolyMatrix", "RationalFunctionField"]
+
+if TYPE_CHECKING:  # pragma: no cover
+    import sympy
 
 
 class RationalFunction:
@@ -143,7 +147,7 @@ class RationalFunction:
             raise ZeroDivisionError("the point is a pole")
         return self.field._eval_poly(self.num, values) / d
 
-    def to_sympy(self) -> sympy.Expr:
+    def to_sympy(self) -> "sympy.Expr":
         """The function as a sympy expression (built from the polynomials, never parsed)."""
         return self.field.poly_to_sympy(self.num) / self.field.poly_to_sympy(self.den)
 
@@ -207,7 +211,6 @@ class RationalFunctionField:
             raise UsageError("a parametric chain needs at least one parameter")
         self.ctx = flint.fmpz_mpoly_ctx.get(self.params, "degrevlex")
         self.qctx = flint.fmpq_mpoly_ctx.get(self.params, "degrevlex")
-        self.symbols = tuple(sympy.Symbol(p, real=True) for p in self.params)
         self._zero_poly = self.ctx.from_dict({})
         self._one_poly = self.ctx.constant(1)
         self.zero = RationalFunction(self._zero_poly, self._one_poly, self, canonical=True)
@@ -228,29 +231,61 @@ class RationalFunctionField:
             return RationalFunction(self.ctx.constant(int(x.p)), self.ctx.constant(int(x.q)), self, canonical=True)
         return self.scalar(to_fmpq(x))
 
-    def from_sympy(self, expr: Any, where: str = "entry") -> RationalFunction:
-        """Convert a sympy expression (or string) in the parameters; rational functions only."""
-        locals_ = dict(zip(self.params, self.symbols))
-        if is_float_like(expr):
+    @cached_property
+    def symbols(self) -> tuple:
+        """The parameters as real sympy symbols (sympy is imported only for printing and sympy input)."""
+        import sympy
+
+        return tuple(sympy.Symbol(p, real=True) for p in self.params)
+
+    def variable(self, name: str) -> RationalFunction:
+        """The parameter ``name`` as an element of the field."""
+        return RationalFunction(self.ctx.gen(self.params.index(name)), self._one_poly, self, canonical=True)
+
+    def convert(self, x: Any, where: str = "entry") -> RationalFunction:
+        """One entry as a rational function of the parameters.
+
+        Strings are parsed by :func:`exactpte.fields.expressions.parse_expression` (never evaluated);
+        exact numbers become constants; sympy expressions (from Python code, not from files) are
+        converted through their polynomials.  Floats are refused.
+
+        Raises
+        ------
+        SymbolicEntryError
+            The entry is not a rational function of the declared parameters.
+        FloatEntryError
+            The entry is a binary float.
+        """
+        if isinstance(x, RationalFunction):
+            if x.field is not self and x.field.params != self.params:
+                raise SymbolicEntryError(f"{where} is a rational function of {', '.join(x.field.params)}, not of {', '.join(self.params)}")
+            return x if x.field is self else RationalFunction(x.num, x.den, self, canonical=True)
+        if isinstance(x, str):
+            from .expressions import parse_expression
+
+            return parse_expression(x, self, where)
+        if is_float_like(x):
             raise FloatEntryError(
-                f"{where} is the float {expr!r}; parametric chains take exact entries (ints, Fractions, or strings "
+                f"{where} is the float {x!r}; parametric chains take exact entries (ints, Fractions, or strings "
                 f"such as '1/3', '0.25', '1-p')")
-        if isinstance(expr, str):
-            try:
-                expr = sympy.sympify(expr, locals=locals_, convert_xor=True, rational=True)
-            except (sympy.SympifyError, SyntaxError, TypeError, ValueError) as e:
-                raise SymbolicEntryError(f"{where} is {expr!r}, which is not an expression ({e})") from None
-        else:
-            try:
-                expr = sympy.sympify(expr, rational=True)
-            except sympy.SympifyError as e:
-                raise SymbolicEntryError(f"{where} is {expr!r}, which is not an expression ({e})") from None
-            expr = expr.subs({sympy.Symbol(p): s for p, s in zip(self.params, self.symbols)})
+        if type(x).__module__.startswith("sympy"):
+            return self._from_sympy(x, where)
+        try:
+            return self.scalar(to_fmpq(x, where))
+        except EntryError as e:
+            raise SymbolicEntryError(str(e)) from None
+
+    def _from_sympy(self, expr: Any, where: str) -> RationalFunction:
+        """A sympy expression object (already built by Python code) through its numerator and denominator polynomials."""
+        import sympy
+
         if not isinstance(expr, sympy.Expr):
             raise SymbolicEntryError(f"{where} is {expr!r}, which is not an expression")
-        unknown = sorted(str(s) for s in expr.free_symbols if s not in self.symbols)
+        by_name = dict(zip(self.params, self.symbols))
+        unknown = sorted(str(s) for s in expr.free_symbols if str(s) not in by_name)
         if unknown:
             raise SymbolicEntryError(f"{where} uses unknown symbol(s) {', '.join(unknown)}; declared parameters are {', '.join(self.params)}")
+        expr = expr.xreplace({s: by_name[str(s)] for s in expr.free_symbols})
         if expr.has(sympy.Float):
             raise SymbolicEntryError(f"{where} is {expr}, which holds a float; write exact numbers")
         num, den = sympy.fraction(sympy.together(expr))
@@ -268,15 +303,17 @@ class RationalFunctionField:
         # num/den = (n_int / n_den) / (d_int / d_den)
         return RationalFunction(n_int * self.ctx.constant(d_den), d_int * self.ctx.constant(n_den), self)
 
-    def _poly_from_sympy(self, poly: sympy.Poly):
-        terms = poly.terms()
-        den = 1
-        for _, c in terms:
-            den = sympy.ilcm(den, sympy.Rational(c).q)
-        return self.ctx.from_dict({m: int(sympy.Rational(c) * den) for m, c in terms}), int(den)
+    def _poly_from_sympy(self, poly):
+        from math import lcm
 
-    def poly_to_sympy(self, f) -> sympy.Expr:
+        terms = poly.terms()
+        den = lcm(*(int(c.q) for _, c in terms)) if terms else 1
+        return self.ctx.from_dict({m: int(c * den) for m, c in terms}), den
+
+    def poly_to_sympy(self, f) -> "sympy.Expr":
         """An ``fmpz_mpoly`` as a sympy polynomial expression in the parameters."""
+        import sympy
+
         return sympy.Add(*[int(c) * sympy.Mul(*[s**e for s, e in zip(self.symbols, m)]) for m, c in f.to_dict().items()])
 
     def _eval_poly(self, f, values: Sequence[flint.fmpq]) -> flint.fmpq:
@@ -285,7 +322,7 @@ class RationalFunctionField:
         q = self.qctx.from_dict({m: flint.fmpq(int(c)) for m, c in f.to_dict().items()})
         return q(*values)
 
-    def _display(self, x: RationalFunction) -> sympy.Expr:
+    def _display(self, x: RationalFunction) -> "sympy.Expr":
         """The sympy expression printed for ``x``: cancelled, factored when that prints shorter."""
         expanded = self.poly_to_sympy(x.num) / self.poly_to_sympy(x.den)
         if x.is_constant():
@@ -304,7 +341,9 @@ class RationalFunctionField:
         _, factors = x.den.factor()
         return [str(self.poly_to_sympy(g)) for g, _e in factors]
 
-    def _factored(self, f) -> sympy.Expr:
+    def _factored(self, f) -> "sympy.Expr":
+        import sympy
+
         if f.is_constant():
             return sympy.Integer(int(f.leading_coefficient())) if not f.is_zero() else sympy.Integer(0)
         c, factors = f.factor()
@@ -312,6 +351,8 @@ class RationalFunctionField:
 
     def to_latex(self, x: RationalFunction) -> str:
         """LaTeX of the factored-if-shorter form (printed by sympy from the polynomials, never parsed)."""
+        import sympy
+
         return sympy.latex(self._display(x))
 
     # matrices ------------------------------------------------------------------------------
@@ -407,13 +448,59 @@ class RationalFunctionField:
         """Whether ``x`` does not depend on the parameters."""
         return x.is_constant()
 
-    @staticmethod
-    def is_negative(x: RationalFunction) -> bool:
-        """``x < 0`` for a constant; for a non-constant ``x``, whether sympy proves it negative for all real parameters."""
+    def is_negative(self, x: RationalFunction) -> bool:
+        """Whether ``x`` is never positive (``x <= 0`` wherever it is defined), decided exactly.
+
+        Constants by their value; functions of one parameter by the sign changes of
+        ``num * den`` (Sturm sequences of its odd-multiplicity factors).  With several parameters
+        the sign is not decided here (``False``): the generic region is then judged by sampling.
+
+        >>> F = RationalFunctionField(["p"])
+        >>> F.is_negative(F.convert("p - p^2 - 1")), F.is_negative(F.convert("p - p^2")), F.is_negative(F.convert("-(p-1)^2"))
+        (True, False, True)
+        """
         if x.is_constant():
             return x.constant_value() < 0
-        return bool(x.to_sympy().is_negative)
+        if len(self.params) != 1:
+            return False
+        f = _univariate(x.num * x.den)
+        _, factors = f.factor()
+        if any(e % 2 == 1 and _real_root_count(g) > 0 for g, e in factors):
+            return False  # f changes sign somewhere
+        return f.coeffs()[-1] < 0 if f.degree() % 2 == 0 else False
 
     def evaluate(self, x: RationalFunction, values: Sequence[flint.fmpq]) -> flint.fmpq:
         """The exact value of ``x`` at a rational parameter point (``ZeroDivisionError`` at a pole)."""
         return x.evaluate(values)
+
+
+def _univariate(f) -> flint.fmpz_poly:
+    """A polynomial in the field's single parameter as an ``fmpz_poly``."""
+    coeffs: dict[int, int] = {m[0]: int(c) for m, c in f.to_dict().items()}
+    return flint.fmpz_poly([coeffs.get(k, 0) for k in range(max(coeffs) + 1)] if coeffs else [0])
+
+
+def _real_root_count(g: flint.fmpz_poly) -> int:
+    """Number of distinct real roots of a squarefree ``g`` (Sturm's theorem, exact)."""
+    if g.degree() < 1:
+        return 0
+    chain = [flint.fmpq_poly(g), flint.fmpq_poly(g.derivative())]
+    while chain[-1].degree() > 0:
+        rem = chain[-2] % chain[-1]
+        if rem == 0:
+            break
+        chain.append(-rem)
+
+    def changes(at_plus_infinity: bool) -> int:
+        signs = []
+        for h in chain:
+            lead = h.coeffs()[-1] if h.degree() >= 0 else 0
+            if lead == 0:
+                continue
+            sign = 1 if lead > 0 else -1
+            if not at_plus_infinity and h.degree() % 2 == 1:
+                sign = -sign
+            signs.append(sign)
+        return sum(1 for a, b in zip(signs, signs[1:]) if a != b)
+
+    return changes(False) - changes(True)

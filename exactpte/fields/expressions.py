@@ -1,0 +1,256 @@
+"""Parametric entries parsed, never evaluated: text straight into ``QQ(params)``.
+
+A chain file's parametric entry (``"1-p"``, ``"p*q/2"``, ``"(-1)*p+1"``, ``"p^2"``) is read by
+a small recursive-descent parser whose only actions are field operations on
+:class:`~exactpte.fields.rational_functions.RationalFunction` values.  Nothing reaches
+``eval``, ``exec`` or ``sympy.sympify``: an entry such as ``__import__("os").system("...")``
+is a syntax error naming the offending token, and nothing runs.
+
+Grammar (whitespace between tokens is ignored)::
+
+    expression := term (("+" | "-") term)*
+    term       := unary (("*" | "/") unary)*
+    unary      := ("+" | "-") unary | power
+    power      := atom (("^" | "**") INTEGER)?
+    atom       := NUMBER | NAME | "(" expression ")"
+
+``NUMBER`` is an integer or decimal literal (``3``, ``0.25``, ``1e-3``; read exactly), ``NAME`` a
+declared parameter, ``INTEGER`` a non-negative exponent of at most :data:`MAX_EXPONENT`.  As
+in Python, ``-p^2`` is ``-(p^2)``; a power's exponent is a literal, so ``9**9**9`` is refused.
+
+Work is bounded before it is done: at most :data:`MAX_LENGTH` characters and :data:`MAX_DEPTH`
+nested parentheses or signs; no polynomial of more than :data:`MAX_TERMS` terms or with a
+coefficient of more than :data:`MAX_BITS` bits is formed.
+
+>>> from exactpte.fields import RationalFunctionField
+>>> F = RationalFunctionField(["p", "q"])
+>>> F.to_text(parse_expression("(1 - p)^2 / (1 - p) + 0.5*q", F))
+'-p + q/2 + 1'
+>>> parse_expression("exec(p)", F)
+Traceback (most recent call last):
+...
+exactpte.errors.SymbolicEntryError: entry is 'exec(p)', which is not an expression of the parameters (unknown symbol 'exec' at position 0; the declared parameters are p, q)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .._numbers import parse_number
+from ..errors import EntryError, SymbolicEntryError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rational_functions import RationalFunction, RationalFunctionField
+
+__all__ = ["parse_expression", "MAX_LENGTH", "MAX_DEPTH", "MAX_EXPONENT", "MAX_TERMS", "MAX_BITS"]
+
+MAX_LENGTH = 10_000
+"""Most characters in one entry."""
+MAX_DEPTH = 100
+"""Most nested parentheses and unary signs."""
+MAX_EXPONENT = 64
+"""Largest exponent of ``^`` / ``**``."""
+MAX_TERMS = 2_000
+"""Most terms of a numerator or denominator formed while parsing."""
+MAX_BITS = 20_000
+"""Most bits of a coefficient formed while parsing."""
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[-+*/^()]))"
+)
+
+
+def _show(text: str, limit: int = 60) -> str:
+    """The entry as quoted in a message, cut to ``limit`` characters."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
+
+
+def _tokens(text: str, where: str) -> list[tuple[str, str, int]]:
+    out = []
+    pos = 0
+    stripped_end = len(text.rstrip())
+    while pos < stripped_end:
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            bad = text[pos:].lstrip()[:10]
+            at = len(text) - len(text[pos:].lstrip())
+            raise SymbolicEntryError(f"{where} is {_show(text)}, which is not an expression of the parameters (unexpected "
+                                     f"{bad!r} at position {at}; allowed are numbers, parameter names, + - * / ^ ** and parentheses)")
+        kind = m.lastgroup
+        out.append((kind, m.group(kind), m.start(kind)))
+        pos = m.end()
+    return out
+
+
+class _Parser:
+    def __init__(self, text: str, field: "RationalFunctionField", where: str) -> None:
+        self.text, self.F, self.where = text, field, where
+        self.toks = _tokens(text, where)
+        self.i = 0
+        self.depth = 0
+
+    # -- errors and bounds -----------------------------------------------------------------
+    def fail(self, message: str) -> SymbolicEntryError:
+        return SymbolicEntryError(f"{self.where} is {_show(self.text)}, which is not an expression of the parameters ({message})")
+
+    def guard(self, x: "RationalFunction") -> "RationalFunction":
+        for poly in (x.num, x.den):
+            if len(poly) > MAX_TERMS:
+                raise self.fail(f"a polynomial of {len(poly)} terms is formed (at most {MAX_TERMS})")
+            if poly.coeffs() and max(abs(int(c)) for c in poly.coeffs()).bit_length() > MAX_BITS:
+                raise self.fail(f"a coefficient of more than {MAX_BITS} bits is formed")
+        return x
+
+    def product(self, a: "RationalFunction", b: "RationalFunction") -> "RationalFunction":
+        # bound the work of one product before doing it: term products of numerators and denominators
+        if max(len(a.num) * len(b.num), len(a.den) * len(b.den)) > MAX_TERMS * MAX_TERMS // 4:
+            raise self.fail(f"a product of polynomials with {len(a.num)} and {len(b.num)} terms is too large")
+        return self.guard(a * b)
+
+    # -- token access ----------------------------------------------------------------------
+    def peek(self) -> tuple[str, str, int] | None:
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def take(self, value: str | None = None) -> tuple[str, str, int] | None:
+        tok = self.peek()
+        if tok is not None and (value is None or tok[1] == value):
+            self.i += 1
+            return tok
+        return None
+
+    def nest(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.fail(f"more than {MAX_DEPTH} nested parentheses or signs")
+
+    # -- grammar ---------------------------------------------------------------------------
+    def parse(self) -> "RationalFunction":
+        if not self.toks:
+            raise self.fail("empty expression")
+        x = self.expression()
+        tok = self.peek()
+        if tok is not None:
+            raise self.fail(f"unexpected {tok[1]!r} at position {tok[2]}")
+        return x
+
+    def expression(self) -> "RationalFunction":
+        x = self.term()
+        while (tok := self.peek()) is not None and tok[1] in "+-" and tok[0] == "op":
+            self.i += 1
+            y = self.term()
+            x = self.guard(x + y if tok[1] == "+" else x - y)
+        return x
+
+    def term(self) -> "RationalFunction":
+        x = self.unary()
+        while (tok := self.peek()) is not None and tok[0] == "op" and tok[1] in ("*", "/"):
+            self.i += 1
+            y = self.unary()
+            if tok[1] == "*":
+                x = self.product(x, y)
+            else:
+                if y.num.is_zero():
+                    raise self.fail(f"division by zero at position {tok[2]}")
+                x = self.product(x, y.inverse())
+        return x
+
+    def unary(self) -> "RationalFunction":
+        tok = self.peek()
+        if tok is not None and tok[0] == "op" and tok[1] in "+-":
+            self.i += 1
+            self.nest()
+            x = self.unary()
+            self.depth -= 1
+            return -x if tok[1] == "-" else x
+        return self.power()
+
+    def power(self) -> "RationalFunction":
+        base = self.atom()
+        tok = self.peek()
+        if tok is None or tok[0] != "op" or tok[1] not in ("^", "**"):
+            return base
+        self.i += 1
+        exp_tok = self.take()
+        if exp_tok is None or exp_tok[0] != "number" or not exp_tok[1].isdigit():
+            where = f"at position {exp_tok[2]}" if exp_tok else "at the end"
+            raise self.fail(f"the exponent after {tok[1]!r} must be a non-negative integer literal ({where})")
+        k = int(exp_tok[1]) if len(exp_tok[1]) <= 6 else MAX_EXPONENT + 1
+        if k > MAX_EXPONENT:
+            raise self.fail(f"exponent {exp_tok[1]} exceeds {MAX_EXPONENT}")
+        nxt = self.peek()
+        if nxt is not None and nxt[0] == "op" and nxt[1] in ("^", "**"):
+            raise self.fail(f"chained powers at position {nxt[2]}; write (a^b)^c")
+        if k == 0:
+            if base.num.is_zero():
+                raise self.fail("0^0 is undefined")
+            return self.F.one
+        result, square = None, base
+        while k:  # binary powering, every product bounded
+            if k & 1:
+                result = square if result is None else self.product(result, square)
+            k >>= 1
+            if k:
+                square = self.product(square, square)
+        return result
+
+    def atom(self) -> "RationalFunction":
+        tok = self.take()
+        if tok is None:
+            raise self.fail("the expression ends too early")
+        kind, value, pos = tok
+        if kind == "number":
+            try:
+                q = parse_number(value)
+            except EntryError as e:
+                raise self.fail(str(e)) from None
+            if q is None:  # pragma: no cover - the token pattern only matches literals
+                raise self.fail(f"bad number {value!r} at position {pos}")
+            return self.F.scalar(q)
+        if kind == "name":
+            if value not in self.F.params:
+                raise self.fail(f"unknown symbol {value!r} at position {pos}; the declared parameters are {', '.join(self.F.params)}")
+            return self.F.variable(value)
+        if value == "(":
+            self.nest()
+            x = self.expression()
+            self.depth -= 1
+            if self.take(")") is None:
+                nxt = self.peek()
+                raise self.fail(f"missing ')' {'at position ' + str(nxt[2]) if nxt else 'at the end'}")
+            return x
+        raise self.fail(f"unexpected {value!r} at position {pos}")
+
+
+def parse_expression(text: str, field: "RationalFunctionField", where: str = "entry") -> "RationalFunction":
+    """Parse one entry into ``field`` (see the module docstring for the grammar and bounds).
+
+    Parameters
+    ----------
+    text : str
+        The entry, e.g. ``"1-p"``, ``"p*q/2"``, ``"(-1)*p+1"``.
+    field : RationalFunctionField
+        The parameters' field; names must be its parameters.
+    where : str
+        How error messages name the entry (``"P[2][0]"``).
+
+    Returns
+    -------
+    RationalFunction
+        The cancelled rational function.
+
+    Raises
+    ------
+    SymbolicEntryError
+        Naming the entry and the offending token, for anything outside the grammar or bounds.
+
+    Examples
+    --------
+    >>> from exactpte.fields import RationalFunctionField
+    >>> F = RationalFunctionField(["p"])
+    >>> parse_expression("p/(p*p)", F) == F.one / F.variable("p")
+    True
+    """
+    if len(text) > MAX_LENGTH:
+        raise SymbolicEntryError(f"{where} has {len(text)} characters, more than the {MAX_LENGTH} allowed")
+    return _Parser(text, field, where).parse()
