@@ -27,7 +27,7 @@ from .errors import (
 )
 from .fields import QQ, Field
 
-__all__ = ["Chain", "MarkovRewardProcess", "validated_rows", "check_labels", "reward_vector", "dense_rows"]
+__all__ = ["Chain", "MarkovRewardProcess", "validated_rows", "sparse_from_edges", "sparse_from_dense", "check_labels", "reward_vector", "dense_rows"]
 
 
 class Chain:
@@ -194,25 +194,9 @@ class MarkovRewardProcess(Chain):
         ((0, 1/2), (1, 1/2))
         """
         policy = FloatPolicy(floats, limit_denominator)
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ShapeError(f"n must be a positive int, got {n!r}")
-        if isinstance(edges, (str, bytes, Mapping)) or not isinstance(edges, Iterable):
-            raise ShapeError(f"edges must be a sequence of (i, j, p) triples, got {type(edges).__name__}")
-        row_maps: list[dict[int, flint.fmpq]] = [dict() for _ in range(n)]
-        for e_idx, edge in enumerate(edges):
-            try:
-                i, j, p = edge
-            except (TypeError, ValueError):
-                raise ShapeError(f"edge {e_idx} is {edge!r}, expected a triple (i, j, p)") from None
-            for name, s in (("source", i), ("target", j)):
-                if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
-                    raise ShapeError(f"edge {e_idx} has {name} {s!r}, expected a state index in 0..{n - 1}")
-            if j in row_maps[i]:
-                raise ShapeError(f"edge {e_idx} repeats the transition {i} -> {j}; give each transition once")
-            q = to_fmpq(p, f"edge {e_idx} ({i} -> {j})", policy)
-            row_maps[i][j] = q
+        rows = sparse_from_edges(n, edges, lambda p, where: to_fmpq(p, where, policy))
         self = cls.__new__(cls)
-        self._init(n, [sorted(rm.items()) for rm in row_maps], r, labels, policy)
+        self._init(n, rows, r, labels, policy)
         return self
 
     @classmethod
@@ -366,6 +350,41 @@ def validated_rows(
         cols.append(tuple(c))
         vals.append(tuple(v))
     return tuple(cols), tuple(vals)
+
+
+def sparse_from_edges(n: Any, edges: Any, convert: Callable[[Any, str], Any]) -> list[list[tuple[int, Any]]]:
+    """Rows of ``(j, convert(p))`` pairs from an edge list ``(i, j, p)``, columns increasing.
+
+    Checked before anything is allocated: ``n`` is a positive int and at most the number of
+    edges (every row of a stochastic matrix has a nonzero entry, so a chain of ``n`` states has at
+    least ``n`` transitions); then every index is in range and no transition is given twice.
+
+    >>> sparse_from_edges(10**12, [(0, 0, 1)], lambda p, where: p)
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.ShapeError: n = 1000000000000 states need at least n transitions (every row sums to 1), but 1 edge is given
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ShapeError(f"n must be a positive int, got {n!r}")
+    if isinstance(edges, (str, bytes, Mapping)) or not isinstance(edges, Iterable):
+        raise ShapeError(f"edges must be a sequence of (i, j, p) triples, got {type(edges).__name__}")
+    edges = list(edges)
+    if n > len(edges):
+        raise ShapeError(f"n = {n} states need at least n transitions (every row sums to 1), but "
+                         f"{len(edges)} edge{'' if len(edges) == 1 else 's'} {'is' if len(edges) == 1 else 'are'} given")
+    row_maps: list[dict[int, Any]] = [dict() for _ in range(n)]
+    for e_idx, edge in enumerate(edges):
+        if isinstance(edge, (str, bytes, Mapping)) or not isinstance(edge, (tuple, list)) or len(edge) != 3:
+            raise ShapeError(f"edge {e_idx} is {edge!r:.60}, expected a triple (i, j, p)")
+        i, j, p = edge
+        for name, s in (("source", i), ("target", j)):
+            if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= s < n:
+                raise ShapeError(f"edge {e_idx} has {name} {s!r:.30}, expected a state index in 0..{n - 1}")
+        i, j = int(i), int(j)
+        if j in row_maps[i]:
+            raise ShapeError(f"edge {e_idx} repeats the transition {i} -> {j}; give each transition once")
+        row_maps[i][j] = convert(p, f"edge {e_idx} ({i} -> {j})")
+    return [sorted(rm.items()) for rm in row_maps]
 
 
 def sparse_from_dense(rows: Sequence[Sequence[Any]], convert: Callable[[Any, str], Any]) -> list[list[tuple[int, Any]]]:

@@ -23,7 +23,7 @@ from typing import Any
 import flint
 
 from ._numbers import to_fmpq
-from .chain import Chain, MarkovRewardProcess, check_labels, dense_rows, reward_vector, sparse_from_dense
+from .chain import Chain, MarkovRewardProcess, check_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
 from .errors import GenericRegionError, SymbolicEntryError
 from .fields import RationalFunctionField
 
@@ -40,16 +40,47 @@ class ParametricChain(Chain):
     """
 
     def __init__(self, P: Any, r: Any, *, params: Sequence[Any], labels: Sequence[str] | None = None) -> None:
+        F = self._start(params, labels)
+        self.n = len(rows := dense_rows(P))
+        self._set_rows(sparse_from_dense(rows, F.convert), identically=True)
+        self._finish(r)
+
+    @classmethod
+    def from_edges(cls, n: int, edges: Any, r: Any, *, params: Sequence[Any], labels: Sequence[str] | None = None) -> "ParametricChain":
+        """Build from a sparse edge list ``(i, j, entry)`` (nonzero entries only; each transition once).
+
+        >>> m = ParametricChain.from_edges(2, [(0, 0, "1-p"), (0, 1, "p"), (1, 0, 1)], [1, 0], params=["p"])
+        >>> [(j, str(e)) for j, e in m.row(0)]
+        [(0, '1 - p'), (1, 'p')]
+        """
+        self = cls.__new__(cls)
+        F = self._start(params, labels)
+        self.n = n
+        self._set_rows(sparse_from_edges(n, edges, F.convert), identically=True)
+        self._finish(r)
+        return self
+
+    def _start(self, params: Sequence[Any], labels: Any) -> RationalFunctionField:
+        if isinstance(params, (str, bytes)) or not isinstance(params, Sequence):
+            raise SymbolicEntryError(f"params must be a list of parameter names, got {params!r:.40}")
         names = [str(p) for p in params]
+        if not names:
+            raise SymbolicEntryError("a parametric chain needs at least one parameter (give params=[...]); "
+                                     "for a chain without parameters use MarkovRewardProcess")
+        bad = [p for p in names if not p.isidentifier()]
+        if bad:
+            raise SymbolicEntryError(f"parameter names must be identifiers such as p or q_1, got {bad}")
         if len(set(names)) != len(names):
             raise SymbolicEntryError(f"parameters {names} repeat a name")
         F = RationalFunctionField(names)
-        self.n = len(rows := dense_rows(P))
         self.field = F
         self.params = F.params
-        self._set_rows(sparse_from_dense(rows, F.convert), identically=True)
-        self.r = tuple(F.convert(x, f"r[{i}]") for i, x in enumerate(reward_vector(r, self.n)))
-        self.labels = check_labels(labels, self.n)
+        self._labels_in = labels
+        return F
+
+    def _finish(self, r: Any) -> None:
+        self.r = tuple(self.field.convert(x, f"r[{i}]") for i, x in enumerate(reward_vector(r, self.n)))
+        self.labels = check_labels(self.__dict__.pop("_labels_in"), self.n)
         self.notes: tuple[str, ...] = ()
 
     def __repr__(self) -> str:

@@ -109,11 +109,14 @@ def test_edges_and_their_errors():
     with pytest.raises(ShapeError, match="repeats the transition 0 -> 1"):
         MarkovRewardProcess.from_edges(2, [(0, 1, "1/2"), (0, 1, "1/2"), (1, 1, 1)], [0, 0])
     with pytest.raises(ShapeError, match="edge 0 has target 5"):
-        MarkovRewardProcess.from_edges(2, [(0, 5, 1)], [0, 0])
+        MarkovRewardProcess.from_edges(2, [(0, 5, 1), (1, 1, 1)], [0, 0])
     with pytest.raises(ShapeError, match="expected a triple"):
-        MarkovRewardProcess.from_edges(2, [(0, 1)], [0, 0])
+        MarkovRewardProcess.from_edges(2, [(0, 1), (1, 1, 1)], [0, 0])
     with pytest.raises(RowSumError, match="row 1 sums to 0"):
-        MarkovRewardProcess.from_edges(2, [(0, 0, 1)], [0, 0])
+        MarkovRewardProcess.from_edges(2, [(0, 0, "1/2"), (0, 1, "1/2")], [0, 0])
+    # bounded work: a declared size the edge list cannot fill is refused before anything is allocated
+    with pytest.raises(ShapeError, match="need at least n transitions"):
+        MarkovRewardProcess.from_edges(10**12, [(0, 0, 1), (1, 1, 1), (2, 2, 1)], [0, 0, 0])
     with pytest.raises(ShapeError, match="n must be a positive int"):
         MarkovRewardProcess.from_edges(0, [], [])
 
