@@ -27,7 +27,31 @@ from .chain import Chain, MarkovRewardProcess, check_labels, dense_rows, reward_
 from .errors import GenericRegionError, SymbolicEntryError
 from .fields import RationalFunctionField
 
-__all__ = ["ParametricChain"]
+__all__ = ["ParametricChain", "parameter_field"]
+
+
+def parameter_field(params: Sequence[Any]) -> RationalFunctionField:
+    """The field ``QQ(params)`` after checking the names: a non-empty list of distinct identifiers.
+
+    >>> parameter_field(["p", "q"]).name
+    'QQ(p, q)'
+    >>> parameter_field(["p", "p"])
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.SymbolicEntryError: parameters ['p', 'p'] repeat a name
+    """
+    if isinstance(params, (str, bytes)) or not isinstance(params, Sequence):
+        raise SymbolicEntryError(f"params must be a list of parameter names, got {params!r:.40}")
+    names = [str(p) for p in params]
+    if not names:
+        raise SymbolicEntryError("a parametric chain needs at least one parameter (give params=[...]); "
+                                 "for a chain without parameters use MarkovRewardProcess")
+    bad = [p for p in names if not p.isidentifier()]
+    if bad:
+        raise SymbolicEntryError(f"parameter names must be identifiers such as p or q_1, got {bad}")
+    if len(set(names)) != len(names):
+        raise SymbolicEntryError(f"parameters {names} repeat a name")
+    return RationalFunctionField(names)
 
 
 class ParametricChain(Chain):
@@ -61,18 +85,7 @@ class ParametricChain(Chain):
         return self
 
     def _start(self, params: Sequence[Any], labels: Any) -> RationalFunctionField:
-        if isinstance(params, (str, bytes)) or not isinstance(params, Sequence):
-            raise SymbolicEntryError(f"params must be a list of parameter names, got {params!r:.40}")
-        names = [str(p) for p in params]
-        if not names:
-            raise SymbolicEntryError("a parametric chain needs at least one parameter (give params=[...]); "
-                                     "for a chain without parameters use MarkovRewardProcess")
-        bad = [p for p in names if not p.isidentifier()]
-        if bad:
-            raise SymbolicEntryError(f"parameter names must be identifiers such as p or q_1, got {bad}")
-        if len(set(names)) != len(names):
-            raise SymbolicEntryError(f"parameters {names} repeat a name")
-        F = RationalFunctionField(names)
+        F = parameter_field(params)
         self.field = F
         self.params = F.params
         self._labels_in = labels

@@ -40,7 +40,7 @@ def test_sparse_form_and_labels():
         ('{"r": [1]}', "missing key 'P'"),
         ('{"edges": [], "r": [1]}', "needs 'n'"),
         ('{"P": [[NaN]], "r": [0]}', "NaN is not a number"),
-        ('{"P": [[1]], "r": [0], "params": "p"}', "'params' must be a list"),
+        ('{"P": [[1]], "r": [0], "params": "p"}', "'params' is the string 'p', expected a list"),
     ],
 )
 def test_bad_files(text, message):

@@ -53,11 +53,11 @@ def test_decimals_are_exact_and_the_conversion_is_stated():
     "reader, text, message",
     [
         (read_prism, "2 2\n0 1 1\n", "announces 2 transitions, the file has 1"),
-        (read_prism, "x\n", "first line of a .tra file"),
-        (read_prism, "2 2\n0 1 1\n1 1 1 9 9\n", "line 3 should be 'source target probability'"),
+        (read_prism, "x\n", "the first line is 'states transitions'"),
+        (read_prism, "2 2\n0 1 1\n1 1 1 9 9\n", "line 3: expected 'source target probability'"),
         (read_drn, "@type: MDP\n", "MDP is not supported"),
         (read_drn, "@model\nstate 0\n action 0\n 0 : 1\n", "missing '@type: DTMC'"),
-        (read_edge_csv, "source,target,probability\n0,1\n", "edge row 1"),
+        (read_edge_csv, "source,target,probability\n0,1\n", "line 2: expected 'source,target,probability'"),
     ],
 )
 def test_bad_files_are_named(reader, text, message):

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from ..chain import Chain
 from ..errors import ChainFileError
@@ -23,55 +24,135 @@ from .json import chain_to_dict, dump, from_dict, loads
 from .prism import read_prism, to_prism
 
 __all__ = ["load", "loads", "from_dict", "dump", "chain_to_dict", "read_drn", "to_drn", "read_prism", "to_prism",
-           "read_edge_csv", "to_edge_csv", "read_text"]
+           "read_edge_csv", "to_edge_csv", "read_text", "MAX_DECOMPRESSED"]
+
+
+MAX_DECOMPRESSED = 2**31
+"""Largest decompressed size (bytes) read from a ``.gz``/``.xz``/``.bz2`` file (a bound against decompression bombs)."""
+
+_COMPRESSED = {".gz": "gzip", ".xz": "lzma", ".bz2": "bz2"}
+
+
+def _split_suffix(path: str | os.PathLike) -> tuple[str, str | None]:
+    """``(format suffix, compression module)``: ``m.drn.gz`` -> ``(".drn", "gzip")``."""
+    name = os.path.basename(str(path)).lower()
+    stem, suffix = os.path.splitext(name)
+    if suffix in _COMPRESSED:
+        return os.path.splitext(stem)[1], _COMPRESSED[suffix]
+    return suffix, None
 
 
 def read_text(path: str | os.PathLike) -> str:
-    """The file's text (UTF-8); a :class:`~exactpte.errors.ChainFileError` when it cannot be read."""
+    """The file's text (UTF-8, a leading byte-order mark ignored), decompressed when it ends in
+    ``.gz``, ``.xz`` or ``.bz2``; a :class:`~exactpte.errors.ChainFileError` when it cannot be read.
+    """
+    _, codec = _split_suffix(path)
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
+        if codec is None:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        else:
+            import importlib
+
+            module = importlib.import_module(codec)
+            with module.open(path, "rb") as fh:
+                data = fh.read(MAX_DECOMPRESSED + 1)
+            if len(data) > MAX_DECOMPRESSED:
+                raise ChainFileError(f"{path}: decompresses to more than {MAX_DECOMPRESSED} bytes")
     except OSError as e:
-        raise ChainFileError(f"{path}: cannot read ({e.strerror})") from None
+        raise ChainFileError(f"{path}: cannot read ({e.strerror or e})") from None
+    except EOFError:
+        raise ChainFileError(f"{path}: the compressed stream is truncated") from None
+    except Exception as e:  # lzma.LZMAError, zlib.error: corrupt compressed data
+        if isinstance(e, ChainFileError):
+            raise
+        raise ChainFileError(f"{path}: not a valid {codec} file ({e})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise ChainFileError(f"{path}: line {line}: not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start})") from None
 
 
-def load(path: str | os.PathLike, *, rewards: str | os.PathLike | None = None,
-         labels: str | os.PathLike | None = None) -> Chain:
+def _reward_kind(path: str | os.PathLike) -> str:
+    name = os.path.basename(str(path)).lower()
+    for ext in _COMPRESSED:
+        name = name.removesuffix(ext)
+    if name.endswith((".srew", ".state.rew")):
+        return "state"
+    if name.endswith((".trew", ".trans.rew")):
+        return "transition"
+    if name.endswith(".csv"):
+        return "csv"
+    raise ChainFileError(f"{path}: a reward file ends in .srew or .state.rew (state rewards), .trew or .trans.rew "
+                         f"(transition rewards), or .csv (for a .csv chain)")
+
+
+def load(path: str | os.PathLike, *, rewards: "str | os.PathLike | Sequence[str | os.PathLike] | None" = None,
+         labels: str | os.PathLike | None = None, reward_model: str | None = None) -> Chain:
     """Read a chain, the format chosen by the file's ending.
 
     Parameters
     ----------
     path : path-like
-        ``.json`` (exactpte's chain file), ``.drn`` (Storm), ``.tra`` (PRISM explicit),
-        ``.csv`` (edge list ``source,target,probability``).
-    rewards : path-like, optional
-        A ``.srew`` file for a ``.tra`` chain, or a reward CSV for a ``.csv`` chain.
+        ``.json`` (exactpte's chain file), ``.drn`` (Storm), ``.tra`` (PRISM explicit, PRISM's
+        or Storm's flavour), ``.csv`` (edge list ``source,target,probability``); any of them may
+        be compressed (``.gz``, ``.xz``, ``.bz2``).
+    rewards : path-like or list of path-likes, optional
+        For a ``.tra`` chain: ``.srew``/``.state.rew`` state rewards and/or
+        ``.trew``/``.trans.rew`` transition rewards (summed as PRISM does); for a ``.csv``
+        chain: a reward CSV.
     labels : path-like, optional
-        A PRISM ``.lab`` file for a ``.tra`` chain.
+        A ``.lab`` file for a ``.tra`` chain (checked for form).
+    reward_model : str, optional
+        The DRN reward model to read, when the file has several.
 
     Returns
     -------
     Chain
-        A :class:`~exactpte.MarkovRewardProcess`, or a :class:`~exactpte.ParametricChain`
-        for a JSON file with ``"params"``.
+        A :class:`~exactpte.MarkovRewardProcess`, or a :class:`~exactpte.ParametricChain` for a
+        JSON file with ``"params"`` or a DRN file with ``@parameters``.
 
     Raises
     ------
     ChainFileError
-        The file cannot be read or breaks its format's rules (the message names file and line).
+        The file cannot be read, an option does not apply to its format, or it breaks its
+        format's rules (the message names file and line; ``docs/formats.md`` lists the rules).
     InvalidChainError
         The file is well formed but the chain it describes is not a Markov reward process.
     """
-    suffix = os.path.splitext(str(path))[1].lower()
-    if rewards is not None and suffix not in (".tra", ".csv"):
-        raise ChainFileError(f"{path}: a separate reward file goes with .tra or .csv chains, not {suffix or 'this'} files")
+    suffix, _ = _split_suffix(path)
+    if suffix not in (".json", ".drn", ".tra", ".csv"):
+        raise ChainFileError(f"{path}: unknown chain-file ending {suffix or '(none)'!r}; exactpte reads .json, .drn, "
+                             f".tra and .csv files (optionally .gz, .xz or .bz2 compressed)")
+    reward_files = [] if rewards is None else [rewards] if isinstance(rewards, (str, os.PathLike)) else list(rewards)
+    if reward_files and suffix not in (".tra", ".csv"):
+        raise ChainFileError(f"{path}: a separate reward file goes with .tra or .csv chains, not {suffix} files")
     if labels is not None and suffix != ".tra":
-        raise ChainFileError(f"{path}: a .lab label file goes with .tra chains, not {suffix or 'this'} files")
+        raise ChainFileError(f"{path}: a .lab label file goes with .tra chains, not {suffix} files")
+    if reward_model is not None and suffix != ".drn":
+        raise ChainFileError(f"{path}: a reward model is chosen in .drn files, not {suffix} files")
     text = read_text(path)
     if suffix == ".drn":
-        return read_drn(text, source=str(path))
+        return read_drn(text, source=str(path), reward_model=reward_model)
     if suffix == ".tra":
-        return read_prism(text, read_text(rewards) if rewards else None, read_text(labels) if labels else None, source=str(path))
+        kinds: dict[str, str | os.PathLike] = {}
+        for f in reward_files:
+            kind = _reward_kind(f)
+            if kind == "csv":
+                raise ChainFileError(f"{f}: a .tra chain takes .srew/.trew reward files, not CSV")
+            if kind in kinds:
+                raise ChainFileError(f"{f}: a second {kind}-reward file (already {kinds[kind]})")
+            kinds[kind] = f
+        srew, trew = kinds.get("state"), kinds.get("transition")
+        return read_prism(text, read_text(srew) if srew else None, read_text(labels) if labels else None,
+                          trew=read_text(trew) if trew else None, source=str(path),
+                          reward_sources=(str(srew), str(trew)))
     if suffix == ".csv":
-        return read_edge_csv(text, read_text(rewards) if rewards else None, source=str(path))
+        if len(reward_files) > 1:
+            raise ChainFileError(f"{path}: a .csv chain takes one reward CSV, got {len(reward_files)} files")
+        rw = reward_files[0] if reward_files else None
+        if rw is not None and _reward_kind(rw) != "csv":
+            raise ChainFileError(f"{rw}: a .csv chain takes a reward CSV")
+        return read_edge_csv(text, read_text(rw) if rw else None, source=str(path), reward_source=str(rw))
     return loads(text, source=str(path))

@@ -1,56 +1,122 @@
-"""CSV edge lists (``source,target,probability``) and reward CSVs (``state,reward``), read and written exactly."""
+"""CSV edge lists and reward CSVs, read strictly and written exactly.
+
+- Edges: one ``source,target,probability`` row per transition, optionally after that header.
+- Rewards: either ``state,reward`` rows (every state exactly once) or one ``reward`` per row
+  (exactly one row per state, in state order), optionally after a ``state,reward`` or
+  ``reward`` header.
+
+A first row is a header only when it spells the header; any other row must be data, so no
+value is ever lost as a "header".  Blank lines and lines starting with ``#`` are skipped.
+Rules in ``docs/formats.md``.
+
+>>> import exactpte
+>>> m = exactpte.example("branching")
+>>> read_edge_csv(*to_edge_csv(m)) == m
+True
+"""
 
 from __future__ import annotations
 
-import re
+import flint
 
+from .._numbers import parse_number
 from ..chain import MarkovRewardProcess
-from ..errors import ChainFileError
+from ..errors import ChainFileError, ExactpteError
 from .common import note_decimals
 
 __all__ = ["to_edge_csv", "read_edge_csv"]
 
+EDGE_HEADER = ("source", "target", "probability")
+REWARD_HEADERS = (("state", "reward"), ("reward",))
+
 
 def to_edge_csv(chain: MarkovRewardProcess) -> tuple[str, str]:
     """``(edges, rewards)`` CSV texts with headers ``source,target,probability`` and ``state,reward``."""
-    e = ["source,target,probability"] + [f"{i},{j},{q}" for i, j, q in chain.edges()]
+    e = [",".join(EDGE_HEADER)] + [f"{i},{j},{q}" for i, j, q in chain.edges()]
     r = ["state,reward"] + [f"{s},{x}" for s, x in enumerate(chain.r)]
     return "\n".join(e) + "\n", "\n".join(r) + "\n"
 
 
-def _csv_rows(text: str) -> list[list[str]]:
-    rows = [[c.strip() for c in ln.split(",")] for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
-    if rows and not re.fullmatch(r"-?\d+", rows[0][0]):
-        rows = rows[1:]  # header
-    return rows
+def _rows(text: str) -> list[tuple[int, list[str]]]:
+    return [(k, [c.strip() for c in ln.split(",")]) for k, ln in enumerate(text.splitlines(), 1)
+            if ln.strip() and not ln.lstrip().startswith("#")]
 
 
-def read_edge_csv(edges: str, rewards: str | None = None, *, n: int | None = None, source: str = "<csv>") -> MarkovRewardProcess:
-    """Parse a CSV edge list (``source,target,probability``) and a reward CSV (``state,reward`` or one
-    reward a line); ``n`` defaults to one more than the largest state index."""
-    rows = _csv_rows(edges)
+def _strip_header(rows: list[tuple[int, list[str]]], headers) -> tuple[list[tuple[int, list[str]]], tuple | None]:
+    if rows and tuple(c.lower() for c in rows[0][1]) in headers:
+        return rows[1:], tuple(c.lower() for c in rows[0][1])
+    return rows, None
+
+
+def _index(cell: str, where: str) -> int:
+    if not cell.isdigit() or len(cell) > 12:
+        raise ChainFileError(f"{where}: {cell[:20]!r} is not a state index (a non-negative integer)")
+    return int(cell)
+
+
+def _value(cell: str, where: str) -> flint.fmpq:
+    try:
+        q = parse_number(cell)
+    except ExactpteError as e:
+        raise ChainFileError(f"{where}: {e}") from None
+    if q is None:
+        raise ChainFileError(f"{where}: {cell[:30]!r} is not a number")
+    return q
+
+
+def read_edge_csv(edges: str, rewards: str | None = None, *, n: int | None = None, source: str = "<csv>",
+                  reward_source: str = "rewards") -> MarkovRewardProcess:
+    """Parse a CSV edge list and an optional reward CSV (rules in the module docstring).
+
+    ``n`` defaults to one more than the largest state index in the edges.
+
+    Raises
+    ------
+    ChainFileError
+        Naming the file, the line and the rule broken.
+    """
+    rows, _ = _strip_header(_rows(edges), (EDGE_HEADER,))
     triples = []
-    for k, row in enumerate(rows, 1):
+    for k, row in rows:
+        where = f"{source}: line {k}"
         if len(row) != 3:
-            raise ChainFileError(f"{source}: edge row {k} should be 'source,target,probability', got {','.join(row)!r}")
-        try:
-            triples.append((int(row[0]), int(row[1]), row[2]))
-        except ValueError:
-            raise ChainFileError(f"{source}: edge row {k} has a non-integer state index") from None
+            raise ChainFileError(f"{where}: expected 'source,target,probability', got {','.join(row)[:60]!r}")
+        triples.append((_index(row[0], where), _index(row[1], where), _value(row[2], where)))
     size = n if n is not None else 1 + max((max(i, j) for i, j, _ in triples), default=-1)
-    r = ["0"] * size
+    if size < 1:
+        raise ChainFileError(f"{source}: no transitions")
+    r = [flint.fmpq(0)] * size
     if rewards is not None:
-        for k, row in enumerate(_csv_rows(rewards), 1):
-            if len(row) == 2:
-                s = int(row[0])
-            elif len(row) == 1:
-                s = k - 1
-            else:
-                raise ChainFileError(f"rewards: row {k} should be 'state,reward' or 'reward'")
-            if not 0 <= s < size:
-                raise ChainFileError(f"rewards: row {k} names state {s}, outside 0..{size - 1}")
-            r[s] = row[-1]
+        r = _reward_column(rewards, size, reward_source)
     chain = MarkovRewardProcess.from_edges(size, triples, r)
     if rewards is None:
         chain.notes = chain.notes + ("no reward file given: r = 0",)
     return note_decimals(chain, [edges, rewards])
+
+
+def _reward_column(text: str, n: int, source: str) -> list[flint.fmpq]:
+    rows, header = _strip_header(_rows(text), REWARD_HEADERS)
+    widths = {len(row) for _, row in rows}
+    if not rows:
+        raise ChainFileError(f"{source}: no rewards")
+    if len(widths) > 1 or widths - {1, 2} or (header is not None and len(header) not in widths):
+        k = next(k for k, row in rows if len(row) != len(rows[0][1]) or len(row) not in (1, 2))
+        raise ChainFileError(f"{source}: line {k}: every row is 'state,reward' or every row is 'reward', not a mix")
+    if widths == {1}:
+        if len(rows) != n:
+            raise ChainFileError(f"{source}: {len(rows)} reward rows for {n} states; one reward per state, in state order")
+        return [_value(row[0], f"{source}: line {k}") for k, row in rows]
+    out: dict[int, flint.fmpq] = {}
+    for k, row in rows:
+        where = f"{source}: line {k}"
+        s = _index(row[0], where)
+        if s >= n:
+            raise ChainFileError(f"{where}: state {s} is outside 0..{n - 1}")
+        if s in out:
+            raise ChainFileError(f"{where}: state {s} has a second reward row")
+        out[s] = _value(row[1], where)
+    missing = [s for s in range(n) if s not in out]
+    if missing:
+        raise ChainFileError(f"{source}: no reward for state(s) {missing[:8]}{' ...' if len(missing) > 8 else ''}; "
+                             f"give every state a row (0 where there is no reward)")
+    return [out[s] for s in range(n)]

@@ -1,98 +1,315 @@
-r"""Storm's explicit DRN format (``@type: DTMC``; state rewards in brackets), read and written exactly.
+r"""Storm's explicit DRN format (DTMCs, rational or parametric), read strictly and written exactly.
+
+A DRN file is a header (``@type``, ``@value_type``, ``@parameters``, ``@placeholders``,
+``@reward_models``, ``@nr_states``, ``@nr_choices``) followed by ``@model`` and one block per
+state, in order and without gaps::
+
+    state 0 [1, 0] init          # state rewards, one per reward model; then labels
+        action 0 [5, 0]          # a DTMC has exactly one action; its rewards too
+            1 : 1/2              # target : probability
+            2 : 1/2
+
+The reward of a state under a reward model is, as in Storm, its state reward plus the reward of
+its single action.  With several reward models, ``reward_model=NAME`` picks one (an error lists
+the names otherwise).  Values are exact numbers; with ``@parameters`` they are expressions in
+the parameters (parsed, never evaluated) and the chain is a
+:class:`~exactpte.parametric.ParametricChain`.  ``$name`` placeholders are expanded.  The
+rules are in ``docs/formats.md``.
 
 >>> import exactpte
 >>> to_drn(exactpte.example("periodic")).splitlines()[10:16]
 ['state 0 [1] init', '\taction 0', '\t\t1 : 1', 'state 1 [0]', '\taction 0', '\t\t0 : 1']
+>>> m = exactpte.example("branching")
+>>> read_drn(to_drn(m)) == m
+True
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from ..chain import MarkovRewardProcess
-from ..errors import ChainFileError
+from ..chain import Chain, MarkovRewardProcess
+from ..errors import ChainFileError, ExactpteError
 from .common import note_decimals
 
 __all__ = ["to_drn", "read_drn"]
 
+_HEADER_WITH_VALUE_LINE = ("@parameters", "@reward_models", "@nr_states", "@nr_choices")
+_STATE = re.compile(r"state\s+(\S+)\s*(.*)")
+_ACTION = re.compile(r"action\s+(\S+)\s*(.*)")
 
-def to_drn(chain: MarkovRewardProcess, *, reward_name: str = "r") -> str:
-    """Storm's explicit DRN text: rationals as ``p/q``, the state reward in brackets, state 0 ``init``."""
-    lines = ["@type: DTMC", "@parameters", "", "@reward_models", reward_name,
+
+def to_drn(chain: Chain, *, reward_name: str = "r") -> str:
+    """Storm's DRN text: values exact (``p/q``, or expressions with ``^`` for parametric chains),
+    the reward in brackets, state 0 labelled ``init``.
+
+    >>> import exactpte
+    >>> m = exactpte.example("two-state-pq")
+    >>> to_drn(m).splitlines()[1:3], read_drn(to_drn(m)) == m
+    (['@parameters', 'p q'], True)
+    """
+    value = _storm_value if chain.field.is_parametric else str
+    params = " ".join(chain.params) if chain.field.is_parametric else ""
+    lines = ["@type: DTMC", "@parameters", params, "@reward_models", reward_name,
              "@nr_states", str(chain.n), "@nr_choices", str(chain.n), "@model"]
     for s in range(chain.n):
-        lines.append(f"state {s} [{chain.r[s]}]" + (" init" if s == 0 else ""))
+        lines.append(f"state {s} [{value(chain.r[s])}]" + (" init" if s == 0 else ""))
         lines.append("\taction 0")
         for j, q in chain.row(s):
-            lines.append(f"\t\t{j} : {q}")
+            lines.append(f"\t\t{j} : {value(q)}")
     return "\n".join(lines) + "\n"
 
 
-_STATE = re.compile(r"^state\s+(\d+)\s*(?:\{[^}]*\})?\s*(?:\[([^\]]*)\])?")
+def _storm_value(x: Any) -> str:
+    """A rational function as Storm writes it: ``(num)/(den)`` with ``^`` powers (flint's printing)."""
+    num = str(x.num)
+    return num if x.den.is_one() else f"({num})/({x.den})"
 
 
-def read_drn(text: str, *, source: str = "<drn>", reward_model: int = 0) -> MarkovRewardProcess:
-    """Parse a DTMC in Storm's DRN format (one action per state); the state reward comes
-    from reward model ``reward_model`` (0 = the first listed)."""
-    header_type = None
-    n = None
-    in_model = False
-    edges: list[tuple[int, int, str]] = []
-    rewards: dict[int, str] = {}
-    current = None
-    pending = None
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("//"):
-            continue
-        where = f"{source}: line {lineno}"
-        if pending == "nr_states":
+class _Reader:
+    """One pass over a DRN text; ``where`` names the line in every error."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self.source = source
+        self.lines = [(k, ln.strip()) for k, ln in enumerate(text.splitlines(), 1)]
+        self.pos = 0
+
+    def error(self, lineno: int | None, message: str) -> ChainFileError:
+        return ChainFileError(f"{self.source}: {'line ' + str(lineno) + ': ' if lineno else ''}{message}")
+
+    def next_content(self) -> tuple[int, str] | None:
+        while self.pos < len(self.lines):
+            k, ln = self.lines[self.pos]
+            self.pos += 1
+            if ln and not ln.startswith("//"):
+                return k, ln
+        return None
+
+    # -- header -------------------------------------------------------------------------
+    def header(self) -> dict:
+        head: dict[str, Any] = {"placeholders": {}}
+        while True:
+            item = self.next_content()
+            if item is None:
+                raise self.error(None, "the file ends before '@model'")
+            k, ln = item
+            if not ln.startswith("@"):
+                raise self.error(k, f"expected a header line starting with '@' before '@model', got {ln[:40]!r}")
+            key = ln.split(":", 1)[0].strip() if ln.startswith(("@type:", "@value_type:")) else ln
+            if key in head:
+                raise self.error(k, f"{key} is declared twice")
+            if key == "@type":
+                kind = ln.split(":", 1)[1].strip() if ":" in ln else ""
+                if kind.upper() != "DTMC":
+                    raise self.error(k, f"model type {kind or '(none)'} is not supported: exactpte reads DTMCs")
+                head[key] = kind
+            elif key == "@value_type":
+                vt = ln.split(":", 1)[1].strip()
+                if vt not in ("double", "rational", "parametric"):
+                    raise self.error(k, f"value type {vt!r} is not supported (double, rational or parametric)")
+                head[key] = vt
+            elif key in _HEADER_WITH_VALUE_LINE:
+                # the value is on the next line, which may be blank for @parameters
+                if self.pos >= len(self.lines):
+                    raise self.error(k, f"{key} must be followed by a line")
+                vk, value = self.lines[self.pos]
+                self.pos += 1
+                head[key] = (vk, value)
+            elif key == "@placeholders":
+                head[key] = True
+                while self.pos < len(self.lines) and not self.lines[self.pos][1].startswith("@"):
+                    pk, pl = self.lines[self.pos]
+                    self.pos += 1
+                    if not pl or pl.startswith("//"):
+                        continue
+                    m = re.fullmatch(r"\$(\w+)\s*:\s*(.+)", pl)
+                    if m is None:
+                        raise self.error(pk, f"a placeholder is '$name : value', got {pl[:40]!r}")
+                    if m.group(1) in head["placeholders"]:
+                        raise self.error(pk, f"placeholder ${m.group(1)} is defined twice")
+                    head["placeholders"][m.group(1)] = m.group(2).strip()
+            elif key == "@model":
+                break
+            else:
+                raise self.error(k, f"unknown header line {ln[:40]!r}")
+        if "@type" not in head:
+            raise self.error(None, "missing '@type: DTMC' before '@model'")
+        if "@nr_states" not in head:
+            raise self.error(None, "missing '@nr_states' before '@model'")
+        k, text = head["@nr_states"]
+        if not text.isdigit() or int(text) < 1 or len(text) > 12:
+            raise self.error(k, f"@nr_states must be followed by a positive integer, got {text!r}")
+        head["n"] = int(text)
+        if "@nr_choices" in head:
+            k, text = head["@nr_choices"]
+            if not text.isdigit() or int(text) != head["n"]:
+                raise self.error(k, f"@nr_choices is {text!r}; a DTMC has one choice per state ({head['n']})")
+        head["params"] = head["@parameters"][1].split() if "@parameters" in head else []
+        head["reward_names"] = head["@reward_models"][1].split() if "@reward_models" in head else []
+        return head
+
+    # -- states ---------------------------------------------------------------------------
+    def states(self, n: int, value) -> tuple[list, list[tuple[int, list]], list[tuple[int, list]]]:
+        """Edges ``(i, j, value)``, and per state ``(line, raw reward strings)`` of its state and its action."""
+        edges: list[tuple[int, int, Any]] = []
+        state_rewards: list[tuple[int, list[str]]] = [(0, [])] * n
+        action_rewards: list[tuple[int, list[str]]] = [(0, [])] * n
+        current = -1
+        has_action = False
+        targets: set[int] = set()
+        while (item := self.next_content()) is not None:
+            k, ln = item
+            m = _STATE.fullmatch(ln)
+            if m and ln.startswith("state "):
+                if current >= 0 and not has_action:
+                    raise self.error(k, f"state {current} has no action (a DTMC state has exactly one)")
+                sid = m.group(1)
+                expected = current + 1
+                if not sid.isdigit() or int(sid) != expected:
+                    if sid.isdigit() and int(sid) >= n:
+                        raise self.error(k, f"state {sid} is past @nr_states = {n}")
+                    raise self.error(k, f"states must be numbered 0, 1, ... in order without gaps or repeats: expected state {expected}, got {sid[:20]!r}")
+                current, has_action, targets = expected, False, set()
+                state_rewards[current] = (k, self.rewards(k, m.group(2), allow_labels=True))
+                continue
+            m = _ACTION.fullmatch(ln)
+            if m and ln.startswith("action "):
+                if current < 0:
+                    raise self.error(k, "an action before the first state")
+                if has_action:
+                    raise self.error(k, f"state {current} has a second action; a DTMC state has exactly one")
+                has_action = True
+                action_rewards[current] = (k, self.rewards(k, m.group(2), allow_labels=False))
+                continue
+            if ":" in ln:
+                if not has_action:
+                    raise self.error(k, "a transition before the state's action line")
+                target, val = (part.strip() for part in ln.split(":", 1))
+                if not target.isdigit() or int(target) >= n:
+                    raise self.error(k, f"transition target {target[:20]!r} is not a state in 0..{n - 1}")
+                j = int(target)
+                if j in targets:
+                    raise self.error(k, f"state {current} lists target {j} twice")
+                targets.add(j)
+                edges.append((current, j, value(val, k, f"the probability {current} -> {j}")))
+                continue
+            raise self.error(k, f"cannot read {ln[:60]!r} (expected 'state ...', 'action ...' or 'target : value')")
+        if current + 1 != n:
+            raise self.error(None, f"@nr_states is {n} but the model lists {current + 1} state(s)")
+        if not has_action:
+            raise self.error(None, f"state {current} has no action (a DTMC state has exactly one)")
+        return edges, state_rewards, action_rewards
+
+    def rewards(self, k: int, rest: str, *, allow_labels: bool) -> list[str]:
+        if rest.startswith("{"):
+            raise self.error(k, "observations ({...}) belong to POMDPs, not DTMCs")
+        values: list[str] = []
+        if rest.startswith("["):
+            end = rest.find("]")
+            if end < 0:
+                raise self.error(k, "']' missing after the rewards")
+            values = [v.strip() for v in rest[1:end].split(",")]
+            if any(not v for v in values):
+                raise self.error(k, f"an empty reward in [{rest[1:end]}]")
+            rest = rest[end + 1 :].strip()
+        if rest and not allow_labels:
+            raise self.error(k, f"unexpected {rest[:40]!r} after the action")
+        return values
+
+
+def read_drn(text: str, *, source: str = "<drn>", reward_model: str | int | None = None) -> Chain:
+    """Parse a DTMC in Storm's DRN format (rules in ``docs/formats.md``).
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    source : str
+        How errors name the file.
+    reward_model : str or int, optional
+        The reward model to read, by name (or position); needed when the file has several.
+
+    Returns
+    -------
+    Chain
+        A :class:`~exactpte.MarkovRewardProcess`, or a :class:`~exactpte.ParametricChain` when the
+        file declares parameters.
+
+    Raises
+    ------
+    ChainFileError
+        Naming the file, the line and the rule broken.
+    """
+    rd = _Reader(text, source)
+    head = rd.header()
+    n, params, placeholders = head["n"], head["params"], head["placeholders"]
+    if params and head.get("@value_type") in ("double", "rational"):
+        raise rd.error(None, f"parameters {params} are declared but @value_type is {head['@value_type']}")
+    field = None
+    if params:
+        from ..parametric import parameter_field
+
+        try:
+            field = parameter_field(params)
+        except ExactpteError as e:
+            raise rd.error(head["@parameters"][0], f"bad @parameters line: {e}") from None
+
+    def value(raw: str, k: int, what: str) -> Any:
+        text_ = raw.strip()
+        if text_.startswith("$"):
+            if text_[1:] not in placeholders:
+                raise rd.error(k, f"placeholder {text_} is not defined in @placeholders")
+            text_ = placeholders[text_[1:]]
+        if field is not None:
             try:
-                n = int(line)
-            except ValueError:
-                raise ChainFileError(f"{where}: @nr_states must be followed by an integer, got {line!r}") from None
-            pending = None
-            continue
-        if line.startswith("@"):
-            key = line[1:].split(":")[0].strip()
-            if key == "type":
-                header_type = line.split(":", 1)[1].strip()
-                if header_type != "DTMC":
-                    raise ChainFileError(f"{where}: model type {header_type} is not supported (exactpte reads DTMCs)")
-            elif key == "nr_states":
-                pending = "nr_states"
-            elif key == "model":
-                in_model = True
-            continue
-        if not in_model:
-            continue  # parameter and reward-model names, and other header values
-        m = _STATE.match(line)
-        if m:
-            current = int(m.group(1))
-            if m.group(2) is not None:
-                parts = [p.strip() for p in m.group(2).split(",")]
-                if reward_model >= len(parts):
-                    raise ChainFileError(f"{where}: state {current} has {len(parts)} reward(s), reward model {reward_model} asked")
-                rewards[current] = parts[reward_model]
-            continue
-        if line.startswith("action"):
-            if line.split()[1:2] not in (["0"], ["__NOLABEL__"]) and current is not None and any(e[0] == current for e in edges):
-                raise ChainFileError(f"{where}: state {current} has several actions; a DTMC has one")
-            continue
-        if ":" in line and current is not None:
-            target, prob = line.split(":", 1)
-            try:
-                edges.append((current, int(target), prob.strip()))
-            except ValueError:
-                raise ChainFileError(f"{where}: expected 'target : probability', got {line!r}") from None
-            continue
-        raise ChainFileError(f"{where}: cannot read {line!r}")
-    if header_type is None:
-        raise ChainFileError(f"{source}: missing '@type: DTMC' header")
-    if n is None:
-        n = 1 + max((max(i, j) for i, j, _ in edges), default=-1)
-    r = [rewards.get(s, "0") for s in range(n)]
-    chain = MarkovRewardProcess.from_edges(n, edges, r)
-    if not rewards:
-        chain.notes = chain.notes + ("the DRN file has no state rewards: r = 0",)
+                return field.convert(text_, what)
+            except ExactpteError as e:
+                raise rd.error(k, str(e)) from None
+        from .._numbers import parse_number
+
+        try:
+            q = parse_number(text_)
+        except ExactpteError as e:
+            raise rd.error(k, f"{what}: {e}") from None
+        if q is None:
+            raise rd.error(k, f"{what} is {text_[:40]!r}, not an exact number"
+                              + (" (a file with parameters declares them in @parameters)" if re.search(r"[A-Za-z_]", text_) else ""))
+        return q
+
+    edges, state_rw, action_rw = rd.states(n, value)
+    count = max([len(head["reward_names"])] + [len(x) for _, x in state_rw] + [len(x) for _, x in action_rw])
+    names = head["reward_names"] + [f"rew{i}" for i in range(len(head["reward_names"]), count)]
+    notes: list[str] = []
+    if count == 0:
+        pick = None
+        notes.append("the DRN file has no rewards: r = 0")
+    elif reward_model is None:
+        if count > 1:
+            raise rd.error(None, f"the file has {count} reward models ({', '.join(names)}); choose one "
+                                 f"(reward_model=NAME, or --reward-model NAME on the command line)")
+        pick = 0
+    elif isinstance(reward_model, int) and not isinstance(reward_model, bool):
+        if not 0 <= reward_model < count:
+            raise rd.error(None, f"reward model {reward_model} asked, the file has {count} ({', '.join(names)})")
+        pick = reward_model
+    else:
+        if reward_model not in names:
+            raise rd.error(None, f"no reward model {reward_model!r}; the file has {', '.join(names) or 'none'}")
+        pick = names.index(reward_model)
+    zero = field.zero if field is not None else 0
+    r: list[Any] = []
+    for s in range(n):
+        total = zero
+        for kind, (k, vals) in (("state", state_rw[s]), ("action", action_rw[s])):
+            if pick is not None and pick < len(vals):
+                total = total + value(vals[pick], k, f"the {kind} reward of state {s}")
+        r.append(total)
+    if field is not None:
+        from ..parametric import ParametricChain
+
+        chain: Chain = ParametricChain.from_edges(n, edges, r, params=params)
+    else:
+        chain = MarkovRewardProcess.from_edges(n, edges, r)
+    chain.notes = chain.notes + tuple(notes)
     return note_decimals(chain, [text])

@@ -1,4 +1,4 @@
-"""The JSON chain-file format (exactpte's own), read and written exactly.
+"""The JSON chain-file format (exactpte's own), read strictly and written exactly.
 
 Dense form::
 
@@ -8,12 +8,12 @@ Sparse form (``n`` states, one ``[i, j, p]`` triple per nonzero)::
 
     {"n": 2, "edges": [[0, 0, "1/2"], [0, 1, "1/2"], [1, 1, 1]], "r": [1, 0]}
 
-Numbers may be integers, strings (``"3/7"``, ``"0.25"``) or JSON decimal
-literals; a decimal literal is read as the exact decimal it spells
-(``0.1`` is 1/10), never through a binary float.
-
-Parametric form: add ``"params": ["p", "q"]``; entries may then be expression strings
-such as ``"1-p"`` or ``"p*q/2"`` (see :class:`exactpte.parametric.ParametricChain`).
+Numbers are JSON integers, JSON decimal literals (read as the exact decimal they spell:
+``0.1`` is 1/10, never a binary float) or strings (``"3/7"``, ``"0.25"``).  Parametric form: add
+``"params": ["p", "q"]``; entries may then be expression strings such as ``"1-p"`` (parsed by
+:mod:`exactpte.fields.expressions`, never evaluated).  The rules (``docs/formats.md``): exactly
+one of ``P`` or ``n`` + ``edges``; ``r`` required; no other keys than ``labels`` and
+``params``; no key twice; every value of the documented JSON type.
 """
 
 from __future__ import annotations
@@ -26,12 +26,25 @@ from typing import Any
 from ..chain import Chain, MarkovRewardProcess
 from ..errors import ChainFileError
 
-__all__ = ["loads", "from_dict", "chain_to_dict", "dump"]
+__all__ = ["loads", "from_dict", "chain_to_dict", "dump", "KEYS"]
+
+KEYS = ("P", "n", "edges", "r", "labels", "params")
+"""The keys a chain file may have."""
 
 
 def loads(text: str, *, source: str = "<string>") -> Chain:
     """Parse chain-file text.
 
+    Raises
+    ------
+    ChainFileError
+        Not JSON, a repeated or unknown key, a value of the wrong JSON type (the message names
+        the key and the position).
+    InvalidChainError
+        The file is well formed but its chain is not a Markov reward process.
+
+    Examples
+    --------
     >>> m = loads('{"P": [["1/2", 0.5], [0, 1]], "r": [1, 0]}')
     >>> m.row(0)
     ((0, 1/2), (1, 1/2))
@@ -41,11 +54,11 @@ def loads(text: str, *, source: str = "<string>") -> Chain:
     exactpte.errors.ChainFileError: <string>: missing key 'r' (the reward vector)
     """
     try:
-        data = json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant)
+        data = json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant, object_pairs_hook=_no_repeats)
     except json.JSONDecodeError as e:
         raise ChainFileError(f"{source}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
-    except ValueError as e:
-        raise ChainFileError(f"{source}: {e}") from None
+    except (ValueError, RecursionError) as e:
+        raise ChainFileError(f"{source}: {e if not isinstance(e, RecursionError) else 'nested too deeply'}") from None
     return from_dict(data, source=source)
 
 
@@ -53,68 +66,124 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not a number a chain can hold")
 
 
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"the key {k!r} appears twice in one object")
+        out[k] = v
+    return out
+
+
+def _number(x: Any, where: str) -> Any:
+    """A JSON value that may stand for a number: int, decimal literal or string."""
+    if isinstance(x, bool) or not isinstance(x, (int, Decimal, str)):
+        raise ChainFileError(f"{where} is {_json_type(x)}, expected a number (integer, decimal or a string such as \"3/7\")")
+    return str(x) if isinstance(x, Decimal) else x
+
+
+def _json_type(x: Any) -> str:
+    if x is None:
+        return "null"
+    if isinstance(x, bool):
+        return f"the boolean {str(x).lower()}"
+    if isinstance(x, str):
+        return f"the string {x!r:.40}"
+    if isinstance(x, list):
+        return "a list"
+    if isinstance(x, dict):
+        return "an object"
+    return f"the number {x}"
+
+
+def _list(x: Any, where: str, what: str) -> list:
+    if not isinstance(x, list):
+        raise ChainFileError(f"{where} is {_json_type(x)}, expected a list ({what})")
+    return x
+
+
+def _integer(x: Any, where: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise ChainFileError(f"{where} is {_json_type(x)}, expected an integer")
+    return x
+
+
 def from_dict(data: Any, *, source: str = "<dict>") -> Chain:
-    """Build a chain from the decoded JSON object."""
+    """Build a chain from the decoded JSON object, checking the format's rules first."""
     if not isinstance(data, dict):
         raise ChainFileError(f"{source}: the top level must be a JSON object with keys 'P' (or 'n' and 'edges') and 'r'")
+    unknown = sorted(k for k in data if k not in KEYS)
+    if unknown:
+        raise ChainFileError(f"{source}: unknown key(s) {unknown}; a chain file has the keys {', '.join(KEYS)}")
     if "r" not in data:
         raise ChainFileError(f"{source}: missing key 'r' (the reward vector)")
-    labels = data.get("labels")
-    if "params" in data:
-        return _parametric(data, labels, source)
-    if "P" in data:
-        return MarkovRewardProcess(data["P"], data["r"], labels)
-    if "edges" in data:
-        if "n" not in data:
-            raise ChainFileError(f"{source}: the sparse form needs 'n' (the number of states) beside 'edges'")
-        edges = data["edges"]
-        if not isinstance(edges, list):
-            raise ChainFileError(f"{source}: 'edges' must be a list of [i, j, p] triples")
-        return MarkovRewardProcess.from_edges(data["n"], [tuple(e) if isinstance(e, list) else e for e in edges], data["r"], labels)
-    raise ChainFileError(f"{source}: missing key 'P' (dense matrix) or 'edges' (sparse form)")
-
-
-def _parametric(data: dict, labels, source: str):
-    from ..parametric import ParametricChain
-
-    params = data["params"]
-    if not isinstance(params, list) or not all(isinstance(p, str) and p.isidentifier() for p in params):
-        raise ChainFileError(f"{source}: 'params' must be a list of parameter names such as [\"p\", \"q\"]")
-    if "P" in data:
-        P = data["P"]
-    elif "edges" in data and "n" in data:
-        n = data["n"]
-        if not isinstance(n, int) or n < 1:
-            raise ChainFileError(f"{source}: 'n' must be a positive integer")
-        P = [["0"] * n for _ in range(n)]
-        for k, e in enumerate(data["edges"]):
-            if not (isinstance(e, list) and len(e) == 3 and all(isinstance(x, int) for x in e[:2]) and 0 <= e[0] < n and 0 <= e[1] < n):
-                raise ChainFileError(f"{source}: edge {k} must be [i, j, p] with state indices in 0..{n - 1}")
-            P[e[0]][e[1]] = e[2]
-    else:
+    if "P" in data and ("n" in data or "edges" in data):
+        raise ChainFileError(f"{source}: give either 'P' (dense form) or 'n' and 'edges' (sparse form), not both")
+    if "P" not in data and not ("n" in data and "edges" in data):
+        if "edges" in data or "n" in data:
+            raise ChainFileError(f"{source}: the sparse form needs 'n' (the number of states) and 'edges' together")
         raise ChainFileError(f"{source}: missing key 'P' (dense matrix) or 'n' and 'edges' (sparse form)")
-    conv = lambda x: str(x) if isinstance(x, Decimal) else x
-    return ParametricChain([[conv(x) for x in row] for row in P], [conv(x) for x in data["r"]], params=params, labels=labels)
+    r = [_number(x, f"{source}: r[{i}]") for i, x in enumerate(_list(data["r"], f"{source}: 'r'", "one reward per state"))]
+    labels = None
+    if data.get("labels") is not None:
+        labels = _list(data["labels"], f"{source}: 'labels'", "one string per state")
+        for i, lab in enumerate(labels):
+            if not isinstance(lab, str):
+                raise ChainFileError(f"{source}: labels[{i}] is {_json_type(lab)}, expected a string")
+    if "P" in data:
+        rows = _list(data["P"], f"{source}: 'P'", "rows of the transition matrix")
+        P = [[_number(x, f"{source}: P[{i}][{j}]") for j, x in enumerate(_list(row, f"{source}: P[{i}]", "a row of numbers"))]
+             for i, row in enumerate(rows)]
+        edges = None
+    else:
+        n = _integer(data["n"], f"{source}: 'n'")
+        edges = []
+        for k, e in enumerate(_list(data["edges"], f"{source}: 'edges'", "[i, j, p] triples")):
+            if not isinstance(e, list) or len(e) != 3:
+                raise ChainFileError(f"{source}: edges[{k}] is {_json_type(e)}, expected a triple [i, j, p]")
+            edges.append((_integer(e[0], f"{source}: edges[{k}][0]"), _integer(e[1], f"{source}: edges[{k}][1]"),
+                          _number(e[2], f"{source}: edges[{k}][2]")))
+    if "params" in data:
+        from ..parametric import ParametricChain
+
+        params = _list(data["params"], f"{source}: 'params'", 'parameter names such as ["p", "q"]')
+        if not params or not all(isinstance(p, str) and p.isidentifier() for p in params):
+            raise ChainFileError(f"{source}: 'params' must be a non-empty list of parameter names such as [\"p\", \"q\"]")
+        if edges is None:
+            return ParametricChain(P, r, params=params, labels=labels)
+        return ParametricChain.from_edges(n, edges, r, params=params, labels=labels)
+    if edges is None:
+        return MarkovRewardProcess(P, r, labels)
+    return MarkovRewardProcess.from_edges(n, edges, r, labels)
 
 
 def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict:
-    """The chain-file object; sparse when ``sparse`` or (by default) when under 25% dense."""
+    """The chain-file object; sparse when ``sparse`` or (by default) when under 25% dense.
+
+    >>> import exactpte
+    >>> m = exactpte.example("branching")
+    >>> from_dict(chain_to_dict(m)) == m and from_dict(chain_to_dict(m, sparse=True)) == m
+    True
+    """
+    text = chain.field.to_text
     if sparse is None:
         sparse = chain.nnz * 4 < chain.n * chain.n
     out: dict[str, Any] = {}
     if sparse:
         out["n"] = chain.n
-        out["edges"] = [[i, j, str(q)] for i, j, q in chain.edges()]
+        out["edges"] = [[i, j, text(q)] for i, j, q in chain.edges()]
     else:
-        out["P"] = [[str(q) for q in row] for row in chain.dense()]
-    out["r"] = [str(x) for x in chain.r]
+        out["P"] = [[text(q) for q in row] for row in chain.dense()]
+    out["r"] = [text(x) for x in chain.r]
     if chain.labels is not None:
         out["labels"] = list(chain.labels)
+    if chain.field.is_parametric:
+        out["params"] = list(chain.params)
     return out
 
 
 def dump(chain: Chain, path: str | os.PathLike, *, sparse: bool | None = None) -> None:
-    """Write ``chain`` as a chain file that :func:`load` reads back equal."""
+    """Write ``chain`` as a chain file that :func:`~exactpte.io.load` reads back equal."""
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(chain_to_dict(chain, sparse=sparse), fh)
         fh.write("\n")

@@ -1,11 +1,31 @@
-"""PRISM's explicit format (``.tra`` transitions, ``.srew`` state rewards, ``.lab`` labels), read and written exactly."""
+"""PRISM's explicit format (``.tra`` transitions, ``.srew`` state rewards, ``.trew`` transition
+rewards, ``.lab`` labels), in PRISM's and in Storm's flavour, read strictly and written exactly.
+
+- PRISM flavour: ``.tra`` starts with ``states transitions``, then one ``i j p`` line per
+  transition (``i j p action`` with an action label, or ``i 0 j p`` in the MDP layout with a
+  single choice); ``.srew`` starts with ``states nonzero-rewards``, then ``i r`` lines;
+  ``.trew`` starts with ``states transitions``, then ``i j r`` lines.
+- Storm flavour: ``.tra`` starts with the model type ``dtmc`` (any case) and has no counts;
+  reward files have no header.
+
+The reward of a state is its state reward plus ``sum_j P(i, j) R(i, j)`` over its transition
+rewards (PRISM's and Storm's semantics for a DTMC).  Numbers are read exactly.  Rules in
+``docs/formats.md``.
+
+>>> import exactpte
+>>> m = exactpte.example("branching")
+>>> read_prism(*to_prism(m)) == m
+True
+"""
 
 from __future__ import annotations
 
 import re
+import flint
 
+from .._numbers import parse_number
 from ..chain import MarkovRewardProcess
-from ..errors import ChainFileError, UsageError
+from ..errors import ChainFileError, ExactpteError, UsageError
 from ..floats import to_float
 from .common import note_decimals
 
@@ -38,51 +58,188 @@ def to_prism(chain: MarkovRewardProcess, *, numbers: str = "fraction", flavour: 
     return "\n".join(tra) + "\n", "\n".join(srew) + "\n", "\n".join(lab) + "\n"
 
 
-def read_prism(tra: str, srew: str | None = None, lab: str | None = None, *, source: str = "<tra>") -> MarkovRewardProcess:
-    """Parse PRISM explicit files: ``.tra`` (``n nnz`` then ``i j p``), optional ``.srew`` (``n nnz``
-    then ``i r``; without it ``r = 0``) and ``.lab`` (checked for form only: PRISM labels are
-    atomic propositions, not state names)."""
-    lines = [ln.split() for ln in tra.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    storm = bool(lines) and lines[0] in (["dtmc"], ["DTMC"])
-    if storm:  # Storm's flavour: a model-type hint and no 'states transitions' header
-        lines = [["-1", "-1"]] + lines[1:]
-    if not lines or len(lines[0]) != 2:
-        raise ChainFileError(f"{source}: the first line of a .tra file is 'states transitions'")
+def _lines(text: str) -> list[tuple[int, list[str]]]:
+    """Content lines as ``(line number, whitespace-separated fields)``; blank and ``#`` lines skipped."""
+    return [(k, ln.split()) for k, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def _index(tok: str, where: str, n: int | None = None) -> int:
+    if not tok.isdigit() or len(tok) > 12:
+        raise ChainFileError(f"{where}: {tok[:20]!r} is not a state index")
+    i = int(tok)
+    if n is not None and i >= n:
+        raise ChainFileError(f"{where}: state {i} is outside 0..{n - 1}")
+    return i
+
+
+def _value(tok: str, where: str) -> flint.fmpq:
     try:
-        n, nnz = int(lines[0][0]), int(lines[0][1])
-    except ValueError:
-        raise ChainFileError(f"{source}: the first line of a .tra file is 'states transitions'") from None
-    edges = []
-    for k, parts in enumerate(lines[1:], 2):
-        if len(parts) == 4:  # MDP-style 'i a j p' with a single action
+        q = parse_number(tok)
+    except ExactpteError as e:
+        raise ChainFileError(f"{where}: {e}") from None
+    if q is None:
+        raise ChainFileError(f"{where}: {tok[:30]!r} is not a number")
+    return q
+
+
+def _count_header(parts: list[str], where: str, what: str) -> tuple[int, int]:
+    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 12 for p in parts):
+        raise ChainFileError(f"{where}: the first line is '{what}' (two non-negative integers), got {' '.join(parts)[:40]!r}")
+    return int(parts[0]), int(parts[1])
+
+
+def read_prism(tra: str, srew: str | None = None, lab: str | None = None, *, trew: str | None = None,
+               source: str = "<tra>", reward_sources: tuple[str, str] = ("state rewards", "transition rewards")
+               ) -> MarkovRewardProcess:
+    """Parse PRISM explicit files (PRISM's or Storm's flavour, told by the ``.tra`` header).
+
+    Parameters
+    ----------
+    tra : str
+        The transitions file's text.
+    srew, trew : str, optional
+        State-reward and transition-reward texts; without either, ``r = 0`` (stated in ``notes``).
+    lab : str, optional
+        A ``.lab`` text, checked for form (its labels are atomic propositions, not state names).
+    source : str
+        How errors name the ``.tra`` file; ``reward_sources`` names the reward files.
+
+    Raises
+    ------
+    ChainFileError
+        Naming the file, the line and the rule broken.
+    """
+    lines = _lines(tra)
+    if not lines:
+        raise ChainFileError(f"{source}: empty transitions file")
+    k0, first = lines[0]
+    storm = len(first) == 1 and first[0].lower() == "dtmc"
+    if not storm and len(first) == 1 and first[0].lower() in ("ctmc", "mdp", "ma", "ctmdp"):
+        raise ChainFileError(f"{source}: line {k0}: model type {first[0]} is not supported: exactpte reads DTMCs")
+    edges: list[tuple[int, int, flint.fmpq]] = []
+    for k, parts in lines[1:]:
+        where = f"{source}: line {k}"
+        if len(parts) == 4 and parse_number(parts[3]) is not None:  # MDP layout 'i choice j p' with one choice
             if parts[1] != "0":
-                raise ChainFileError(f"{source}: line {k} has action {parts[1]}; a DTMC has one action per state")
+                raise ChainFileError(f"{where}: choice {parts[1]} of state {parts[0]}; a DTMC has one choice per state")
+            parts = [parts[0], parts[2], parts[3]]
+        elif len(parts) == 4:  # 'i j p action': the action label of a DTMC transition
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", parts[3]):
+                raise ChainFileError(f"{where}: {parts[3][:20]!r} is neither a probability nor an action label")
+            parts = parts[:3]
+        if len(parts) != 3:
+            raise ChainFileError(f"{where}: expected 'source target probability', got {' '.join(parts)[:60]!r}")
+        edges.append((_index(parts[0], where), _index(parts[1], where), _value(parts[2], where)))
+    if storm:
+        n = 1 + max((max(i, j) for i, j, _ in edges), default=-1)
+    else:
+        n, nnz = _count_header(first, f"{source}: line {k0}", "states transitions")
+        if len(edges) != nnz:
+            raise ChainFileError(f"{source}: the header announces {nnz} transitions, the file has {len(edges)}")
+        for i, j, _ in edges:
+            if i >= n or j >= n:
+                raise ChainFileError(f"{source}: transition {i} -> {j} names a state outside 0..{n - 1} (header: {n} states)")
+    if n < 1:
+        raise ChainFileError(f"{source}: no states")
+    zero = flint.fmpq(0)
+    r = [zero] * n
+    notes = []
+    if srew is not None:
+        for s, x in _state_rewards(srew, n, storm, reward_sources[0]).items():
+            r[s] += x
+    if trew is not None:
+        prob = {(i, j): p for i, j, p in edges}
+        for (i, j), x in _transition_rewards(trew, n, storm, reward_sources[1]).items():
+            p = prob.get((i, j), zero)
+            if p == 0:
+                raise ChainFileError(f"{reward_sources[1]}: a reward on {i} -> {j}, which is not a transition of the chain")
+            r[i] += p * x
+    if srew is None and trew is None:
+        notes.append("no reward file given: r = 0")
+    if lab is not None:
+        _check_labels(lab, n, storm)
+    chain = MarkovRewardProcess.from_edges(n, edges, r)
+    chain.notes = chain.notes + tuple(notes)
+    return note_decimals(chain, [tra, srew, trew])
+
+
+def _state_rewards(text: str, n: int, storm: bool, source: str) -> dict[int, flint.fmpq]:
+    lines = _lines(text)
+    if not storm:
+        if not lines:
+            raise ChainFileError(f"{source}: empty file; a PRISM .srew starts with 'states nonzero-rewards'")
+        k0, head = lines[0]
+        states, count = _count_header(head, f"{source}: line {k0}", "states nonzero-rewards")
+        if states != n:
+            raise ChainFileError(f"{source}: line {k0}: the header names {states} states, the chain has {n}")
+        lines = lines[1:]
+        if len(lines) != count:
+            raise ChainFileError(f"{source}: the header announces {count} rewards, the file has {len(lines)}")
+    out: dict[int, flint.fmpq] = {}
+    for k, parts in lines:
+        where = f"{source}: line {k}"
+        if len(parts) != 2:
+            raise ChainFileError(f"{where}: expected 'state reward', got {' '.join(parts)[:60]!r}")
+        s = _index(parts[0], where, n)
+        if s in out:
+            raise ChainFileError(f"{where}: state {s} has a second reward line")
+        out[s] = _value(parts[1], where)
+    return out
+
+
+def _transition_rewards(text: str, n: int, storm: bool, source: str) -> dict[tuple[int, int], flint.fmpq]:
+    lines = _lines(text)
+    if not storm:
+        if not lines:
+            raise ChainFileError(f"{source}: empty file; a PRISM .trew starts with 'states transitions'")
+        k0, head = lines[0]
+        states, count = _count_header(head, f"{source}: line {k0}", "states transitions")
+        if states != n:
+            raise ChainFileError(f"{source}: line {k0}: the header names {states} states, the chain has {n}")
+        lines = lines[1:]
+        if len(lines) != count:
+            raise ChainFileError(f"{source}: the header announces {count} rewards, the file has {len(lines)}")
+    out: dict[tuple[int, int], flint.fmpq] = {}
+    for k, parts in lines:
+        where = f"{source}: line {k}"
+        if len(parts) == 4 and parts[1] == "0" and parse_number(parts[3]) is not None:
             parts = [parts[0], parts[2], parts[3]]
         if len(parts) != 3:
-            raise ChainFileError(f"{source}: line {k} should be 'source target probability', got {' '.join(parts)!r}")
-        try:
-            edges.append((int(parts[0]), int(parts[1]), parts[2]))
-        except ValueError:
-            raise ChainFileError(f"{source}: line {k} has a non-integer state index") from None
+            raise ChainFileError(f"{where}: expected 'source target reward', got {' '.join(parts)[:60]!r}")
+        key = (_index(parts[0], where, n), _index(parts[1], where, n))
+        if key in out:
+            raise ChainFileError(f"{where}: transition {key[0]} -> {key[1]} has a second reward line")
+        out[key] = _value(parts[2], where)
+    return out
+
+
+def _check_labels(text: str, n: int, storm: bool) -> None:
+    """A ``.lab`` file's form: declarations, then states in range naming declared labels."""
+    lines = _lines(text) if not storm else [(k, ln.split()) for k, ln in enumerate(text.splitlines(), 1) if ln.strip()]
+    if not lines:
+        return
     if storm:
-        n, nnz = 1 + max((max(i, j) for i, j, _ in edges), default=-1), len(edges)
-    if len(edges) != nnz:
-        raise ChainFileError(f"{source}: header announces {nnz} transitions, the file has {len(edges)}")
-    r = ["0"] * n
-    if srew is not None:
-        rl = [ln.split() for ln in srew.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-        for k, parts in enumerate(rl[0 if storm else 1 :], 1 if storm else 2):
-            if len(parts) != 2:
-                raise ChainFileError(f"state rewards: line {k} should be 'state reward'")
-            s = int(parts[0])
-            if not 0 <= s < n:
-                raise ChainFileError(f"state rewards: line {k} names state {s}, outside 0..{n - 1}")
-            r[s] = parts[1]
-    if lab is not None and not storm:
-        first = lab.strip().splitlines()[0] if lab.strip() else ""
-        if first and not re.fullmatch(r'(\s*\d+="[^"]*")+\s*', first):
-            raise ChainFileError("labels: the first line of a .lab file declares labels as 0=\"name\" ...")
-    chain = MarkovRewardProcess.from_edges(n, edges, r)
-    if srew is None:
-        chain.notes = chain.notes + ("no state-reward file given: r = 0",)
-    return note_decimals(chain, [tra, srew])
+        if lines[0][1] != ["#DECLARATION"]:
+            raise ChainFileError(f"labels: line {lines[0][0]}: a Storm .lab file starts with #DECLARATION")
+        end = next((i for i, (_, p) in enumerate(lines) if p == ["#END"]), None)
+        if end is None:
+            raise ChainFileError("labels: #END missing after the declarations")
+        declared = {w for _, p in lines[1:end] for w in p}
+        for k, parts in lines[end + 1 :]:
+            _index(parts[0], f"labels: line {k}", n)
+            unknown = [w for w in parts[1:] if w not in declared]
+            if unknown:
+                raise ChainFileError(f"labels: line {k}: undeclared label(s) {unknown}")
+        return
+    k0, first = lines[0]
+    decl = re.findall(r'(\d+)="([^"]*)"', " ".join(first))
+    if not decl or not re.fullmatch(r'(\s*\d+="[^"]*")+\s*', " ".join(first)):
+        raise ChainFileError(f"labels: line {k0}: the first line of a .lab file declares labels as 0=\"name\" ...")
+    ids = {int(i) for i, _ in decl}
+    for k, parts in lines[1:]:
+        if not parts[0].endswith(":"):
+            raise ChainFileError(f"labels: line {k}: expected 'state: label-ids'")
+        _index(parts[0][:-1], f"labels: line {k}", n)
+        for w in parts[1:]:
+            if not w.isdigit() or int(w) not in ids:
+                raise ChainFileError(f"labels: line {k}: {w!r} is not a declared label id")
