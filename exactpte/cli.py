@@ -1,66 +1,117 @@
-"""Command line: ``exactpte decompose``, ``exactpte examples``.
+"""Command line: ``exactpte decompose | examples | check | estimate``.
 
-Thin by design: :func:`main` parses, calls the library, prints.  Errors on
-input are printed as one line naming the problem, with exit status 2.
+Thin by design: :func:`main` parses, calls the library, prints.  Every failure the library
+names (an :class:`~exactpte.errors.ExactpteError`) is printed as one line with exit status 2;
+numeric options are validated before any work; an option that does not apply is an error;
+output to a closed pipe (``exactpte decompose ... | head``) ends quietly.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import __version__
-from .io import load
-from .decomposition import decompose
-from .errors import ExactpteError
-from .examples import EXAMPLES, example
+from .errors import ExactpteError, UsageError
 
-__all__ = ["main"]
+__all__ = ["main", "positive_int", "nonnegative_int", "tolerance", "run_guarded"]
+
+
+# -- option types: each names the rule it enforces -------------------------------------------------
+def positive_int(text: str) -> int:
+    """An argparse type: an integer ``>= 1``."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def nonnegative_int(text: str) -> int:
+    """An argparse type: an integer ``>= 0``."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
+    return value
+
+
+def tolerance(text: str) -> float:
+    """An argparse type: a finite number ``>= 0`` (``nan``, ``inf`` and negatives are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text}")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error exits 2 with one line and no usage dump."""
+
+    def error(self, message: str):  # noqa: D401 - argparse's signature
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="exactpte", description="Exact persistent-transient decomposition of Markov reward processes.")
+    p = _Parser(prog="exactpte", description="Exact persistent-transient decomposition of Markov reward processes.")
     p.add_argument("--version", action="version", version=f"exactpte {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def chain_source(sp: argparse.ArgumentParser) -> None:
+        src = sp.add_mutually_exclusive_group(required=True)
+        src.add_argument("file", nargs="?", help="chain file: .json, .drn (Storm), .tra (PRISM explicit) or .csv, "
+                                                 "optionally .gz/.xz/.bz2 compressed")
+        src.add_argument("--example", metavar="NAME", help="a built-in example (see 'exactpte examples')")
+        sp.add_argument("--rewards", metavar="FILE", action="append",
+                        help="reward file: .srew/.state.rew and/or .trew/.trans.rew for a .tra chain, a CSV for a .csv chain "
+                             "(repeat for state and transition rewards)")
+        sp.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain (checked for form)")
+        sp.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn file with several")
 
     d = sub.add_parser("decompose", help="decompose a chain file or a built-in example")
-    src = d.add_mutually_exclusive_group(required=True)
-    src.add_argument("file", nargs="?", help="chain file (JSON)")
-    src.add_argument("--example", metavar="NAME", help="a built-in example (see 'exactpte examples')")
+    chain_source(d)
     fmt = d.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="the JSON contract (numbers as 'p/q' strings)")
     fmt.add_argument("--latex", action="store_true", help="a LaTeX tabular")
     fmt.add_argument("--table", action="store_true", help="the per-state table only")
-    d.add_argument("--anchors", metavar="A,B,...", help="one anchor state per cyclic class, in (class, phase) order")
-    d.add_argument("--rewards", metavar="FILE", help="state rewards for a .tra (PRISM .srew) or .csv chain")
-    d.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain")
+    d.add_argument("--anchors", metavar="A,B,...", help="one anchor state per cyclic class, in (class, phase) order "
+                                                       "(default: the smallest state of each cyclic class)")
     d.add_argument("--no-p-inf", action="store_true", help="leave the dense P_inf out of --json")
     d.add_argument("--hitting-times", action="store_true", help="add expected anchor hitting times to --json")
-    d.add_argument("--indent", type=int, default=None, help="indent --json output")
+    d.add_argument("--indent", type=nonnegative_int, default=None, help="indent --json output by this many spaces (default: one line)")
 
     sub.add_parser("examples", help="list the built-in examples, one a line, name first")
 
     c = sub.add_parser("check", help="compare another implementation's output with the exact answers")
     c.add_argument("candidate", help="JSON (any subset of the decompose --json keys), CSV (a column per quantity) or .npz")
-    c.add_argument("--chain", required=True, help="the chain the candidate was computed for")
-    c.add_argument("--rewards", metavar="FILE", help="rewards for a .tra/.csv chain")
-    c.add_argument("--atol", type=float, default=1e-9)
-    c.add_argument("--rtol", type=float, default=0.0)
+    c.add_argument("--chain", required=True, help="the chain file the candidate was computed for")
+    c.add_argument("--rewards", metavar="FILE", action="append", help="reward file(s) for a .tra/.csv chain")
+    c.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain")
+    c.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn chain with several")
+    c.add_argument("--atol", type=tolerance, default=1e-9, help="absolute tolerance (default: 1e-9)")
+    c.add_argument("--rtol", type=tolerance, default=0.0, help="relative tolerance (default: 0)")
     c.add_argument("--up-to-gauge", action="store_true", help="accept v off by K(P) and h off by ker(I-P), reported as such")
+    c.add_argument("--json", action="store_true", help="print the report as JSON")
 
     e = sub.add_parser("estimate", help="the sample-based estimator, scored against the exact answers")
-    esrc = e.add_mutually_exclusive_group(required=True)
-    esrc.add_argument("file", nargs="?", help="chain file (JSON)")
-    esrc.add_argument("--example", metavar="NAME")
-    e.add_argument("--K", type=int, default=180, help="support samples per state")
-    e.add_argument("--M", type=int, default=900, help="absorption episodes per transient state")
-    e.add_argument("--T", type=int, default=2600, help="projected SA iterations")
-    e.add_argument("--J", type=int, default=100, help="residual samples per anchor")
-    e.add_argument("--H", type=int, default=40, help="horizon of the return error E_J")
-    e.add_argument("--seed", type=int, default=0)
-    e.add_argument("--json", action="store_true")
-    e.add_argument("--quiet", action="store_true", help="no progress bar")
+    chain_source(e)
+    e.add_argument("--K", type=positive_int, default=180, help="support samples per state (default: 180)")
+    e.add_argument("--M", type=positive_int, default=900, help="absorption episodes per transient state (default: 900)")
+    e.add_argument("--T", type=positive_int, default=2600, help="projected SA iterations (default: 2600)")
+    e.add_argument("--J", type=positive_int, default=100, help="residual samples per anchor (default: 100)")
+    e.add_argument("--H", type=positive_int, default=40, help="horizon of the return error E_J (default: 40)")
+    e.add_argument("--seed", type=nonnegative_int, default=0, help="random seed (default: 0)")
+    e.add_argument("--json", action="store_true", help="print the estimates and errors as JSON")
+    e.add_argument("--quiet", action="store_true", help="no progress output")
     return p
 
 
@@ -70,53 +121,99 @@ def _parse_anchors(text: str | None) -> list[int] | None:
     try:
         return [int(x) for x in text.replace(" ", "").split(",") if x]
     except ValueError:
-        raise ExactpteError(f"--anchors takes comma-separated state indices, got {text!r}") from None
+        raise UsageError(f"--anchors takes comma-separated state indices, got {text!r}") from None
+
+
+def _load_chain(args, path: str | None = None):
+    from .examples import example
+    from .io import load
+
+    if path is None and args.example:
+        for opt in ("rewards", "labels", "reward_model"):
+            if getattr(args, opt, None):
+                raise UsageError(f"--{opt.replace('_', '-')} applies to chain files, not to --example")
+        return example(args.example)
+    return load(path or args.file, rewards=args.rewards, labels=args.labels, reward_model=args.reward_model)
+
+
+def run_guarded(prog: str, body: Callable[[], int]) -> int:
+    """Run ``body`` as a command: a named error becomes one line on stderr and exit 2; a closed
+    output pipe ends quietly (exit 0, nothing more written)."""
+    try:
+        code = body()
+        sys.stdout.flush()
+        return code
+    except ExactpteError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # the reader went away (| head): stop writing, and keep Python from complaining at exit
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad input)."""
-    args = _parser().parse_args(argv)
-    out = sys.stdout
+    """Run the command line; returns the exit status (0 ok, 1 disagreement, 2 bad input)."""
     try:
-        if args.command == "examples":
-            width = max(len(k) for k in EXAMPLES)
-            for name, desc in EXAMPLES.items():
-                print(f"{name.ljust(width)}  {desc}", file=out)
-            return 0
-        if args.command == "check":
-            return _check(args, out)
-        chain = example(args.example) if args.example else load(args.file, **_extra_files(args))
-        for note in chain.notes:
-            print(f"exactpte: note: {note}", file=sys.stderr)
-        if args.command == "estimate":
-            return _estimate(chain, args, out)
-        dec = decompose(chain, anchors=_parse_anchors(args.anchors))
-        if args.json:
-            print(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times, indent=args.indent), file=out)
-        elif args.latex:
-            print(dec.to_latex(), file=out)
-        elif args.table:
-            print(dec.table(), file=out)
-        else:
-            print(dec, file=out)
+        args = _parser().parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    return run_guarded("exactpte", lambda: _dispatch(args))
+
+
+def _dispatch(args) -> int:
+    out = sys.stdout
+    if args.command == "examples":
+        from .examples import EXAMPLES
+
+        width = max(len(k) for k in EXAMPLES)
+        for name, desc in EXAMPLES.items():
+            print(f"{name.ljust(width)}  {desc}", file=out)
         return 0
-    except ExactpteError as e:
-        print(f"exactpte: error: {e}", file=sys.stderr)
-        return 2
+    if args.command == "check":
+        return _check(args, out)
+    chain = _load_chain(args)
+    for note in chain.notes:
+        print(f"exactpte: note: {note}", file=sys.stderr)
+    if args.command == "estimate":
+        return _estimate(chain, args, out)
+    if not args.json:
+        for opt, given in (("--no-p-inf", args.no_p_inf), ("--hitting-times", args.hitting_times), ("--indent", args.indent is not None)):
+            if given:
+                raise UsageError(f"{opt} applies to --json output")
+    from .decomposition import decompose
 
-
-def _extra_files(args) -> dict:
-    return {k: getattr(args, k) for k in ("rewards", "labels") if getattr(args, k, None)}
+    dec = decompose(chain, anchors=_parse_anchors(args.anchors))
+    if args.json:
+        print(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times, indent=args.indent), file=out)
+    elif args.latex:
+        print(dec.to_latex(), file=out)
+    elif args.table:
+        print(dec.table(), file=out)
+    else:
+        print(dec, file=out)
+    return 0
 
 
 def _check(args, out) -> int:
+    import json
+
     from .testing.candidates import load_candidate
     from .testing.oracle import compare
 
-    chain = load(args.chain, **_extra_files(args))
+    chain = _load_chain(args, args.chain)
+    if chain.field.is_parametric:
+        raise UsageError(f"{args.chain} is a parametric chain; the oracle judges float outputs of rational chains")
     candidate = load_candidate(args.candidate)
     report = compare(candidate, chain, atol=args.atol, rtol=args.rtol, up_to_gauge=args.up_to_gauge)
-    print(report.table(), file=out)
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=1), file=out)
+    else:
+        print(report.table(), file=out)
     return 0 if report.ok else 1
 
 
@@ -124,22 +221,14 @@ def _estimate(chain, args, out) -> int:
     import json
 
     from .estimator import estimate, metrics, truth_of
+    from .progress import Progress
 
-    for name in ("K", "M", "T", "J", "H"):
-        if getattr(args, name) < (0 if name == "H" else 1):
-            raise ExactpteError(f"--{name} must be a positive integer, got {getattr(args, name)}")
-
-    def progress(done: int, total: int) -> None:
-        if not args.quiet:
-            width = 30
-            fill = int(width * done / total)
-            sys.stderr.write(f"\rprojected SA [{'#' * fill}{'-' * (width - fill)}] {done}/{total}")
-            if done == total:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
-
+    if chain.field.is_parametric:
+        raise UsageError("the estimator samples a rational chain; substitute a parameter point first")
+    bar = Progress("projected SA", enabled=not args.quiet)
     truth = truth_of(chain)
-    est = estimate(chain, K=args.K, M=args.M, T=args.T, J=args.J, seed=args.seed, truth=truth, progress=progress)
+    est = estimate(chain, K=args.K, M=args.M, T=args.T, J=args.J, seed=args.seed, truth=truth, progress=bar.update)
+    bar.close()
     errs = metrics(truth, est.g_hat, est.v_hat, args.H)
     if args.json:
         print(json.dumps({

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 import exactpte
+from exactpte.cli import nonnegative_int, positive_int, run_guarded
 from exactpte.errors import ExactpteError
 
 from .checks import CHECKS, run_checks
@@ -18,26 +19,26 @@ __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="proofs-check", description="Check the paper's theorems exactly.")
-    sub = p.add_subparsers(dest="command", required=True)
+    p = _Parser(prog="proofs-check", description="Check the paper's theorems exactly.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     c = sub.add_parser("chain", help="every check on one chain file (decomposed by exactpte)")
-    c.add_argument("file")
-    c.add_argument("--only", nargs="+", metavar="KEY")
-    c.add_argument("--json", action="store_true")
+    c.add_argument("file", help="chain file (.json, .drn, .tra, .csv)")
+    c.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
+    c.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     r = sub.add_parser("result", help="judge a decomposition written by any implementation (JSON contract)")
-    r.add_argument("result")
-    r.add_argument("--chain", required=True)
-    r.add_argument("--only", nargs="+", metavar="KEY")
-    r.add_argument("--json", action="store_true")
+    r.add_argument("result", help="a decomposition in the JSON contract of 'exactpte decompose --json'")
+    r.add_argument("--chain", required=True, help="the chain file it claims to decompose")
+    r.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
+    r.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     s = sub.add_parser("sweep", help="every check on many seeded random chains")
-    s.add_argument("--chains", type=int, default=200)
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--max-states", type=int, default=12)
-    s.add_argument("--only", nargs="+", metavar="KEY")
-    s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--chains", type=positive_int, default=200, help="how many random chains (default: 200)")
+    s.add_argument("--seed", type=nonnegative_int, default=0, help="sweep seed; chain i is rebuilt from (seed, i) (default: 0)")
+    s.add_argument("--max-states", type=positive_int, default=12, help="largest chain size (default: 12)")
+    s.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
+    s.add_argument("--workers", type=positive_int, default=1, help="worker processes (default: 1)")
     s.add_argument("--json", metavar="REPORT", help="write the JSON report here")
     s.add_argument("--failures", metavar="DIR", default="sweep-failures", help="where failing chains are written")
-    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--quiet", action="store_true", help="no progress output")
     sub.add_parser("list", help="the check keys and their statements")
     return p
 
@@ -61,46 +62,56 @@ def _emit(verdicts, as_json: bool) -> int:
     return 0 if all(v.holds is not False for v in verdicts) else 1
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error exits 2 with one line and no usage dump."""
+
+    def error(self, message: str):  # noqa: D401 - argparse's signature
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Exit 0 when everything held, 1 when a check failed, 2 on bad input."""
-    args = _parser().parse_args(argv)
     try:
-        if args.command == "list":
-            for key, chk in CHECKS.items():
-                print(f"{key}  [{chk.kind}]  {chk.statement}")
-            return 0
-        if args.command == "chain":
-            chain = exactpte.load(args.file)
-            if not isinstance(chain, exactpte.MarkovRewardProcess):
-                raise ExactpteError(f"{args.file} is a parametric chain; the checks run on rational chains: "
-                                    "check the closed form at points (ParametricChain.at) instead")
-            claimed = from_decomposition(exactpte.decompose(chain))
-            return _emit(run_checks(chain, claimed, only=args.only), args.json)
-        if args.command == "result":
-            chain = exactpte.load(args.chain)
-            if not isinstance(chain, exactpte.MarkovRewardProcess):
-                raise ExactpteError(f"{args.chain} is a parametric chain; judge results of rational chains")
-            claimed = load_result(args.result, chain.n)
-            return _emit(run_checks(chain, claimed, only=args.only), args.json)
-        report = sweep(
-            args.chains,
-            seed=args.seed,
-            max_states=args.max_states,
-            only=args.only,
-            workers=args.workers,
-            failures_dir=args.failures,
-            progress=None if args.quiet else sys.stderr,
-        )
-        print(report.table())
-        for f in report.failures[:20]:
-            print(f"  chain {f['index']} (n = {f['n']}{', ' + f['file'] if 'file' in f else ''}): " + "; ".join(f"{k}: {d}" for k, d in f["failed"].items()))
-        if args.json:
-            with open(args.json, "w", encoding="utf-8") as fh:
-                json.dump(report.to_dict(), fh, indent=1)
-        return 0 if report.failed == 0 else 1
-    except ExactpteError as e:
-        print(f"proofs-check: error: {e}", file=sys.stderr)
-        return 2
+        args = _parser().parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    return run_guarded("proofs-check", lambda: _dispatch(args))
+
+
+def _dispatch(args) -> int:
+    if args.command == "list":
+        for key, chk in CHECKS.items():
+            print(f"{key}  [{chk.kind}]  {chk.statement}")
+        return 0
+    if args.command == "chain":
+        chain = exactpte.load(args.file)
+        if chain.field.is_parametric:
+            raise ExactpteError(f"{args.file} is a parametric chain; the checks run on rational chains: "
+                                "check the closed form at points (ParametricChain.at) instead")
+        claimed = from_decomposition(exactpte.decompose(chain))
+        return _emit(run_checks(chain, claimed, only=args.only), args.json)
+    if args.command == "result":
+        chain = exactpte.load(args.chain)
+        if chain.field.is_parametric:
+            raise ExactpteError(f"{args.chain} is a parametric chain; judge results of rational chains")
+        claimed = load_result(args.result, chain.n)
+        return _emit(run_checks(chain, claimed, only=args.only), args.json)
+    report = sweep(
+        args.chains,
+        seed=args.seed,
+        max_states=args.max_states,
+        only=args.only,
+        workers=args.workers,
+        failures_dir=args.failures,
+        progress=None if args.quiet else sys.stderr,
+    )
+    print(report.table())
+    for f in report.failures[:20]:
+        print(f"  chain {f['index']} (n = {f['n']}{', ' + f['file'] if 'file' in f else ''}): " + "; ".join(f"{k}: {d}" for k, d in f["failed"].items()))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(report.to_dict(), fh, indent=1)
+    return 0 if report.failed == 0 else 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import exactpte
 from exactpte.errors import UnknownNameError
 from exactpte.io import chain_to_dict
+from exactpte.progress import Progress
 from exactpte.testing.random_chains import random_small_chain
 
 from .checks import CHECKS, run_checks
@@ -96,20 +97,6 @@ def check_one(args: tuple) -> tuple[int, int, list, dict | None]:
     return index, chain.n, verdicts, failure
 
 
-def _progress(done: int, total: int, t0: float, stream) -> None:
-    if stream is None:
-        return
-    width = 30
-    frac = done / total if total else 1
-    bar = "#" * int(width * frac) + "-" * (width - int(width * frac))
-    el = time.perf_counter() - t0
-    rate = done / el if el > 0 else 0
-    stream.write(f"\r[{bar}] {done}/{total} chains  {rate:.1f}/s ")
-    if done == total:
-        stream.write("\n")
-    stream.flush()
-
-
 def sweep(
     chains: int,
     *,
@@ -126,6 +113,7 @@ def sweep(
         if unknown:
             raise UnknownNameError(f"unknown check key(s) {unknown}; known: {', '.join(CHECKS)}")
     report = SweepReport()
+    bar = Progress("sweep", stream=progress, enabled=progress is not None, unit="chains")
     jobs = [(seed, i, max_states, list(only) if only else None) for i in range(chains)]
     t0 = time.perf_counter()
     if workers > 1:
@@ -136,12 +124,13 @@ def sweep(
             for done, res in enumerate(results, 1):
                 _collect(report, res, failures_dir)
                 if done % 10 == 0 or done == chains:
-                    _progress(done, chains, t0, progress)
+                    bar.update(done, chains)
     else:
         for done, job in enumerate(jobs, 1):
             _collect(report, check_one(job), failures_dir)
             if done % 10 == 0 or done == chains:
-                _progress(done, chains, t0, progress)
+                bar.update(done, chains)
+    bar.close()
     report.seconds = time.perf_counter() - t0
     report.failures.sort(key=lambda f: f["index"])
     return report

@@ -89,8 +89,10 @@ def f2(rows):
 
 
 def test_candidate_with_no_known_key(dec):
-    with pytest.raises(ValueError, match="none of the compared keys"):
-        compare({"foo": [1]}, dec)
+    with pytest.raises(exactpte.CandidateError, match="none of the compared quantities"):
+        compare({}, dec)
+    with pytest.raises(exactpte.CandidateError, match="unknown quantity 'foo'"):  # never silently ignored
+        compare({"foo": [1], "rho": f(dec.rho)}, dec)
 
 
 def test_check_cli_json_csv_npz(tmp_path, capsys, dec):

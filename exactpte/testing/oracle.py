@@ -8,6 +8,11 @@ element of ``K(P)`` (with the matching ``g = r - (I - P) v``), or an ``h`` that 
 from the normalized bias by an element of ``ker(I - P)``, is reported as
 "same up to gauge", naming the normalization it misses.
 
+Verdicts are sound: every key the candidate gives is compared (an unknown key is an error,
+not ignored); NaN or infinity anywhere is a disagreement naming the states; tolerances must
+be finite and ``>= 0``; a malformed candidate raises :class:`~exactpte.errors.CandidateError`
+naming the quantity and position.
+
 >>> import exactpte, numpy as np
 >>> dec = exactpte.decompose(exactpte.example("periodic"))
 >>> assert_decomposition_close({"g_star": [1.0, 0.0], "rho": [0.5, 0.5]}, dec, atol=1e-12).ok
@@ -15,20 +20,26 @@ True
 >>> report = compare({"h": [0.75, 0.25]}, dec, atol=1e-9)   # normalized h is (1/4, -1/4)
 >>> report.findings[0].status
 'same up to gauge'
+>>> compare({"rho": [float("nan"), 0.5]}, dec).ok
+False
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..errors import UsageError
+from .._numbers import parse_number
 from ..chain import MarkovRewardProcess
 from ..decomposition import decompose
-from ..floats import float_matrix, to_floats
+from ..errors import CandidateError, UsageError
+from ..floats import float_matrix, to_float, to_floats
+from ..report import FORMAT
 from ..result import Decomposition
 
 __all__ = [
@@ -38,27 +49,111 @@ __all__ = [
     "assert_decomposition_close",
     "assert_gain_close",
     "assert_bias_close",
+    "check_tolerance",
     "VECTOR_KEYS",
+    "KEYS",
+    "ALIASES",
 ]
 
-VECTOR_KEYS = ("g_star", "v_star", "rho", "h", "psi")
+VECTOR_KEYS = ("g_star", "v_star", "rho", "h", "psi", "hitting_times")
 MATRIX_KEYS = ("basis", "P_inf")
-STRUCTURE_KEYS = ("classes", "periods", "cyclic_classes", "transient")
+STRUCTURE_KEYS = ("classes", "periods", "cyclic_classes", "transient", "anchors")
+PER_CLASS_KEYS = ("stationary", "class_gain")
+KEYS = ("format", "n", "labels", *STRUCTURE_KEYS, *VECTOR_KEYS, "theta", *PER_CLASS_KEYS, *MATRIX_KEYS)
+"""Every key a candidate may give: the keys of ``exactpte decompose --json`` for a rational chain."""
+ALIASES = {"g": "g_star", "gstar": "g_star", "v": "v_star", "vstar": "v_star", "gain": "rho", "bias": "h"}
+"""Other names accepted for some keys."""
+
+_NONFINITE = {"nan": math.nan, "+nan": math.nan, "-nan": math.nan, "inf": math.inf, "+inf": math.inf, "-inf": -math.inf,
+              "infinity": math.inf, "+infinity": math.inf, "-infinity": -math.inf}
 
 
-def _num(x: Any) -> float:
+# -- reading candidate values ---------------------------------------------------------------
+def _scalar(x: Any, where: str) -> float:
+    """One candidate number as a float: ints, floats (NaN/inf kept, judged later), exact strings."""
+    if isinstance(x, (bool, np.bool_)) or x is None:
+        raise CandidateError(f"{where} is {x!r}, expected a number")
     if isinstance(x, str):
-        from fractions import Fraction
+        text = x.strip()
+        if text.lower() in _NONFINITE:
+            return _NONFINITE[text.lower()]
+        try:
+            q = parse_number(text)
+        except Exception as e:  # EntryError: too many digits
+            raise CandidateError(f"{where}: {e}") from None
+        if q is None:
+            raise CandidateError(f"{where} is {x!r:.40}, not a number (write 0.25, 1/4 or 2.5e-1)")
+        return to_float(q)
+    if isinstance(x, numbers.Rational):
+        return to_float(x)
+    if isinstance(x, numbers.Real):
+        return float(x)
+    raise CandidateError(f"{where} has type {type(x).__name__}, expected a number")
 
-        return float(Fraction(x.strip()))
-    return float(x)
+
+def _vector(x: Any, where: str) -> np.ndarray:
+    if isinstance(x, np.ndarray):
+        if x.ndim != 1:
+            raise CandidateError(f"{where} is a {x.ndim}-d array, expected a vector")
+        x = x.tolist()
+    if isinstance(x, (str, bytes, Mapping)) or not isinstance(x, Sequence):
+        raise CandidateError(f"{where} is {type(x).__name__}, expected a list of numbers")
+    return np.array([_scalar(v, f"{where}[{i}]") for i, v in enumerate(x)], dtype=float)
 
 
-def _arr(x: Any) -> np.ndarray:
-    a = np.asarray(x, dtype=object)
-    return np.vectorize(_num, otypes=[float])(a) if a.size else np.zeros(a.shape)
+def _matrix(x: Any, where: str) -> np.ndarray:
+    if isinstance(x, np.ndarray):
+        if x.ndim != 2:
+            raise CandidateError(f"{where} is a {x.ndim}-d array, expected a matrix")
+        x = x.tolist()
+    if isinstance(x, (str, bytes, Mapping)) or not isinstance(x, Sequence):
+        raise CandidateError(f"{where} is {type(x).__name__}, expected a list of rows")
+    rows = [_vector(row, f"{where}[{i}]") for i, row in enumerate(x)]
+    if len({len(r) for r in rows}) > 1:
+        raise CandidateError(f"{where} has rows of different lengths")
+    return np.array(rows, dtype=float) if rows else np.zeros((0, 0))
 
 
+def _index(x: Any, where: str) -> int:
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (numbers.Integral, np.integer)):
+        raise CandidateError(f"{where} is {x!r:.30}, expected a state index (an integer)")
+    return int(x)
+
+
+def _index_list(x: Any, where: str) -> list[int]:
+    if isinstance(x, np.ndarray):
+        x = x.tolist()
+    if isinstance(x, (str, bytes, Mapping)) or not isinstance(x, Sequence):
+        raise CandidateError(f"{where} is {type(x).__name__}, expected a list of integers")
+    return [_index(v, f"{where}[{i}]") for i, v in enumerate(x)]
+
+
+def _nested(x: Any, where: str, depth: int) -> list:
+    if depth == 1:
+        return _index_list(x, where)
+    if isinstance(x, np.ndarray):
+        x = x.tolist()
+    if isinstance(x, (str, bytes, Mapping)) or not isinstance(x, Sequence):
+        raise CandidateError(f"{where} is {type(x).__name__}, expected a list")
+    return [_nested(v, f"{where}[{i}]", depth - 1) for i, v in enumerate(x)]
+
+
+def check_tolerance(value: Any, name: str) -> float:
+    """A tolerance after checking it is a finite real number ``>= 0`` (:class:`UsageError` otherwise).
+
+    >>> check_tolerance(1e-9, "atol")
+    1e-09
+    >>> check_tolerance(float("nan"), "atol")
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.UsageError: atol must be a finite number >= 0, got nan
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)) or value < 0:
+        raise UsageError(f"{name} must be a finite number >= 0, got {value!r}")
+    return float(value)
+
+
+# -- findings ---------------------------------------------------------------------------------
 @dataclass
 class Finding:
     """One compared quantity: ``status`` is ``ok``, ``mismatch``, ``same up to gauge`` or ``structure mismatch``."""
@@ -74,9 +169,16 @@ class Finding:
         """Whether the quantity agrees."""
         return self.status == "ok"
 
+    def to_dict(self) -> dict:
+        """The finding as a JSON-ready dict (``max_error`` ``None`` when not finite)."""
+        err = self.max_error if math.isfinite(self.max_error) else None
+        return {"key": self.key, "status": self.status, "max_error": err, "worst_states": self.worst_states[:5], "detail": self.detail}
+
 
 @dataclass
 class Report:
+    """Every finding of one comparison; ``ok`` when all agree (gauge findings too with ``up_to_gauge``)."""
+
     findings: list[Finding]
     up_to_gauge: bool = False
 
@@ -84,19 +186,57 @@ class Report:
     def ok(self) -> bool:
         """Whether every finding agrees (gauge findings too with ``up_to_gauge``)."""
         accepted = {"ok", "same up to gauge"} if self.up_to_gauge else {"ok"}
-        return all(f.status in accepted for f in self.findings)
+        return bool(self.findings) and all(f.status in accepted for f in self.findings)
 
     def table(self) -> str:
         """The findings as a text table, closing with ``agrees`` or ``DISAGREES``."""
         w = max([len(f.key) for f in self.findings] + [8])
         lines = [f"{'quantity'.ljust(w)}  {'status':18}  {'max error':>10}  worst states / detail"]
         for f in self.findings:
-            lines.append(f"{f.key.ljust(w)}  {f.status:18}  {f.max_error:10.3g}  {f.worst_states[:5]} {f.detail}".rstrip())
+            states = f"{f.worst_states[:5]} " if f.worst_states else ""
+            lines.append(f"{f.key.ljust(w)}  {f.status:18}  {f.max_error:10.3g}  {states}{f.detail}".rstrip())
         lines.append("agrees" if self.ok else "DISAGREES")
         return "\n".join(lines)
 
+    def to_dict(self) -> dict:
+        """The report as a JSON-ready dict."""
+        return {"agrees": self.ok, "up_to_gauge": self.up_to_gauge, "findings": [f.to_dict() for f in self.findings]}
+
     def __str__(self) -> str:
         return self.table()
+
+
+def _few(xs: Sequence[int], k: int = 8) -> str:
+    xs = [int(x) for x in xs]
+    return str(xs[:k])[:-1] + (", ...]" if len(xs) > k else "]")
+
+
+def _numeric_finding(key: str, got: np.ndarray, expected: np.ndarray, atol: float, rtol: float, unit: str = "state") -> Finding:
+    """Compare arrays entrywise; non-finite entries always disagree; rows name the ``unit``."""
+    if got.shape != expected.shape:
+        return Finding(key, "mismatch", math.inf, [], f"has shape {got.shape}, expected {expected.shape}")
+    if got.size == 0:
+        return Finding(key, "ok", 0.0)
+    rows = lambda mask: sorted({int(i) for i in np.argwhere(mask)[:, 0]})
+    nonfinite = ~np.isfinite(got)
+    if nonfinite.any():
+        bad = rows(nonfinite)
+        return Finding(key, "mismatch", math.inf, bad[:5], f"not finite (nan or inf) at {unit}s {_few(bad)}")
+    err = np.abs(got - expected)
+    tol = atol + rtol * np.abs(expected)
+    over = err > tol
+    row_err = err.reshape(err.shape[0], -1).max(axis=1)
+    if not over.any():
+        return Finding(key, "ok", float(err.max()))
+    bad = rows(over)
+    worst = sorted(bad, key=lambda s: -row_err[s])[:5]
+    s = worst[0]
+    if got.ndim == 1:
+        detail = f"{unit} {s}: expected {expected[s]:.6g}, got {got[s]:.6g}"
+    else:
+        c = int(np.argmax(err[s]))
+        detail = f"row {s}, column {c}: expected {expected[s, c]:.6g}, got {got[s, c]:.6g}"
+    return Finding(key, "mismatch", float(err.max()), worst, detail)
 
 
 class _Oracle:
@@ -108,113 +248,244 @@ class _Oracle:
         self.n = chain.n
         self.r = to_floats(chain.r)
         self.P = float_matrix(chain)
-        self.vec = {k: to_floats(getattr(dec, k)) for k in VECTOR_KEYS}
-        self.basis = np.array([to_floats(row) for row in dec.basis])
+        self.basis = np.array([to_floats(row) for row in dec.basis]).reshape(self.n, dec.N)
         self.anchors = [s for _, _, s in dec.anchor_list]
         # ker(I - P): absorption probabilities into each class
-        self.invariant = np.array([to_floats(row) for row in dec.absorption]) if dec.absorption else np.zeros((self.n, 0))
+        self.invariant = np.array([to_floats(row) for row in dec.absorption]).reshape(self.n, len(dec.classes))
 
-    def _in_span(self, B: np.ndarray, x: np.ndarray, tol: float) -> bool:
+    def vector(self, key: str) -> np.ndarray:
+        return to_floats(getattr(self.dec, key))
+
+    @staticmethod
+    def in_span(B: np.ndarray, x: np.ndarray, tol: float) -> bool:
+        if not np.all(np.isfinite(x)):
+            return False
         if B.shape[1] == 0:
-            return bool(np.max(np.abs(x)) <= tol)
+            return bool(np.max(np.abs(x), initial=0.0) <= tol)
         coef, *_ = np.linalg.lstsq(B, x, rcond=None)
         return bool(np.max(np.abs(B @ coef - x)) <= tol)
 
 
-def _vector_finding(key: str, got: np.ndarray, expected: np.ndarray, atol: float, rtol: float) -> Finding:
-    if got.shape != expected.shape:
-        return Finding(key, "mismatch", float("inf"), [], f"has shape {got.shape}, expected {expected.shape}")
-    err = np.abs(got - expected)
-    tol = atol + rtol * np.abs(expected)
-    bad = np.nonzero(err > tol)[0]
-    worst = [int(s) for s in np.argsort(-err)[: min(5, len(err))] if err[s] > tol[s]]
-    if bad.size == 0:
-        return Finding(key, "ok", float(err.max(initial=0.0)))
-    s = worst[0]
-    return Finding(key, "mismatch", float(err.max()), worst, f"state {s}: expected {expected[s]:.6g}, got {got[s]:.6g}")
+# -- structure ------------------------------------------------------------------------------------
+def _rotation_canonical(phases: list[list[int]]) -> tuple:
+    """A class's phase sequence up to rotation: start at the phase holding the smallest state."""
+    sets = [tuple(sorted(p)) for p in phases]
+    if not sets or not any(sets):
+        return tuple(sets)
+    start = min(range(len(sets)), key=lambda k: min(sets[k]) if sets[k] else math.inf)
+    return tuple(sets[start:] + sets[:start])
 
 
-def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decomposition, *, atol: float = 1e-9,
-            rtol: float = 0.0, up_to_gauge: bool = False) -> Report:
-    """Compare every quantity the candidate gives with exactpte's exact answer."""
-    dec = reference if isinstance(reference, Decomposition) else decompose(reference)
-    orc = _Oracle(dec)
-    findings: list[Finding] = []
-    tol_of = lambda x: atol + rtol * float(np.max(np.abs(x), initial=0.0))
-    # structure: classes compared as sets, periods per class
-    if "classes" in candidate:
-        got = sorted(sorted(int(s) for s in c) for c in candidate["classes"])
+def _structure_findings(cand: dict, dec: Decomposition) -> list[Finding]:
+    out = []
+    n = dec.n
+    cand_classes = None
+    if "classes" in cand:
+        cand_classes = _nested(cand["classes"], "classes", 2)
+        got = sorted(sorted(c) for c in cand_classes)
         exp = sorted(sorted(c) for c in dec.classes)
-        findings.append(Finding("classes", "ok") if got == exp else Finding(
+        out.append(Finding("classes", "ok") if got == exp else Finding(
             "classes", "structure mismatch", detail=f"expected {exp}, got {got}"))
-    if "periods" in candidate:
-        classes = candidate.get("classes")
-        if classes is not None and len(classes) == len(candidate["periods"]):
-            got_map = {min(int(s) for s in c): int(d) for c, d in zip(classes, candidate["periods"])}
+    if "periods" in cand:
+        periods = _index_list(cand["periods"], "periods")
+        if cand_classes is not None and len(cand_classes) == len(periods) and all(cand_classes):
+            got_map = {min(c): d for c, d in zip(cand_classes, periods)}
             exp_map = {c[0]: d for c, d in zip(dec.classes, dec.periods)}
             bad = {k: (exp_map.get(k), got_map.get(k)) for k in set(got_map) | set(exp_map) if got_map.get(k) != exp_map.get(k)}
             detail = "; ".join(f"class with smallest state {k}: expected period {e}, got {g}" for k, (e, g) in sorted(bad.items()))
         else:
-            ok = sorted(int(d) for d in candidate["periods"]) == sorted(dec.periods)
-            detail = "" if ok else f"expected periods {sorted(dec.periods)}, got {sorted(int(d) for d in candidate['periods'])}"
-        findings.append(Finding("periods", "structure mismatch" if detail else "ok", detail=detail))
-    if "cyclic_classes" in candidate:
-        canon = lambda cc: sorted(sorted(sorted(int(s) for s in ck) for ck in cyc) for cyc in cc)
-        ok = canon(candidate["cyclic_classes"]) == canon(dec.cyclic_classes)
-        findings.append(Finding("cyclic_classes", "ok" if ok else "structure mismatch",
-                                detail="" if ok else "cyclic classes differ (compared as sets of sets)"))
-    if "transient" in candidate:
-        ok = sorted(int(s) for s in candidate["transient"]) == list(dec.transient)
-        findings.append(Finding("transient", "ok" if ok else "structure mismatch"))
-    for key in VECTOR_KEYS:
-        if key not in candidate:
-            continue
-        got = _arr(candidate[key]).reshape(-1)
-        f = _vector_finding(key, got, orc.vec[key], atol, rtol)
-        if f.status == "mismatch" and got.shape == orc.vec[key].shape:
-            diff = got - orc.vec[key]
-            tol = 10 * tol_of(orc.vec[key]) + 1e-12
-            if key == "v_star" and orc._in_span(orc.basis, diff, tol):
-                g = orc.r - (np.eye(orc.n) - orc.P) @ got
-                g_in_K = orc._in_span(orc.basis, g, tol)
-                g_given = candidate.get("g_star")
-                g_match = g_given is None or np.max(np.abs(_arr(g_given).reshape(-1) - g)) <= tol
-                if g_in_K and g_match:
-                    at = {a: float(got[a]) for a in orc.anchors if abs(got[a]) > tol}
-                    f = Finding(key, "same up to gauge", f.max_error, f.worst_states,
-                                f"differs from v* by an element of K(P); the anchor gauge needs v = 0 at the anchors, got {at}")
-            elif key == "h" and orc._in_span(orc.invariant, diff, tol):
-                f = Finding(key, "same up to gauge", f.max_error, f.worst_states,
-                            "differs from the normalized bias by an element of ker(I-P): normalization P_inf h = 0 is not met")
+            ok = sorted(periods) == sorted(dec.periods)
+            detail = "" if ok else f"expected periods {sorted(dec.periods)}, got {sorted(periods)}"
+        out.append(Finding("periods", "structure mismatch" if detail else "ok", detail=detail))
+    if "cyclic_classes" in cand:
+        got = sorted(_rotation_canonical(c) for c in _nested(cand["cyclic_classes"], "cyclic_classes", 3))
+        exp = sorted(_rotation_canonical([list(ck) for ck in cyc]) for cyc in dec.cyclic_classes)
+        ok = got == exp
+        out.append(Finding("cyclic_classes", "ok" if ok else "structure mismatch",
+                           detail="" if ok else "cyclic classes differ (compared class by class, phases in cyclic order)"))
+    if "transient" in cand:
+        got = sorted(_index_list(cand["transient"], "transient"))
+        ok = got == list(dec.transient)
+        extra, missing = sorted(set(got) - set(dec.transient)), sorted(set(dec.transient) - set(got))
+        out.append(Finding("transient", "ok" if ok else "structure mismatch",
+                           detail="" if ok else f"claimed transient but recurrent: {extra}; transient but not claimed: {missing}"))
+    if "anchors" in cand:
+        raw = cand["anchors"]
+        triples = _nested(raw, "anchors", 2)
+        states = [t[-1] if t else -1 for t in triples]
+        S = dec.structure
+        hit = sorted((S.class_of[s], S.phase_of[s]) for s in states if 0 <= s < n and S.class_of[s] >= 0)
+        if any(len(t) != 3 for t in triples):
+            out.append(Finding("anchors", "structure mismatch", detail="anchors are [class, phase, state] triples"))
+        elif hit != sorted(S.index_set) or len(states) != S.N:
+            out.append(Finding("anchors", "structure mismatch",
+                               detail=f"the anchor states {_few(states)} do not pick exactly one state of each of the {S.N} cyclic classes"))
+        elif sorted(states) != sorted(s for _, _, s in dec.anchor_list):
+            out.append(Finding("anchors", "same up to gauge", detail="valid anchors, but not the canonical ones "
+                               "(smallest state of each cyclic class): v*, g*, b are compared in the canonical gauge"))
+        else:
+            out.append(Finding("anchors", "ok"))
+    return out
+
+
+# -- the comparison ---------------------------------------------------------------------------------
+def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decomposition, *, atol: float = 1e-9,
+            rtol: float = 0.0, up_to_gauge: bool = False) -> Report:
+    """Compare every quantity the candidate gives with exactpte's exact answer.
+
+    Parameters
+    ----------
+    candidate : mapping
+        Any subset of the keys of ``exactpte decompose --json`` (:data:`KEYS`, or an alias in
+        :data:`ALIASES`), values as numbers, ``"p/q"`` strings, lists or numpy arrays.
+    reference : MarkovRewardProcess or Decomposition
+        The chain (decomposed here) or its exact decomposition.
+    atol, rtol : float
+        Entry ``x`` agrees with the exact ``e`` when ``|x - e| <= atol + rtol |e|``; finite, ``>= 0``.
+    up_to_gauge : bool
+        Accept ``v`` off by ``K(P)`` and ``h`` off by ``ker(I - P)`` (still reported as such).
+
+    Returns
+    -------
+    Report
+        One :class:`Finding` per given quantity; ``report.ok`` when all agree.
+
+    Raises
+    ------
+    CandidateError
+        An unknown key, a malformed value (named with its position), or no key at all.
+    UsageError
+        A tolerance that is negative, NaN or infinite.
+
+    Examples
+    --------
+    >>> import exactpte
+    >>> dec = exactpte.decompose(exactpte.example("periodic"))
+    >>> compare({"rho": [0.5, 0.5], "h": ["1/4", "-1/4"]}, dec).ok
+    True
+    >>> compare({"rho": [0.5, 0.5]}, dec, atol=-1)
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.UsageError: atol must be a finite number >= 0, got -1
+    """
+    atol, rtol = check_tolerance(atol, "atol"), check_tolerance(rtol, "rtol")
+    if not isinstance(candidate, Mapping):
+        raise CandidateError(f"the candidate must be a mapping from quantity names to values, got {type(candidate).__name__}")
+    cand: dict[str, Any] = {}
+    for k, v in candidate.items():
+        key = ALIASES.get(k, k)
+        if key not in KEYS:
+            raise CandidateError(f"unknown quantity {k!r}; a candidate gives some of {', '.join(KEYS)}")
+        if key in cand:
+            raise CandidateError(f"the quantity {key!r} is given twice (as {k!r} and another name)")
+        cand[key] = v
+    if not cand:
+        raise CandidateError(f"the candidate gives none of the compared quantities ({', '.join(KEYS)})")
+    dec = reference if isinstance(reference, Decomposition) else decompose(reference)
+    if dec.field.is_parametric:
+        raise UsageError("the oracle compares float candidates with a rational chain; substitute a point first (dec.subs(point))")
+    orc = _Oracle(dec)
+    findings: list[Finding] = []
+    if "format" in cand:
+        ok = cand["format"] == FORMAT
+        findings.append(Finding("format", "ok" if ok else "mismatch", detail="" if ok else f"expected {FORMAT!r}, got {cand['format']!r:.40}"))
+    if "n" in cand:
+        n = _index(cand["n"], "n")
+        findings.append(Finding("n", "ok" if n == dec.n else "structure mismatch", detail="" if n == dec.n else f"expected {dec.n}, got {n}"))
+    if "labels" in cand and cand["labels"] is not None:
+        labels = cand["labels"]
+        expected = list(dec.chain.labels) if dec.chain.labels is not None else [str(s) for s in range(dec.n)]
+        ok = isinstance(labels, Sequence) and not isinstance(labels, str) and list(labels) == expected
+        findings.append(Finding("labels", "ok" if ok else "mismatch", detail="" if ok else "labels differ from the chain's"))
+    findings += _structure_findings(cand, dec)
+    given = {k: _vector(cand[k], k) for k in VECTOR_KEYS if k in cand}
+    for key, got in given.items():
+        expected = orc.vector(key)
+        f = _numeric_finding(key, got, expected, atol, rtol)
+        if f.status == "mismatch" and math.isfinite(f.max_error):
+            f = _gauge(key, f, got, expected, given, orc, atol, rtol)
         findings.append(f)
-    if "g_star" in candidate and "v_star" in candidate:
+    if "g_star" in given and "v_star" in given:
         # an off-gauge v with its matching g is one finding, not two
         fv = next(f for f in findings if f.key == "v_star")
         fg = next(f for f in findings if f.key == "g_star")
         if fv.status == "same up to gauge" and fg.status == "mismatch":
             fg.status, fg.detail = "same up to gauge", "matches r - (I-P) v for the candidate's off-gauge v"
-    if "theta" in candidate:
-        findings.append(_vector_finding("theta", _arr(candidate["theta"]).reshape(-1), to_floats(dec.theta), atol, rtol))
+    if "theta" in cand:
+        findings.append(_numeric_finding("theta", _vector(cand["theta"], "theta"), to_floats(dec.theta), atol, rtol, unit="column"))
+    findings += _per_class_findings(cand, dec, atol, rtol)
     for key in MATRIX_KEYS:
-        if key not in candidate:
-            continue
-        got = _arr(candidate[key])
-        exp = orc.basis if key == "basis" else np.array([to_floats(row) for row in dec.P_inf])
-        if got.shape != exp.shape:
-            findings.append(Finding(key, "mismatch", float("inf"), [], f"has shape {got.shape}, expected {exp.shape}"))
-            continue
-        err = np.abs(got - exp)
-        bad_rows = [int(s) for s in np.argsort(-err.max(axis=1)) if err[s].max() > atol + rtol * np.abs(exp[s]).max()][:5]
-        findings.append(Finding(key, "mismatch" if bad_rows else "ok", float(err.max(initial=0.0)), bad_rows))
-    if not findings:
-        raise UsageError("the candidate gives none of the compared keys "
-                         f"({', '.join(STRUCTURE_KEYS + VECTOR_KEYS + ('theta',) + MATRIX_KEYS)})")
+        if key in cand:
+            exp = orc.basis if key == "basis" else np.array([to_floats(row) for row in dec.P_inf])
+            findings.append(_numeric_finding(key, _matrix(cand[key], key), exp, atol, rtol, unit="row"))
     return Report(findings, up_to_gauge)
+
+
+def _gauge(key: str, f: Finding, got: np.ndarray, expected: np.ndarray, given: dict, orc: _Oracle, atol: float, rtol: float) -> Finding:
+    """Re-classify a mismatch that lies exactly in the gauge space of ``v*`` or ``h``."""
+    diff = got - expected
+    tol = 10 * (atol + rtol * float(np.max(np.abs(expected), initial=0.0))) + 1e-12
+    if key == "v_star" and orc.in_span(orc.basis, diff, tol):
+        g = orc.r - (np.eye(orc.n) - orc.P) @ got
+        g_in_K = orc.in_span(orc.basis, g, tol)
+        g_given = given.get("g_star")
+        g_match = g_given is None or (g_given.shape == g.shape and np.max(np.abs(g_given - g)) <= tol)
+        if g_in_K and g_match:
+            at = {a: float(got[a]) for a in orc.anchors if abs(got[a]) > tol}
+            return Finding(key, "same up to gauge", f.max_error, f.worst_states,
+                           f"differs from v* by an element of K(P); the anchor gauge needs v = 0 at the anchors, got {at}")
+    elif key == "h" and orc.in_span(orc.invariant, diff, tol):
+        return Finding(key, "same up to gauge", f.max_error, f.worst_states,
+                       "differs from the normalized bias by an element of ker(I-P): normalization P_inf h = 0 is not met")
+    return f
+
+
+def _per_class_findings(cand: dict, dec: Decomposition, atol: float, rtol: float) -> list[Finding]:
+    """``stationary`` and ``class_gain``, aligned with the candidate's classes (canonical order if none given)."""
+    out = []
+    order = list(range(len(dec.classes)))
+    if "classes" in cand:
+        cand_classes = _nested(cand["classes"], "classes", 2)
+        by_set = {tuple(sorted(c)): i for i, c in enumerate(dec.classes)}
+        mapped = [by_set.get(tuple(sorted(c))) for c in cand_classes]
+        if None in mapped or len(mapped) != len(order):
+            return [Finding(k, "structure mismatch", detail="the candidate's classes differ, so per-class values cannot be aligned")
+                    for k in PER_CLASS_KEYS if k in cand]
+        order = mapped
+    if "class_gain" in cand:
+        exp = np.array([to_float(dec.class_gain[i]) for i in order])
+        out.append(_numeric_finding("class_gain", _vector(cand["class_gain"], "class_gain"), exp, atol, rtol, unit="class"))
+    if "stationary" in cand:
+        raw = cand["stationary"]
+        if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence) or len(raw) != len(order):
+            out.append(Finding("stationary", "mismatch", math.inf, [], f"expected one distribution per class ({len(order)})"))
+            return out
+        worst = Finding("stationary", "ok")
+        for pos, i in enumerate(order):
+            got = _vector(raw[pos], f"stationary[{pos}]")
+            members = dec.classes[i]
+            if "classes" in cand:  # aligned with the candidate's own member order
+                cand_members = _nested(cand["classes"], "classes", 2)[pos]
+                lookup = dict(zip(members, dec.stationary[i]))
+                exp = np.array([to_float(lookup[s]) for s in cand_members])
+            else:
+                exp = to_floats(dec.stationary[i])
+            f = _numeric_finding("stationary", got, exp, atol, rtol, unit=f"entry of class {pos}, position")
+            if not f.ok and worst.ok:
+                worst = f
+        out.append(worst)
+    return out
 
 
 def assert_decomposition_close(candidate: Mapping[str, Any], reference, *, atol: float = 1e-9, rtol: float = 0.0,
                                up_to_gauge: bool = False) -> Report:
-    """Assert that every quantity the candidate gives matches the exact answer (see :func:`compare`)."""
+    """Assert that every quantity the candidate gives matches the exact answer (see :func:`compare`).
+
+    Raises
+    ------
+    AssertionError
+        Naming each disagreeing quantity, its worst states and expected versus got.
+    """
     report = compare(candidate, reference, atol=atol, rtol=rtol, up_to_gauge=up_to_gauge)
     if not report.ok:
         bad = [f for f in report.findings if not (f.ok or (up_to_gauge and f.status == "same up to gauge"))]
@@ -224,7 +495,7 @@ def assert_decomposition_close(candidate: Mapping[str, Any], reference, *, atol:
 
 
 def assert_gain_close(rho: Sequence[float], reference, *, atol: float = 1e-9, rtol: float = 0.0) -> None:
-    """Assert a gain vector equals ``ρ = P∞ r``."""
+    """Assert a gain vector equals ``ρ = P∞ r`` (NaN and infinity never agree)."""
     assert_decomposition_close({"rho": rho}, reference, atol=atol, rtol=rtol)
 
 
