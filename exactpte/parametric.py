@@ -132,8 +132,15 @@ class ParametricChain(Chain):
         """The rational chain at ``point`` (``{"p": "1/3", ...}``); ``check`` refuses points outside
         the generic region, ``check=False`` allows them (the structure may then differ)."""
         values = self.check_point(point) if check else self._point(point)
-        edges = [(i, j, e.evaluate(values)) for i, j, e in self.edges()]
-        return MarkovRewardProcess.from_edges(self.n, edges, [x.evaluate(values) for x in self.r], self.labels)
+
+        def value(x, where: str):
+            try:
+                return x.evaluate(values)
+            except ZeroDivisionError:
+                raise GenericRegionError(f"{where} = {x} has a pole at this point") from None
+
+        edges = [(i, j, value(e, f"P[{i}][{j}]")) for i, j, e in self.edges()]
+        return MarkovRewardProcess.from_edges(self.n, edges, [value(x, f"r[{s}]") for s, x in enumerate(self.r)], self.labels)
 
     def assumptions(self) -> list[str]:
         """The generic region, as conditions: each non-constant support entry is positive.

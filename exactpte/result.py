@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from . import evaluation, report
 from .chain import Chain
 from .classical import cesaro_apply
-from .errors import UsageError
+from .errors import GenericRegionError, UsageError
 from .fields import Field
 from .report import FORMAT
 from .structure import Structure
@@ -109,7 +109,9 @@ class Decomposition:
         >>> tuple(dec.chain.matvec(dec.b(1, 1))) == dec.b(1, 0)   # lem:shift_b
         True
         """
-        c = self.structure.column_of[(i, k)]
+        c = self.structure.column_of.get((i, k))
+        if c is None:
+            raise UsageError(f"no cyclic class C_{i},{k}: the chain's (class, phase) pairs are {list(self.structure.index_set)}")
         return tuple(row[c] for row in self.basis)
 
     # -- derived objects ------------------------------------------------------------
@@ -147,6 +149,8 @@ class Decomposition:
         >>> dec.project(dec.h) == dec.v_star          # cor:projected_bias
         True
         """
+        if len(v) != self.n:
+            raise UsageError(f"project() takes a vector of length n = {self.n}, got {len(v)}")
         at = [v[s] for _, _, s in self.anchor_list]
         zero = self.field.zero
         return tuple(v[s] - sum((a * bv for a, bv in zip(at, self.basis[s]) if bv != 0), zero) for s in range(self.n))
@@ -203,9 +207,17 @@ class Decomposition:
         if not self.is_parametric:
             raise UsageError("subs() applies to a decomposition of a ParametricChain")
         values = self.chain.check_point(point)
-        ev = self.field.evaluate
-        vec = lambda v: tuple(ev(x, values) for x in v)
         rational = self.chain.at(point)
+        ev = self.field.evaluate
+
+        def vec(v):
+            try:
+                return tuple(ev(x, values) for x in v)
+            except ZeroDivisionError:
+                raise GenericRegionError(
+                    "the point is a pole of the closed form (a denominator factor vanishes there: see "
+                    "dec.denominator_conditions()); decompose chain.at(point) instead") from None
+
         return Decomposition(
             chain=rational, structure=self.structure, anchors=self.anchors,
             basis=tuple(vec(row) for row in self.basis), theta=vec(self.theta), g_star=vec(self.g_star),

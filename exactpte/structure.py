@@ -10,7 +10,7 @@ is the smallest state of ``C_{i,k}``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -192,6 +192,9 @@ class Structure:
                                   f"missing {missing}, unknown {extra}")
             groups = [[anchors[(i, k)] for k in range(d)] for i, d in enumerate(self.periods)]
         else:
+            if isinstance(anchors, (str, bytes)) or not isinstance(anchors, Iterable):
+                raise AnchorError(f"anchors must be per-class lists, a flat list of N = {self.N} states or a mapping "
+                                  f"{{(class, phase): state}}, got {anchors!r:.40}")
             items = list(anchors)
             if items and all(isinstance(a, (list, tuple)) for a in items):
                 if len(items) != len(self.classes):
