@@ -52,26 +52,31 @@ def read_text(path: str | os.PathLike) -> str:
             with open(path, "rb") as fh:
                 data = fh.read()
         else:
-            import importlib
-
-            module = importlib.import_module(codec)
-            with module.open(path, "rb") as fh:
-                data = fh.read(MAX_DECOMPRESSED + 1)
-            if len(data) > MAX_DECOMPRESSED:
-                raise ChainFileError(f"{path}: decompresses to more than {MAX_DECOMPRESSED} bytes")
+            data = _decompress(path, codec)
     except OSError as e:
         raise ChainFileError(f"{path}: cannot read ({e.strerror or e})") from None
-    except EOFError:
-        raise ChainFileError(f"{path}: the compressed stream is truncated") from None
-    except Exception as e:  # lzma.LZMAError, zlib.error: corrupt compressed data
-        if isinstance(e, ChainFileError):
-            raise
-        raise ChainFileError(f"{path}: not a valid {codec} file ({e})") from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise ChainFileError(f"{path}: line {line}: not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start})") from None
+
+
+def _decompress(path: str | os.PathLike, codec: str) -> bytes:
+    import importlib
+
+    module = importlib.import_module(codec)
+    with open(path, "rb") as raw:  # a missing file is an OSError of the caller's; the stream's own errors are named here
+        try:
+            with module.open(raw, "rb") as fh:
+                data = fh.read(MAX_DECOMPRESSED + 1)
+        except EOFError:
+            raise ChainFileError(f"{path}: the compressed stream is truncated") from None
+        except Exception as e:  # gzip.BadGzipFile, lzma.LZMAError, OSError from bz2, zlib.error: corrupt data
+            raise ChainFileError(f"{path}: not a valid {codec} file ({e})") from None
+    if len(data) > MAX_DECOMPRESSED:
+        raise ChainFileError(f"{path}: decompresses to more than {MAX_DECOMPRESSED} bytes")
+    return data
 
 
 def _reward_kind(path: str | os.PathLike) -> str:

@@ -166,9 +166,9 @@ class _Reader:
                     raise self.error(k, f"state {current} has no action (a DTMC state has exactly one)")
                 sid = m.group(1)
                 expected = current + 1
+                if sid.isdigit() and int(sid) >= n:
+                    raise self.error(k, f"state {sid} is past @nr_states = {n}")
                 if not sid.isdigit() or int(sid) != expected:
-                    if sid.isdigit() and int(sid) >= n:
-                        raise self.error(k, f"state {sid} is past @nr_states = {n}")
                     raise self.error(k, f"states must be numbered 0, 1, ... in order without gaps or repeats: expected state {expected}, got {sid[:20]!r}")
                 current, has_action, targets = expected, False, set()
                 state_rewards[current] = (k, self.rewards(k, m.group(2), allow_labels=True))
