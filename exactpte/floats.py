@@ -20,6 +20,8 @@ from typing import Any
 import flint
 import numpy as np
 
+from .errors import UsageError
+
 __all__ = ["to_float", "to_floats", "float_matrix"]
 
 
@@ -29,7 +31,9 @@ def to_float(x: Any) -> float:
         return int(x.p) / int(x.q)
     if isinstance(x, numbers.Rational):
         return int(x.numerator) / int(x.denominator)
-    return float(x)
+    if isinstance(x, numbers.Real):
+        return float(x)
+    raise UsageError(f"{type(x).__name__} {x} has no float value: substitute the parameters first (chain.at(point))")
 
 
 def to_floats(values: Iterable[Any]) -> np.ndarray:
@@ -38,7 +42,10 @@ def to_floats(values: Iterable[Any]) -> np.ndarray:
 
 
 def float_matrix(chain) -> np.ndarray:
-    """The chain's transition matrix as a dense float array."""
+    """The chain's transition matrix as a dense float array (a rational chain's; a parametric chain
+    needs a point first: :class:`~exactpte.errors.UsageError`)."""
+    if chain.field.is_parametric:
+        raise UsageError(f"{chain!r} has parameters {list(chain.params)}; substitute a point first (chain.at(point))")
     P = np.zeros((chain.n, chain.n))
     for i, j, q in chain.edges():
         P[i, j] = to_float(q)

@@ -338,7 +338,7 @@ class RationalFunctionField:
         """The irreducible non-constant factors of the denominator of ``x``, as text."""
         if x.den.is_constant():
             return []
-        _, factors = x.den.factor()
+        _, factors = _factor(x.den)
         return [str(self.poly_to_sympy(g)) for g, _e in factors]
 
     def _factored(self, f) -> "sympy.Expr":
@@ -346,7 +346,7 @@ class RationalFunctionField:
 
         if f.is_constant():
             return sympy.Integer(int(f.leading_coefficient())) if not f.is_zero() else sympy.Integer(0)
-        c, factors = f.factor()
+        c, factors = _factor(f)
         return sympy.Integer(int(c)) * sympy.Mul(*[self.poly_to_sympy(g) ** e for g, e in factors])
 
     def to_latex(self, x: RationalFunction) -> str:
@@ -504,3 +504,13 @@ def _real_root_count(g: flint.fmpz_poly) -> int:
         return sum(1 for a, b in zip(signs, signs[1:]) if a != b)
 
     return changes(False) - changes(True)
+
+
+def _factor(f) -> tuple:
+    """``f.factor()``, or ``f`` as its own single factor when python-flint cannot order the factors
+    (its sort overflows on coefficients of 2^63 and more): still a correct factorisation, only coarser."""
+    try:
+        return f.factor()
+    except OverflowError:
+        c = f.content()
+        return (c, [(f / c, 1)]) if c != 1 else (1, [(f, 1)])
