@@ -17,7 +17,6 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # tests/data holds data and the script that regenerates it by hand (it needs stormpy): not tests
 collect_ignore_glob = ["data/*"]
