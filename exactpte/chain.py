@@ -24,10 +24,11 @@ from .errors import (
     NegativeEntryError,
     RowSumError,
     ShapeError,
+    UsageError,
 )
 from .fields import QQ, Field
 
-__all__ = ["Chain", "MarkovRewardProcess", "validated_rows", "sparse_from_edges", "sparse_from_dense", "check_labels", "reward_vector", "dense_rows"]
+__all__ = ["Chain", "MarkovRewardProcess", "check_chain", "validated_rows", "sparse_from_edges", "sparse_from_dense", "check_labels", "reward_vector", "dense_rows"]
 
 
 class Chain:
@@ -218,16 +219,20 @@ class MarkovRewardProcess(Chain):
         >>> m.row(0), m.row(1), [str(x) for x in m.r]
         (((0, 1/2), (1, 1/2)), ((0, 1),), ['1/2', '2'])
         """
-        A = len(transitions)
+        mats = [dense_rows(M, None) for M in _sequence(transitions, "transitions", "one matrix per action")]
+        A = len(mats)
         if A == 0:
             raise ShapeError("the MDP has no actions")
-        mats = [dense_rows(transitions[a], None) for a in range(A)]
         n = len(mats[0])
         if n == 0:
             raise ShapeError("the MDP has no states")
         for a, M in enumerate(mats):
             if len(M) != n or any(len(row) != n for row in M):
                 raise ShapeError(f"transitions[{a}] is not {n}x{n}")
+        rewards = [_sequence(row, f"rewards[{s}]", "one reward per action") for s, row in
+                   enumerate(_sequence(rewards, "rewards", "one row per state"))]
+        policy = [_sequence(row, f"policy[{s}]", "one probability per action") for s, row in
+                  enumerate(_sequence(policy, "policy", "one row per state"))]
         if len(rewards) != n or len(policy) != n:
             raise ShapeError(f"rewards and policy need {n} rows (one per state), got {len(rewards)} and {len(policy)}")
         P_rows, r = [], []
@@ -273,7 +278,10 @@ class MarkovRewardProcess(Chain):
         >>> m.row(0)
         ((0, 1/2), (1, 1/2))
         """
-        coo = matrix.tocoo()
+        try:
+            coo = matrix.tocoo()
+        except AttributeError:
+            raise ShapeError(f"from_sparse takes a scipy sparse matrix, got {type(matrix).__name__}") from None
         if coo.shape[0] != coo.shape[1]:
             raise ShapeError(f"P is {coo.shape[0]}x{coo.shape[1]}, expected a square matrix")
         policy = FloatPolicy(floats, limit_denominator)
@@ -310,6 +318,14 @@ class MarkovRewardProcess(Chain):
 
     def __repr__(self) -> str:
         return f"MarkovRewardProcess(n={self.n}, nnz={self.nnz})"
+
+
+def check_chain(chain: Any) -> Chain:
+    """``chain`` itself, after checking it is a chain (:class:`~exactpte.errors.UsageError` otherwise)."""
+    if not isinstance(chain, Chain):
+        raise UsageError(f"expected a MarkovRewardProcess or ParametricChain, got {type(chain).__name__}"
+                         + (" (read a file with exactpte.load)" if isinstance(chain, (str, bytes)) else ""))
+    return chain
 
 
 # -- the one validator ------------------------------------------------------------------------
@@ -409,6 +425,8 @@ def check_labels(labels: Sequence[Any] | None, n: int) -> tuple[str, ...] | None
     """Labels as strings, one per state, all different (``None`` stays ``None``)."""
     if labels is None:
         return None
+    if isinstance(labels, (str, bytes, Mapping)) or not isinstance(labels, Iterable):
+        raise LabelError(f"labels must be a sequence of strings, one per state, got {type(labels).__name__}")
     labels = tuple(str(x) for x in labels)
     if len(labels) != n:
         raise LabelError(f"{len(labels)} labels given for {n} states")
@@ -469,6 +487,15 @@ def dense_rows(P: Any, denominator: int | None = None) -> list[Sequence[Any]]:
             raise ShapeError(f"row {i} of P is not a sequence ({row!r})")
         rows.append(list(row))
     return rows
+
+
+def _sequence(x: Any, name: str, what: str) -> list:
+    """``x`` as a list, after checking it is a sequence (numpy arrays included), not a string or mapping."""
+    if isinstance(x, np.ndarray):
+        return list(x)
+    if isinstance(x, (str, bytes, Mapping)) or not isinstance(x, Sequence):
+        raise ShapeError(f"{name} must be a sequence ({what}), got {type(x).__name__}")
+    return list(x)
 
 
 def _denominator_scale(denominator: int | None) -> flint.fmpq:

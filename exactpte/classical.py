@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .absorption import extend_to_transient
-from .chain import Chain
+from .chain import Chain, check_chain
 from .errors import UsageError
 from .fields import Field
 from .structure import Structure
@@ -31,12 +31,16 @@ def stationary_distribution(chain: Chain, members: Sequence[int] | None = None) 
     >>> [str(p) for p in stationary_distribution(m, [0, 1])]
     ['2/5', '3/5']
     """
+    check_chain(chain)
     field = chain.field
     if members is None:
         if len(chain.structure.classes) != 1:
             raise UsageError(f"the chain has {len(chain.structure.classes)} closed classes; name the class's states "
                              f"(members=chain.structure.classes[i]), each class has its own stationary distribution")
         members = chain.structure.classes[0]
+    if isinstance(members, (str, bytes)) or not isinstance(members, Sequence) or \
+            sorted(members) not in [list(c) for c in chain.structure.classes]:
+        raise UsageError(f"members must list the states of one closed class, one of {[list(c) for c in chain.structure.classes]}")
     m = len(members)
     pos = {s: a for a, s in enumerate(members)}
     M = field.zeros(m, m)
@@ -81,6 +85,7 @@ def gain(chain: Chain) -> tuple:
     >>> [str(x) for x in gain(m)]
     ['3', '4', '2']
     """
+    check_chain(chain)
     field = chain.field
     S = chain.structure
     rho = [field.zero] * chain.n

@@ -13,7 +13,7 @@ from typing import Any
 
 from .absorption import extend_to_transient, phase_offset_basis
 from .classical import cesaro_apply, class_means, psi_coordinates, stationary_distribution
-from .chain import Chain
+from .chain import Chain, check_chain
 from .fields import Field
 from .result import Decomposition
 
@@ -101,6 +101,7 @@ def decompose(chain: Chain, anchors: Any = None) -> Decomposition:
     >>> all(r == g + v - pv for r, g, v, pv in zip(chain.r, dec.g_star, dec.v_star, Pv))
     True
     """
+    check_chain(chain)
     field = chain.field
     S = chain.structure
     A = S.validate_anchors(anchors)

@@ -234,5 +234,5 @@ def example(name: str) -> "MarkovRewardProcess | ParametricChain":
     """
     try:
         return _BUILDERS[name][0]()
-    except KeyError:
+    except (KeyError, TypeError):
         raise UnknownNameError(f"unknown example {name!r}; choose one of {', '.join(EXAMPLES)}") from None

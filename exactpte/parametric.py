@@ -106,6 +106,8 @@ class ParametricChain(Chain):
     __hash__ = None  # type: ignore[assignment]
 
     def _point(self, point: Mapping[Any, Any]) -> list[flint.fmpq]:
+        if not isinstance(point, Mapping):
+            raise GenericRegionError(f"a point is a mapping such as {{'{self.params[0]}': '1/3'}}, got {type(point).__name__}")
         given = {str(k): v for k, v in point.items()}
         missing = [p for p in self.params if p not in given]
         extra = [k for k in given if k not in self.params]

@@ -149,8 +149,9 @@ class Decomposition:
         >>> dec.project(dec.h) == dec.v_star          # cor:projected_bias
         True
         """
-        if len(v) != self.n:
-            raise UsageError(f"project() takes a vector of length n = {self.n}, got {len(v)}")
+        if isinstance(v, (str, bytes)) or not isinstance(v, Sequence) or len(v) != self.n:
+            raise UsageError(f"project() takes a vector of length n = {self.n}, got {v!r:.40}")
+        v = [self.field.convert(x, f"v[{s}]") for s, x in enumerate(v)]
         at = [v[s] for _, _, s in self.anchor_list]
         zero = self.field.zero
         return tuple(v[s] - sum((a * bv for a, bv in zip(at, self.basis[s]) if bv != 0), zero) for s in range(self.n))

@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 from .chain import Chain
-from .errors import AnchorError
+from .errors import AnchorError, ShapeError
 
 __all__ = [
     "support_matrix",
@@ -118,6 +119,19 @@ def period_and_phases(graph: "sp.csr_matrix", members: np.ndarray) -> tuple[int,
     d = int(np.gcd.reduce(np.abs(diffs))) if len(diffs) else 1
     d = d or 1
     return d, level % d
+
+
+def _check_successors(succ: Any) -> None:
+    """Successor lists of a graph on ``0..n-1`` (:class:`~exactpte.errors.ShapeError` otherwise)."""
+    if isinstance(succ, (str, bytes)) or not isinstance(succ, Sequence) or not len(succ):
+        raise ShapeError(f"a support graph is a non-empty list of successor lists, got {type(succ).__name__}")
+    n = len(succ)
+    for s, row in enumerate(succ):
+        if isinstance(row, (str, bytes)) or not isinstance(row, (Sequence, np.ndarray)):
+            raise ShapeError(f"successors of state {s} must be a list of states, got {type(row).__name__}")
+        for j in row:
+            if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < n:
+                raise ShapeError(f"state {s} has successor {j!r:.20}, expected a state in 0..{n - 1}")
 
 
 @dataclass(frozen=True)
@@ -258,6 +272,8 @@ def chain_structure(succ: "Sequence[Sequence[int]] | Chain") -> Structure:
     """
     if isinstance(succ, Chain):
         succ = succ.support
+    else:
+        _check_successors(succ)
     graph = support_matrix(succ)
     k, labels = strongly_connected_components(graph)
     closed = closed_components(graph, k, labels)

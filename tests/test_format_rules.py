@@ -164,6 +164,7 @@ CASES = {
         ("m.csv", "0,1,1\n1,1,1\n", {"rewards": ("r.csv", "0,1\n0,2\n")}, ChainFileError, "state 0 has a second reward row"),
         ("m.csv", "0,1,1\n1,1,1\n", {"rewards": ("r.csv", "0,1\n")}, ChainFileError, r"no reward for state\(s\) \[1\]"),
         ("m.csv", "0,1,1\n1,1,1\n", {"rewards": ("r.csv", "0,1\n5\n")}, ChainFileError, "not a mix"),
+        ("m.csv", "0,0,1\n", {"rewards": ("r.csv", "reward\n0,0\n")}, ChainFileError, "every row is 'reward', not a mix"),  # found by fuzzing
     ],
 }
 

@@ -52,6 +52,9 @@ class Field(Protocol):
     def scalar(self, x: Any) -> Any:
         """The field element for an exact input number (int, ``fmpq``, ...)."""
 
+    def convert(self, x: Any, where: str = "entry") -> Any:
+        """One user value (number, or expression text for rational functions) as a field element."""
+
     def matrix(self, rows: Sequence[Sequence[Any]], ncols: int | None = None) -> Any:
         """A dense matrix from row lists (``ncols`` for an empty one)."""
 

@@ -31,6 +31,13 @@ class RationalField:
         return x if isinstance(x, flint.fmpq) else flint.fmpq(x)
 
     @staticmethod
+    def convert(x: Any, where: str = "entry") -> flint.fmpq:
+        """One user value as an ``fmpq`` (exact numbers only; floats refused), ``where`` naming it in errors."""
+        from .._numbers import to_fmpq
+
+        return to_fmpq(x, where)
+
+    @staticmethod
     def matrix(rows: Sequence[Sequence[Any]], ncols: int | None = None) -> flint.fmpq_mat:
         """An ``fmpq_mat`` from row lists."""
         if not rows:

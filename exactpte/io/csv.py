@@ -20,8 +20,8 @@ from __future__ import annotations
 import flint
 
 from .._numbers import parse_number
-from ..chain import MarkovRewardProcess
-from ..errors import ChainFileError, ExactpteError
+from ..chain import MarkovRewardProcess, check_chain
+from ..errors import ChainFileError, ExactpteError, UsageError
 from .common import note_decimals
 
 __all__ = ["to_edge_csv", "read_edge_csv"]
@@ -32,6 +32,9 @@ REWARD_HEADERS = (("state", "reward"), ("reward",))
 
 def to_edge_csv(chain: MarkovRewardProcess) -> tuple[str, str]:
     """``(edges, rewards)`` CSV texts with headers ``source,target,probability`` and ``state,reward``."""
+    check_chain(chain)
+    if chain.field.is_parametric:
+        raise UsageError("CSV files hold numbers; write a parametric chain with to_drn or as a JSON chain file")
     e = [",".join(EDGE_HEADER)] + [f"{i},{j},{q}" for i, j, q in chain.edges()]
     r = ["state,reward"] + [f"{s},{x}" for s, x in enumerate(chain.r)]
     return "\n".join(e) + "\n", "\n".join(r) + "\n"
@@ -96,13 +99,14 @@ def read_edge_csv(edges: str, rewards: str | None = None, *, n: int | None = Non
 
 def _reward_column(text: str, n: int, source: str) -> list[flint.fmpq]:
     rows, header = _strip_header(_rows(text), REWARD_HEADERS)
-    widths = {len(row) for _, row in rows}
     if not rows:
         raise ChainFileError(f"{source}: no rewards")
-    if len(widths) > 1 or widths - {1, 2} or (header is not None and len(header) not in widths):
-        k = next(k for k, row in rows if len(row) != len(rows[0][1]) or len(row) not in (1, 2))
-        raise ChainFileError(f"{source}: line {k}: every row is 'state,reward' or every row is 'reward', not a mix")
-    if widths == {1}:
+    width = len(header) if header is not None else len(rows[0][1])
+    for k, row in rows:
+        if len(row) != width or width not in (1, 2):
+            form = ",".join(header) if header is not None else "state,reward' or every row is 'reward"
+            raise ChainFileError(f"{source}: line {k}: every row is '{form}', not a mix (got {','.join(row)[:40]!r})")
+    if width == 1:
         if len(rows) != n:
             raise ChainFileError(f"{source}: {len(rows)} reward rows for {n} states; one reward per state, in state order")
         return [_value(row[0], f"{source}: line {k}") for k, row in rows]

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..chain import Chain, MarkovRewardProcess
+from ..chain import Chain, MarkovRewardProcess, check_chain
 from ..errors import ChainFileError, ExactpteError
 from .common import note_decimals
 
@@ -49,6 +49,7 @@ def to_drn(chain: Chain, *, reward_name: str = "r") -> str:
     >>> to_drn(m).splitlines()[1:3], read_drn(to_drn(m)) == m
     (['@parameters', 'p q'], True)
     """
+    check_chain(chain)
     value = _storm_value if chain.field.is_parametric else str
     params = " ".join(chain.params) if chain.field.is_parametric else ""
     lines = ["@type: DTMC", "@parameters", params, "@reward_models", reward_name,

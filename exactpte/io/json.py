@@ -23,7 +23,7 @@ import os
 from decimal import Decimal
 from typing import Any
 
-from ..chain import Chain, MarkovRewardProcess
+from ..chain import Chain, MarkovRewardProcess, check_chain
 from ..errors import ChainFileError
 
 __all__ = ["loads", "from_dict", "chain_to_dict", "dump", "KEYS"]
@@ -53,6 +53,13 @@ def loads(text: str, *, source: str = "<string>") -> Chain:
     ...
     exactpte.errors.ChainFileError: <string>: missing key 'r' (the reward vector)
     """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise ChainFileError(f"{source}: not UTF-8 text (byte offset {e.start})") from None
+    if not isinstance(text, str):
+        raise ChainFileError(f"{source}: loads() takes the JSON text, got {type(text).__name__} (a path? use exactpte.load)")
     try:
         data = json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant, object_pairs_hook=_no_repeats)
     except json.JSONDecodeError as e:
@@ -165,6 +172,7 @@ def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict:
     >>> from_dict(chain_to_dict(m)) == m and from_dict(chain_to_dict(m, sparse=True)) == m
     True
     """
+    check_chain(chain)
     text = chain.field.to_text
     if sparse is None:
         sparse = chain.nnz * 4 < chain.n * chain.n

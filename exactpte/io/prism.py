@@ -24,7 +24,7 @@ import re
 import flint
 
 from .._numbers import parse_number
-from ..chain import MarkovRewardProcess
+from ..chain import MarkovRewardProcess, check_chain
 from ..errors import ChainFileError, ExactpteError, UsageError
 from ..floats import to_float
 from .common import note_decimals
@@ -40,6 +40,9 @@ def to_prism(chain: MarkovRewardProcess, *, numbers: str = "fraction", flavour: 
     explicit parsers only read floating point (PRISM, Storm): that file is *not* exact.
     Storm's explicit parser wants ``dtmc`` in place of the header line (``flavour="storm"``).
     """
+    check_chain(chain)
+    if chain.field.is_parametric:
+        raise UsageError("PRISM explicit files hold numbers; write a parametric chain with to_drn or as a JSON chain file")
     if numbers not in ("fraction", "float"):
         raise UsageError(f"numbers must be 'fraction' or 'float', got {numbers!r}")
     num = (lambda q: str(q)) if numbers == "fraction" else (lambda q: repr(to_float(q)))
