@@ -1,7 +1,8 @@
 """Cross-validation against peers users already have: Storm (exact), QuantEcon, PyDTMC.
 
-The peers are in the test extras so CI runs these; where one cannot be imported the test
-is skipped with the reason shown in the pytest summary (never silently).
+The peers install with ``pip install ".[peers]"`` (kept out of the ``test`` extra: PyDTMC
+pins numpy < 2); where one cannot be imported the test is skipped with the reason shown in
+the pytest summary (never silently).
 """
 
 import os
