@@ -41,7 +41,12 @@ CASES = {
         ("c.json", '{"P": [["1_0/10"]], "r": [0]}', {}, EntryError, "not an exact number"),
         ("c.json", '{"P": [["3/-3"]], "r": [0]}', {}, EntryError, "not an exact number"),
     ],
-    "chain-size": [("c.json", '{"n": 1000000000000, "edges": [[0, 0, 1]], "r": [0]}', {}, ShapeError, "at least n transitions")],
+    "chain-size": [
+        ("c.json", '{"n": 1000000000000, "edges": [[0, 0, 1]], "r": [0]}', {}, ShapeError, "at least n transitions"),
+        ("m.drn", "@type: DTMC\n@nr_states\n1000000000000\n@model\n" + DRN_BODY, {}, ChainFileError, "has only 6 lines after @model"),
+        ("m.tra", "1000000000000 1\n0 0 1\n", {}, ChainFileError, "need at least 1000000000000 transitions"),
+        ("m.csv", "0,0,1\n999999999999,0,1\n", {}, ChainFileError, "need at least 1000000000000 transitions"),
+    ],
     "chain-duplicate-edge": [
         ("c.json", '{"n": 1, "edges": [[0, 0, "1/2"], [0, 0, "1/2"]], "r": [0]}', {}, ShapeError, "repeats the transition 0 -> 0"),
         ("c.json", '{"params": ["p"], "n": 1, "edges": [[0, 0, "p"], [0, 0, "1-p"]], "r": [0]}', {}, ShapeError, "repeats the transition"),

@@ -88,6 +88,8 @@ def read_edge_csv(edges: str, rewards: str | None = None, *, n: int | None = Non
     size = n if n is not None else 1 + max((max(i, j) for i, j, _ in triples), default=-1)
     if size < 1:
         raise ChainFileError(f"{source}: no transitions")
+    if size > len(triples):  # bounded work: n states need n transitions; nothing is allocated before this
+        raise ChainFileError(f"{source}: {size} states (the largest index + 1) need at least {size} transitions, the file has {len(triples)}")
     r = [flint.fmpq(0)] * size
     if rewards is not None:
         r = _reward_column(rewards, size, reward_source)

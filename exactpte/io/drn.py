@@ -245,6 +245,8 @@ def read_drn(text: str, *, source: str = "<drn>", reward_model: str | int | None
     rd = _Reader(text, source)
     head = rd.header()
     n, params, placeholders = head["n"], head["params"], head["placeholders"]
+    if n > len(rd.lines) - rd.pos:  # bounded work: every state needs its own lines, so n cannot exceed them
+        raise rd.error(head["@nr_states"][0], f"@nr_states is {n}, but the file has only {len(rd.lines) - rd.pos} lines after @model")
     if params and head.get("@value_type") in ("double", "rational"):
         raise rd.error(None, f"parameters {params} are declared but @value_type is {head['@value_type']}")
     field = None

@@ -137,6 +137,8 @@ def read_prism(tra: str, srew: str | None = None, lab: str | None = None, *, tre
         n = 1 + max((max(i, j) for i, j, _ in edges), default=-1)
     else:
         n, nnz = _count_header(first, f"{source}: line {k0}", "states transitions")
+        if n > len(edges):
+            raise ChainFileError(f"{source}: line {k0}: {n} states need at least {n} transitions (every row sums to 1), the file has {len(edges)}")
         if len(edges) != nnz:
             raise ChainFileError(f"{source}: the header announces {nnz} transitions, the file has {len(edges)}")
         for i, j, _ in edges:
