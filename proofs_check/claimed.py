@@ -39,6 +39,7 @@ class Claimed:
     h: Vec | None = None
     psi: Vec | None = None
     P_inf: tuple[Vec, ...] | None = None
+    transient: tuple[int, ...] | None = None
 
     @property
     def N(self) -> int:
@@ -89,6 +90,7 @@ def from_decomposition(dec, *, with_P_inf: bool = True) -> Claimed:
         h=dec.h,
         psi=dec.psi,
         P_inf=dec.P_inf if with_P_inf else None,
+        transient=dec.transient,
     )
 
 
@@ -110,6 +112,7 @@ def from_json_dict(data: dict, n: int) -> Claimed:
         periods = tuple(int(d) for d in data["periods"])
         cyclic = tuple(tuple(tuple(int(s) for s in ck) for ck in cyc) for cyc in data["cyclic_classes"])
         anchors = tuple((int(i), int(k), int(s)) for i, k, s in data["anchors"])
+        transient = tuple(int(s) for s in data["transient"]) if data.get("transient") is not None else None
     except KeyError as e:
         raise ChainFileError(f"result lacks the required key {e.args[0]!r}") from None
     except (TypeError, ValueError) as e:
@@ -138,6 +141,7 @@ def from_json_dict(data: dict, n: int) -> Claimed:
         h=_vec(data, "h", n, False),
         psi=_vec(data, "psi", n, False),
         P_inf=P_inf,
+        transient=transient,
     )
 
 

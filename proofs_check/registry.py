@@ -19,7 +19,7 @@ from exactpte.errors import UnknownNameError
 from .claimed import Claimed
 from .routes import Routes
 
-__all__ = ["CHECKS", "Check", "Verdict", "Context", "check", "run_checks", "NotApplicable", "NOT_APPLICABLE",
+__all__ = ["CHECKS", "Check", "Verdict", "Context", "check", "run_checks", "NotApplicable", "NotClaimed", "NOT_APPLICABLE",
            "mismatch", "diff_states", "few", "shape_problem"]
 
 
@@ -38,6 +38,14 @@ class NotApplicable:
 
 NOT_APPLICABLE = NotApplicable()
 """The default :class:`NotApplicable` (reason "not applicable")."""
+
+
+class NotClaimed(NotApplicable):
+    """What a check returns when the claim leaves out the quantity it judges: reported as
+    "not claimed", never as held."""
+
+    def __init__(self, quantity: str) -> None:
+        super().__init__(f"not claimed: {quantity}")
 
 
 @dataclass
@@ -78,9 +86,17 @@ class Verdict:
     detail: str = ""
     seconds: float = 0.0
 
+    @property
+    def status(self) -> str:
+        """``held``, ``failed``, ``not claimed`` (the claim leaves the quantity out) or ``not applicable``."""
+        if self.holds is None:
+            return "not claimed" if self.detail.startswith("not claimed") else "not applicable"
+        return "held" if self.holds else "failed"
+
     def to_dict(self) -> dict:
         """The verdict as a JSON-ready dict."""
-        return {"key": self.key, "statement": self.statement, "holds": self.holds, "detail": self.detail, "seconds": self.seconds}
+        return {"key": self.key, "statement": self.statement, "holds": self.holds, "status": self.status,
+                "detail": self.detail, "seconds": self.seconds}
 
 
 CHECKS: dict[str, Check] = {}

@@ -15,6 +15,7 @@ import flint
 
 from exactpte.chain import MarkovRewardProcess
 
+from .graph import SupportGraph
 from .linalg import cyclotomic_part, identity, mat_poly, nullspace, orbit, rank
 
 __all__ = ["Routes"]
@@ -28,6 +29,11 @@ class Routes:
         self.n = chain.n
         self._powers: dict[int, flint.fmpq_mat] = {}
         self._returns: dict[int, flint.fmpq_mat] = {}
+
+    @cached_property
+    def graph(self) -> SupportGraph:
+        """The support graph with its own SCC and period code (:mod:`proofs_check.graph`)."""
+        return SupportGraph.of(self.chain)
 
     @cached_property
     def P(self) -> flint.fmpq_mat:

@@ -52,7 +52,7 @@ def test_decimals_are_exact_and_the_conversion_is_stated():
 @pytest.mark.parametrize(
     "reader, text, message",
     [
-        (read_prism, "2 2\n0 1 1\n", "announces 2 transitions, the file has 1"),
+        (read_prism, "1 2\n0 0 1\n", "announces 2 transitions, the file has 1"),
         (read_prism, "x\n", "the first line is 'states transitions'"),
         (read_prism, "2 2\n0 1 1\n1 1 1 9 9\n", "line 3: expected 'source target probability'"),
         (read_drn, "@type: MDP\n", "MDP is not supported"),

@@ -54,6 +54,16 @@ def mutations():
     """(check key, chain name, corruption) triples."""
     cases = []
     add = lambda key, chain, f: cases.append(pytest.param(key, chain, f, id=f"{key}-{len(cases)}"))
+    # structure claims, each rejected by its own key
+    add("structure:classes", "rich", lambda c: c.replace(classes=((0, 1, 6), (2, 3, 4, 5))))  # a transient state claimed recurrent
+    add("structure:transient", "rich", lambda c: c.replace(transient=(7,)))
+    add("structure:periods", "rich", lambda c: c.replace(periods=(1, 4)))  # same N, wrong periods
+    add("structure:cyclic_classes", "rich", lambda c: c.replace(cyclic_classes=(((0,), (1,)), ((2,), (3,), (4,)))))  # 5 dropped
+    add("structure:cyclic_classes", "rich", lambda c: c.replace(cyclic_classes=(((0,), (1,)), ((2,), (3, 5), (4,)))))  # 5 moved
+    add("structure:anchors", "rich", lambda c: c.replace(anchors=((0, 0, 0), (0, 1, 1), (1, 0, 3), (1, 1, 3), (1, 2, 4))))
+    add("structure:basis_order", "rich", lambda c: c.replace(anchors=(c.anchors[2], c.anchors[3], c.anchors[4], c.anchors[0], c.anchors[1]),
+                                                            basis=tuple(row[2:] + row[:2] for row in c.basis)))
+    add("lem:Pi_identity", "rich", lambda c: c.replace(basis=set_col(c.basis, 4, [ONE if s == 6 else 0 for s in range(8)])))
     add("lem:invariant_constant_on_class", "branching", lambda c: c.replace(classes=((0, 1, 2, 3, 4),), periods=(5,), cyclic_classes=(((0,), (1,), (2,), (3,), (4,)),), anchors=tuple((0, k, s) for k, (_, _, s) in enumerate(c.anchors))))
     add("thm:minimal_quotient", "branching", lambda c: c.replace(basis=set_col(c.basis, 1, c.b(0))))  # one phase dropped
     add("thm:quotient_contraction", "rich", lambda c: c.replace(basis=set_col(c.basis, 1, c.b(0))))  # a phase dropped

@@ -6,17 +6,19 @@ the identity holds, a string naming what fails (with the states where it fails) 
 :data:`~proofs_check.registry.NOT_APPLICABLE`.  Importing this package registers every check in
 :data:`~proofs_check.registry.CHECKS`, in the paper's order.
 
+- :mod:`~proofs_check.checks.structure`: the claimed structure against the support graph;
 - :mod:`~proofs_check.checks.decomposition`: Sections 2–3;
 - :mod:`~proofs_check.checks.evaluation`: Section 4;
 - :mod:`~proofs_check.checks.appendix`: the appendix lemmas and ``P∞``.
 """
 
-from ..registry import CHECKS, NOT_APPLICABLE, Check, Context, NotApplicable, Verdict, run_checks
-from . import decomposition  # registration happens on import, in the paper's order
+from ..registry import CHECKS, NOT_APPLICABLE, Check, Context, NotApplicable, NotClaimed, Verdict, run_checks
+from . import structure  # registration happens on import: structure first, then the paper's order
+from . import decomposition
 from . import evaluation
 from . import appendix
 
-SECTIONS = (decomposition, evaluation, appendix)
+SECTIONS = (structure, decomposition, evaluation, appendix)
 """The check modules, in the paper's order."""
 
-__all__ = ["CHECKS", "Check", "Verdict", "Context", "run_checks", "NOT_APPLICABLE", "NotApplicable", "SECTIONS"]
+__all__ = ["CHECKS", "Check", "Verdict", "Context", "run_checks", "NOT_APPLICABLE", "NotApplicable", "NotClaimed", "SECTIONS"]

@@ -6,8 +6,8 @@ from math import lcm
 
 import flint
 
-from ..linalg import matvec, nullspace, norm_inf, random_vector, rank, same_span
-from ..registry import NOT_APPLICABLE, Context, check, few, mismatch
+from ..linalg import in_span, matvec, nullspace, norm_inf, random_vector, rank, same_span
+from ..registry import Context, NotClaimed, check, few, mismatch
 
 
 @check("lem:recurrent_decomp", "closed SCCs of the support graph = recurrent classes")
@@ -222,9 +222,22 @@ def _theta(ctx: Context):
 def _P_inf(ctx: Context):
     c, n = ctx.claimed, ctx.chain.n
     if c.P_inf is None:
-        return NOT_APPLICABLE
+        return NotClaimed("P_inf")
     Pinf = ctx.routes.P_inf
     bad = sorted({s for s in range(n) for y in range(n) if c.P_inf[s][y] != Pinf[s, y]})
     if bad:
         return f"P_inf differs from the spectral projector in rows {few(bad)}"
+    return None
+
+
+@check("lem:Pi_identity", "a projection with kernel K(P) keeps the quotient class: v - Pi v in K(P) for every v")
+def _Pi_identity(ctx: Context):
+    c, n = ctx.claimed, ctx.chain.n
+    K = ctx.routes.K
+    rng = ctx.rng("Pi_identity")
+    for _ in range(4):
+        v = random_vector(rng, n)
+        w = c.project(v)
+        if not in_span(K, [a - b for a, b in zip(v, w)]):
+            return "v - Pi v is not in K(P) (kernel of the cyclotomic part of charpoly): [Pi v] != [v]"
     return None

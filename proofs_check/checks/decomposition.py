@@ -177,10 +177,13 @@ def _def_b(ctx: Context):
         m = mismatch(f"b column {j} {c.anchors[j][:2]}", c.b(j), [B[s, j] for s in range(n)], "K (K[anchors,:])^-1")
         if m:
             return m
+    # on recurrent states b_{i,k} is the indicator of C_{i,k}: every state of every claimed class
     for j, (i, k, _) in enumerate(c.anchors):
-        for s in c.cyclic_classes[i][k]:
-            if c.basis[s][j] != 1:
-                return f"b_{{{i},{k}}} is not 1 on state {s} of C_{{{i},{k}}}"
+        inside = set(c.cyclic_classes[i][k])
+        for s in c.classes[i]:
+            if c.basis[s][j] != (1 if s in inside else 0):
+                where = f"state {s} of C_{{{i},{k}}}" if s in inside else f"state {s} of class {i}, outside C_{{{i},{k}}}"
+                return f"b_{{{i},{k}}} is {c.basis[s][j]} on {where}; the claimed cyclic classes and basis disagree"
     return None
 
 
