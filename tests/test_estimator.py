@@ -97,6 +97,12 @@ def test_learned_operator_is_contractive():
     assert v.holds, v.detail
 
 
+def test_contraction_check_fails_on_misassigned_phases():
+    swapped = lambda model, learned, M, rng: estimate_weights(model, learned, M, rng)[:, ::-1]  # columns in reverse
+    v = check_learned_contraction(NOISY, weights=swapped)
+    assert v.holds is False and "spectral radius" in v.detail
+
+
 def test_sa_error_falls_like_inverse_sqrt_T():
     v = check_sa_rate(NOISY, seeds=8)
     assert v.holds, v.detail
@@ -114,9 +120,50 @@ def test_query_counts():
     assert v.holds, v.detail
 
 
+@pytest.mark.parametrize("factor", [2.0, 0.9])
+def test_query_count_check_fails_on_an_estimator_spending_other_episode_counts(factor):
+    spender = lambda chain, M, **kw: estimate(chain, M=int(factor * M), **kw)  # reports M, runs factor * M
+    v = check_query_count(NOISY, run=spender)
+    assert v.holds is False and "episode queries" in v.detail
+
+
+def test_query_count_check_fails_on_extra_sa_queries():
+    extra = lambda chain, T, **kw: estimate(chain, T=T + 1, **kw)
+    v = check_query_count(NOISY, run=extra)
+    assert v.holds is False and "SA queries" in v.detail
+
+
 def test_profile_error_within_the_theorem_bound():
     v = check_g_rate(NOISY, seeds=4, T=800)
     assert v.holds, v.detail
+
+
+def test_g_rate_check_fails_when_residuals_use_fewer_samples_than_stated():
+    starved = lambda chain, J, **kw: estimate(chain, J=max(1, J // 50), **kw)
+    v = check_g_rate(NOISY, seeds=16, T=800, run=starved)
+    assert v.holds is False, v.detail
+
+
+def test_projected_sa_iterates_stay_bounded():
+    """lem:optionB_stability, lem:projSA_stability_template, lem:contract_noise_bounded_iterates:
+    under the lemmas' step sizes the iterates stay bounded; a step size outside them (2.5 > 2)
+    makes them diverge, so this test can fail."""
+    truth = truth_of(NOISY)
+
+    def sup_norm(step):
+        sup = 0.0
+
+        def record(t, v):
+            nonlocal sup
+            sup = max(sup, float(np.max(np.abs(v - truth.v_star))))
+
+        estimate(NOISY, T=1500, J=1, seed=0, structure="true", weights="exact", truth=truth, step_size=step, record=record)
+        return sup
+
+    bounded = sup_norm(harmonic_step_size(2.0))
+    assert bounded <= 2 * float(np.max(np.abs(truth.v_star))) + 1.0  # the start v_0 = 0 is ||v*|| away
+    with np.errstate(over="ignore", invalid="ignore"):  # the diverging run overflows on purpose
+        assert sup_norm(lambda t: np.full(np.shape(t), 2.5)) > 1e6
 
 
 def test_estimates_land_near_the_exact_answer_on_random_chains():
