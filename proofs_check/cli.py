@@ -39,18 +39,21 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", metavar="REPORT", help="write the JSON report here")
     s.add_argument("--failures", metavar="DIR", default="sweep-failures", help="where failing chains are written")
     s.add_argument("--quiet", action="store_true", help="no progress output")
-    sub.add_parser("list", help="the check keys and their statements")
+    lst = sub.add_parser("list", help="the check keys and their statements")
+    lst.add_argument("--labels", action="store_true", help="also every label of the paper with its check or the reason it has none")
     return p
 
 
 def _verdict_table(verdicts) -> str:
     w = max(len(v.key) for v in verdicts)
     lines = []
+    marks = {"held": "ok", "failed": "FAIL", "not applicable": "n/a", "not claimed": "n/c"}
     for v in verdicts:
-        mark = "ok" if v.holds else ("n/a" if v.holds is None else "FAIL")
-        lines.append(f"{v.key.ljust(w)}  {mark:4}  {v.detail if v.holds is False else ''}".rstrip())
-    bad = sum(v.holds is False for v in verdicts)
-    lines.append(f"{len(verdicts)} checks: {len(verdicts) - bad} held or n/a, {bad} failed")
+        detail = v.detail if v.status in ("failed", "not claimed") else ""
+        lines.append(f"{v.key.ljust(w)}  {marks[v.status]:4}  {detail}".rstrip())
+    count = {status: sum(v.status == status for v in verdicts) for status in marks}
+    lines.append(f"{len(verdicts)} checks: {count['held']} held, {count['failed']} failed, "
+                 f"{count['not applicable']} not applicable, {count['not claimed']} not claimed")
     return "\n".join(lines)
 
 
@@ -80,8 +83,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch(args) -> int:
     if args.command == "list":
+        from .labels import COVERAGE
+        from .statistical import STATISTICAL
+
         for key, chk in CHECKS.items():
             print(f"{key}  [{chk.kind}]  {chk.statement}")
+        for key, func in STATISTICAL.items():
+            print(f"{key}  [statistical]  {(func.__doc__ or '').strip().splitlines()[0]}")
+        if args.labels:
+            print("\npaper labels (label -> check keys, or why it has none):")
+            for c in COVERAGE.values():
+                print(f"{c.label}  ->  {', '.join(c.checks) if c.checks else c.reason}")
         return 0
     if args.command == "chain":
         chain = exactpte.load(args.file)
