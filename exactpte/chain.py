@@ -112,8 +112,34 @@ class Chain:
             out.append(acc)
         return out
 
+    def over(self, field: Field) -> "Chain":
+        """The same chain with its entries in another exact field (each converted with ``field.scalar``).
+
+        Used to cross-check the two arithmetic fields: a rational chain over ``QQ()`` (rational
+        functions of no parameter) must decompose to the same numbers as over ``QQ``.
+
+        >>> from exactpte.fields import RationalFunctionField
+        >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [1, 0])
+        >>> [str(x) for x in m.over(RationalFunctionField(())).r]
+        ['1', '0']
+        """
+        return _FieldChain(self, field)
+
     def _set_rows(self, rows: Sequence[Sequence[tuple[int, Any]]], *, identically: bool = False) -> None:
         self._cols, self._vals = validated_rows(rows, self.field, identically=identically)
+
+
+class _FieldChain(Chain):
+    """A chain's entries re-expressed in another field (:meth:`Chain.over`)."""
+
+    def __init__(self, chain: Chain, field: Field) -> None:
+        self.n, self.field, self.labels, self.notes = chain.n, field, chain.labels, chain.notes
+        self._cols = chain._cols
+        self._vals = tuple(tuple(field.scalar(q) for q in vals) for vals in chain._vals)
+        self.r = tuple(field.scalar(x) for x in chain.r)
+
+    def __repr__(self) -> str:
+        return f"Chain(n={self.n}, field={self.field.name})"
 
 
 class MarkovRewardProcess(Chain):

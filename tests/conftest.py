@@ -1,31 +1,50 @@
-import os
+"""Hypothesis profiles and the session seed.
 
+- ``ci`` (default): a bounded budget, but not derandomized: every run explores new examples.
+  The seed is drawn at start, printed in the session header, and a failure replays with
+  ``python -m pytest --hypothesis-seed=SEED`` (the failing example is also printed).
+- ``thorough`` (``HYPOTHESIS_PROFILE=thorough``): 2,000 examples a property, by hand.
+- ``fuzz`` (``HYPOTHESIS_PROFILE=fuzz python -m pytest tests/test_fuzz.py -s``): the long
+  fuzzing campaign, 2,000 inputs a test with a one-second deadline each.
+
+Tests that are costly per example scale their budget from the active profile
+(:func:`scaled`), so no test caps the ``thorough`` profile.
+"""
+
+import os
+import random
+
+import pytest
 from hypothesis import HealthCheck, settings
 
-# CI: bounded and reproducible.  thorough: for long runs by hand (HYPOTHESIS_PROFILE=thorough).
-settings.register_profile(
-    "ci",
-    max_examples=40,
-    deadline=None,
-    derandomize=True,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile(
-    "thorough",
-    max_examples=2000,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+SLOW = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+
+settings.register_profile("ci", max_examples=40, deadline=None, derandomize=False, print_blob=True, suppress_health_check=SLOW)
+settings.register_profile("thorough", max_examples=2000, deadline=None, print_blob=True, suppress_health_check=SLOW)
+settings.register_profile("fuzz", max_examples=2000, deadline=1000, print_blob=True, suppress_health_check=SLOW)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # tests/data holds data and the script that regenerates it by hand (it needs stormpy): not tests
 collect_ignore_glob = ["data/*"]
 
-# fuzz: the long fuzzing campaign (HYPOTHESIS_PROFILE=fuzz python -m pytest tests/test_fuzz.py -s)
-settings.register_profile(
-    "fuzz",
-    max_examples=2000,
-    deadline=1000,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+def scaled(fraction: float) -> settings:
+    """Settings with ``fraction`` of the active profile's examples (at least 5): for costly properties."""
+    return settings(max_examples=max(5, int(settings.default.max_examples * fraction)))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    # one seed for the whole session, drawn here (before hypothesis' plugin reads the option) and printed
+    if config.getoption("hypothesis_seed", default=None) is None:
+        config.option.hypothesis_seed = random.SystemRandom().randrange(2**32)
+
+
+def pytest_report_header(config):
+    seed = config.getoption("hypothesis_seed", default=None)
+    return f"hypothesis profile {settings._current_profile}, seed {seed} (replay: python -m pytest --hypothesis-seed={seed})"
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    # shown even under -q, at the end where a failure is read
+    terminalreporter.write_line(pytest_report_header(config))

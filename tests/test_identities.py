@@ -1,12 +1,15 @@
 """Every theorem identity holds exactly on every chain of the suite (independent routes in proofs_check)."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import event, given, strategies as st
 
 import exactpte
 from exactpte.examples import deterministic_cycle, two_paths
 from exactpte.testing.random_chains import random_chain
 from exactpte.strategies import chains, edge_case_chains
+from exactpte.testing.strategies import describe
+
+from conftest import scaled
 from proofs_check.checks import CHECKS, run_checks
 from proofs_check.claimed import from_decomposition
 
@@ -27,9 +30,30 @@ def test_every_check_holds_on_suite_chain(name):
     assert failures(chain, exactpte.decompose(chain)) == []
 
 
-@given(st.one_of(chains(max_states=12), edge_case_chains()))
+@given(chains(max_states=12))
 def test_every_check_holds_on_random_chains(chain):
+    for label in describe(chain):  # the mix explored: pytest --hypothesis-show-statistics
+        event(label)
     assert failures(chain, exactpte.decompose(chain)) == []
+
+
+@given(edge_case_chains())
+def test_every_check_holds_on_edge_case_chains(chain):
+    event(f"n={chain.n}")
+    assert failures(chain, exactpte.decompose(chain)) == []
+
+
+@scaled(0.5)
+@given(chains(max_states=9))
+def test_both_arithmetic_fields_give_the_same_decomposition(chain):
+    """QQ (fmpq) and QQ() (rational functions of no parameter, fmpz_mpoly) run the same algorithms:
+    every quantity must come out the same."""
+    from exactpte.fields import RationalFunctionField
+
+    a = exactpte.decompose(chain)
+    b = exactpte.decompose(chain.over(RationalFunctionField(())))
+    for key in ("basis", "theta", "g_star", "v_star", "rho", "h", "psi", "stationary", "class_gain", "P_inf"):
+        assert a.to_dict()[key] == b.to_dict()[key], key
 
 
 @given(chains(max_states=10, max_transient=4), st.data())

@@ -17,7 +17,7 @@ from exactpte.floats import float_matrix, to_floats
 from exactpte.io import to_drn, to_prism
 from exactpte.strategies import chains
 
-PEER_SETTINGS = settings(max_examples=25)
+PEER_SETTINGS = settings(max_examples=max(5, settings.default.max_examples // 2))  # scales with the profile
 
 
 def storm_lra(stormpy, path, exact=True):

@@ -5,9 +5,10 @@ import json
 
 import pytest
 import sympy
-from hypothesis import given, settings
+from hypothesis import given
 
 import exactpte
+from conftest import scaled
 from exactpte import GenericRegionError, NegativeEntryError, ParametricChain, RowSumError, SymbolicEntryError
 from exactpte.examples import branching_param, cycle_rewards, paths_with_exit, two_state
 from exactpte.strategies import generic_points, parametric_chains
@@ -79,7 +80,7 @@ def test_written_out_closed_forms():
     assert sympy.simplify(cyc.h[0].to_sympy() - (a - c)) == 0  # ||h|| = d |a - c| / 8 at d = 8
 
 
-@settings(max_examples=25)
+@scaled(0.6)
 @given(parametric_chains(max_states=8, max_period=3), generic_points())
 def test_random_parametric_chains(chain, point):
     dec = exactpte.decompose(chain)

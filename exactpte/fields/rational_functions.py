@@ -206,9 +206,7 @@ class RationalFunctionField:
     """``QQ(params)`` over python-flint ``fmpz_mpoly``: the parametric backend."""
 
     def __init__(self, params: Sequence[str]) -> None:
-        self.params = tuple(str(p) for p in params)
-        if not self.params:
-            raise UsageError("a parametric chain needs at least one parameter")
+        self.params = tuple(str(p) for p in params)  # none: QQ as constant rational functions (cross-checks)
         self.ctx = flint.fmpz_mpoly_ctx.get(self.params, "degrevlex")
         self.qctx = flint.fmpq_mpoly_ctx.get(self.params, "degrevlex")
         self._zero_poly = self.ctx.from_dict({})
@@ -216,7 +214,7 @@ class RationalFunctionField:
         self.zero = RationalFunction(self._zero_poly, self._one_poly, self, canonical=True)
         self.one = RationalFunction(self._one_poly, self._one_poly, self, canonical=True)
         self.name = f"QQ({', '.join(self.params)})"
-        self.is_parametric = True
+        self.is_parametric = bool(self.params)
 
     # scalars -----------------------------------------------------------------------------
     def scalar(self, x: Any) -> RationalFunction:

@@ -62,10 +62,14 @@ def draw_spec(
     max_phase_size: int = 3,
     max_transient: int = 5,
     max_states: int | None = None,
+    min_transient: int = 0,
+    min_first_period: int = 1,
 ) -> ChainSpec:
     """Draw a shape: number of classes, each class's period and phase sizes, transient count.
 
     At most ``max_states`` states in all; every choice shrinks towards the smallest shape.
+    ``min_transient`` and ``min_first_period`` (the first class's period) are honoured as far as
+    ``max_states`` allows.
 
     >>> draw_spec(lambda lo, hi: lo).classes, draw_spec(lambda lo, hi: hi, max_states=7).n <= 7
     ([[1]], True)
@@ -73,9 +77,12 @@ def draw_spec(
     remaining = max_states if max_states is not None else 10**9
     k = integer(min_classes, max(min_classes, min(max_classes, remaining)))
     classes = []
+    reserve = min(min_transient, max(0, remaining - k))  # keep room for the transient states asked for
+    remaining -= reserve
     for idx in range(k):
         avail = remaining - (k - idx - 1)  # keep one state for each later class
-        d = integer(1, max(1, min(max_period, avail)))
+        low = min(min_first_period, max_period, avail) if idx == 0 else 1
+        d = integer(max(1, low), max(1, min(max_period, avail)))
         spare = avail - d
         sizes = []
         for _ in range(d):
@@ -84,7 +91,8 @@ def draw_spec(
             sizes.append(1 + extra)
         classes.append(sizes)
         remaining -= sum(sizes)
-    t = integer(0, max(0, min(max_transient, remaining)))
+    remaining += reserve
+    t = integer(min(reserve, max_transient), max(min(reserve, max_transient), min(max_transient, remaining)))
     return ChainSpec(classes, t)
 
 
@@ -122,11 +130,14 @@ def build_chain(
     reward_range: tuple[int, int] = (-3, 3),
     reward_denominator: int = 1,
     permute: bool = True,
+    spread_entry: bool = False,
 ) -> MarkovRewardProcess:
     """Build a random chain of shape ``spec``, every choice drawn from ``integer(lo, hi)``.
 
     ``out_degree = (lo, hi)`` bounds the drawn number of successors of a row (a
-    class state is also capped by the size of the next phase).
+    class state is also capped by the size of the next phase).  ``spread_entry`` gives the
+    first transient state edges into two consecutive phases of the first periodic class, so it
+    enters that class at two phase offsets (``b_{i,k}`` and ``b_{i,k+1}`` both nonzero there).
     """
     lo_deg, hi_deg = out_degree
     succ: list[dict[int, None]] = []
@@ -153,9 +164,18 @@ def build_chain(
         recurrent.extend(range(offset - sum(sizes), offset))
     n_rec = offset
     n = n_rec + spec.n_transient
+    periodic_firsts = None
+    start = 0
+    for sizes in spec.classes:
+        if len(sizes) >= 2:
+            periodic_firsts = (start, start + sizes[0])  # first states of phases 0 and 1
+            break
+        start += sum(sizes)
     for j in range(spec.n_transient):
         s = n_rec + j
         targets: dict[int, None] = {}
+        if spread_entry and j == 0 and periodic_firsts is not None:
+            targets.update(dict.fromkeys(periodic_firsts))
         down = integer(0, n_rec + j - 1)  # a recurrent state or an earlier transient one
         targets[down] = None
         for _ in range(integer(max(0, lo_deg - 1), max(0, hi_deg - 1))):

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from ..chain import MarkovRewardProcess
 from .random_chains import ChainSpec, build_chain, draw_spec, parametrize
 
-__all__ = ["chain_specs", "chains", "edge_case_chains", "parametric_chains", "generic_points"]
+__all__ = ["chain_specs", "chains", "edge_case_chains", "parametric_chains", "generic_points", "describe"]
 
 
 @st.composite
@@ -33,6 +33,8 @@ def chain_specs(
     max_phase_size: int = 3,
     max_transient: int = 5,
     max_states: int | None = None,
+    min_transient: int = 0,
+    min_first_period: int = 1,
 ) -> ChainSpec:
     """Shapes drawn by :func:`exactpte.testing.random_chains.draw_spec` (at most ``max_states`` states)."""
     return draw_spec(
@@ -43,6 +45,8 @@ def chain_specs(
         max_phase_size=max_phase_size,
         max_transient=max_transient,
         max_states=max_states,
+        min_transient=min_transient,
+        min_first_period=min_first_period,
     )
 
 
@@ -61,16 +65,26 @@ def chains(
     reward_range: tuple[int, int] = (-3, 3),
     reward_denominator: int = 1,
     permute: bool = True,
+    steer: bool = True,
 ) -> MarkovRewardProcess:
-    """Random reducible periodic chains; transient states may reach several classes at several phase offsets."""
+    """Random reducible periodic chains; transient states may reach several classes at several phase offsets.
+
+    With ``steer`` (the default), three draws in four ask for the rich case the paper is about
+    (as far as the bounds allow): at least two closed classes, a periodic first class, and a
+    transient state entering it at two phase offsets.  The steering choice shrinks to the plain
+    case, so a failure that does not need the rich shape shrinks past it.
+    """
+    rich = steer and draw(st.sampled_from([False, True, True, True]))
     spec = draw(
         chain_specs(
-            min_classes=min_classes,
+            min_classes=max(min_classes, 2) if rich and max_classes >= 2 else min_classes,
             max_classes=max_classes,
             max_period=max_period,
             max_phase_size=max_phase_size,
             max_transient=max_transient,
             max_states=max_states,
+            min_transient=1 if rich else 0,
+            min_first_period=2 if rich else 1,
         )
     )
 
@@ -85,6 +99,7 @@ def chains(
         reward_range=reward_range,
         reward_denominator=reward_denominator,
         permute=permute,
+        spread_entry=bool(rich),
     )
 
 
@@ -118,3 +133,28 @@ def generic_points(params: tuple[str, ...] = ("p", "q"), max_denominator: int = 
         return out
 
     return point()
+
+
+def describe(chain: MarkovRewardProcess) -> list[str]:
+    """Labels of the shape of a chain, for ``hypothesis.event`` (the mix a property test saw).
+
+    >>> from exactpte import example
+    >>> describe(example("branching"))
+    ['classes=2', 'periodic class', 'transient states', 'entry at >= 2 phase offsets']
+    """
+    S = chain.structure
+    out = [f"classes={min(len(S.classes), 3)}{'+' if len(S.classes) > 3 else ''}"]
+    if any(d > 1 for d in S.periods):
+        out.append("periodic class")
+    if S.transient:
+        out.append("transient states")
+        from ..absorption import phase_offset_basis
+
+        basis = phase_offset_basis(chain, S)
+        col = 0
+        for d in S.periods:
+            if d > 1 and any(sum(1 for x in row[col : col + d] if x != 0) >= 2 for row in basis.values()):
+                out.append("entry at >= 2 phase offsets")
+                break
+            col += d
+    return out
