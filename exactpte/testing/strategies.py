@@ -139,7 +139,7 @@ def describe(chain: MarkovRewardProcess) -> list[str]:
     """Labels of the shape of a chain, for ``hypothesis.event`` (the mix a property test saw).
 
     >>> from exactpte import example
-    >>> describe(example("branching"))
+    >>> describe(example("paper-benchmark"))
     ['classes=2', 'periodic class', 'transient states', 'entry at >= 2 phase offsets']
     """
     S = chain.structure
