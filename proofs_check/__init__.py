@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from .checks import CHECKS, Verdict, run_checks
 from .claimed import Claimed, from_decomposition, load_result
+from .conjectures import CONJECTURES, conjecture, run_conjecture
+from .shrink import shrink
 
-__all__ = ["CHECKS", "Verdict", "run_checks", "check_chain", "Claimed", "from_decomposition", "load_result"]
+__all__ = ["CHECKS", "Verdict", "run_checks", "check_chain", "Claimed", "from_decomposition", "load_result",
+           "conjecture", "run_conjecture", "CONJECTURES", "shrink"]
 
 
 def check_chain(chain, *, only=None, seed: int = 0, anchors=None) -> list[Verdict]:

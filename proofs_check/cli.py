@@ -36,8 +36,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--max-states", type=positive_int, default=12, help="largest chain size (default: 12)")
     s.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
     s.add_argument("--workers", type=positive_int, default=1, help="worker processes (default: 1)")
+    s.add_argument("--checks", metavar="FILE", action="append", default=[],
+                   help="a Python file registering conjectures (@proofs_check.conjecture); repeatable")
     s.add_argument("--json", metavar="REPORT", help="write the JSON report here")
-    s.add_argument("--failures", metavar="DIR", default="sweep-failures", help="where failing chains are written")
+    s.add_argument("--failures", metavar="DIR", default="sweep-failures",
+                   help="where shrunk counterexamples are written, smallest first (default: sweep-failures)")
+    s.add_argument("--dask", metavar="ADDRESS", help="run the chains on a Dask scheduler (tcp://host:port); pip install \".[dask]\"")
     s.add_argument("--quiet", action="store_true", help="no progress output")
     lst = sub.add_parser("list", help="the check keys and their statements")
     lst.add_argument("--labels", action="store_true", help="also every label of the paper with its check or the reason it has none")
@@ -116,6 +120,8 @@ def _dispatch(args) -> int:
         workers=args.workers,
         failures_dir=args.failures,
         progress=None if args.quiet else sys.stderr,
+        conjecture_files=args.checks,
+        dask=args.dask,
     )
     print(report.table())
     for f in report.failures[:20]:

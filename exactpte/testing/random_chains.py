@@ -97,15 +97,18 @@ def draw_spec(
 
 
 def random_small_chain(seed: int | str, *, max_states: int = 12, max_period: int = 4, max_out_degree: int = 3) -> MarkovRewardProcess:
-    """A seeded random chain of at most ``max_states`` states, shaped like the hypothesis strategy's.
+    """A seeded random chain of at most ``max_states`` states, shaped (and steered) like the hypothesis strategy's.
 
     >>> random_small_chain("0:1").n <= 12
     True
     """
     rng = random.Random(seed)
     integer = rng.randint
-    spec = draw_spec(integer, max_states=max_states, max_period=max_period, max_transient=max_states, max_phase_size=max_states)
-    return build_chain(integer, spec, out_degree=(1, max_out_degree))
+    rich = integer(0, 3) > 0  # as the strategy: 3 in 4 with >= 2 classes, a periodic class, transient states
+    spec = draw_spec(integer, max_states=max_states, max_period=max_period, max_transient=max_states, max_phase_size=max_states,
+                     min_classes=2 if rich and max_states >= 3 else 1, min_transient=1 if rich else 0,
+                     min_first_period=2 if rich else 1)
+    return build_chain(integer, spec, out_degree=(1, max_out_degree), spread_entry=rich)
 
 
 def _weights(integer: IntSource, k: int, max_denominator: int) -> list[tuple[int, int]]:

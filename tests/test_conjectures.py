@@ -1,0 +1,115 @@
+"""Conjectures of your own: a true one holds, a false one gets a shrunk counterexample, sweeps report them."""
+
+import json
+
+import exactpte
+import proofs_check
+from proofs_check.cli import main
+from proofs_check.shrink import shrink
+
+CONJECTURE_FILE = '''
+import proofs_check
+
+@proofs_check.conjecture("my:rho_within_rewards")
+def rho_within_rewards(chain, dec):
+    """min r <= rho <= max r"""
+    return all(min(chain.r) <= x <= max(chain.r) for x in dec.rho)
+
+@proofs_check.conjecture("my:h_is_v_star")
+def h_is_v_star(chain, dec):
+    """the classical bias equals the gauge-fixed transient part (false)"""
+    return dec.h == dec.v_star
+'''
+
+
+def test_true_conjecture_holds_everywhere():
+    @proofs_check.conjecture("test:g_star_mean_is_rho")
+    def mean(chain, dec):  # P_inf g* = rho (cor:recover_invariant_gain), stated as a user would
+        return dec.P_inf_apply(dec.g_star) == dec.rho
+
+    res = proofs_check.run_conjecture("test:g_star_mean_is_rho", chains=60, seed=1, max_states=8)
+    assert (res.checked, res.held, res.failed, res.counterexamples) == (60, 60, 0, [])
+
+
+def test_false_conjecture_gets_a_counterexample_of_at_most_three_states():
+    @proofs_check.conjecture("test:h_is_v_star")
+    def h_is_v(chain, dec):
+        return dec.h == dec.v_star
+
+    res = proofs_check.run_conjecture("test:h_is_v_star", chains=80, seed=2, max_states=10)
+    assert res.failed > 0 and res.held + res.failed == 80
+    small = res.counterexamples[0]
+    assert small.n <= 3
+    dec = exactpte.decompose(small)
+    assert dec.h != dec.v_star  # still a counterexample
+    assert [c.n for c in res.counterexamples] == sorted(c.n for c in res.counterexamples)
+
+
+def test_conjecture_that_raises_is_a_finding_not_a_crash():
+    res = proofs_check.run_conjecture(lambda chain, dec: 1 / 0, chains=3, max_states=5)
+    assert res.failed == 3 and "ZeroDivisionError" in res.details[0]
+
+
+def test_sweep_with_a_conjecture_file(tmp_path, capsys):
+    path = tmp_path / "my_conjectures.py"
+    path.write_text(CONJECTURE_FILE)
+    report, fails = tmp_path / "rep.json", tmp_path / "fails"
+    code = main(["sweep", "--checks", str(path), "--chains", "60", "--seed", "4", "--max-states", "9",
+                 "--json", str(report), "--failures", str(fails), "--quiet", "--only", "my:rho_within_rewards", "my:h_is_v_star"])
+    assert code == 1  # the false conjecture fails
+    data = json.loads(report.read_text())
+    true, false = data["checks"]["my:rho_within_rewards"], data["checks"]["my:h_is_v_star"]
+    assert true["checked"] == true["held"] == 60 and true["failed"] == 0 and true["counterexamples"] == []
+    assert false["failed"] > 0 and false["checked"] == 60 and "seconds" in false
+    first = exactpte.load(false["counterexamples"][0])  # a chain file exactpte reads
+    assert first.n <= 3
+    sizes = [exactpte.load(p).n for p in false["counterexamples"]]
+    assert sizes == sorted(sizes)
+    assert set(data["coverage"]) == {"states", "classes", "periods", "transient"}
+    assert sum(data["coverage"]["states"].values()) == 60
+    out = capsys.readouterr().out
+    assert "coverage:" in out and "periods (per class)" in out
+
+
+def test_built_in_check_failures_are_shrunk_too():
+    """A planted bug shrinks to a small chain on which the same check still fails."""
+    from proofs_check.checks import run_checks
+    from proofs_check.claimed import from_decomposition
+
+    def broken_claim(chain):  # a tool that reports the classical bias as v*
+        c = from_decomposition(exactpte.decompose(chain))
+        return c.replace(v_star=c.h)
+
+    def fails(chain):
+        return run_checks(chain, broken_claim(chain), only=["thm:wellposed"])[0].holds is False
+
+    big = exactpte.example("paper-benchmark")
+    assert fails(big)
+    small = shrink(big, fails)
+    assert fails(small) and small.n <= 3
+
+
+def test_sweeps_give_the_same_report_serially_and_in_workers(tmp_path):
+    from proofs_check.sweep import sweep
+
+    a = sweep(24, seed=5, max_states=8, progress=None).to_dict()
+    b = sweep(24, seed=5, max_states=8, workers=2, progress=None).to_dict()
+    strip = lambda d: {k: {kk: vv for kk, vv in v.items() if kk != "seconds"} for k, v in d["checks"].items()}
+    assert strip(a) == strip(b) and a["coverage"] == b["coverage"] and a["failures"] == b["failures"]
+
+
+def test_a_dask_cluster_sweep_reports_what_a_serial_sweep_reports(tmp_path):
+    """Per-chain seeds do not depend on where a chain runs: a local Dask cluster gives the serial report."""
+    import pytest
+
+    distributed = pytest.importorskip("distributed", reason="dask's distributed scheduler is not installed (pip install \".[dask]\")")
+    from proofs_check.sweep import sweep
+
+    path = tmp_path / "my_conjectures.py"
+    path.write_text(CONJECTURE_FILE)
+    serial = sweep(16, seed=6, max_states=7, progress=None, conjecture_files=[str(path)])
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        on_dask = sweep(16, seed=6, max_states=7, progress=None, conjecture_files=[str(path)], dask=cluster.scheduler_address)
+    strip = lambda r: {k: {kk: vv for kk, vv in v.items() if kk != "seconds"} for k, v in r.to_dict()["checks"].items()}
+    assert strip(serial) == strip(on_dask) and serial.to_dict()["coverage"] == on_dask.to_dict()["coverage"]
+    assert serial.checks["my:h_is_v_star"]["failed"] > 0
