@@ -70,6 +70,8 @@ def conjecture(label: str, statement: str | None = None) -> Callable:
     def deco(func: Callable) -> Callable:
         doc = (func.__doc__ or "").strip().splitlines()
         CONJECTURES[label] = Conjecture(label, statement or (doc[0] if doc else func.__name__), func)
+        if _RECORDING is not None:
+            _RECORDING.append(label)
         return func
 
     return deco
@@ -157,17 +159,31 @@ def run_conjecture(label_or_func, *, chains: int = 200, seed: int = 0, max_state
     return result
 
 
+_FILE_LABELS: dict[str, list[str]] = {}
+_RECORDING: list[str] | None = None  # labels registered while a conjecture file is being imported
+
+
 def load_conjectures(path: str | os.PathLike) -> list[str]:
-    """Import a Python file that registers conjectures (the user's own code, run as a plugin);
-    returns the labels it added."""
-    path = os.fspath(path)
+    """Import a Python file that registers conjectures (the user's own code, run as a plugin, once
+    per process); returns the labels it registers."""
+    path = os.path.abspath(os.fspath(path))
+    if path in _FILE_LABELS:
+        return _FILE_LABELS[path]
     if not os.path.isfile(path):
         raise ExactpteError(f"{path}: no such conjecture file")
-    before = set(CONJECTURES)
-    name = f"proofs_check_user_{abs(hash(os.path.abspath(path)))}"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
+    global _RECORDING
+    name = f"proofs_check_user_{len(_FILE_LABELS)}_{os.path.splitext(os.path.basename(path))[0]}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    _RECORDING = []
+    try:
         spec.loader.exec_module(module)
-    return [k for k in CONJECTURES if k not in before]
+    except Exception as e:
+        raise ExactpteError(f"{path}: importing the conjecture file failed ({type(e).__name__}: {e})") from None
+    finally:
+        recorded, _RECORDING = _RECORDING, None
+    _FILE_LABELS[path] = list(dict.fromkeys(recorded))
+    if not _FILE_LABELS[path]:
+        raise ExactpteError(f"{path}: registers no conjecture (decorate functions with @proofs_check.conjecture(\"label\"))")
+    return _FILE_LABELS[path]

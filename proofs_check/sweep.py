@@ -102,10 +102,11 @@ class SweepReport:
         return "\n".join(lines)
 
 
-def verdicts_for(chain: MarkovRewardProcess, *, only: Sequence[str] | None, seed: int) -> list[Verdict]:
-    """Every built-in check (or ``only``) and every registered conjecture on one chain."""
+def verdicts_for(chain: MarkovRewardProcess, *, only: Sequence[str] | None, seed: int,
+                 conjectures: Sequence[str] = ()) -> list[Verdict]:
+    """The built-in checks (all, or those in ``only``) and the given conjectures on one chain."""
     keys = [k for k in (only or CHECKS) if k in CHECKS]
-    conjectures = [CONJECTURES[k] for k in (only or CONJECTURES) if k in CONJECTURES]
+    conjectures = [CONJECTURES[k] for k in conjectures if not only or k in only]
     try:
         dec = exactpte.decompose(chain)
         verdicts = run_checks(chain, from_decomposition(dec), only=keys, seed=seed) if keys else []
@@ -126,10 +127,9 @@ def _shape(chain: MarkovRewardProcess) -> dict[str, list[int]]:
 def check_one(args: tuple) -> tuple[int, dict, list, dict | None]:
     """Worker: build chain ``index`` of the sweep, run the checks and conjectures on it."""
     seed, index, max_states, only, conjecture_files = args
-    for path in conjecture_files:
-        load_conjectures(path)  # a no-op where the parent already imported it; needed on fresh workers
+    labels = [k for path in conjecture_files for k in load_conjectures(path)]  # imported once per process
     chain = random_small_chain(f"{seed}:{index}", max_states=max_states)
-    verdicts = verdicts_for(chain, only=only, seed=seed)
+    verdicts = verdicts_for(chain, only=only, seed=seed, conjectures=labels)
     failed = [v for v in verdicts if v.holds is False]
     failure = None
     if failed:
@@ -174,12 +174,11 @@ def sweep(
     SweepReport
         The same counts for the same seed, however the chains were distributed.
     """
-    for path in conjecture_files:
-        load_conjectures(path)
+    labels = [k for path in conjecture_files for k in load_conjectures(path)]
     if only:
-        unknown = [k for k in only if k not in CHECKS and k not in CONJECTURES]
+        unknown = [k for k in only if k not in CHECKS and k not in labels]
         if unknown:
-            raise UnknownNameError(f"unknown check key(s) {unknown}; known: {', '.join(list(CHECKS) + list(CONJECTURES))}")
+            raise UnknownNameError(f"unknown check key(s) {unknown}; known: {', '.join(list(CHECKS) + labels)}")
     report = SweepReport()
     bar = Progress("sweep", stream=progress, enabled=progress is not None, unit="chains")
     jobs = [(seed, i, max_states, list(only) if only else None, [os.path.abspath(p) for p in conjecture_files]) for i in range(chains)]
@@ -195,7 +194,7 @@ def sweep(
         report.add(verdicts, shape)
         if failure is not None:
             report.failures.append({k: v for k, v in failure.items() if k != "chain"})
-    _counterexamples(report, results, seed, failures_dir, max_counterexamples)
+    _counterexamples(report, results, seed, failures_dir, max_counterexamples, labels)
     report.seconds = time.perf_counter() - t0
     return report
 
@@ -225,7 +224,8 @@ def _safe(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", label)
 
 
-def _counterexamples(report: SweepReport, results: list, seed: int, failures_dir: str | None, keep: int) -> None:
+def _counterexamples(report: SweepReport, results: list, seed: int, failures_dir: str | None, keep: int,
+                     labels: Sequence[str]) -> None:
     """Shrink up to ``keep`` failing chains per failing key (while that key still fails) and write them."""
     by_key: dict[str, list] = {}
     for index, _, verdicts, failure in sorted(results, key=lambda r: r[0]):
@@ -236,8 +236,9 @@ def _counterexamples(report: SweepReport, results: list, seed: int, failures_dir
     for key, failing in by_key.items():
         shrunk = []
         for index, chain in failing[:keep]:
-            if key in CHECKS or key in CONJECTURES:
-                still = lambda m, key=key: any(v.key == key and v.holds is False for v in verdicts_for(m, only=[key], seed=seed))
+            if key in CHECKS or key in labels:
+                still = lambda m, key=key: any(v.key == key and v.holds is False
+                                               for v in verdicts_for(m, only=[key], seed=seed, conjectures=labels))
                 chain = shrink(chain, still)
             shrunk.append((size(chain), index, chain))
         shrunk.sort(key=lambda t: (t[0], t[1]))
