@@ -25,11 +25,15 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("file", help="chain file (.json, .drn, .tra, .csv)")
     c.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
     c.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    c.add_argument("--max-dense", type=positive_int, default=None,
+                   help="largest chain for the dense independent routes (default 1500); larger: those checks are 'not checked'")
     r = sub.add_parser("result", help="judge a decomposition written by any implementation (JSON contract)")
     r.add_argument("result", help="a decomposition in the JSON contract of 'exactpte decompose --json'")
     r.add_argument("--chain", required=True, help="the chain file it claims to decompose")
     r.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
     r.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    r.add_argument("--max-dense", type=positive_int, default=None,
+                   help="largest chain for the dense independent routes (default 1500); larger: those checks are 'not checked'")
     s = sub.add_parser("sweep", help="every check on many seeded random chains")
     s.add_argument("--chains", type=positive_int, default=200, help="how many random chains (default: 200)")
     s.add_argument("--seed", type=nonnegative_int, default=0, help="sweep seed; chain i is rebuilt from (seed, i) (default: 0)")
@@ -51,13 +55,13 @@ def _parser() -> argparse.ArgumentParser:
 def _verdict_table(verdicts) -> str:
     w = max(len(v.key) for v in verdicts)
     lines = []
-    marks = {"held": "ok", "failed": "FAIL", "not applicable": "n/a", "not claimed": "n/c"}
+    marks = {"held": "ok", "failed": "FAIL", "not applicable": "n/a", "not claimed": "n/c", "not checked": "skip"}
     for v in verdicts:
-        detail = v.detail if v.status in ("failed", "not claimed") else ""
+        detail = v.detail if v.status in ("failed", "not claimed", "not checked") else ""
         lines.append(f"{v.key.ljust(w)}  {marks[v.status]:4}  {detail}".rstrip())
     count = {status: sum(v.status == status for v in verdicts) for status in marks}
     lines.append(f"{len(verdicts)} checks: {count['held']} held, {count['failed']} failed, "
-                 f"{count['not applicable']} not applicable, {count['not claimed']} not claimed")
+                 f"{count['not applicable']} not applicable, {count['not claimed']} not claimed, {count['not checked']} not checked")
     return "\n".join(lines)
 
 
@@ -104,14 +108,14 @@ def _dispatch(args) -> int:
         if chain.field.is_parametric:
             raise ExactpteError(f"{args.file} is a parametric chain; the checks run on rational chains: "
                                 "check the closed form at points (ParametricChain.at) instead")
-        claimed = from_decomposition(exactpte.decompose(chain))
-        return _emit(run_checks(chain, claimed, only=args.only), args.json)
+        claimed = from_decomposition(exactpte.decompose(chain), with_P_inf=chain.n <= (args.max_dense or 1500))
+        return _emit(run_checks(chain, claimed, only=args.only, max_dense=args.max_dense), args.json)
     if args.command == "result":
         chain = exactpte.load(args.chain)
         if chain.field.is_parametric:
             raise ExactpteError(f"{args.chain} is a parametric chain; judge results of rational chains")
         claimed = load_result(args.result, chain.n)
-        return _emit(run_checks(chain, claimed, only=args.only), args.json)
+        return _emit(run_checks(chain, claimed, only=args.only, max_dense=args.max_dense), args.json)
     report = sweep(
         args.chains,
         seed=args.seed,

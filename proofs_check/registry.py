@@ -17,9 +17,9 @@ from exactpte.chain import MarkovRewardProcess
 from exactpte.errors import UnknownNameError
 
 from .claimed import Claimed
-from .routes import Routes
+from .routes import Routes, RouteTooLargeError
 
-__all__ = ["CHECKS", "Check", "Verdict", "Context", "check", "run_checks", "NotApplicable", "NotClaimed", "NOT_APPLICABLE",
+__all__ = ["CHECKS", "Check", "Verdict", "Context", "check", "run_checks", "NotApplicable", "NotClaimed", "NotChecked", "NOT_APPLICABLE",
            "mismatch", "diff_states", "few", "shape_problem"]
 
 
@@ -38,6 +38,14 @@ class NotApplicable:
 
 NOT_APPLICABLE = NotApplicable()
 """The default :class:`NotApplicable` (reason "not applicable")."""
+
+
+class NotChecked(NotApplicable):
+    """What a check returns when its independent route cannot run on this chain (too large):
+    reported as "not checked", never as held."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason if reason.startswith("not checked") else f"not checked: {reason}")
 
 
 class NotClaimed(NotApplicable):
@@ -74,6 +82,7 @@ class Check:
     statement: str
     func: Callable[[Context], "str | None | NotApplicable"]
     kind: str = "exact"
+    sparse: bool = False  # runs on chains of any size (no dense n x n work); otherwise bounded by max_dense
 
 
 @dataclass
@@ -88,9 +97,13 @@ class Verdict:
 
     @property
     def status(self) -> str:
-        """``held``, ``failed``, ``not claimed`` (the claim leaves the quantity out) or ``not applicable``."""
+        """``held``, ``failed``, ``not claimed`` (the claim leaves the quantity out), ``not checked`` (the
+        independent route cannot run on a chain this large) or ``not applicable``."""
         if self.holds is None:
-            return "not claimed" if self.detail.startswith("not claimed") else "not applicable"
+            for status in ("not claimed", "not checked"):
+                if self.detail.startswith(status):
+                    return status
+            return "not applicable"
         return "held" if self.holds else "failed"
 
     def to_dict(self) -> dict:
@@ -103,14 +116,14 @@ CHECKS: dict[str, Check] = {}
 """Every registered check by key, in registration (paper) order."""
 
 
-def check(key: str, statement: str, kind: str = "exact"):
+def check(key: str, statement: str, kind: str = "exact", *, sparse: bool = False):
     """Decorator registering ``func(ctx) -> None | str | NotApplicable`` under ``key`` in :data:`CHECKS`.
 
     ``None`` means the identity holds, a string names what fails (with the states where it fails).
     """
 
     def deco(func):
-        CHECKS[key] = Check(key, statement, func, kind)
+        CHECKS[key] = Check(key, statement, func, kind, sparse or kind == "structure")
         return func
 
     return deco
@@ -162,13 +175,20 @@ def run_checks(
     routes: Routes | None = None,
     bhat: list | None = None,
     apply_pihat: Callable | None = None,
+    max_dense: int | None = None,
 ) -> list[Verdict]:
-    """Run the checks (all, or ``only``) on one chain and claimed decomposition."""
+    """Run the checks (all, or ``only``) on one chain and claimed decomposition.
+
+    ``max_dense`` bounds the chain size for the dense independent routes (default
+    :data:`~proofs_check.routes.DENSE_LIMIT`); checks that need them on a larger chain are "not checked".
+    """
     keys = list(CHECKS) if not only else list(only)
     unknown = [k for k in keys if k not in CHECKS]
     if unknown:
         raise UnknownNameError(f"unknown check key(s) {unknown}; known: {', '.join(CHECKS)}")
-    ctx = Context(chain, claimed, routes or Routes(chain), seed, bhat, apply_pihat)
+    if routes is None:
+        routes = Routes(chain) if max_dense is None else Routes(chain, max_dense=max_dense)
+    ctx = Context(chain, claimed, routes, seed, bhat, apply_pihat)
     verdicts = []
     problem = shape_problem(ctx)
     for key in keys:
@@ -178,7 +198,11 @@ def run_checks(
             out: str | None = f"malformed decomposition: {problem}"
         else:
             try:
+                if not chk.sparse:
+                    routes._dense_allowed()  # before any dense work of the check's own, not only inside the routes
                 out = chk.func(ctx)
+            except RouteTooLargeError as e:
+                out = NotChecked(str(e))
             except (IndexError, KeyError, ValueError, ZeroDivisionError) as e:
                 out = f"check could not be evaluated on this decomposition ({type(e).__name__}: {e})"
         dt = time.perf_counter() - t0

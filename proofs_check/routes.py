@@ -14,19 +14,35 @@ from math import lcm
 import flint
 
 from exactpte.chain import MarkovRewardProcess
+from exactpte.errors import ExactpteError
 
 from .graph import SupportGraph
 from .linalg import cyclotomic_part, identity, mat_poly, nullspace, orbit, rank
 
-__all__ = ["Routes"]
+__all__ = ["Routes", "RouteTooLargeError", "DENSE_LIMIT"]
+
+
+DENSE_LIMIT = 1500
+"""Largest chain the dense routes take by default: past it a check that needs them is "not checked"
+(a named :class:`RouteTooLargeError`), never a multi-gigabyte allocation that could abort the process."""
+
+
+class RouteTooLargeError(ExactpteError, MemoryError):
+    """The chain is too large for the dense independent routes (checks needing them are not checked)."""
 
 
 class Routes:
-    """Lazily computed independent objects for one chain."""
+    """Lazily computed independent objects for one chain.
 
-    def __init__(self, chain: MarkovRewardProcess) -> None:
+    Dense routes (``P``, ``P^T``, ``K``, ``P∞``, ``h``) refuse chains of more than ``max_dense``
+    states with :class:`RouteTooLargeError` before allocating anything; the support graph is
+    always available.
+    """
+
+    def __init__(self, chain: MarkovRewardProcess, *, max_dense: int = DENSE_LIMIT) -> None:
         self.chain = chain
         self.n = chain.n
+        self.max_dense = max_dense
         self._powers: dict[int, flint.fmpq_mat] = {}
         self._returns: dict[int, flint.fmpq_mat] = {}
 
@@ -35,9 +51,18 @@ class Routes:
         """The support graph with its own SCC and period code (:mod:`proofs_check.graph`)."""
         return SupportGraph.of(self.chain)
 
+    def _dense_allowed(self) -> None:
+        if self.n > self.max_dense:
+            gb = self.n * self.n * 48 / 1e9  # one n x n fmpq matrix of small entries; the routes hold several, growing
+            raise RouteTooLargeError(
+                f"not checked: the dense independent route needs n x n exact matrices (n = {self.n}, at least "
+                f"{gb:.1f} GB each, and their powers and characteristic polynomial grow far beyond); the limit is "
+                f"{self.max_dense} states (raise it with --max-dense)")
+
     @cached_property
     def P(self) -> flint.fmpq_mat:
-        """``P`` as a dense exact matrix."""
+        """``P`` as a dense exact matrix (refused past ``max_dense`` states)."""
+        self._dense_allowed()
         return self.chain.to_fmpq_mat()
 
     @cached_property
@@ -47,7 +72,8 @@ class Routes:
 
     @cached_property
     def I(self) -> flint.fmpq_mat:
-        """The identity."""
+        """The identity (refused past ``max_dense`` states)."""
+        self._dense_allowed()
         return identity(self.n)
 
     @cached_property

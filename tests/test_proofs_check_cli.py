@@ -55,3 +55,22 @@ def test_sweep_with_workers_and_only(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "def:main_b" in out and "lem:shift_b" not in out
     assert main(["sweep", "--chains", "1", "--only", "nope", "--quiet"]) == 2
+
+
+def test_chains_past_the_dense_limit_are_not_checked_never_held_and_never_abort(tmp_path, capsys):
+    from proofs_check.checks import CHECKS, run_checks
+    from proofs_check.claimed import from_decomposition
+
+    chain = exactpte.example("branching")
+    verdicts = run_checks(chain, from_decomposition(exactpte.decompose(chain)), max_dense=3)
+    by_status = {}
+    for v in verdicts:
+        by_status.setdefault(v.status, set()).add(v.key)
+    sparse = {k for k, c in CHECKS.items() if c.sparse}
+    assert by_status["held"] <= sparse and "structure:cyclic_classes" in by_status["held"]
+    assert by_status["not checked"] == set(CHECKS) - sparse - by_status.get("not applicable", set())
+    path = tmp_path / "c.json"
+    exactpte.dump(chain, path)
+    assert main(["chain", str(path), "--max-dense", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "skip" in out and "not checked" in out

@@ -32,7 +32,7 @@ def _recurrent(ctx: Context):
     return None
 
 
-@check("lem:shift_b", "P b_{i,k} = b_{i,k-1 mod d_i}")
+@check("lem:shift_b", "P b_{i,k} = b_{i,k-1 mod d_i}", sparse=True)
 def _shift(ctx: Context):
     c = ctx.claimed
     col_of = {(i, k): j for j, (i, k, _) in enumerate(c.anchors)}
@@ -152,7 +152,7 @@ def _vhat_unique(ctx: Context):
     return None
 
 
-@check("lem:b_simplex", "b >= 0 and sum_{(i,k)} b_{i,k}(s) = 1 (also for b^)")
+@check("lem:b_simplex", "b >= 0 and sum_{(i,k)} b_{i,k}(s) = 1 (also for b^)", sparse=True)
 def _b_simplex(ctx: Context):
     for s, row in enumerate(ctx.claimed.basis):
         neg = [j for j, x in enumerate(row) if x < 0]
@@ -167,7 +167,7 @@ def _b_simplex(ctx: Context):
     return None
 
 
-@check("lem:pihat_dev", "||(Pi^ - Pi) v|| <= eps_b ||v|| when max_s ||b^(s) - b(s)||_1 <= eps_b")
+@check("lem:pihat_dev", "||(Pi^ - Pi) v|| <= eps_b ||v|| when max_s ||b^(s) - b(s)||_1 <= eps_b", sparse=True)
 def _pihat_dev(ctx: Context):
     c, n = ctx.claimed, ctx.chain.n
     rng = ctx.rng("dev")
@@ -182,7 +182,7 @@ def _pihat_dev(ctx: Context):
     return None
 
 
-@check("lem:pihat_infty_norm", "||Pi^ v|| <= 2||v|| (and the same for Pi)")
+@check("lem:pihat_infty_norm", "||Pi^ v|| <= 2||v|| (and the same for Pi)", sparse=True)
 def _pihat_norm(ctx: Context):
     c, n = ctx.claimed, ctx.chain.n
     rng = ctx.rng("norm")
@@ -208,7 +208,7 @@ def _anchor_interp(ctx: Context):
     return None
 
 
-@check("def:theta_star", "theta*_(i,k) = g*(a_(i,k)) and g* = sum theta* b")
+@check("def:theta_star", "theta*_(i,k) = g*(a_(i,k)) and g* = sum theta* b", sparse=True)
 def _theta(ctx: Context):
     c = ctx.claimed
     m = mismatch("theta", list(c.theta), [c.g_star[a] for a in c.anchor_states], "g* at the anchors")
