@@ -17,30 +17,28 @@ from collections.abc import Callable, Sequence
 from . import __version__
 from .errors import ExactpteError, UsageError
 
-__all__ = ["main", "positive_int", "nonnegative_int", "tolerance", "run_guarded"]
+__all__ = ["main", "ArgumentParser", "positive_int", "nonnegative_int", "tolerance", "run_guarded"]
 
 
 # -- option types: each names the rule it enforces -------------------------------------------------
-def positive_int(text: str) -> int:
-    """An argparse type: an integer ``>= 1``."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
+def _integer_at_least(minimum: int, what: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {value}")
+        return value
+
+    parse.__doc__ = f"An argparse type: {what}."
+    return parse
 
 
-def nonnegative_int(text: str) -> int:
-    """An argparse type: an integer ``>= 0``."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
-    return value
+positive_int = _integer_at_least(1, "a positive integer")
+"""An argparse type: an integer ``>= 1``."""
+nonnegative_int = _integer_at_least(0, "an integer >= 0")
+"""An argparse type: an integer ``>= 0``."""
 
 
 def tolerance(text: str) -> float:
@@ -54,7 +52,7 @@ def tolerance(text: str) -> float:
     return value
 
 
-class _Parser(argparse.ArgumentParser):
+class ArgumentParser(argparse.ArgumentParser):
     """argparse, but a usage error exits 2 with one line and no usage dump."""
 
     def error(self, message: str):  # noqa: D401 - argparse's signature
@@ -62,9 +60,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="exactpte", description="Exact persistent-transient decomposition of Markov reward processes.")
+    p = ArgumentParser(prog="exactpte", description="Exact persistent-transient decomposition of Markov reward processes.")
     p.add_argument("--version", action="version", version=f"exactpte {__version__}")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
 
     def chain_source(sp: argparse.ArgumentParser) -> None:
         src = sp.add_mutually_exclusive_group(required=True)

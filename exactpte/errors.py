@@ -29,6 +29,7 @@ __all__ = [
     "AnchorError",
     "GenericRegionError",
     "SingularSystemError",
+    "RouteTooLargeError",
     "UsageError",
     "UnknownNameError",
 ]
@@ -92,6 +93,11 @@ class GenericRegionError(ExactpteError, ValueError):
 
 class SingularSystemError(ExactpteError, ArithmeticError):
     """A block system that the theory says is nonsingular turned out singular (a defect)."""
+
+
+class RouteTooLargeError(ExactpteError, MemoryError):
+    """A chain is too large for proofs_check's dense independent routes; the checks needing them are
+    reported "not checked", before anything large is allocated."""
 
 
 class UsageError(ExactpteError, ValueError):

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 import exactpte
-from exactpte.cli import nonnegative_int, positive_int, run_guarded
+from exactpte.cli import ArgumentParser, nonnegative_int, positive_int, run_guarded
 from exactpte.errors import ExactpteError
 
 from .checks import CHECKS, run_checks
@@ -19,8 +19,8 @@ __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="proofs-check", description="Check the paper's theorems exactly.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = ArgumentParser(prog="proofs-check", description="Check the paper's theorems exactly.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
     c = sub.add_parser("chain", help="every check on one chain file (decomposed by exactpte)")
     c.add_argument("file", help="chain file (.json, .drn, .tra, .csv)")
     c.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
@@ -71,13 +71,6 @@ def _emit(verdicts, as_json: bool) -> int:
     else:
         print(_verdict_table(verdicts))
     return 0 if all(v.holds is not False for v in verdicts) else 1
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error exits 2 with one line and no usage dump."""
-
-    def error(self, message: str):  # noqa: D401 - argparse's signature
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,7 +14,7 @@ from math import lcm
 import flint
 
 from exactpte.chain import MarkovRewardProcess
-from exactpte.errors import ExactpteError
+from exactpte.errors import RouteTooLargeError
 
 from .graph import SupportGraph
 from .linalg import cyclotomic_part, identity, mat_poly, nullspace, orbit, rank
@@ -25,10 +25,6 @@ __all__ = ["Routes", "RouteTooLargeError", "DENSE_LIMIT"]
 DENSE_LIMIT = 1500
 """Largest chain the dense routes take by default: past it a check that needs them is "not checked"
 (a named :class:`RouteTooLargeError`), never a multi-gigabyte allocation that could abort the process."""
-
-
-class RouteTooLargeError(ExactpteError, MemoryError):
-    """The chain is too large for the dense independent routes (checks needing them are not checked)."""
 
 
 class Routes:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 
-from ..chain import MarkovRewardProcess
+import flint
 
-__all__ = ["DECIMAL_NOTE", "note_decimals"]
+from .._numbers import parse_number
+from ..chain import MarkovRewardProcess
+from ..errors import ChainFileError, ExactpteError
+
+__all__ = ["DECIMAL_NOTE", "note_decimals", "state_index", "exact_value"]
 
 DECIMAL_NOTE = "decimal numbers were read as exact decimals (0.1 = 1/10), not as binary floats"
 
@@ -16,3 +20,24 @@ def note_decimals(chain: MarkovRewardProcess, texts) -> MarkovRewardProcess:
     if any(re.search(r"\d\.\d|\d[eE][+-]?\d", t or "") for t in texts):
         chain.notes = chain.notes + (DECIMAL_NOTE,)
     return chain
+
+
+def state_index(token: str, where: str, n: int | None = None) -> int:
+    """A state index token (digits only, at most 12), in ``0..n-1`` when ``n`` is given."""
+    if not token.isdigit() or len(token) > 12:
+        raise ChainFileError(f"{where}: {token[:20]!r} is not a state index (a non-negative integer)")
+    i = int(token)
+    if n is not None and i >= n:
+        raise ChainFileError(f"{where}: state {i} is outside 0..{n - 1}")
+    return i
+
+
+def exact_value(token: str, where: str) -> flint.fmpq:
+    """A number token read exactly (:func:`exactpte._numbers.parse_number`); the error names ``where``."""
+    try:
+        q = parse_number(token)
+    except ExactpteError as e:
+        raise ChainFileError(f"{where}: {e}") from None
+    if q is None:
+        raise ChainFileError(f"{where}: {token[:30]!r} is not a number")
+    return q

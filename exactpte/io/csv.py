@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import flint
 
-from .._numbers import parse_number
 from ..chain import MarkovRewardProcess, check_chain
-from ..errors import ChainFileError, ExactpteError, UsageError
-from .common import note_decimals
+from ..errors import ChainFileError, UsageError
+from .common import exact_value, note_decimals, state_index
 
 __all__ = ["to_edge_csv", "read_edge_csv"]
 
@@ -51,22 +50,6 @@ def _strip_header(rows: list[tuple[int, list[str]]], headers) -> tuple[list[tupl
     return rows, None
 
 
-def _index(cell: str, where: str) -> int:
-    if not cell.isdigit() or len(cell) > 12:
-        raise ChainFileError(f"{where}: {cell[:20]!r} is not a state index (a non-negative integer)")
-    return int(cell)
-
-
-def _value(cell: str, where: str) -> flint.fmpq:
-    try:
-        q = parse_number(cell)
-    except ExactpteError as e:
-        raise ChainFileError(f"{where}: {e}") from None
-    if q is None:
-        raise ChainFileError(f"{where}: {cell[:30]!r} is not a number")
-    return q
-
-
 def read_edge_csv(edges: str, rewards: str | None = None, *, n: int | None = None, source: str = "<csv>",
                   reward_source: str = "rewards") -> MarkovRewardProcess:
     """Parse a CSV edge list and an optional reward CSV (rules in the module docstring).
@@ -84,7 +67,7 @@ def read_edge_csv(edges: str, rewards: str | None = None, *, n: int | None = Non
         where = f"{source}: line {k}"
         if len(row) != 3:
             raise ChainFileError(f"{where}: expected 'source,target,probability', got {','.join(row)[:60]!r}")
-        triples.append((_index(row[0], where), _index(row[1], where), _value(row[2], where)))
+        triples.append((state_index(row[0], where), state_index(row[1], where), exact_value(row[2], where)))
     size = n if n is not None else 1 + max((max(i, j) for i, j, _ in triples), default=-1)
     if size < 1:
         raise ChainFileError(f"{source}: no transitions")
@@ -111,16 +94,16 @@ def _reward_column(text: str, n: int, source: str) -> list[flint.fmpq]:
     if width == 1:
         if len(rows) != n:
             raise ChainFileError(f"{source}: {len(rows)} reward rows for {n} states; one reward per state, in state order")
-        return [_value(row[0], f"{source}: line {k}") for k, row in rows]
+        return [exact_value(row[0], f"{source}: line {k}") for k, row in rows]
     out: dict[int, flint.fmpq] = {}
     for k, row in rows:
         where = f"{source}: line {k}"
-        s = _index(row[0], where)
+        s = state_index(row[0], where)
         if s >= n:
             raise ChainFileError(f"{where}: state {s} is outside 0..{n - 1}")
         if s in out:
             raise ChainFileError(f"{where}: state {s} has a second reward row")
-        out[s] = _value(row[1], where)
+        out[s] = exact_value(row[1], where)
     missing = [s for s in range(n) if s not in out]
     if missing:
         raise ChainFileError(f"{source}: no reward for state(s) {missing[:8]}{' ...' if len(missing) > 8 else ''}; "

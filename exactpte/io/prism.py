@@ -25,9 +25,9 @@ import flint
 
 from .._numbers import parse_number
 from ..chain import MarkovRewardProcess, check_chain
-from ..errors import ChainFileError, ExactpteError, UsageError
+from ..errors import ChainFileError, UsageError
 from ..floats import to_float
-from .common import note_decimals
+from .common import exact_value, note_decimals, state_index
 
 __all__ = ["to_prism", "read_prism"]
 
@@ -64,25 +64,6 @@ def to_prism(chain: MarkovRewardProcess, *, numbers: str = "fraction", flavour: 
 def _lines(text: str) -> list[tuple[int, list[str]]]:
     """Content lines as ``(line number, whitespace-separated fields)``; blank and ``#`` lines skipped."""
     return [(k, ln.split()) for k, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")]
-
-
-def _index(tok: str, where: str, n: int | None = None) -> int:
-    if not tok.isdigit() or len(tok) > 12:
-        raise ChainFileError(f"{where}: {tok[:20]!r} is not a state index")
-    i = int(tok)
-    if n is not None and i >= n:
-        raise ChainFileError(f"{where}: state {i} is outside 0..{n - 1}")
-    return i
-
-
-def _value(tok: str, where: str) -> flint.fmpq:
-    try:
-        q = parse_number(tok)
-    except ExactpteError as e:
-        raise ChainFileError(f"{where}: {e}") from None
-    if q is None:
-        raise ChainFileError(f"{where}: {tok[:30]!r} is not a number")
-    return q
 
 
 def _count_header(parts: list[str], where: str, what: str) -> tuple[int, int]:
@@ -132,7 +113,7 @@ def read_prism(tra: str, srew: str | None = None, lab: str | None = None, *, tre
             parts = parts[:3]
         if len(parts) != 3:
             raise ChainFileError(f"{where}: expected 'source target probability', got {' '.join(parts)[:60]!r}")
-        edges.append((_index(parts[0], where), _index(parts[1], where), _value(parts[2], where)))
+        edges.append((state_index(parts[0], where), state_index(parts[1], where), exact_value(parts[2], where)))
     if storm:
         n = 1 + max((max(i, j) for i, j, _ in edges), default=-1)
     else:
@@ -168,42 +149,39 @@ def read_prism(tra: str, srew: str | None = None, lab: str | None = None, *, tre
     return note_decimals(chain, [tra, srew, trew])
 
 
-def _state_rewards(text: str, n: int, storm: bool, source: str) -> dict[int, flint.fmpq]:
+def _reward_lines(text: str, n: int, storm: bool, source: str, header: str) -> list[tuple[int, list[str]]]:
+    """The data lines of a reward file; in PRISM's flavour after checking its ``header`` line
+    (``n`` states, then the number of data lines)."""
     lines = _lines(text)
-    if not storm:
-        if not lines:
-            raise ChainFileError(f"{source}: empty file; a PRISM .srew starts with 'states nonzero-rewards'")
-        k0, head = lines[0]
-        states, count = _count_header(head, f"{source}: line {k0}", "states nonzero-rewards")
-        if states != n:
-            raise ChainFileError(f"{source}: line {k0}: the header names {states} states, the chain has {n}")
-        lines = lines[1:]
-        if len(lines) != count:
-            raise ChainFileError(f"{source}: the header announces {count} rewards, the file has {len(lines)}")
+    if storm:
+        return lines
+    if not lines:
+        raise ChainFileError(f"{source}: empty file; a PRISM reward file starts with '{header}'")
+    k0, head = lines[0]
+    states, count = _count_header(head, f"{source}: line {k0}", header)
+    if states != n:
+        raise ChainFileError(f"{source}: line {k0}: the header names {states} states, the chain has {n}")
+    if len(lines) - 1 != count:
+        raise ChainFileError(f"{source}: the header announces {count} rewards, the file has {len(lines) - 1}")
+    return lines[1:]
+
+
+def _state_rewards(text: str, n: int, storm: bool, source: str) -> dict[int, flint.fmpq]:
+    lines = _reward_lines(text, n, storm, source, "states nonzero-rewards")
     out: dict[int, flint.fmpq] = {}
     for k, parts in lines:
         where = f"{source}: line {k}"
         if len(parts) != 2:
             raise ChainFileError(f"{where}: expected 'state reward', got {' '.join(parts)[:60]!r}")
-        s = _index(parts[0], where, n)
+        s = state_index(parts[0], where, n)
         if s in out:
             raise ChainFileError(f"{where}: state {s} has a second reward line")
-        out[s] = _value(parts[1], where)
+        out[s] = exact_value(parts[1], where)
     return out
 
 
 def _transition_rewards(text: str, n: int, storm: bool, source: str) -> dict[tuple[int, int], flint.fmpq]:
-    lines = _lines(text)
-    if not storm:
-        if not lines:
-            raise ChainFileError(f"{source}: empty file; a PRISM .trew starts with 'states transitions'")
-        k0, head = lines[0]
-        states, count = _count_header(head, f"{source}: line {k0}", "states transitions")
-        if states != n:
-            raise ChainFileError(f"{source}: line {k0}: the header names {states} states, the chain has {n}")
-        lines = lines[1:]
-        if len(lines) != count:
-            raise ChainFileError(f"{source}: the header announces {count} rewards, the file has {len(lines)}")
+    lines = _reward_lines(text, n, storm, source, "states transitions")
     out: dict[tuple[int, int], flint.fmpq] = {}
     for k, parts in lines:
         where = f"{source}: line {k}"
@@ -211,10 +189,10 @@ def _transition_rewards(text: str, n: int, storm: bool, source: str) -> dict[tup
             parts = [parts[0], parts[2], parts[3]]
         if len(parts) != 3:
             raise ChainFileError(f"{where}: expected 'source target reward', got {' '.join(parts)[:60]!r}")
-        key = (_index(parts[0], where, n), _index(parts[1], where, n))
+        key = (state_index(parts[0], where, n), state_index(parts[1], where, n))
         if key in out:
             raise ChainFileError(f"{where}: transition {key[0]} -> {key[1]} has a second reward line")
-        out[key] = _value(parts[2], where)
+        out[key] = exact_value(parts[2], where)
     return out
 
 
@@ -231,7 +209,7 @@ def _check_labels(text: str, n: int, storm: bool) -> None:
             raise ChainFileError("labels: #END missing after the declarations")
         declared = {w for _, p in lines[1:end] for w in p}
         for k, parts in lines[end + 1 :]:
-            _index(parts[0], f"labels: line {k}", n)
+            state_index(parts[0], f"labels: line {k}", n)
             unknown = [w for w in parts[1:] if w not in declared]
             if unknown:
                 raise ChainFileError(f"labels: line {k}: undeclared label(s) {unknown}")
@@ -244,7 +222,7 @@ def _check_labels(text: str, n: int, storm: bool) -> None:
     for k, parts in lines[1:]:
         if not parts[0].endswith(":"):
             raise ChainFileError(f"labels: line {k}: expected 'state: label-ids'")
-        _index(parts[0][:-1], f"labels: line {k}", n)
+        state_index(parts[0][:-1], f"labels: line {k}", n)
         for w in parts[1:]:
             if not w.isdigit() or int(w) not in ids:
                 raise ChainFileError(f"labels: line {k}: {w!r} is not a declared label id")
