@@ -124,3 +124,56 @@ def test_worked_oracle_example_catches_the_periodic_failure(capsys):
     assert mod["main"]() == 0  # agrees on the aperiodic chain, caught on the periodic one
     out = capsys.readouterr().out
     assert "CAUGHT" in out and "AGREES" in out
+
+
+def _power_limit_bias(chain, T=1000):
+    """A float bias computed with the power limit P^T in place of the Cesaro limit (a common mistake)."""
+    P, r = float_matrix(chain), f(chain.r)
+    PT = np.linalg.matrix_power(P, T)
+    h, x = np.zeros(chain.n), r.copy()
+    for _ in range(T):
+        h += x - PT @ r
+        x = P @ x
+    return h, PT
+
+
+@pytest.mark.parametrize("name", ["cycle-24", "branching"])
+def test_power_limit_bias_is_diagnosed_as_a_persistent_periodic_mode(name, capsys):
+    chain = exactpte.example(name)
+    h, PT = _power_limit_bias(chain)
+    report = compare({"h": h, "P_inf": PT}, chain, atol=1e-6)
+    fh, fp = report.findings
+    assert fh.status == "mismatch" and fh.diagnosis.startswith("a persistent periodic mode")
+    assert fp.status == "mismatch" and fp.diagnosis.startswith("a power limit P^t along the period")
+    assert fp.detail.startswith("row ")  # a P_inf mismatch names row and column
+    with pytest.raises(AssertionError, match="likely: a persistent periodic mode"):
+        assert_bias_close(h, chain, atol=1e-6)
+
+
+def test_gauge_shift_and_transient_only_errors_are_diagnosed(dec):
+    P, r = float_matrix(dec.chain), f(dec.chain.r)
+    v = f(dec.v_star) + 2 * f([row[0] for row in dec.basis])
+    g = r - (np.eye(dec.n) - P) @ v
+    report = compare({"v_star": v, "g_star": g}, dec)
+    assert all(x.diagnosis.startswith("a gauge shift inside K(P)") for x in report.findings)
+    bad = f(dec.v_star).copy()
+    bad[list(dec.transient)] += 0.3
+    (fv,) = compare({"v_star": bad}, dec).findings
+    assert fv.diagnosis.startswith("an error confined to transient states")
+    (fr,) = compare({"rho": -f(dec.rho)}, dec).findings
+    assert fr.diagnosis.startswith("the sign is flipped")
+    (fs,) = compare({"rho": 3 * f(dec.rho)}, dec).findings
+    assert fs.diagnosis.startswith("a scale error: rho = 3")
+
+
+def test_diagnoses_reach_the_cli_and_its_json(tmp_path, capsys):
+    chain = exactpte.example("cycle-24")
+    h, _ = _power_limit_bias(chain)
+    cpath, jpath = tmp_path / "c.json", tmp_path / "cand.json"
+    exactpte.dump(chain, cpath)
+    jpath.write_text(json.dumps({"h": h.tolist()}))
+    assert main(["check", str(jpath), "--chain", str(cpath), "--atol", "1e-6"]) == 1
+    assert "likely: a persistent periodic mode" in capsys.readouterr().out
+    assert main(["check", str(jpath), "--chain", str(cpath), "--atol", "1e-6", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["agrees"] is False and data["findings"][0]["diagnosis"].startswith("a persistent periodic mode")

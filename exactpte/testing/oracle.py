@@ -163,6 +163,7 @@ class Finding:
     max_error: float = 0.0
     worst_states: list[int] = field(default_factory=list)
     detail: str = ""
+    diagnosis: str = ""  # the likely kind of mistake, in one sentence, when the error has a recognisable shape
 
     @property
     def ok(self) -> bool:
@@ -172,7 +173,8 @@ class Finding:
     def to_dict(self) -> dict:
         """The finding as a JSON-ready dict (``max_error`` ``None`` when not finite)."""
         err = self.max_error if math.isfinite(self.max_error) else None
-        return {"key": self.key, "status": self.status, "max_error": err, "worst_states": self.worst_states[:5], "detail": self.detail}
+        return {"key": self.key, "status": self.status, "max_error": err, "worst_states": self.worst_states[:5],
+                "detail": self.detail, "diagnosis": self.diagnosis}
 
 
 @dataclass
@@ -195,6 +197,8 @@ class Report:
         for f in self.findings:
             states = f"{f.worst_states[:5]} " if f.worst_states else ""
             lines.append(f"{f.key.ljust(w)}  {f.status:18}  {f.max_error:10.3g}  {states}{f.detail}".rstrip())
+            if f.diagnosis:
+                lines.append(f"{''.ljust(w)}  likely: {f.diagnosis}")
         lines.append("agrees" if self.ok else "DISAGREES")
         return "\n".join(lines)
 
@@ -404,6 +408,8 @@ def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decom
         f = _numeric_finding(key, got, expected, atol, rtol)
         if f.status == "mismatch" and math.isfinite(f.max_error):
             f = _gauge(key, f, got, expected, given, orc, atol, rtol)
+            if f.status == "mismatch":
+                f.diagnosis = diagnose_vector(key, got, expected, orc, atol, rtol)
         findings.append(f)
     if "g_star" in given and "v_star" in given:
         # an off-gauge v with its matching g is one finding, not two
@@ -411,13 +417,18 @@ def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decom
         fg = next(f for f in findings if f.key == "g_star")
         if fv.status == "same up to gauge" and fg.status == "mismatch":
             fg.status, fg.detail = "same up to gauge", "matches r - (I-P) v for the candidate's off-gauge v"
+            fg.diagnosis = fv.diagnosis
     if "theta" in cand:
         findings.append(_numeric_finding("theta", _vector(cand["theta"], "theta"), to_floats(dec.theta), atol, rtol, unit="column"))
     findings += _per_class_findings(cand, dec, atol, rtol)
     for key in MATRIX_KEYS:
         if key in cand:
             exp = orc.basis if key == "basis" else np.array([to_floats(row) for row in dec.P_inf])
-            findings.append(_numeric_finding(key, _matrix(cand[key], key), exp, atol, rtol, unit="row"))
+            got = _matrix(cand[key], key)
+            f = _numeric_finding(key, got, exp, atol, rtol, unit="row")
+            if key == "P_inf" and f.status == "mismatch" and math.isfinite(f.max_error):
+                f.diagnosis = diagnose_P_inf(got, orc, atol + rtol)
+            findings.append(f)
     return Report(findings, up_to_gauge)
 
 
@@ -433,11 +444,68 @@ def _gauge(key: str, f: Finding, got: np.ndarray, expected: np.ndarray, given: d
         if g_in_K and g_match:
             at = {a: float(got[a]) for a in orc.anchors if abs(got[a]) > tol}
             return Finding(key, "same up to gauge", f.max_error, f.worst_states,
-                           f"differs from v* by an element of K(P); the anchor gauge needs v = 0 at the anchors, got {at}")
+                           f"differs from v* by an element of K(P); the anchor gauge needs v = 0 at the anchors, got {at}",
+                           "a gauge shift inside K(P): the right answer in another gauge (other anchors, or none)")
     elif key == "h" and orc.in_span(orc.invariant, diff, tol):
         return Finding(key, "same up to gauge", f.max_error, f.worst_states,
-                       "differs from the normalized bias by an element of ker(I-P): normalization P_inf h = 0 is not met")
+                       "differs from the normalized bias by an element of ker(I-P): normalization P_inf h = 0 is not met",
+                       "a normalisation: a bias, but not the one with P_inf h = 0")
     return f
+
+
+def diagnose_vector(key: str, got: np.ndarray, expected: np.ndarray, orc: _Oracle, atol: float, rtol: float) -> str:
+    """The likely kind of mistake behind a wrong vector, from the shape of its error ``got - expected``:
+    a per-class constant or an element of ``ker(I - P)`` (normalisation), a persistent periodic mode
+    (an element of ``K(P) = span b`` outside ``ker(I - P)``: a power limit in place of the Cesàro
+    limit, or phases misassigned), an error confined to transient states (the absorption/hitting
+    part), or a sign or scale error.  Empty when the error has no recognisable shape."""
+    diff = got - expected
+    tol = 10 * (atol + rtol * float(np.max(np.abs(expected), initial=0.0))) + 1e-12
+    scale = float(np.max(np.abs(expected), initial=0.0))
+    if scale > tol and np.max(np.abs(got + expected)) <= tol:
+        return f"the sign is flipped: {key} = -(the exact {key})"
+    if scale > tol:
+        c = float(got @ expected) / float(expected @ expected)
+        if abs(c - 1) > 1e-6 and np.max(np.abs(got - c * expected)) <= tol:
+            return f"a scale error: {key} = {c:.6g} x (the exact {key})"
+    recurrent = np.zeros(orc.n, dtype=bool)
+    for members in orc.dec.classes:
+        recurrent[list(members)] = True
+    if orc.in_span(orc.invariant, diff, tol):
+        return ("a per-class constant offset: the error is an element of ker(I - P) (constant on each closed class, "
+                "absorbed accordingly): a different normalisation")
+    if orc.in_span(orc.basis, diff, tol):
+        return ("a persistent periodic mode: the error lies in K(P) = span b but not in ker(I - P), as when a power limit "
+                "P^t (or a fixed-phase average) replaces the Cesaro limit, or phases are misassigned")
+    if np.all(np.abs(diff[recurrent]) <= tol):
+        return ("an error confined to transient states: the closed classes are right, the absorption/hitting part "
+                "(the solve on the transient block) is not")
+    per_class = all(np.ptp(diff[list(members)]) <= tol for members in orc.dec.classes)
+    if per_class and np.any(np.abs(diff[recurrent]) > tol):
+        return "a per-class constant offset on the closed classes (and a matching error on transient states)"
+    return ""
+
+
+def diagnose_P_inf(got: np.ndarray, orc: _Oracle, tol: float) -> str:
+    """The likely mistake behind a wrong ``P_inf``: rows not summing to 1, or a power limit
+    (``P^t`` along a period: invariant under ``P^D`` but not under ``P``)."""
+    tol = 10 * tol + 1e-12
+    rows = np.abs(got.sum(axis=1) - 1)
+    if np.max(rows) > tol:
+        return f"rows do not sum to 1 (row {int(np.argmax(rows))} sums to {got.sum(axis=1)[int(np.argmax(rows))]:.6g})"
+    PX = orc.P @ got
+    if np.max(np.abs(PX - got)) > tol:
+        D = 1
+        for d in orc.dec.periods:
+            D = D * d // math.gcd(D, d)
+        X = got
+        for _ in range(D):
+            X = orc.P @ X
+        if np.max(np.abs(X - got)) <= tol:
+            return (f"a power limit P^t along the period (P^{D} P_inf = P_inf but P P_inf != P_inf) in place of the "
+                    f"Cesaro limit, which averages over the phases")
+        return "P P_inf != P_inf: not a limit of P at all"
+    return "P P_inf = P_inf but it is not the Cesaro limit: check the absorption probabilities into each class"
 
 
 def _per_class_findings(cand: dict, dec: Decomposition, atol: float, rtol: float) -> list[Finding]:
@@ -489,7 +557,8 @@ def assert_decomposition_close(candidate: Mapping[str, Any], reference, *, atol:
     report = compare(candidate, reference, atol=atol, rtol=rtol, up_to_gauge=up_to_gauge)
     if not report.ok:
         bad = [f for f in report.findings if not (f.ok or (up_to_gauge and f.status == "same up to gauge"))]
-        lines = [f"{f.key}: {f.status} (max error {f.max_error:.3g}, worst states {f.worst_states[:5]}) {f.detail}".rstrip() for f in bad]
+        lines = [f"{f.key}: {f.status} (max error {f.max_error:.3g}, worst states {f.worst_states[:5]}) {f.detail}".rstrip()
+                 + (f"\n    likely: {f.diagnosis}" if f.diagnosis else "") for f in bad]
         raise AssertionError("candidate disagrees with the exact decomposition:\n  " + "\n  ".join(lines))
     return report
 
