@@ -112,6 +112,28 @@ class Chain:
             out.append(acc)
         return out
 
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        text = self.field.to_text
+        rows = []
+        for s in range(min(self.n, 60)):
+            succ = ", ".join(f"{escape(self.label(j))}: {escape(text(q))}" for j, q in self.row(s))
+            rows.append(f"<tr><td>{escape(self.label(s))}</td><td>{escape(text(self.r[s]))}</td><td>{succ}</td></tr>")
+        more = f"<p>… {self.n - 60} more states</p>" if self.n > 60 else ""
+        return (f"<p><b>{escape(type(self).__name__)}</b>: n = {self.n}, {self.nnz} transitions over {escape(self.field.name)}</p>"
+                f"<table><thead><tr><th>state</th><th>r</th><th>transitions</th></tr></thead><tbody>{''.join(rows)}</tbody></table>{more}")
+
+    def with_reward(self, r: Any) -> "Chain":
+        """The same transition matrix with another reward (entries converted by the chain's field);
+        the support-graph structure is shared, not recomputed.
+
+        >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [1, 0])
+        >>> [str(x) for x in m.with_reward([0, "1/3"]).r], m.with_reward([0, 1]).structure is m.structure
+        (['0', '1/3'], True)
+        """
+        return _FieldChain(self, self.field, reward=r)
+
     def over(self, field: Field) -> "Chain":
         """The same chain with its entries in another exact field (each converted with ``field.scalar``).
 
@@ -132,11 +154,16 @@ class Chain:
 class _FieldChain(Chain):
     """A chain's entries re-expressed in another field (:meth:`Chain.over`)."""
 
-    def __init__(self, chain: Chain, field: Field) -> None:
+    def __init__(self, chain: Chain, field: Field, *, reward: Any = None) -> None:
         self.n, self.field, self.labels, self.notes = chain.n, field, chain.labels, chain.notes
         self._cols = chain._cols
-        self._vals = tuple(tuple(field.scalar(q) for q in vals) for vals in chain._vals)
-        self.r = tuple(field.scalar(x) for x in chain.r)
+        same = field is chain.field
+        self._vals = chain._vals if same else tuple(tuple(field.scalar(q) for q in vals) for vals in chain._vals)
+        if reward is None:
+            self.r = tuple(field.scalar(x) for x in chain.r)
+        else:
+            self.r = tuple(field.convert(x, f"r[{i}]") for i, x in enumerate(reward_vector(reward, chain.n)))
+        self.__dict__["structure"] = chain.structure  # the support graph is the same: share its analysis
 
     def __repr__(self) -> str:
         return f"Chain(n={self.n}, field={self.field.name})"

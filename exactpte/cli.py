@@ -81,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="the JSON contract (numbers as 'p/q' strings)")
     fmt.add_argument("--latex", action="store_true", help="a LaTeX tabular")
     fmt.add_argument("--table", action="store_true", help="the per-state table only")
+    fmt.add_argument("--csv", action="store_true", help="the per-state table as CSV (exact numbers)")
     d.add_argument("--anchors", metavar="A,B,...", help="one anchor state per cyclic class, in (class, phase) order "
                                                        "(default: the smallest state of each cyclic class)")
     d.add_argument("--no-p-inf", action="store_true", help="leave the dense P_inf out of --json")
@@ -88,6 +89,11 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--indent", type=nonnegative_int, default=None, help="indent --json output by this many spaces (default: one line)")
 
     sub.add_parser("examples", help="list the built-in examples, one a line, name first")
+
+    dr = sub.add_parser("draw", help="draw the support graph (classes as rings of cyclic classes, anchors marked); needs matplotlib")
+    chain_source(dr)
+    dr.add_argument("-o", "--output", required=True, metavar="FILE", help="the picture to write: .svg, .png or .pdf")
+    dr.add_argument("--edge-labels", action="store_true", help="write each transition probability")
 
     c = sub.add_parser("check", help="compare another implementation's output with the exact answers")
     c.add_argument("candidate", help="JSON (any subset of the decompose --json keys), CSV (a column per quantity) or .npz")
@@ -179,6 +185,15 @@ def _dispatch(args) -> int:
         print(f"exactpte: note: {note}", file=sys.stderr)
     if args.command == "estimate":
         return _estimate(chain, args, out)
+    if args.command == "draw":
+        from .decomposition import decompose
+        from .plotting import draw, save
+
+        if not args.output.lower().endswith((".svg", ".png", ".pdf")):
+            raise UsageError(f"-o takes a .svg, .png or .pdf file, got {args.output!r}")
+        save(draw(decompose(chain), edge_labels=args.edge_labels), args.output)
+        print(f"wrote {args.output}", file=out)
+        return 0
     if not args.json:
         for opt, given in (("--no-p-inf", args.no_p_inf), ("--hitting-times", args.hitting_times), ("--indent", args.indent is not None)):
             if given:
@@ -192,6 +207,8 @@ def _dispatch(args) -> int:
         print(dec.to_latex(), file=out)
     elif args.table:
         print(dec.table(), file=out)
+    elif args.csv:
+        out.write(dec.to_csv())
     else:
         print(dec, file=out)
     return 0

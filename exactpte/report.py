@@ -15,7 +15,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from .result import Decomposition
 
-__all__ = ["FORMAT", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions"]
+__all__ = ["FORMAT", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
+           "to_html", "latex_array", "to_dataframe", "COLUMNS"]
+
+COLUMNS = ("state", "label", "where", "r", "g_star", "v_star", "rho", "h", "psi")
+"""The per-state columns of :func:`to_csv`, :func:`to_html` and :func:`to_dataframe`."""
 
 FORMAT = "exactpte.decomposition/1"
 
@@ -139,3 +143,81 @@ def to_latex(dec: "Decomposition") -> str:
         out.append(f"{label} & {where} & {vals} \\\\")
     out += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(out)
+
+
+def per_state_rows(dec: "Decomposition") -> list[list[str]]:
+    """One row a state, as text: the :data:`COLUMNS` (``where`` is ``F{i}/C{k}`` or ``T``)."""
+    S, text = dec.structure, dec.field.to_text
+    rows = []
+    for s in range(dec.n):
+        where = "T" if S.class_of[s] < 0 else f"F{S.class_of[s]}/C{S.phase_of[s]}"
+        values = (dec.chain.r[s], dec.g_star[s], dec.v_star[s], dec.rho[s], dec.h[s], dec.psi[s])
+        rows.append([str(s), dec.chain.label(s), where] + [text(x) for x in values])
+    return rows
+
+
+def to_csv(dec: "Decomposition") -> str:
+    """The per-state table as CSV (header :data:`COLUMNS`; numbers exact, quoted when they hold a comma).
+
+    >>> import exactpte
+    >>> to_csv(exactpte.decompose(exactpte.example("periodic"))).splitlines()[:2]
+    ['state,label,where,r,g_star,v_star,rho,h,psi', '0,0,F0/C0,1,1,0,1/2,1/4,1/4']
+    """
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    writer.writerows(per_state_rows(dec))
+    return out.getvalue()
+
+
+def to_html(dec: "Decomposition") -> str:
+    """An HTML summary (classes, periods, anchors, θ) and per-state table, for notebooks."""
+    from html import escape
+
+    S = dec.structure
+    text = dec.field.to_text
+    anchors = {a for _, _, a in dec.anchor_list}
+    head = (f"<p><b>Decomposition</b>: n = {dec.n}, {len(S.classes)} closed class(es), {len(S.transient)} transient, "
+            f"N = {S.N}{', over ' + escape(dec.field.name) if dec.field.is_parametric else ''}</p>")
+    items = []
+    col = 0
+    for i, (members, d) in enumerate(zip(S.classes, S.periods)):
+        phases = " → ".join("{" + ", ".join(escape(dec.chain.label(s)) for s in cyc) + "}" for cyc in S.cyclic_classes[i])
+        theta = ", ".join(escape(text(t)) for t in dec.theta[col : col + d])
+        items.append(f"<li>F{i}: period {d}, phases {phases}; θ = ({theta}); gain {escape(text(dec.class_gain[i]))}</li>")
+        col += d
+    cells = "".join(f"<th>{c}</th>" for c in ("state", "where", "r", "g*", "v*", "ρ", "h", "ψ"))
+    body = []
+    for row in per_state_rows(dec):
+        s = int(row[0])
+        name = escape(row[1]) + (" ⚓" if s in anchors else "")
+        body.append("<tr>" + f"<td>{name}</td>" + "".join(f"<td>{escape(x)}</td>" for x in row[2:]) + "</tr>")
+    return head + f"<ul>{''.join(items)}</ul>" + f"<table><thead><tr>{cells}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def latex_array(dec: "Decomposition") -> str:
+    """The per-state table as a math-mode ``array`` (what notebooks render for parametric results)."""
+    latex = dec.field.to_latex
+    S = dec.structure
+    rows = []
+    for s in range(dec.n):
+        where = "T" if S.class_of[s] < 0 else f"C_{{{S.class_of[s]},{S.phase_of[s]}}}"
+        values = (dec.chain.r[s], dec.g_star[s], dec.v_star[s], dec.rho[s], dec.h[s], dec.psi[s])
+        rows.append(f"\\text{{{dec.chain.label(s)}}} & {where} & " + " & ".join(latex(x) for x in values))
+    head = "s & & r & g^\\star & v^\\star & \\rho & h & \\psi"
+    return "$$\\begin{array}{llrrrrrr}" + head + " \\\\ \\hline " + " \\\\ ".join(rows) + "\\end{array}$$"
+
+
+def to_dataframe(dec: "Decomposition"):
+    """The per-state table as a pandas DataFrame indexed by state (exact numbers as text); needs pandas."""
+    try:
+        import pandas as pd
+    except ImportError:
+        from .errors import UsageError
+
+        raise UsageError("to_dataframe needs pandas (pip install pandas); to_csv() gives the same table as text") from None
+    rows = per_state_rows(dec)
+    return pd.DataFrame([r[1:] for r in rows], index=pd.Index([int(r[0]) for r in rows], name="state"), columns=list(COLUMNS[1:]))

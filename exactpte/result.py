@@ -252,6 +252,71 @@ class Decomposition:
         """A LaTeX ``tabular`` of the per-state table (:func:`exactpte.report.to_latex`)."""
         return report.to_latex(self)
 
+    def to_csv(self) -> str:
+        """The per-state table as CSV (:func:`exactpte.report.to_csv`)."""
+        return report.to_csv(self)
+
+    def to_dataframe(self):
+        """The per-state table as a pandas DataFrame (:func:`exactpte.report.to_dataframe`; needs pandas)."""
+        return report.to_dataframe(self)
+
+    def _repr_html_(self) -> str:
+        return report.to_html(self)
+
+    def _repr_latex_(self) -> str | None:
+        return report.latex_array(self) if self.is_parametric else None
+
+    def draw(self, ax=None, *, edge_labels: bool = False):
+        """Draw the support graph: classes as rings of cyclic classes, transient states apart, anchors
+        marked (:func:`exactpte.plotting.draw`; needs matplotlib)."""
+        from .plotting import draw
+
+        return draw(self, ax=ax, edge_labels=edge_labels)
+
+    # -- the deviation (fundamental) matrix -------------------------------------------------------
+    def deviation_apply(self, x: Sequence) -> tuple:
+        """``D x`` with the deviation matrix ``D = (I - P + P∞)^-1 - P∞``: the unique ``y`` with
+        ``(I - P) y = x - P∞ x`` and ``P∞ y = 0`` (the normalized bias of the reward ``x``), by the
+        decomposition's sparse block solves (no n x n matrix).
+
+        >>> import exactpte
+        >>> dec = exactpte.decompose(exactpte.example("branching"))
+        >>> dec.deviation_apply(dec.chain.r) == dec.h
+        True
+        """
+        if isinstance(x, (str, bytes)) or not isinstance(x, Sequence) or len(x) != self.n:
+            raise UsageError(f"deviation_apply() takes a vector of length n = {self.n}")
+        from .decomposition import decompose
+
+        return decompose(self.chain.with_reward(x), anchors=self.anchors).h
+
+    @cached_property
+    def deviation_matrix(self) -> tuple[tuple, ...]:
+        """The deviation (fundamental) matrix ``D = (I - P + P∞)^-1 - P∞``, n x n, materialised once by a
+        dense solve (``D r = h``, ``P∞ D = D P∞ = 0``).
+
+        >>> import exactpte
+        >>> dec = exactpte.decompose(exactpte.example("periodic"))
+        >>> [[str(x) for x in row] for row in dec.deviation_matrix]
+        [['1/4', '-1/4'], ['-1/4', '1/4']]
+        """
+        f, n = self.field, self.n
+        Z = f.zeros(n, n)
+        for s in range(n):
+            Z[s, s] = Z[s, s] + f.one
+            for j, q in self.chain.row(s):
+                Z[s, j] = Z[s, j] - q
+        Pinf = self.P_inf
+        for s in range(n):
+            for y in range(n):
+                if Pinf[s][y] != 0:
+                    Z[s, y] = Z[s, y] + Pinf[s][y]
+        rhs = f.zeros(n, n)
+        for s in range(n):
+            for y in range(n):
+                rhs[s, y] = (f.one if s == y else f.zero) - Pinf[s][y]
+        return tuple(tuple(row) for row in f.to_lists(f.solve(Z, rhs)))
+
     def __str__(self) -> str:
         return self.summary() + "\n" + self.table()
 

@@ -45,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", metavar="REPORT", help="write the JSON report here")
     s.add_argument("--failures", metavar="DIR", default="sweep-failures",
                    help="where shrunk counterexamples are written, smallest first (default: sweep-failures)")
+    s.add_argument("--plot", metavar="FILE", help="draw the coverage histograms (.svg, .png or .pdf; needs matplotlib)")
     s.add_argument("--dask", metavar="ADDRESS", help="run the chains on a Dask scheduler (tcp://host:port); pip install \".[dask]\"")
     s.add_argument("--quiet", action="store_true", help="no progress output")
     lst = sub.add_parser("list", help="the check keys and their statements")
@@ -126,6 +127,10 @@ def _dispatch(args) -> int:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(report.to_dict(), fh, indent=1)
+    if args.plot:
+        from exactpte.plotting import plot_coverage, save
+
+        save(plot_coverage(report.histograms), args.plot)
     return 0 if report.failed == 0 else 1
 
 

@@ -97,3 +97,44 @@ def test_golden_files_compare_with_equality(name):
     """
     got = exactpte.decompose(exactpte.example(name)).to_json(include_hitting_times=True)
     assert got == (GOLDEN / f"{name}.json").read_text().rstrip("\n")
+
+
+def test_draw_writes_an_svg_with_one_node_per_state(tmp_path, capsys):
+    pytest.importorskip("matplotlib", reason="matplotlib (the plot extra) is not installed")
+    import re
+
+    from exactpte.cli import main
+
+    out = tmp_path / "x.svg"
+    assert main(["draw", "--example", "two-paths", "-o", str(out)]) == 0
+    svg = out.read_text()
+    n = exactpte.example("two-paths").n
+    assert sorted(int(k) for k in re.findall(r'id="state-(\d+)"', svg)) == list(range(n))
+    png = tmp_path / "x.png"
+    assert main(["draw", "--example", "branching", "-o", str(png), "--edge-labels"]) == 0 and png.stat().st_size > 1000
+    assert main(["draw", "--example", "branching", "-o", str(tmp_path / "x.txt")]) == 2
+
+
+def test_notebook_views_csv_and_deviation_matrix(capsys):
+    dec = exactpte.decompose(exactpte.example("branching"))
+    html = dec._repr_html_()
+    assert html.count("<tr>") == dec.n + 1 and "F1: period 3" in html
+    assert dec._repr_latex_() is None  # rational results: the HTML table
+    par = exactpte.decompose(exactpte.example("two-state-pq"))
+    assert par._repr_latex_().startswith("$$\\begin{array}") and "\\frac{q}{p + q}" in par._repr_latex_()
+    from exactpte.cli import main
+
+    assert main(["decompose", "--example", "branching", "--csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "state,label,where,r,g_star,v_star,rho,h,psi" and len(lines) == dec.n + 1
+    D, n = dec.deviation_matrix, dec.n
+    assert tuple(sum(D[s][y] * dec.chain.r[y] for y in range(n)) for s in range(n)) == dec.h  # D r = h
+    assert all(sum(dec.P_inf[s][k] * D[k][y] for k in range(n)) == 0 for s in range(n) for y in range(n))
+    e = [0] * n
+    e[3] = 1
+    assert dec.deviation_apply(e) == tuple(row[3] for row in D)
+
+
+def test_chain_draws_and_shows_in_notebooks():
+    m = exactpte.example("branching")
+    assert "<table>" in m._repr_html_()

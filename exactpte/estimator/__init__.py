@@ -42,4 +42,13 @@ __all__ = [
     "plug_in",
     "avg_only",
     "metrics",
+    "plot_errors",
 ]
+
+
+def plot_errors(curves, ax=None, **kwargs):
+    """Estimator error curves ``{"E_v": [(samples, error), ...]}`` on log axes
+    (:func:`exactpte.plotting.plot_errors`; needs matplotlib)."""
+    from ..plotting import plot_errors as _plot
+
+    return _plot(curves, ax=ax, **kwargs)

@@ -1,0 +1,154 @@
+"""Pictures: the support graph of a chain, estimator error curves, sweep coverage (matplotlib).
+
+Pure Python (matplotlib with a layout of our own, no graphviz): each closed class is a ring
+of its cyclic classes in phase order (the states of a phase side by side on the ring), the
+classes in a row, the transient states in a row beneath them; anchors are drawn as squares.
+Every state is one artist with ``gid = "state-<s>"``, so an SVG has one node per state.
+
+Needs the ``plot`` extra (``pip install ".[plot]"``); without matplotlib these functions raise
+:class:`~exactpte.errors.UsageError`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .errors import UsageError
+
+__all__ = ["draw", "layout", "plot_errors", "plot_coverage", "save"]
+
+_CLASS_COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f"]
+
+
+def _pyplot():
+    try:
+        import matplotlib.pyplot as plt  # headless machines fall back to the Agg backend by themselves
+    except ImportError:
+        raise UsageError('pictures need matplotlib: pip install ".[plot]"') from None
+    return plt
+
+
+def layout(structure) -> dict[int, tuple[float, float]]:
+    """State positions: a ring per closed class (phases in order around it), transient states below.
+
+    >>> from exactpte.structure import chain_structure
+    >>> pos = layout(chain_structure([[1], [0], [0, 1]]))
+    >>> sorted(pos), pos[2][1] < min(pos[0][1], pos[1][1])
+    ([0, 1, 2], True)
+    """
+    pos: dict[int, tuple[float, float]] = {}
+    x0 = 0.0
+    for cyc in structure.cyclic_classes:
+        size = sum(len(p) for p in cyc)
+        radius = max(0.6, 0.35 * size / math.pi)
+        cx = x0 + radius
+        slots = [s for phase in cyc for s in phase]
+        for t, s in enumerate(slots):
+            angle = math.pi / 2 - 2 * math.pi * t / max(1, len(slots))
+            pos[s] = (cx + radius * math.cos(angle), radius * math.sin(angle))
+        x0 = cx + radius + 1.0
+    width = max(x0 - 1.0, 1.0)
+    transient = list(structure.transient)
+    for t, s in enumerate(transient):
+        pos[s] = ((t + 0.5) * width / max(1, len(transient)), -2.2 - (t % 2) * 0.5)
+    return pos
+
+
+def draw(obj: Any, ax=None, *, edge_labels: bool = False, node_size: float = 320):
+    """Draw a chain's support graph (a :class:`~exactpte.Decomposition` or a chain).
+
+    Closed classes are coloured, laid out as rings of their cyclic classes in phase order;
+    transient states are grey, in a row beneath; anchors (of a decomposition) are squares.
+    ``edge_labels`` writes each transition probability.  Returns the matplotlib ``Axes``.
+    """
+    from .chain import Chain
+    from .result import Decomposition
+
+    if isinstance(obj, Decomposition):
+        chain, S, anchors = obj.chain, obj.structure, {s for _, _, s in obj.anchor_list}
+    elif isinstance(obj, Chain):
+        chain, S, anchors = obj, obj.structure, set()
+    else:
+        raise UsageError(f"draw() takes a chain or a decomposition, got {type(obj).__name__}")
+    plt = _pyplot()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(S.classes) + 0.25 * chain.n), 4.0))
+    pos = layout(S)
+    text = chain.field.to_text
+    for i, j, q in chain.edges():
+        (x1, y1), (x2, y2) = pos[i], pos[j]
+        if i == j:
+            ax.add_patch(_loop(x1, y1))
+        else:
+            ax.annotate("", xy=(x2, y2), xytext=(x1, y1),
+                        arrowprops=dict(arrowstyle="-|>", color="#777777", lw=0.8, shrinkA=9, shrinkB=9,
+                                        connectionstyle="arc3,rad=0.12"))
+        if edge_labels:
+            ax.text((x1 + x2) / 2, (y1 + y2) / 2 + (0.25 if i == j else 0), text(q), fontsize=7, ha="center", color="#444444")
+    for s in range(chain.n):
+        i = S.class_of[s]
+        colour = _CLASS_COLOURS[i % len(_CLASS_COLOURS)] if i >= 0 else "#bbbbbb"
+        artist = ax.scatter([pos[s][0]], [pos[s][1]], s=node_size * (1.3 if s in anchors else 1.0), c=colour,
+                            marker="s" if s in anchors else "o", edgecolors="black", linewidths=1.6 if s in anchors else 0.6, zorder=3)
+        artist.set_gid(f"state-{s}")
+        ax.text(pos[s][0], pos[s][1], chain.label(s), fontsize=7, ha="center", va="center", zorder=4)
+    for i, (members, d) in enumerate(zip(S.classes, S.periods)):
+        xs = [pos[s][0] for s in members]
+        ax.text(sum(xs) / len(xs), max(pos[s][1] for s in members) + 0.6, f"F{i} (period {d})", ha="center", fontsize=9)
+    if S.transient:
+        ax.text(min(pos[s][0] for s in S.transient), min(pos[s][1] for s in S.transient) - 0.7, "transient", fontsize=9)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.margins(0.15)
+    return ax
+
+
+def _loop(x: float, y: float):
+    from matplotlib.patches import Arc
+
+    return Arc((x, y + 0.22), 0.3, 0.3, theta1=-60, theta2=240, color="#777777", lw=0.8)
+
+
+def plot_errors(curves: Mapping[str, Sequence[tuple[float, float]]], ax=None, *, ylabel: str = "error", logy: bool = True):
+    """Estimator error curves: ``{"E_v": [(samples, error), ...], ...}`` on log axes; returns the ``Axes``.
+
+    >>> ax = plot_errors({"E_v": [(100, 1.0), (400, 0.5), (1600, 0.25)]})   # doctest: +SKIP
+    """
+    plt = _pyplot()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.5))
+    for name, points in curves.items():
+        xs, ys = zip(*points) if points else ((), ())
+        ax.plot(xs, ys, marker="o", label=name)
+    ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel("samples")
+    ax.set_ylabel(ylabel)
+    ax.legend()
+    return ax
+
+
+def plot_coverage(histograms: Mapping[str, Mapping[Any, int]], *, fig=None):
+    """A sweep's coverage histograms (states, classes, periods, transient), one panel each."""
+    plt = _pyplot()
+    names = list(histograms)
+    if fig is None:
+        fig, axes = plt.subplots(1, len(names), figsize=(3.2 * len(names), 2.8))
+    else:
+        axes = fig.subplots(1, len(names))
+    for ax, name in zip(axes if len(names) > 1 else [axes], names):
+        items = sorted((int(k), v) for k, v in histograms[name].items())
+        ax.bar([k for k, _ in items], [v for _, v in items], color="#4e79a7")
+        ax.set_title(name)
+    fig.tight_layout()
+    return fig
+
+
+def save(figure_or_ax, path: str) -> None:
+    """Write a picture (``.svg``, ``.png``, ``.pdf``: by the ending)."""
+    fig = figure_or_ax.figure if hasattr(figure_or_ax, "figure") and not hasattr(figure_or_ax, "savefig") else figure_or_ax
+    fig.savefig(path, bbox_inches="tight")
+    _pyplot().close(fig)
