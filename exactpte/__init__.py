@@ -1,5 +1,7 @@
 """exactpte: exact persistent–transient decomposition of finite Markov reward processes.
 
+Examples
+--------
 >>> import exactpte
 >>> dec = exactpte.decompose(exactpte.example("cycle-24"))
 >>> all(v == 0 for v in dec.v_star), dec.g_star == dec.chain.r, max(abs(x) for x in dec.h)

@@ -66,6 +66,8 @@ def is_float_like(x: Any) -> bool:
 def to_fmpq(x: Any, where: str = "entry", policy: FloatPolicy = REFUSE) -> flint.fmpq:
     """Convert one scalar exactly; ``where`` names it in error messages.
 
+    Examples
+    --------
     >>> to_fmpq("3/7") == flint.fmpq(3, 7), to_fmpq("0.1") == flint.fmpq(1, 10)
     (True, True)
     >>> to_fmpq(0.5)
@@ -118,6 +120,8 @@ def parse_number(text: str) -> flint.fmpq | None:
     :data:`MAX_DIGITS` digits and a decimal exponent of at most :data:`MAX_DECIMAL_EXPONENT`
     (a larger literal raises :class:`~exactpte.errors.EntryError` before any work is done).
 
+    Examples
+    --------
     >>> parse_number("0.1"), parse_number("-3/6"), parse_number("1e-3"), parse_number("1/0"), parse_number("x")
     (1/10, -1/2, 1/1000, None, None)
     """

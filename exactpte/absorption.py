@@ -36,6 +36,8 @@ def solve_transient(
     nonsingular because ``Q`` is strictly substochastic on the transient block
     (spectral radius < 1).  Missing entries of ``const[k]`` are zero.
 
+    Examples
+    --------
     >>> from exactpte import MarkovRewardProcess
 
     >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [0, 0])
@@ -98,6 +100,8 @@ def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> li
 
     Used for ``ρ`` (base 0), ``v*`` (base ``r - g*``) and hitting times (base 1).
 
+    Examples
+    --------
     >>> from exactpte import MarkovRewardProcess
 
     >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [0, 0])
@@ -129,6 +133,8 @@ def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, list]:
     Returns ``{s: row}`` for transient ``s``, ``row`` of length ``N`` in
     ``(class, phase)`` order.
 
+    Examples
+    --------
     >>> from exactpte import MarkovRewardProcess
 
     >>> m = MarkovRewardProcess([[0, 1, 0], [0, 0, 1], [0, 1, 0]], [0, 0, 0])

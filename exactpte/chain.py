@@ -58,6 +58,8 @@ class Chain:
     def row(self, i: int) -> tuple[tuple[int, Any], ...]:
         """Row ``i`` of ``P`` as ``(column, probability)`` pairs over its support, columns increasing.
 
+        Examples
+        --------
         >>> MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [0, 0]).row(0)
         ((0, 1/2), (1, 1/2))
         """
@@ -128,6 +130,8 @@ class Chain:
         """The same transition matrix with another reward (entries converted by the chain's field);
         the support-graph structure is shared, not recomputed.
 
+        Examples
+        --------
         >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [1, 0])
         >>> [str(x) for x in m.with_reward([0, "1/3"]).r], m.with_reward([0, 1]).structure is m.structure
         (['0', '1/3'], True)
@@ -140,6 +144,8 @@ class Chain:
         Used to cross-check the two arithmetic fields: a rational chain over ``QQ()`` (rational
         functions of no parameter) must decompose to the same numbers as over ``QQ``.
 
+        Examples
+        --------
         >>> from exactpte.fields import RationalFunctionField
         >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [1, 0])
         >>> [str(x) for x in m.over(RationalFunctionField(())).r]
@@ -243,6 +249,8 @@ class MarkovRewardProcess(Chain):
     ) -> "MarkovRewardProcess":
         """Build from a sparse edge list ``(i, j, p)``; zero probabilities are dropped.
 
+        Examples
+        --------
         >>> m = MarkovRewardProcess.from_edges(2, [(0, 1, 1), (1, 0, "1/2"), (1, 1, "1/2")], [0, 1])
         >>> m.row(1)
         ((0, 1/2), (1, 1/2))
@@ -267,6 +275,8 @@ class MarkovRewardProcess(Chain):
         ``policy[s][a]`` the probability of action ``a`` in state ``s``; then
         ``P(s'|s) = sum_a pi(a|s) P(s'|s,a)`` and ``r(s) = sum_a pi(a|s) r(s,a)``.
 
+        Examples
+        --------
         >>> m = MarkovRewardProcess.from_policy(
         ...     [[[1, 0], [0, 1]], [[0, 1], [1, 0]]], [[1, 0], [0, 2]], [["1/2", "1/2"], [0, 1]])
         >>> m.row(0), m.row(1), [str(x) for x in m.r]
@@ -326,6 +336,8 @@ class MarkovRewardProcess(Chain):
         Integer data with ``denominator=`` is exact; float data needs an explicit
         conversion (``floats="exact"`` or ``limit_denominator=N``), as everywhere.
 
+        Examples
+        --------
         >>> import scipy.sparse as sp
         >>> m = MarkovRewardProcess.from_sparse(sp.csr_matrix([[1, 1], [0, 2]]), [0, 1], denominator=2)
         >>> m.row(0)
@@ -391,6 +403,8 @@ def validated_rows(
     ``rows[i]`` lists ``(j, P[i, j])`` pairs with increasing ``j``, entries already in ``field``.
     ``identically`` says, in the row-sum message, that equality is identical in the parameters.
 
+    Examples
+    --------
     >>> validated_rows([[(0, QQ.one)], [(0, QQ.one / 2), (1, QQ.one / 3)]], QQ)
     Traceback (most recent call last):
     ...
@@ -428,6 +442,8 @@ def sparse_from_edges(n: Any, edges: Any, convert: Callable[[Any, str], Any]) ->
     edges (every row of a stochastic matrix has a nonzero entry, so a chain of ``n`` states has at
     least ``n`` transitions); then every index is in range and no transition is given twice.
 
+    Examples
+    --------
     >>> sparse_from_edges(10**12, [(0, 0, 1)], lambda p, where: p)
     Traceback (most recent call last):
     ...

@@ -25,6 +25,8 @@ def stationary_distribution(chain: Chain, members: Sequence[int] | None = None) 
     Solves ``π (I - P_F) = 0`` with one balance equation replaced by ``sum π = 1``;
     the system is nonsingular because ``F`` is irreducible (Perron–Frobenius).
 
+    Examples
+    --------
     >>> from exactpte import MarkovRewardProcess
 
     >>> m = MarkovRewardProcess([["1/2", "1/2"], ["1/3", "2/3"]], [0, 0])
@@ -64,6 +66,8 @@ def class_means(classes: Sequence[Sequence[int]], stationary: Sequence[Sequence]
 def cesaro_apply(classes, stationary, absorption, x: Sequence, *, field: Field) -> list:
     """``P∞ x`` from the factored form ``P∞(s, y) = α_i(s) π_i(y)``: no n x n matrix.
 
+    Examples
+    --------
     >>> from exactpte.fields import QQ
 
     >>> [str(v) for v in cesaro_apply([[1]], [[QQ.one]], [[QQ.one], [QQ.one]], [5, 7], field=QQ)]
@@ -79,6 +83,8 @@ def gain(chain: Chain) -> tuple:
     Per class ``γ_i = π_i · r``; on transient states ``ρ = Q ρ + P_{T,F} γ``,
     one absorbing solve with a single right-hand side.
 
+    Examples
+    --------
     >>> from exactpte import MarkovRewardProcess
 
     >>> m = MarkovRewardProcess([[0, "1/2", "1/2"], [0, 1, 0], [0, 0, 1]], [0, 4, 2])
@@ -104,6 +110,8 @@ def psi_coordinates(theta: Sequence, class_gain, structure: Structure, *, field:
     so per class: ``c_k - c_{k+1} = θ_k - γ_i`` and ``sum_k c_k = 0`` — a
     ``d_i``-term recurrence, no matrix solve.
 
+    Examples
+    --------
     >>> from exactpte.fields import QQ
 
     >>> from exactpte.structure import chain_structure

@@ -32,6 +32,8 @@ def class_gauge_solve(
     unknowns ``v(y), y not an anchor`` and the ``d`` unknowns ``θ_k`` have a unique
     solution because ``W ∩ K = {0}`` (``lem:W_norm_equiv``).
 
+    Examples
+    --------
     >>> from exactpte import MarkovRewardProcess
 
     >>> m = MarkovRewardProcess([[0, 1], [1, 0]], [1, 0])

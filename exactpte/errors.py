@@ -6,6 +6,8 @@ built-in exception a Python caller would reach for (``ValueError`` for bad value
 ``TypeError`` for wrong types, ``KeyError`` for unknown names), so existing
 ``except ValueError`` blocks keep working.
 
+Examples
+--------
 >>> issubclass(RowSumError, InvalidChainError) and issubclass(RowSumError, ValueError)
 True
 >>> all(issubclass(e, ExactpteError) for e in (SymbolicEntryError, GenericRegionError, UnknownNameError))

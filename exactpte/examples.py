@@ -25,6 +25,8 @@ def deterministic_cycle(d: int, rewards: Sequence | None = None) -> MarkovReward
 
     Default reward ``r(k) = 1{k < d/2}``.
 
+    Examples
+    --------
     >>> deterministic_cycle(4).r == (1, 1, 0, 0)
     True
     """
@@ -39,6 +41,8 @@ def two_paths(lengths: Sequence[int] = (3, 14)) -> MarkovRewardProcess:
     State 0 is ``a``; path ``j`` of length ``L`` has states labelled ``p{j}_{L}`` .. ``p{j}_1``
     (the number is the distance to ``a``), so ``v*(p{j}_ℓ) = -ℓ`` and ``g* = 1``.
 
+    Examples
+    --------
     >>> two_paths((2,)).labels
     ('a', 'p0_2', 'p0_1')
     """
@@ -112,6 +116,8 @@ def paper_benchmark(
 
     States: class one (phase 0 then phase 1), class two (phases 0, 1, 2), then ``t_0..t_{L-1}``.
 
+    Examples
+    --------
     >>> m = paper_benchmark()
     >>> m.n, m.nnz, m.structure.periods
     (82, 582, (2, 3))

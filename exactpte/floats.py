@@ -4,6 +4,8 @@
 ``int(p) / int(q)`` is Python's correctly rounded integer division, so every float is the
 nearest double to the exact value.
 
+Examples
+--------
 >>> import exactpte
 >>> to_floats(exactpte.example("branching").r).tolist()
 [1.0, 0.0, 0.0, 3.0, 0.0, 0.0, 0.0]

@@ -6,6 +6,8 @@ function as rational chains, so :func:`exactpte.decompose` runs unchanged and re
 decomposition as closed forms.  The *generic region* (every support entry positive) is where
 those closed forms hold; :meth:`ParametricChain.at` substitutes a point.
 
+Examples
+--------
 >>> import exactpte
 >>> m = ParametricChain([["1-p", "p"], ["q", "1-q"]], [1, 0], params=["p", "q"])
 >>> dec = exactpte.decompose(m)
@@ -33,6 +35,8 @@ __all__ = ["ParametricChain", "parameter_field"]
 def parameter_field(params: Sequence[Any]) -> RationalFunctionField:
     """The field ``QQ(params)`` after checking the names: a non-empty list of distinct identifiers.
 
+    Examples
+    --------
     >>> parameter_field(["p", "q"]).name
     'QQ(p, q)'
     >>> parameter_field(["p", "p"])
@@ -73,6 +77,8 @@ class ParametricChain(Chain):
     def from_edges(cls, n: int, edges: Any, r: Any, *, params: Sequence[Any], labels: Sequence[str] | None = None) -> "ParametricChain":
         """Build from a sparse edge list ``(i, j, entry)`` (nonzero entries only; each transition once).
 
+        Examples
+        --------
         >>> m = ParametricChain.from_edges(2, [(0, 0, "1-p"), (0, 1, "p"), (1, 0, 1)], [1, 0], params=["p"])
         >>> [(j, str(e)) for j, e in m.row(0)]
         [(0, '1 - p'), (1, 'p')]

@@ -33,6 +33,8 @@ def _pyplot():
 def layout(structure) -> dict[int, tuple[float, float]]:
     """State positions: a ring per closed class (phases in order around it), transient states below.
 
+    Examples
+    --------
     >>> from exactpte.structure import chain_structure
     >>> pos = layout(chain_structure([[1], [0], [0, 1]]))
     >>> sorted(pos), pos[2][1] < min(pos[0][1], pos[1][1])
@@ -114,6 +116,8 @@ def _loop(x: float, y: float):
 def plot_errors(curves: Mapping[str, Sequence[tuple[float, float]]], ax=None, *, ylabel: str = "error", logy: bool = True):
     """Estimator error curves: ``{"E_v": [(samples, error), ...], ...}`` on log axes; returns the ``Axes``.
 
+    Examples
+    --------
     >>> ax = plot_errors({"E_v": [(100, 1.0), (400, 0.5), (1600, 0.25)]})   # doctest: +SKIP
     """
     plt = _pyplot()

@@ -1,5 +1,7 @@
 """Progress of long work: a redrawn bar on a terminal, plain periodic lines in pipes and logs.
 
+Examples
+--------
 >>> import io
 >>> log = io.StringIO()
 >>> bar = Progress("sweep", stream=log, unit="chains", interval=0)

@@ -41,6 +41,8 @@ def assumptions(dec: "Decomposition") -> list[str]:
 def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting_times: bool = False) -> dict:
     """The JSON contract as a dict (numbers as text, states 0-based); see ``docs/json-contract.md``.
 
+    Examples
+    --------
     >>> import exactpte
     >>> d = to_dict(exactpte.decompose(exactpte.example("periodic")))
     >>> d["format"], d["g_star"], d["rho"], d["periods"]
@@ -86,6 +88,8 @@ def to_json(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting
 def table(dec: "Decomposition") -> str:
     """A per-state table: state, class/phase or transient, r, g*, v*, ρ, h, ψ.
 
+    Examples
+    --------
     >>> import exactpte
     >>> lines = table(exactpte.decompose(exactpte.example("periodic"))).splitlines()
     >>> len(lines), lines[2].split()
@@ -159,6 +163,8 @@ def per_state_rows(dec: "Decomposition") -> list[list[str]]:
 def to_csv(dec: "Decomposition") -> str:
     """The per-state table as CSV (header :data:`COLUMNS`; numbers exact, quoted when they hold a comma).
 
+    Examples
+    --------
     >>> import exactpte
     >>> to_csv(exactpte.decompose(exactpte.example("periodic"))).splitlines()[:2]
     ['state,label,where,r,g_star,v_star,rho,h,psi', '0,0,F0/C0,1,1,0,1/2,1/4,1/4']

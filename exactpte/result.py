@@ -104,6 +104,8 @@ class Decomposition:
     def b(self, i: int, k: int) -> tuple:
         """The basis vector ``b_{i,k}`` as a tuple over states (``def:main_b``).
 
+        Examples
+        --------
         >>> import exactpte
         >>> dec = exactpte.decompose(exactpte.example("branching"))
         >>> tuple(dec.chain.matvec(dec.b(1, 1))) == dec.b(1, 0)   # lem:shift_b
@@ -119,6 +121,8 @@ class Decomposition:
     def P_inf(self) -> tuple[tuple, ...]:
         """The Cesàro limit ``P∞(s, y) = α_i(s) π_i(y)`` as an n x n matrix (materialised once).
 
+        Examples
+        --------
         >>> import exactpte
         >>> dec = exactpte.decompose(exactpte.example("branching"))
         >>> all(sum(row) == 1 for row in dec.P_inf), tuple(dec.chain.matvec([row[0] for row in dec.P_inf])) == tuple(row[0] for row in dec.P_inf)
@@ -144,6 +148,8 @@ class Decomposition:
     def project(self, v: Sequence) -> tuple:
         """The anchor-gauge projection ``(Π v)(s) = v(s) - sum v(a_{i,k}) b_{i,k}(s)`` (``eq:anchor_projection``).
 
+        Examples
+        --------
         >>> import exactpte
         >>> dec = exactpte.decompose(exactpte.example("branching"))
         >>> dec.project(dec.h) == dec.v_star          # cor:projected_bias
@@ -161,6 +167,8 @@ class Decomposition:
         """``E_s[τ_A]``, the expected hitting time of the anchor set (0 at anchors); see
         :func:`exactpte.evaluation.hitting_times`.
 
+        Examples
+        --------
         >>> import exactpte
         >>> [str(t) for t in exactpte.decompose(exactpte.example("two-paths")).hitting_times[:4]]
         ['0', '3', '2', '1']
@@ -170,6 +178,8 @@ class Decomposition:
     def returns(self, T: int) -> tuple:
         """``J_T = sum_{t<T} P^t r`` exactly (:func:`exactpte.evaluation.returns`).
 
+        Examples
+        --------
         >>> import exactpte
         >>> exactpte.decompose(exactpte.example("two-paths")).returns(20)[1]
         17
@@ -180,6 +190,8 @@ class Decomposition:
         """``(sum_{t<T} P^t g*, v* - P^T v*)``, whose sum is ``J_T`` (``lem:app_telescoping``);
         see :func:`exactpte.evaluation.return_split`.
 
+        Examples
+        --------
         >>> import exactpte
         >>> dec = exactpte.decompose(exactpte.example("branching"))
         >>> persistent, boundary = dec.return_split(7)
@@ -279,6 +291,8 @@ class Decomposition:
         ``(I - P) y = x - P∞ x`` and ``P∞ y = 0`` (the normalized bias of the reward ``x``), by the
         decomposition's sparse block solves (no n x n matrix).
 
+        Examples
+        --------
         >>> import exactpte
         >>> dec = exactpte.decompose(exactpte.example("branching"))
         >>> dec.deviation_apply(dec.chain.r) == dec.h
@@ -295,6 +309,8 @@ class Decomposition:
         """The deviation (fundamental) matrix ``D = (I - P + P∞)^-1 - P∞``, n x n, materialised once by a
         dense solve (``D r = h``, ``P∞ D = D P∞ = 0``).
 
+        Examples
+        --------
         >>> import exactpte
         >>> dec = exactpte.decompose(exactpte.example("periodic"))
         >>> [[str(x) for x in row] for row in dec.deviation_matrix]

@@ -46,6 +46,8 @@ def support_matrix(succ: Sequence[Sequence[int]]) -> "sp.csr_matrix":
 def strongly_connected_components(graph: "sp.csr_matrix") -> tuple[int, np.ndarray]:
     """SCC labels of the support graph (scipy's linear-time algorithm).
 
+    Examples
+    --------
     >>> k, labels = strongly_connected_components(support_matrix([[1], [0, 2], [2]]))
     >>> k, bool(labels[0] == labels[1] != labels[2])
     (2, True)
@@ -57,6 +59,8 @@ def strongly_connected_components(graph: "sp.csr_matrix") -> tuple[int, np.ndarr
 def closed_components(graph: "sp.csr_matrix", k: int, labels: np.ndarray) -> np.ndarray:
     """For each SCC label, whether the SCC is closed (no edge leaves it): ``lem:recurrent_decomp``.
 
+    Examples
+    --------
     >>> g = support_matrix([[1], [0, 2], [2]])
     >>> k, labels = strongly_connected_components(g)
     >>> closed = closed_components(g, k, labels)
@@ -106,6 +110,8 @@ def period_and_phases(graph: "sp.csr_matrix", members: np.ndarray) -> tuple[int,
     over the class's edges, and ``phase(y) = level(y) mod d``: the smallest
     state has phase 0 and every edge goes from phase ``k`` to ``k + 1 mod d``.
 
+    Examples
+    --------
     >>> d, phase = period_and_phases(support_matrix([[1], [2], [0]]), np.array([0, 1, 2]))
     >>> d, phase.tolist()
     (3, [0, 1, 2])

@@ -1,5 +1,7 @@
 """proofs_check: every labelled result of the paper checked exactly, by independent routes.
 
+Examples
+--------
 >>> import exactpte
 >>> from proofs_check import check_chain
 >>> verdicts = check_chain(exactpte.example("branching"))

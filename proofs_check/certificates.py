@@ -40,6 +40,8 @@ def quotient_charpolys(P: flint.fmpq_mat, K: flint.fmpq_mat, whole=None):
     when ``span K`` is not ``P``-invariant.  ``K`` has full column rank; ``whole`` is
     ``P.charpoly()`` when the caller has it already.
 
+    Examples
+    --------
     >>> P = flint.fmpq_mat([[0, 1], [1, 0]])
     >>> r, q = quotient_charpolys(P, flint.fmpq_mat([[1], [1]]))
     >>> r.coeffs(), q.coeffs()
@@ -87,6 +89,8 @@ def quotient_matrix(P: flint.fmpq_mat, K: flint.fmpq_mat) -> flint.fmpq_mat:
 def spectral_radius_upper(poly) -> flint.arb:
     """Rigorous upper bound on the largest root modulus (arb balls from complex root isolation).
 
+    Examples
+    --------
     >>> spectral_radius_upper(flint.fmpq_poly([flint.fmpq(-1, 4), 0, 1])) >= 0.5
     True
     """
@@ -123,6 +127,8 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
     """A rational ``γ`` above arb's enclosure of ``ρ(A)`` and an exact ``H ≻ 0`` with ``H − BᵀHB = I``,
     ``B = A/γ``: then ``‖x‖_H = sqrt(xᵀHx)`` gives ``‖Ax‖_H ≤ γ‖x‖_H``.  ``None`` when certified.
 
+    Examples
+    --------
     >>> lyapunov_certificate(flint.fmpq_mat([[flint.fmpq(1, 2), 1], [0, flint.fmpq(1, 3)]])) is None
     True
     >>> lyapunov_certificate(flint.fmpq_mat([[1, 0], [0, 0]]))

@@ -16,6 +16,8 @@ every counterexample (:func:`proofs_check.shrink.shrink`); ``proofs-check sweep 
 runs every conjecture a file registers beside the built-in checks, with the counterexamples
 written as chain files, smallest first.
 
+Examples
+--------
 >>> @conjecture("doc:gain_is_bounded_by_rewards")
 ... def _gain_bounded(chain, dec):
 ...     return all(min(chain.r) <= x <= max(chain.r) for x in dec.rho)

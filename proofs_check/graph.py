@@ -6,6 +6,8 @@ components, the period of a class as the gcd of ``level(u) + 1 - level(v)`` over
 structure checks compare a claim with these; exactpte computes the same objects with scipy's
 csgraph, so a bug in one route cannot make the other agree.
 
+Examples
+--------
 >>> g = SupportGraph([[1], [2], [1], [0, 3]])
 >>> sorted(map(sorted, g.closed_classes())), g.period([1, 2])
 ([[1, 2]], 2)

@@ -6,6 +6,8 @@ definition-free heading, a displayed equation checked inside its result, an algo
 through its theorem, a figure reproduced by the experiments script, a remark.
 ``tests/test_labels.py`` fails when a label has neither.
 
+Examples
+--------
 >>> COVERAGE["thm:wellposed"].checks, COVERAGE["eq:poisson"].checks
 (('thm:wellposed',), ())
 """

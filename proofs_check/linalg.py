@@ -52,6 +52,8 @@ def rank(M: flint.fmpq_mat) -> int:
 def nullspace(M: flint.fmpq_mat) -> flint.fmpq_mat:
     """A basis of ``{x : M x = 0}`` as the columns of an ``ncols x k`` matrix (via rref).
 
+    Examples
+    --------
     >>> nullspace(flint.fmpq_mat([[1, 1], [2, 2]])).tolist()
     [[-1], [1]]
     """
@@ -120,6 +122,8 @@ def cyclotomic_part(charpoly) -> tuple[list, list]:
     the cyclotomic factors (with multiplicity); both are returned as integer
     coefficient lists, lowest degree first.
 
+    Examples
+    --------
     >>> x = flint.fmpz_poly([0, 1])
     >>> cyclotomic_part(flint.fmpq_poly((x - 1) ** 2 * (x + 1) * (2 * x - 1)))
     ([1, -1, -1, 1], [-1, 0, 1])
@@ -137,6 +141,8 @@ def cyclotomic_part(charpoly) -> tuple[list, list]:
 def integer_poly(poly: "flint.fmpq_poly | flint.fmpz_poly") -> flint.fmpz_poly:
     """A rational polynomial scaled to integer coefficients (same roots); integer ones unchanged.
 
+    Examples
+    --------
     >>> integer_poly(flint.fmpq_poly([flint.fmpq(1, 2), 1])).coeffs()
     [1, 2]
     """

@@ -1,4 +1,4 @@
-"""Independent routes to the objects the checks need (THEOREMS.md, "Independent routes").
+"""Independent routes to the objects the checks need (see docs/theory-map.md).
 
 Nothing here calls exactpte's solvers: ``K(P)`` comes from the characteristic
 polynomial's cyclotomic factors (structure-free), ``P∞`` is the spectral

@@ -7,6 +7,8 @@ set a reward to 0, 1 or a smaller integer.  A step is kept only when ``still_fai
 the smaller chain, so the result fails the same way; every step makes the chain strictly
 simpler, so shrinking ends.
 
+Examples
+--------
 >>> import exactpte
 >>> chain = exactpte.example("branching")
 >>> small = shrink(chain, lambda m: any(d > 1 for d in m.structure.periods))

@@ -1,5 +1,7 @@
 """Generative models: sample next states for a batch of queried states, counting queries.
 
+Examples
+--------
 >>> import exactpte
 >>> model = TableModel.from_chain(exactpte.example("periodic"))
 >>> rng = np.random.default_rng(0)

@@ -1,5 +1,7 @@
 """End-to-end estimator, baselines, and the paper's metrics, with the exact decomposition as oracle.
 
+Examples
+--------
 >>> import exactpte
 >>> chain = exactpte.example("branching")
 >>> truth = truth_of(chain)

@@ -14,6 +14,8 @@ Every stage (:mod:`exactpte.absorption`, :mod:`exactpte.decomposition`,
 which field it got.  Output and evaluation go through the same protocol (``to_text``,
 ``to_latex``, ``evaluate``, ``denominator_factors``), so no caller inspects element types.
 
+Examples
+--------
 >>> from exactpte.fields import QQ, Field, RationalFunctionField
 >>> isinstance(QQ, Field) and isinstance(RationalFunctionField(["p"]), Field)
 True

@@ -22,6 +22,8 @@ Work is bounded before it is done: at most :data:`MAX_LENGTH` characters and :da
 nested parentheses or signs; no polynomial of more than :data:`MAX_TERMS` terms or with a
 coefficient of more than :data:`MAX_BITS` bits is formed.
 
+Examples
+--------
 >>> from exactpte.fields import RationalFunctionField
 >>> F = RationalFunctionField(["p", "q"])
 >>> F.to_text(parse_expression("(1 - p)^2 / (1 - p) + 0.5*q", F))

@@ -15,6 +15,8 @@ __all__ = ["RationalField", "QQ"]
 class RationalField:
     """``QQ``: python-flint ``fmpq`` scalars and ``fmpq_mat`` matrices (the :class:`~exactpte.fields.Field` protocol).
 
+    Examples
+    --------
     >>> A = QQ.matrix([[2, 1], [1, 1]])
     >>> QQ.to_lists(QQ.solve(A, QQ.matrix([[3], [2]])))
     [[1], [1]]

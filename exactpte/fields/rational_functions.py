@@ -6,6 +6,8 @@ solve; :class:`RationalFunctionField` implements the :class:`~exactpte.fields.Fi
 protocol, its solves fraction-free (Bareiss) elimination over the polynomials, so every
 algorithm runs unchanged on parametric chains.
 
+Examples
+--------
 >>> F = RationalFunctionField(["p"])
 >>> x = F.convert("1 - p") / F.convert("2 - 2*p")
 >>> F.to_text(x), F.evaluate(F.convert("p/(1+p)"), [flint.fmpq(1, 3)])
@@ -453,6 +455,8 @@ class RationalFunctionField:
         ``num * den`` (Sturm sequences of its odd-multiplicity factors).  With several parameters
         the sign is not decided here (``False``): the generic region is then judged by sampling.
 
+        Examples
+        --------
         >>> F = RationalFunctionField(["p"])
         >>> F.is_negative(F.convert("p - p^2 - 1")), F.is_negative(F.convert("p - p^2")), F.is_negative(F.convert("-(p-1)^2"))
         (True, False, True)

@@ -5,6 +5,8 @@ One module per format (:mod:`~exactpte.io.json`, :mod:`~exactpte.io.drn`,
 round-trip exactly; :func:`load` picks the reader by the file's ending.  Numbers are read
 exactly: ``1/3`` as a fraction, ``0.1`` as the exact decimal 1/10, never through a binary float.
 
+Examples
+--------
 >>> import exactpte
 >>> m = exactpte.example("branching")
 >>> read_drn(to_drn(m)) == m and read_prism(*to_prism(m)) == m and read_edge_csv(*to_edge_csv(m)) == m

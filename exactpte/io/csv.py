@@ -9,6 +9,8 @@ A first row is a header only when it spells the header; any other row must be da
 value is ever lost as a "header".  Blank lines and lines starting with ``#`` are skipped.
 Rules in ``docs/formats.md``.
 
+Examples
+--------
 >>> import exactpte
 >>> m = exactpte.example("branching")
 >>> read_edge_csv(*to_edge_csv(m)) == m

@@ -16,6 +16,8 @@ the parameters (parsed, never evaluated) and the chain is a
 :class:`~exactpte.parametric.ParametricChain`.  ``$name`` placeholders are expanded.  The
 rules are in ``docs/formats.md``.
 
+Examples
+--------
 >>> import exactpte
 >>> to_drn(exactpte.example("periodic")).splitlines()[10:16]
 ['state 0 [1] init', '\taction 0', '\t\t1 : 1', 'state 1 [0]', '\taction 0', '\t\t0 : 1']
@@ -44,6 +46,8 @@ def to_drn(chain: Chain, *, reward_name: str = "r") -> str:
     """Storm's DRN text: values exact (``p/q``, or expressions with ``^`` for parametric chains),
     the reward in brackets, state 0 labelled ``init``.
 
+    Examples
+    --------
     >>> import exactpte
     >>> m = exactpte.example("two-state-pq")
     >>> to_drn(m).splitlines()[1:3], read_drn(to_drn(m)) == m

@@ -167,6 +167,8 @@ def from_dict(data: Any, *, source: str = "<dict>") -> Chain:
 def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict:
     """The chain-file object; sparse when ``sparse`` or (by default) when under 25% dense.
 
+    Examples
+    --------
     >>> import exactpte
     >>> m = exactpte.example("branching")
     >>> from_dict(chain_to_dict(m)) == m and from_dict(chain_to_dict(m, sparse=True)) == m

@@ -12,6 +12,8 @@ The reward of a state is its state reward plus ``sum_j P(i, j) R(i, j)`` over it
 rewards (PRISM's and Storm's semantics for a DTMC).  Numbers are read exactly.  Rules in
 ``docs/formats.md``.
 
+Examples
+--------
 >>> import exactpte
 >>> m = exactpte.example("branching")
 >>> read_prism(*to_prism(m)) == m

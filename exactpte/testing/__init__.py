@@ -5,6 +5,8 @@
 - :mod:`exactpte.testing.random_chains`: random reducible periodic chains, valid by construction;
 - :mod:`exactpte.testing.strategies`: the same as Hypothesis strategies (imports hypothesis).
 
+Examples
+--------
 >>> import exactpte
 >>> from exactpte.testing import assert_gain_close
 >>> assert_gain_close([0.5, 0.5], exactpte.example("periodic"), atol=1e-12) is None

@@ -13,6 +13,8 @@ not ignored); NaN or infinity anywhere is a disagreement naming the states; tole
 be finite and ``>= 0``; a malformed candidate raises :class:`~exactpte.errors.CandidateError`
 naming the quantity and position.
 
+Examples
+--------
 >>> import exactpte, numpy as np
 >>> dec = exactpte.decompose(exactpte.example("periodic"))
 >>> assert_decomposition_close({"g_star": [1.0, 0.0], "rho": [0.5, 0.5]}, dec, atol=1e-12).ok
@@ -141,6 +143,8 @@ def _nested(x: Any, where: str, depth: int) -> list:
 def check_tolerance(value: Any, name: str) -> float:
     """A tolerance after checking it is a finite real number ``>= 0`` (:class:`UsageError` otherwise).
 
+    Examples
+    --------
     >>> check_tolerance(1e-9, "atol")
     1e-09
     >>> check_tolerance(float("nan"), "atol")

@@ -71,6 +71,8 @@ def draw_spec(
     ``min_transient`` and ``min_first_period`` (the first class's period) are honoured as far as
     ``max_states`` allows.
 
+    Examples
+    --------
     >>> draw_spec(lambda lo, hi: lo).classes, draw_spec(lambda lo, hi: hi, max_states=7).n <= 7
     ([[1]], True)
     """
@@ -99,6 +101,8 @@ def draw_spec(
 def random_small_chain(seed: int | str, *, max_states: int = 12, max_period: int = 4, max_out_degree: int = 3) -> MarkovRewardProcess:
     """A seeded random chain of at most ``max_states`` states, shaped (and steered) like the hypothesis strategy's.
 
+    Examples
+    --------
     >>> random_small_chain("0:1").n <= 12
     True
     """
@@ -216,6 +220,8 @@ def random_chain(
     About ``transient_fraction`` of the states are transient; the rest form
     ``n_classes`` closed classes with periods drawn from ``periods``.
 
+    Examples
+    --------
     >>> m = random_chain(60, seed=1)
     >>> m.n, len(m.structure.classes)
     (60, 8)

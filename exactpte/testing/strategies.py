@@ -5,6 +5,8 @@ Every choice of :func:`exactpte.testing.random_chains.build_chain` is drawn from
 few transient states, sparse rows, small denominators and no relabelling.
 No ``.filter``: every drawn chain is a valid Markov reward process.
 
+Examples
+--------
 >>> from hypothesis import given, settings
 >>> @settings(max_examples=5, database=None)
 ... @given(chains(max_states=8))
@@ -138,6 +140,8 @@ def generic_points(params: tuple[str, ...] = ("p", "q"), max_denominator: int = 
 def describe(chain: MarkovRewardProcess) -> list[str]:
     """Labels of the shape of a chain, for ``hypothesis.event`` (the mix a property test saw).
 
+    Examples
+    --------
     >>> from exactpte import example
     >>> describe(example("paper-benchmark"))
     ['classes=2', 'periodic class', 'transient states', 'entry at >= 2 phase offsets']
