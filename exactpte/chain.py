@@ -86,7 +86,7 @@ class Chain:
         """Closed classes, periods, cyclic classes (computed once; see :mod:`exactpte.structure`)."""
         from .structure import chain_structure
 
-        return chain_structure(self.support)
+        return chain_structure(self)  # a chain's support is valid by construction: no Python pass to re-check it
 
     def label(self, s: int) -> str:
         """The display name of state ``s`` (its index when the chain has no labels)."""

@@ -199,7 +199,7 @@ def run_checks(
         else:
             try:
                 if not chk.sparse:
-                    routes._dense_allowed()  # before any dense work of the check's own, not only inside the routes
+                    routes.require_dense()  # before any dense work of the check's own, not only inside the routes
                 out = chk.func(ctx)
             except RouteTooLargeError as e:
                 out = NotChecked(str(e))

@@ -47,7 +47,8 @@ class Routes:
         """The support graph with its own SCC and period code (:mod:`proofs_check.graph`)."""
         return SupportGraph.of(self.chain)
 
-    def _dense_allowed(self) -> None:
+    def require_dense(self) -> None:
+        """Raise :class:`RouteTooLargeError` when the chain is past ``max_dense`` (before any dense work)."""
         if self.n > self.max_dense:
             gb = self.n * self.n * 48 / 1e9  # one n x n fmpq matrix of small entries; the routes hold several, growing
             raise RouteTooLargeError(
@@ -58,7 +59,7 @@ class Routes:
     @cached_property
     def P(self) -> flint.fmpq_mat:
         """``P`` as a dense exact matrix (refused past ``max_dense`` states)."""
-        self._dense_allowed()
+        self.require_dense()
         return self.chain.to_fmpq_mat()
 
     @cached_property
@@ -69,7 +70,7 @@ class Routes:
     @cached_property
     def I(self) -> flint.fmpq_mat:
         """The identity (refused past ``max_dense`` states)."""
-        self._dense_allowed()
+        self.require_dense()
         return identity(self.n)
 
     @cached_property

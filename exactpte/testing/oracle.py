@@ -516,8 +516,8 @@ def _per_class_findings(cand: dict, dec: Decomposition, atol: float, rtol: float
     """``stationary`` and ``class_gain``, aligned with the candidate's classes (canonical order if none given)."""
     out = []
     order = list(range(len(dec.classes)))
-    if "classes" in cand:
-        cand_classes = _nested(cand["classes"], "classes", 2)
+    cand_classes = _nested(cand["classes"], "classes", 2) if "classes" in cand else None
+    if cand_classes is not None:
         by_set = {tuple(sorted(c)): i for i, c in enumerate(dec.classes)}
         mapped = [by_set.get(tuple(sorted(c))) for c in cand_classes]
         if None in mapped or len(mapped) != len(order):
@@ -536,10 +536,9 @@ def _per_class_findings(cand: dict, dec: Decomposition, atol: float, rtol: float
         for pos, i in enumerate(order):
             got = _vector(raw[pos], f"stationary[{pos}]")
             members = dec.classes[i]
-            if "classes" in cand:  # aligned with the candidate's own member order
-                cand_members = _nested(cand["classes"], "classes", 2)[pos]
+            if cand_classes is not None:  # aligned with the candidate's own member order
                 lookup = dict(zip(members, dec.stationary[i]))
-                exp = np.array([to_float(lookup[s]) for s in cand_members])
+                exp = np.array([to_float(lookup[s]) for s in cand_classes[pos]])
             else:
                 exp = to_floats(dec.stationary[i])
             f = _numeric_finding("stationary", got, exp, atol, rtol, unit=f"entry of class {pos}, position")
