@@ -14,83 +14,151 @@ from .structure import Structure
 
 __all__ = ["solve_transient", "extend_to_transient", "phase_offset_basis"]
 
-Vector = list  # a list of scalars, one per right-hand-side column
+SparseVector = dict  # column -> nonzero scalar; a missing column is zero
+
+
+def _sparse_power(rows: list[list[tuple[int, object]]], d: int, field) -> list[dict[int, object]]:
+    """Rows of ``Q^d`` from the rows of ``Q`` (sparse products: ``Q`` has a few entries a row)."""
+    power = [dict(row) for row in rows]
+    for _ in range(d - 1):
+        nxt = []
+        for row in power:
+            acc: dict[int, object] = {}
+            for b, q in row.items():
+                for c, q2 in rows[b]:
+                    acc[c] = acc.get(c, field.zero) + q * q2
+            nxt.append({c: v for c, v in acc.items() if v != 0})
+        power = nxt
+    return power
+
+
+def _matvec(rows: list[list[tuple[int, object]]], y: list[list], field) -> list[list]:
+    """``Q y`` for sparse ``Q`` (row lists) and a dense block ``y`` (list of rows)."""
+    width = len(y[0]) if y else 0
+    out = []
+    for row in rows:
+        acc = [field.zero] * width
+        for b, q in row:
+            yb = y[b]
+            for col in range(width):
+                if yb[col] != 0:
+                    acc[col] += q * yb[col]
+        out.append(acc)
+    return out
+
+
+def _back_substitute(field, Q_rows: list[list[tuple[int, object]]], C: list[list[list]], X0) -> list[list[list]]:
+    """``x_k = C_k + Q x_{k+1}`` for ``k = d-1, .., 1`` (``x_d = x_0``), on numerators.
+
+    ``x_0 = N / L``, ``Q = Q_z / q`` and ``C = C_z / c`` over common denominators, so
+    ``x_k = (C_z q L + c Q_z N) / (c q L)``: ring products only, each entry cancelled once at
+    the end (adding large fractions one by one cancels after every step).
+    """
+    d = len(C)
+    N, L = field.matrix_split(X0)
+    q_nums, q = field.split([v for row in Q_rows for _, v in row])
+    c_flat = [v for k in range(1, d) for row in C[k] for v in row]
+    c_nums, c = field.split(c_flat)
+    width = len(N[0]) if N else 0
+    cQ: list[list[tuple[int, object]]] = []
+    it = iter(q_nums)
+    for row in Q_rows:
+        cQ.append([(b, c * next(it)) for b, _ in row])
+    it_c = iter(c_nums)
+    Cz = {k: [[next(it_c) for _ in range(width)] for _ in C[k]] for k in range(1, d)}
+    out: dict[int, list[list]] = {}
+    for k in range(d - 1, 0, -1):
+        qL = q * L
+        nxt = []
+        for a, row in enumerate(cQ):
+            acc_row = []
+            for col in range(width):
+                acc = Cz[k][a][col] * qL
+                for b, w in row:
+                    acc += w * N[b][col]
+                acc_row.append(acc)
+            nxt.append(acc_row)
+        N, L = nxt, c * qL
+        out[k] = [[field.fraction(v, L) for v in acc_row] for acc_row in N]
+    return [out[k] for k in range(1, d)]
 
 
 def solve_transient(
     chain: Chain,
     structure: Structure,
-    const: Sequence[dict[int, Vector]],
-    ncols: int,
-) -> list[dict[int, Vector]]:
+    const: Sequence[dict[int, SparseVector]],
+) -> list[dict[int, SparseVector]]:
     """Solve the phase-coupled absorbing system on the transient states.
 
     With ``d = len(const)`` and indices mod ``d``, find ``x_0 .. x_{d-1}`` on ``T`` with
 
         ``x_k(s) = sum_{s' in T} P(s, s') x_{k+1}(s') + const[k](s)``.
 
-    ``d = 1`` is the ordinary absorbing system ``(I - Q) x = c``.  For ``d > 1``,
-    on each transient SCC ``S`` the phases are eliminated into one system
-    ``(I - Q_SS^d) x_0 = sum_j Q_SS^j c_j`` and ``x_{d-1}, .., x_1`` follow by
+    ``d = 1`` is the ordinary absorbing system ``(I - Q) x = c``.  Vectors are sparse
+    (``{column: value}``, zeros left out), so a state pays only for the columns it reaches.
+    Each transient SCC ``S`` is solved downstream first; for ``d > 1`` the phases are
+    eliminated into one system ``(I - Q_SS^d) x_0 = sum_j Q_SS^j c_j`` (``Q^d`` by sparse
+    products, ``sum_j Q^j c_j`` by sparse Horner) and ``x_{d-1}, .., x_1`` follow by
     back-substitution, so no ``d|T|``-sized system is ever formed.  The matrix is
-    nonsingular because ``Q`` is strictly substochastic on the transient block
-    (spectral radius < 1).  Missing entries of ``const[k]`` are zero.
+    nonsingular because ``Q`` is strictly substochastic on the transient block (spectral
+    radius < 1); only the columns that are nonzero somewhere on ``S`` enter its solve.
 
     Examples
     --------
     >>> from exactpte import MarkovRewardProcess
 
     >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [0, 0])
-    >>> x = solve_transient(m, m.structure, [{0: [m.field.one / 2]}], 1)
+    >>> x = solve_transient(m, m.structure, [{0: {0: m.field.one / 2}}])
     >>> x[0][0]
-    [1]
+    {0: 1}
     """
     field = chain.field
+    zero = field.zero
     d = len(const)
-    zero_vec = [field.zero] * ncols
-    X: list[dict[int, Vector]] = [dict() for _ in range(d)]
+    X: list[dict[int, SparseVector]] = [dict() for _ in range(d)]
     for scc in structure.transient_sccs:
         pos = {s: j for j, s in enumerate(scc)}
         m = len(scc)
         # c_k on S: the constant plus what flows to already-solved transient states
-        c = [[list(const[k].get(s, zero_vec)) for s in scc] for k in range(d)]
-        Q_local: list[tuple[int, int, object]] = []
+        c = [[dict(const[k].get(s, ())) for s in scc] for k in range(d)]
+        Q_rows: list[list[tuple[int, object]]] = [[] for _ in range(m)]
         for a, s in enumerate(scc):
             for j, q in chain.row(s):
-                if j in pos:
-                    Q_local.append((a, pos[j], q))
+                b = pos.get(j)
+                if b is not None:
+                    Q_rows[a].append((b, q))
                     continue
                 for k in range(d):
                     xj = X[(k + 1) % d].get(j)
-                    if xj is not None:
+                    if xj:
                         ck = c[k][a]
-                        for col in range(ncols):
-                            ck[col] += q * xj[col]
-        if not Q_local:  # no coupling inside S: x_k = c_k
+                        for col, v in xj.items():
+                            ck[col] = ck.get(col, zero) + q * v
+        active = sorted({col for ck in c for vec in ck for col, v in vec.items() if v != 0})
+        if not active:
+            continue
+        if not any(Q_rows):  # no coupling inside S: x_k = c_k
             for k in range(d):
                 for a, s in enumerate(scc):
-                    X[k][s] = c[k][a]
+                    vec = {col: v for col, v in c[k][a].items() if v != 0}
+                    if vec:
+                        X[k][s] = vec
             continue
-        Q = field.zeros(m, m)
-        for a, b, q in Q_local:
-            Q[a, b] = q
-        C = [field.matrix(c[k], ncols) for k in range(d)]
+        C = [[[vec.get(col, zero) for col in active] for vec in c[k]] for k in range(d)]
         y = C[d - 1]
         for k in range(d - 2, -1, -1):  # Horner: y = sum_j Q^j c_j
-            y = C[k] + Q * y
-        Qd = Q
-        for _ in range(d - 1):
-            Qd = Qd * Q
-        x = [None] * d
-        x[0] = field.solve(field.identity(m) - Qd, y)
-        nxt = x[0]
-        for k in range(d - 1, 0, -1):
-            x[k] = C[k] + Q * nxt
-            nxt = x[k]
+            y = [[u + w for u, w in zip(ca, qa)] for ca, qa in zip(C[k], _matvec(Q_rows, y, field))]
+        A = field.identity(m)
+        for a, row in enumerate(_sparse_power(Q_rows, d, field) if d > 1 else [dict(r) for r in Q_rows]):
+            for b, q in row.items():
+                A[a, b] -= q
+        X0 = field.solve(A, field.matrix(y, len(active)))
+        x = [field.to_lists(X0)] + _back_substitute(field, Q_rows, C, X0) if d > 1 else [field.to_lists(X0)]
         for k in range(d):
-            rows = field.to_lists(x[k])
             for a, s in enumerate(scc):
-                X[k][s] = rows[a]
+                vec = {col: v for col, v in zip(active, x[k][a]) if v != 0}
+                if vec:
+                    X[k][s] = vec
     return X
 
 
@@ -109,19 +177,21 @@ def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> li
     ['5', '3']
     """
     recurrent = structure.class_of
+    zero = chain.field.zero
     const = {}
     for s in structure.transient:
         acc = base(s)
         for y, q in chain.row(s):
             if recurrent[y] >= 0:
                 acc += q * x[y]
-        const[s] = [acc]
-    for s, vec in solve_transient(chain, structure, [const], 1)[0].items():
-        x[s] = vec[0]
+        const[s] = {0: acc}
+    solved = solve_transient(chain, structure, [const])[0]
+    for s in structure.transient:
+        x[s] = solved.get(s, {}).get(0, zero)
     return x
 
 
-def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, list]:
+def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, SparseVector]:
     """The phase-offset absorption basis ``b_{i,k}`` on the transient states (``def:main_b``).
 
     ``b_{i,k}(s) = P_s(class(X_tau) = i, phase(X_tau) - tau = k mod d_i)`` with ``tau``
@@ -130,38 +200,38 @@ def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, list]:
     :func:`solve_transient` solves, once per distinct period for all classes of
     that period.  On recurrent states ``b_{i,k} = 1{C_{i,k}}`` (not stored here).
 
-    Returns ``{s: row}`` for transient ``s``, ``row`` of length ``N`` in
-    ``(class, phase)`` order.
+    Returns ``{s: {column: value}}`` for transient ``s``, sparse (a state holds only the
+    ``(class, phase)`` columns it reaches), columns in ``(class, phase)`` order.
 
     Examples
     --------
     >>> from exactpte import MarkovRewardProcess
 
     >>> m = MarkovRewardProcess([[0, 1, 0], [0, 0, 1], [0, 1, 0]], [0, 0, 0])
-    >>> [str(x) for x in phase_offset_basis(m, m.structure)[0]]
-    ['0', '1']
+    >>> phase_offset_basis(m, m.structure)[0]
+    {1: 1}
     """
     S, field = structure, chain.field
     col_of = S.column_of
-    rows: dict[int, list] = {s: [field.zero] * S.N for s in S.transient}
+    rows: dict[int, SparseVector] = {s: {} for s in S.transient}
     by_period: dict[int, list[int]] = {}
     for i, d in enumerate(S.periods):
         by_period.setdefault(d, []).append(i)
     class_of, phase_of = S.class_of, S.phase_of
     for d, cls in sorted(by_period.items()):
-        slot = {i: c for c, i in enumerate(cls)}
-        const: list[dict[int, Vector]] = [dict() for _ in range(d)]
+        of_period = set(cls)
+        const: list[dict[int, SparseVector]] = [dict() for _ in range(d)]
         for s in S.transient:
             for y, q in chain.row(s):
                 i = class_of[y]
-                if i >= 0 and i in slot:
+                if i in of_period:
                     k = (phase_of[y] - 1) % d  # entering C_{i,k+1} at time 1 contributes to b_{i,k}
-                    vec = const[k].setdefault(s, [field.zero] * len(cls))
-                    vec[slot[i]] += q
-        X = solve_transient(chain, S, const, len(cls))
+                    vec = const[k].setdefault(s, {})
+                    vec[i] = vec.get(i, field.zero) + q
+        X = solve_transient(chain, S, const)
         for k in range(d):
             for s, vec in X[k].items():
                 row = rows[s]
-                for i, c in slot.items():
-                    row[col_of[(i, k)]] = vec[c]
-    return rows
+                for i, v in vec.items():
+                    row[col_of[(i, k)]] = v
+    return {s: dict(sorted(row.items())) for s, row in rows.items()}

@@ -16,7 +16,7 @@ from .errors import UsageError
 from .fields import Field
 from .structure import Structure
 
-__all__ = ["stationary_distribution", "gain", "psi_coordinates", "class_means", "cesaro_apply"]
+__all__ = ["stationary_distribution", "gain", "bias", "class_bias", "psi_coordinates", "class_means", "cesaro_apply"]
 
 
 def stationary_distribution(chain: Chain, members: Sequence[int] | None = None) -> list:
@@ -77,11 +77,12 @@ def cesaro_apply(classes, stationary, absorption, x: Sequence, *, field: Field) 
     return [sum((a * mu for a, mu in zip(row, means)), field.zero) for row in absorption]
 
 
-def gain(chain: Chain) -> tuple:
+def gain(chain: Chain, *, stationary: Sequence[Sequence] | None = None) -> tuple:
     """The classical gain ``ρ = P∞ r`` alone, by the cheapest exact route.
 
     Per class ``γ_i = π_i · r``; on transient states ``ρ = Q ρ + P_{T,F} γ``,
-    one absorbing solve with a single right-hand side.
+    one absorbing solve with a single right-hand side.  ``stationary`` (per class, aligned
+    with ``chain.structure.classes``) skips the class solves when already known.
 
     Examples
     --------
@@ -94,12 +95,74 @@ def gain(chain: Chain) -> tuple:
     check_chain(chain)
     field = chain.field
     S = chain.structure
+    if stationary is None:
+        stationary = [stationary_distribution(chain, members) for members in S.classes]
     rho = [field.zero] * chain.n
-    for members in S.classes:
-        (g,) = class_means([members], [stationary_distribution(chain, members)], chain.r, field=field)
+    for members, g in zip(S.classes, class_means(S.classes, stationary, chain.r, field=field)):
         for s in members:
             rho[s] = g
     return tuple(extend_to_transient(chain, S, rho, lambda s: field.zero))
+
+
+def class_bias(chain: Chain, members: Sequence[int], pi: Sequence, gain_i) -> list:
+    """The bias on one closed class: ``(I - P_F) h = r - γ`` with ``π · h = 0``.
+
+    ``I - P_F`` has rank ``|F| - 1`` (kernel: constants); its rows are dependent with the
+    positive weights ``π``, so the last balance row is replaced by ``π · h = 0``, which fixes
+    the constant because ``π · 1 = 1``.
+
+    Examples
+    --------
+    >>> from exactpte import MarkovRewardProcess
+
+    >>> m = MarkovRewardProcess([[0, 1], [1, 0]], [1, 0])
+    >>> half = m.field.one / 2
+    >>> [str(x) for x in class_bias(m, [0, 1], [half, half], half)]
+    ['1/4', '-1/4']
+    """
+    field = chain.field
+    m = len(members)
+    pos = {s: a for a, s in enumerate(members)}
+    M = field.zeros(m, m)
+    rhs = field.zeros(m, 1)
+    for a, y in enumerate(members[:-1]):
+        M[a, a] += field.one
+        for z, q in chain.row(y):
+            M[a, pos[z]] -= q
+        rhs[a, 0] = chain.r[y] - gain_i
+    for a, p in enumerate(pi):
+        M[m - 1, a] = p
+    return [row[0] for row in field.to_lists(field.solve(M, rhs))]
+
+
+def bias(chain: Chain, *, stationary: Sequence[Sequence] | None = None, rho: Sequence | None = None) -> tuple:
+    """The classical (normalized) bias ``h`` alone: ``r = ρ + (I - P) h``, ``P∞ h = 0``.
+
+    On each closed class :func:`class_bias`; on the transient states
+    ``h = Q h + (r - ρ) + P_{T,F} h_F``, one absorbing solve (``P∞ h = 0`` holds there too,
+    since ``P∞(s, ·)`` is a combination of the class distributions ``π_i``).  No phase basis
+    is needed.  ``stationary`` and ``rho`` skip what is already known.
+
+    Examples
+    --------
+    >>> import exactpte
+    >>> m = exactpte.example("branching")
+    >>> bias(m) == exactpte.decompose(m).h
+    True
+    """
+    check_chain(chain)
+    field = chain.field
+    S = chain.structure
+    if stationary is None:
+        stationary = [stationary_distribution(chain, members) for members in S.classes]
+    if rho is None:
+        rho = gain(chain, stationary=stationary)
+    h = [field.zero] * chain.n
+    for members, pi in zip(S.classes, stationary):
+        for s, x in zip(members, class_bias(chain, members, pi, rho[members[0]])):
+            h[s] = x
+    r = chain.r
+    return tuple(extend_to_transient(chain, S, h, lambda s: r[s] - rho[s]))
 
 
 def psi_coordinates(theta: Sequence, class_gain, structure: Structure, *, field: Field) -> list:

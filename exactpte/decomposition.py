@@ -3,21 +3,24 @@
 Solves only what needs solving: the phase-offset basis on the transient block
 (:mod:`exactpte.absorption`), one ``|F_i| x |F_i|`` system per closed class for
 ``θ_i`` and ``v*`` on ``F_i``, then one absorbing solve for ``v*`` on ``T``.
-The classical ``ρ``, ``ψ``, ``h`` follow from these by vector operations.
+The classical ``ρ``, ``ψ``, ``h`` follow from these by vector operations.  Nothing is
+computed before it is read (:class:`DecompositionWork`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from typing import Any
 
-from .absorption import extend_to_transient, phase_offset_basis
-from .classical import cesaro_apply, class_means, psi_coordinates, stationary_distribution
+from .absorption import SparseVector, extend_to_transient, phase_offset_basis
+from .classical import bias, class_means, gain, psi_coordinates, stationary_distribution
 from .chain import Chain, check_chain
 from .fields import Field
 from .result import Decomposition
+from .structure import Structure
 
-__all__ = ["decompose", "class_gauge_solve"]
+__all__ = ["decompose", "class_gauge_solve", "DecompositionWork", "weighted_sums"]
 
 
 def class_gauge_solve(
@@ -72,7 +75,11 @@ def decompose(chain: Chain, anchors: Any = None) -> Decomposition:
     ``ρ = P∞ r``, the normalized bias ``h`` and the bridge ``ψ`` with
     ``g* = ρ + (I - P) ψ`` and ``h = v* + ψ - P∞ v*`` (``thm:comparison_gain_bias``).
     Only the blocks that need it are solved: the transient block (by SCC, downstream
-    first) and one system per closed class.
+    first) and one system per closed class.  Every quantity is computed on first access
+    from shared intermediate results, so reading ``dec.rho`` alone costs one class solve per
+    class and one transient solve with a small right-hand side (:func:`~exactpte.gain`'s
+    route), ``dec.h`` alone two (:func:`~exactpte.classical.bias`'s route), and the phase
+    basis is solved only when something needs it (``basis``, ``g_star``, ``v_star``, ``psi``).
 
     Parameters
     ----------
@@ -104,80 +111,196 @@ def decompose(chain: Chain, anchors: Any = None) -> Decomposition:
     True
     """
     check_chain(chain)
-    field = chain.field
     S = chain.structure
     A = S.validate_anchors(anchors)
-    n = chain.n
-    zero = field.zero
-
-    b_transient = phase_offset_basis(chain, S)
-
-    # closed classes: stationary distributions, θ_i and v* on F_i
-    theta: list = []
-    stationary: list[tuple] = []
-    v_star = [zero] * n
-    g_star = [zero] * n
-    for i, members in enumerate(S.classes):
-        phases = [S.phase_of[s] for s in members]
-        th, v = class_gauge_solve(chain, members, phases, A[i])
-        theta.extend(th)
-        for s, val in v.items():
-            v_star[s] = val
-        for s, k in zip(members, phases):
-            g_star[s] = th[k]
-        stationary.append(tuple(stationary_distribution(chain, members)))
-
-    # transient states: g* = sum θ b (lem:anchor_interpolation); v* by one absorbing solve
-    for s in S.transient:
-        g_star[s] = sum((t * bv for t, bv in zip(theta, b_transient[s]) if bv != 0), zero)
-    extend_to_transient(chain, S, v_star, lambda s: chain.r[s] - g_star[s])
-
-    # classical side, from the factored P∞ (α_i = sum_k b_{i,k})
-    m = len(S.classes)
-    absorption = [[zero] * m for _ in range(n)]
-    for i, members in enumerate(S.classes):
-        for s in members:
-            absorption[s][i] = field.one
-    col = 0
-    for i, d in enumerate(S.periods):
-        for s in S.transient:
-            absorption[s][i] = sum(b_transient[s][col : col + d], zero)
-        col += d
-    class_gain = class_means(S.classes, stationary, chain.r, field=field)
-    rho = cesaro_apply(S.classes, stationary, absorption, chain.r, field=field)
-    c = psi_coordinates(theta, class_gain, S, field=field)
-    basis = _basis_rows(S, b_transient, field)
-    psi = [sum((ck * bv for ck, bv in zip(c, basis[s]) if bv != 0), zero) for s in range(n)]
-    Pinf_v = cesaro_apply(S.classes, stationary, absorption, v_star, field=field)
-    h = [v + p - pv for v, p, pv in zip(v_star, psi, Pinf_v)]
-
-    return Decomposition(
-        chain=chain,
-        structure=S,
-        anchors=A,
-        basis=tuple(tuple(row) for row in basis),
-        theta=tuple(theta),
-        g_star=tuple(g_star),
-        v_star=tuple(v_star),
-        stationary=tuple(stationary),
-        absorption=tuple(tuple(row) for row in absorption),
-        class_gain=tuple(class_gain),
-        rho=tuple(rho),
-        psi_coords=tuple(c),
-        psi=tuple(psi),
-        h=tuple(h),
-    )
+    return Decomposition(chain=chain, structure=S, anchors=A, _work=DecompositionWork(chain, S, A))
 
 
-def _basis_rows(S, b_transient: dict[int, list], field: Field) -> list[list]:
-    N = S.N
-    col_of = S.column_of
-    rows = []
-    for s in range(S.n):
-        if s in b_transient:
-            rows.append(b_transient[s])
-        else:
-            row = [field.zero] * N
-            row[col_of[(S.class_of[s], S.phase_of[s])]] = field.one
-            rows.append(row)
-    return rows
+def weighted_sums(field: Field, rows: dict[int, SparseVector], weights: Sequence[Sequence]) -> list[dict[int, Any]]:
+    """``{s: sum_c w[c] rows[s][c]}`` for every weight vector ``w`` (rows sparse).
+
+    Each row and each weight vector is brought to one common denominator once
+    (:meth:`~exactpte.fields.Field.split`), the sums run on numerators, and every result is
+    cancelled once: adding large fractions one by one would cancel after every addition.
+
+    Examples
+    --------
+    >>> from exactpte.fields import QQ
+    >>> weighted_sums(QQ, {0: {0: QQ.one, 2: QQ.one / 2}}, [[1, 5, 4]])
+    [{0: 3}]
+    """
+    split_weights = [field.split([field.scalar(x) for x in w]) for w in weights]
+    out: list[dict[int, Any]] = [{} for _ in weights]
+    for s, row in rows.items():
+        if not row:
+            for acc in out:
+                acc[s] = field.zero
+            continue
+        cols = list(row)
+        nums, den = field.split(list(row.values()))
+        for (w_nums, w_den), acc in zip(split_weights, out):
+            total = 0
+            for c, v in zip(cols, nums):
+                total += w_nums[c] * v
+            acc[s] = field.fraction(total, den * w_den)
+    return out
+
+
+class DecompositionWork:
+    """The shared intermediate results of one decomposition, each computed once on first use.
+
+    :class:`~exactpte.Decomposition` reads its fields from here, so a caller pays only for
+    the quantities it reads.  Dependencies: class solves (``stationary``, ``gauge``) →
+    ``class_gain``, ``psi_coords`` → the phase basis on ``T`` (one solve per distinct period)
+    → ``g*``, ``ψ``, ``ρ``, ``P∞v*`` on ``T`` by one product per period.  ``h`` always takes
+    the classical route (:func:`~exactpte.classical.bias`: one absorbing solve with a small
+    answer), and ``v* = h - ψ + P∞v*`` on ``T`` follows without a solve of its own
+    (``thm:comparison_gain_bias``).  ``ρ`` read before the phase basis takes
+    :func:`~exactpte.gain`'s route, which needs no basis.
+    """
+
+    def __init__(self, chain: Chain, structure: Structure, anchors: tuple[tuple[int, ...], ...]) -> None:
+        self.chain, self.S, self.anchors, self.field = chain, structure, anchors, chain.field
+
+    def computed(self) -> tuple[str, ...]:
+        """The names of the intermediate results computed so far."""
+        return tuple(k for k in vars(self) if k not in ("chain", "S", "anchors", "field"))
+
+    # -- closed classes ------------------------------------------------------------------
+    @cached_property
+    def stationary(self) -> tuple[tuple, ...]:
+        """Stationary distribution of every closed class (one solve per class)."""
+        return tuple(tuple(stationary_distribution(self.chain, members)) for members in self.S.classes)
+
+    @cached_property
+    def class_gain(self) -> tuple:
+        """``γ_i = π_i · r`` for every closed class."""
+        return tuple(class_means(self.S.classes, self.stationary, self.chain.r, field=self.field))
+
+    @cached_property
+    def gauge(self) -> tuple[tuple, dict[int, Any]]:
+        """``(θ, v* on the closed classes)`` from one gauge system per class."""
+        theta: list = []
+        v_rec: dict[int, Any] = {}
+        for i, members in enumerate(self.S.classes):
+            th, v = class_gauge_solve(self.chain, members, [self.S.phase_of[s] for s in members], self.anchors[i])
+            theta.extend(th)
+            v_rec.update(v)
+        return tuple(theta), v_rec
+
+    @property
+    def theta(self) -> tuple:
+        """``θ*`` in basis-column order."""
+        return self.gauge[0]
+
+    @cached_property
+    def psi_coords(self) -> tuple:
+        """Coordinates of ``ψ`` in the basis (:func:`~exactpte.classical.psi_coordinates`)."""
+        return tuple(psi_coordinates(self.theta, self.class_gain, self.S, field=self.field))
+
+    @cached_property
+    def class_mean_v(self) -> tuple:
+        """``μ_i = π_i · v*|_{F_i}`` (so ``P∞ v* = μ_i`` on ``F_i``)."""
+        v_rec = self.gauge[1]
+        return tuple(sum((p * v_rec[y] for y, p in zip(members, pi)), self.field.zero)
+                     for members, pi in zip(self.S.classes, self.stationary))
+
+    # -- the transient block -------------------------------------------------------------------
+    @cached_property
+    def basis_transient(self) -> dict[int, SparseVector]:
+        """The phase basis on ``T``, sparse rows (one phase system per distinct period)."""
+        return phase_offset_basis(self.chain, self.S)
+
+    def _per_column(self, per_class: Sequence) -> list:
+        return [per_class[i] for i, k in self.S.index_set]
+
+    @cached_property
+    def transient_sums(self) -> dict[str, dict[int, Any]]:
+        """``g*``, ``ψ``, ``ρ``, ``P∞ v*`` on ``T`` as basis combinations, in one product
+        (``lem:anchor_interpolation``: ``g* = sum θ b``; ``ψ = sum c b``; ``P∞ x = sum_i (π_i·x) α_i``)."""
+        names = ("g_star", "psi", "rho", "Pinf_v")
+        weights = [self.theta, self.psi_coords, self._per_column(self.class_gain), self._per_column(self.class_mean_v)]
+        return dict(zip(names, weighted_sums(self.field, self.basis_transient, weights)))
+
+    # -- the quantities -------------------------------------------------------------------------------
+    @cached_property
+    def basis_sparse(self) -> tuple[dict[int, Any], ...]:
+        """``{column: b_c(s)}`` for every state, nonzero entries only."""
+        col_of, S, one = self.S.column_of, self.S, self.field.one
+        bt = self.basis_transient
+        return tuple(bt[s] if S.class_of[s] < 0 else {col_of[(S.class_of[s], S.phase_of[s])]: one} for s in range(S.n))
+
+    @cached_property
+    def basis(self) -> tuple[tuple, ...]:
+        """Dense basis rows (materialised from the sparse ones)."""
+        zero, N = self.field.zero, self.S.N
+        rows = []
+        for sparse in self.basis_sparse:
+            row = [zero] * N
+            for c, v in sparse.items():
+                row[c] = v
+            rows.append(tuple(row))
+        return tuple(rows)
+
+    @cached_property
+    def absorption(self) -> tuple[tuple, ...]:
+        """``α_i(s) = sum_k b_{i,k}(s)`` for every state and class."""
+        field, S = self.field, self.S
+        class_of_column = [i for i, _ in S.index_set]
+        rows = []
+        for sparse in self.basis_sparse:
+            row = [field.zero] * len(S.classes)
+            if len(sparse) == 1:
+                (c, v), = sparse.items()
+                row[class_of_column[c]] = v
+            elif sparse:
+                nums, den = field.split(list(sparse.values()))
+                sums: dict[int, Any] = {}
+                for c, x in zip(sparse, nums):
+                    i = class_of_column[c]
+                    sums[i] = sums[i] + x if i in sums else x
+                for i, x in sums.items():
+                    row[i] = field.fraction(x, den)
+            rows.append(tuple(row))
+        return tuple(rows)
+
+    def _assemble(self, name: str, on_class) -> tuple:
+        """A vector that is ``on_class(i, k)`` on ``C_{i,k}`` and the basis combination on ``T``."""
+        S, sums = self.S, self.transient_sums[name]
+        return tuple(sums[s] if S.class_of[s] < 0 else on_class(S.class_of[s], S.phase_of[s]) for s in range(S.n))
+
+    @cached_property
+    def g_star(self) -> tuple:
+        """``g* = θ_{phase}`` on the classes, ``sum θ b`` on ``T``."""
+        col_of, theta = self.S.column_of, self.theta
+        return self._assemble("g_star", lambda i, k: theta[col_of[(i, k)]])
+
+    @cached_property
+    def psi(self) -> tuple:
+        """``ψ = c_{i,k}`` on ``C_{i,k}``, ``sum c b`` on ``T``."""
+        col_of, c = self.S.column_of, self.psi_coords
+        return self._assemble("psi", lambda i, k: c[col_of[(i, k)]])
+
+    @cached_property
+    def rho(self) -> tuple:
+        """``ρ = γ_i`` on ``F_i``; on ``T`` from the basis when it is known, else by one absorbing solve."""
+        if "transient_sums" in vars(self) or "basis_transient" in vars(self):
+            gain_i = self.class_gain
+            return self._assemble("rho", lambda i, k: gain_i[i])
+        return gain(self.chain, stationary=self.stationary)
+
+    @cached_property
+    def v_star(self) -> tuple:
+        """``v*``: the gauge solves on the classes, ``h - ψ + P∞v*`` on ``T``."""
+        # On T, v* = h - ψ + P∞v* (thm:comparison_gain_bias): h's absorbing solve has a far smaller
+        # answer than v*'s own (whose right-hand side r - g* carries every period's phase
+        # determinant), so the classical route is the cheaper one.
+        mu, v_rec = self.class_mean_v, self.gauge[1]
+        Pinf_v = self.transient_sums["Pinf_v"]
+        h, psi = self.h, self.psi
+        return tuple(v_rec[s] if s in v_rec else h[s] - psi[s] + Pinf_v[s] for s in range(self.S.n))
+
+    @cached_property
+    def h(self) -> tuple:
+        """The normalized bias by the classical route (:func:`~exactpte.classical.bias`)."""
+        return bias(self.chain, stationary=self.stationary, rho=self.rho)

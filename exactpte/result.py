@@ -11,6 +11,7 @@ when ``P_inf`` is read; hitting times are solved on first use, once.  Outputs
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import cached_property
 from typing import Any, Sequence
 
@@ -22,7 +23,38 @@ from .fields import Field
 from .report import FORMAT
 from .structure import Structure
 
-__all__ = ["Decomposition", "FORMAT"]
+__all__ = ["Decomposition", "FORMAT", "QUANTITIES"]
+
+QUANTITIES = ("basis", "theta", "g_star", "v_star", "stationary", "absorption", "class_gain", "rho", "psi_coords",
+              "psi", "h")
+"""The exact quantities of a decomposition, each computed on first access."""
+
+
+def _quantity(name: str, doc: str) -> cached_property:
+    """A result field read (once) from the decomposition's shared intermediate results."""
+
+    def get(self: "Decomposition") -> Any:
+        return getattr(self._work, name)
+
+    get.__name__ = name
+    get.__doc__ = doc
+    prop = cached_property(get)
+    prop.__set_name__(None, name)  # type: ignore[arg-type]
+    return prop
+
+
+class GivenValues:
+    """Intermediate results that are simply given (a decomposition evaluated at a point)."""
+
+    def __init__(self, **values: Any) -> None:
+        self.__dict__.update(values)
+        if "basis_sparse" not in values:
+            self.basis_sparse = tuple({c: x for c, x in enumerate(row) if x != 0} for row in values["basis"])
+
+    def computed(self) -> tuple[str, ...]:
+        """Everything is given."""
+        return tuple(vars(self))
+
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,17 +80,35 @@ class Decomposition:
     chain: Chain
     structure: Structure
     anchors: tuple[tuple[int, ...], ...]
-    basis: tuple[tuple[Any, ...], ...]
-    theta: tuple
-    g_star: tuple
-    v_star: tuple
-    stationary: tuple[tuple, ...]
-    absorption: tuple[tuple, ...]
-    class_gain: tuple
-    rho: tuple
-    psi_coords: tuple
-    psi: tuple
-    h: tuple
+    _work: Any = dataclass_field(repr=False)
+
+    basis = _quantity("basis", "``basis[s][c] = b_{i,k}(s)``, columns in ``(class, phase)`` order (``def:main_b``).")
+    basis_sparse = _quantity("basis_sparse", "``basis_sparse[s] = {c: b_c(s)}``, nonzero entries only (a transient "
+                                             "state holds only the classes it reaches).")
+    theta = _quantity("theta", "``θ*_{i,k} = g*(a_{i,k})`` in basis-column order (``def:theta_star``).")
+    g_star = _quantity("g_star", "``g* ∈ K(P)`` with ``r = g* + (I - P) v*`` (``thm:wellposed``).")
+    v_star = _quantity("v_star", "``v*``, zero at the anchors, with ``r = g* + (I - P) v*`` (``thm:wellposed``).")
+    stationary = _quantity("stationary", "``stationary[i]``: the stationary distribution of ``F_i``, aligned with "
+                                         "``classes[i]``.")
+    absorption = _quantity("absorption", "``absorption[s][i] = α_i(s)``, the probability of ending in ``F_i``.")
+    class_gain = _quantity("class_gain", "``class_gain[i] = π_i · r``.")
+    rho = _quantity("rho", "The classical gain ``ρ = P∞ r``.")
+    psi_coords = _quantity("psi_coords", "Coordinates of ``ψ`` in the basis ``b`` (``thm:comparison_gain_bias``).")
+    psi = _quantity("psi", "``ψ ∈ K ∩ ker P∞`` with ``g* = ρ + (I - P) ψ`` (``thm:comparison_gain_bias``).")
+    h = _quantity("h", "The normalized bias: ``r = ρ + (I - P) h``, ``P∞ h = 0``.")
+
+    def computed(self) -> tuple[str, ...]:
+        """The intermediate results computed so far (quantities are computed on first access).
+
+        Examples
+        --------
+        >>> import exactpte
+        >>> dec = exactpte.decompose(exactpte.example("branching"))
+        >>> _ = dec.rho
+        >>> "basis_transient" in dec.computed()      # ρ alone needs no phase basis
+        False
+        """
+        return self._work.computed()
 
     # -- structure shortcuts -------------------------------------------------------
     @property
@@ -114,7 +164,8 @@ class Decomposition:
         c = self.structure.column_of.get((i, k))
         if c is None:
             raise UsageError(f"no cyclic class C_{i},{k}: the chain's (class, phase) pairs are {list(self.structure.index_set)}")
-        return tuple(row[c] for row in self.basis)
+        zero = self.field.zero
+        return tuple(row.get(c, zero) for row in self.basis_sparse)
 
     # -- derived objects ------------------------------------------------------------
     @cached_property
@@ -160,7 +211,7 @@ class Decomposition:
         v = [self.field.convert(x, f"v[{s}]") for s, x in enumerate(v)]
         at = [v[s] for _, _, s in self.anchor_list]
         zero = self.field.zero
-        return tuple(v[s] - sum((a * bv for a, bv in zip(at, self.basis[s]) if bv != 0), zero) for s in range(self.n))
+        return tuple(v[s] - sum((at[c] * bv for c, bv in self.basis_sparse[s].items()), zero) for s in range(self.n))
 
     @cached_property
     def hitting_times(self) -> tuple:
@@ -231,13 +282,13 @@ class Decomposition:
                     "the point is a pole of the closed form (a denominator factor vanishes there: see "
                     "dec.denominator_conditions()); decompose chain.at(point) instead") from None
 
-        return Decomposition(
-            chain=rational, structure=self.structure, anchors=self.anchors,
+        values = GivenValues(
             basis=tuple(vec(row) for row in self.basis), theta=vec(self.theta), g_star=vec(self.g_star),
             v_star=vec(self.v_star), stationary=tuple(vec(pi) for pi in self.stationary),
             absorption=tuple(vec(row) for row in self.absorption), class_gain=vec(self.class_gain),
             rho=vec(self.rho), psi_coords=vec(self.psi_coords), psi=vec(self.psi), h=vec(self.h),
         )
+        return Decomposition(chain=rational, structure=self.structure, anchors=self.anchors, _work=values)
 
     def denominator_conditions(self) -> list[str]:
         """Parametric only: ``f != 0`` for every irreducible factor of a denominator of an output."""

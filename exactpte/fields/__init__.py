@@ -72,6 +72,20 @@ class Field(Protocol):
     def to_lists(self, M: Any) -> list[list[Any]]:
         """The matrix's entries as a list of rows."""
 
+    def split(self, xs: Sequence[Any]) -> tuple[list[Any], Any]:
+        """``xs`` over one common denominator: ``(numerators, den)`` in the field's ring
+        (integers over ``QQ``, polynomials over ``QQ(params)``), ``x = num / den``.
+
+        Sums of many fractions are done on numerators and cancelled once (:meth:`fraction`),
+        instead of cancelling after every addition.
+        """
+
+    def matrix_split(self, M: Any) -> tuple[list[list[Any]], Any]:
+        """A matrix over one common denominator: ``(rows of numerators, den)``."""
+
+    def fraction(self, num: Any, den: Any) -> Any:
+        """The field element ``num / den`` (ring elements), cancelled."""
+
     def is_negative(self, x: Any) -> bool:
         """Whether ``x < 0`` (for rational functions: at every point where it is defined, when decidable)."""
 

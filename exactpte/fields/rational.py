@@ -61,18 +61,50 @@ class RationalField:
 
     @staticmethod
     def solve(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:
-        """``X`` with ``A X = B``; ``A`` must be nonsingular (Dixon p-adic lifting past 64 rows)."""
+        """``X`` with ``A X = B``; ``A`` must be nonsingular.
+
+        Solved over the integers: ``A = A_z / a`` and ``B = B_z / b`` with one common
+        denominator each, then ``X = (a / b) A_z^{-1} B_z`` by flint's ``fmpz_mat`` solver
+        (Dixon p-adic lifting for large blocks).  ``fmpq_mat.solve`` would instead scale every
+        row of ``[A | B]`` by its own denominator lcm, so one large right-hand side (``v*`` has
+        thousands of bits) inflates every row of the small-entry ``A``: 4x slower and 15x the
+        memory on a 765-state transient block.
+        """
         if A.nrows() == 0:
             return flint.fmpq_mat(0, B.ncols())
+        A_z, a = A.numer_denom()
+        B_z, b = B.numer_denom()
         try:
-            return A.solve(B, algorithm="dixon" if A.nrows() > 64 else None)
+            X = A_z.solve(B_z)
         except ZeroDivisionError:
             raise SingularSystemError(f"singular {A.nrows()}x{A.ncols()} block system") from None
+        return X if a == b else X * flint.fmpq(a, b)
 
     @staticmethod
     def to_lists(M: flint.fmpq_mat) -> list[list[flint.fmpq]]:
         """The entries as a list of rows."""
         return M.tolist()
+
+    @staticmethod
+    def split(xs: Sequence[flint.fmpq]) -> tuple[list[flint.fmpz], flint.fmpz]:
+        """``xs`` as integer numerators over their least common denominator."""
+        den = flint.fmpz(1)
+        for x in xs:
+            q = x.q
+            if q != den:
+                den = den.lcm(q)
+        return [x.p * (den // x.q) if x.q != den else x.p for x in xs], den
+
+    @staticmethod
+    def matrix_split(M: flint.fmpq_mat) -> tuple[list[list[flint.fmpz]], flint.fmpz]:
+        """``M = M_z / den`` with the least common denominator."""
+        M_z, den = M.numer_denom()
+        return M_z.tolist(), den
+
+    @staticmethod
+    def fraction(num: flint.fmpz, den: flint.fmpz) -> flint.fmpq:
+        """``num / den`` reduced."""
+        return flint.fmpq(num, den)
 
     @staticmethod
     def is_negative(x: flint.fmpq) -> bool:

@@ -376,6 +376,25 @@ class RationalFunctionField:
         """The entries as a list of rows."""
         return M.tolist()
 
+    def split(self, xs: Sequence[RationalFunction]) -> tuple[list, Any]:
+        """``xs`` as polynomial numerators over the lcm of their denominators."""
+        den = self._one_poly
+        for x in xs:
+            if x.den != den:
+                den = den * (x.den / den.gcd(x.den))
+        return [x.num * (den / x.den) if x.den != den else x.num for x in xs], den
+
+    def matrix_split(self, M: PolyMatrix) -> tuple[list[list], Any]:
+        """``M`` over one common denominator (rows of polynomial numerators, the denominator)."""
+        rows = M.tolist()
+        width = len(rows[0]) if rows else 0
+        nums, den = self.split([x for row in rows for x in row])
+        return [nums[a * width : (a + 1) * width] for a in range(len(rows))], den
+
+    def fraction(self, num, den) -> RationalFunction:
+        """``num / den`` (polynomials), cancelled."""
+        return RationalFunction(num, den, self)
+
     def solve(self, A: PolyMatrix, B: PolyMatrix) -> PolyMatrix:
         """``X`` with ``A X = B`` by fraction-free (Bareiss) elimination over ``fmpz_mpoly``.
 

@@ -138,6 +138,7 @@ def build_chain(
     reward_denominator: int = 1,
     permute: bool = True,
     spread_entry: bool = False,
+    transient_target_percent: int | None = None,
 ) -> MarkovRewardProcess:
     """Build a random chain of shape ``spec``, every choice drawn from ``integer(lo, hi)``.
 
@@ -145,6 +146,8 @@ def build_chain(
     class state is also capped by the size of the next phase).  ``spread_entry`` gives the
     first transient state edges into two consecutive phases of the first periodic class, so it
     enters that class at two phase offsets (``b_{i,k}`` and ``b_{i,k+1}`` both nonzero there).
+    ``transient_target_percent`` (``None``: no bias) sends that percentage of a transient state's
+    extra edges to transient states, which then form large strongly connected blocks.
     """
     lo_deg, hi_deg = out_degree
     succ: list[dict[int, None]] = []
@@ -186,7 +189,10 @@ def build_chain(
         down = integer(0, n_rec + j - 1)  # a recurrent state or an earlier transient one
         targets[down] = None
         for _ in range(integer(max(0, lo_deg - 1), max(0, hi_deg - 1))):
-            targets[integer(0, n - 1)] = None
+            if transient_target_percent is not None and integer(1, 100) <= transient_target_percent:
+                targets[integer(n_rec, n - 1)] = None
+            else:
+                targets[integer(0, n - 1)] = None
         succ.append(targets)
     perm = list(range(n))
     if permute:
@@ -214,11 +220,15 @@ def random_chain(
     periods: Sequence[int] = (1, 2, 3, 4),
     out_degree: tuple[int, int] = (2, 5),
     max_denominator: int = 10,
+    transient_target_percent: int | None = None,
 ) -> MarkovRewardProcess:
     """A seeded random chain of about ``n`` states (the benchmark family).
 
     About ``transient_fraction`` of the states are transient; the rest form
-    ``n_classes`` closed classes with periods drawn from ``periods``.
+    ``n_classes`` closed classes with periods drawn from ``periods``.  With
+    ``transient_target_percent`` (e.g. 70) that share of a transient state's extra edges
+    stays among the transient states, so most of them form one large strongly connected block
+    (the expensive case: a dense solve per period and one for ``v*``).
 
     Examples
     --------
@@ -239,7 +249,8 @@ def random_chain(
     def integer(a: int, b: int) -> int:
         return rng.randint(a, b)
 
-    return build_chain(integer, spec, out_degree=out_degree, max_denominator=max_denominator)
+    return build_chain(integer, spec, out_degree=out_degree, max_denominator=max_denominator,
+                       transient_target_percent=transient_target_percent)
 
 
 def parametrize(chain: MarkovRewardProcess, integer: IntSource, *, params: Sequence[str] = ("p",), max_rows: int = 3,

@@ -157,7 +157,7 @@ def describe(chain: MarkovRewardProcess) -> list[str]:
         basis = phase_offset_basis(chain, S)
         col = 0
         for d in S.periods:
-            if d > 1 and any(sum(1 for x in row[col : col + d] if x != 0) >= 2 for row in basis.values()):
+            if d > 1 and any(sum(1 for c in row if col <= c < col + d) >= 2 for row in basis.values()):
                 out.append("entry at >= 2 phase offsets")
                 break
             col += d
