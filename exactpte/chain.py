@@ -34,8 +34,10 @@ __all__ = ["Chain", "MarkovRewardProcess", "check_chain", "validated_rows", "spa
 class Chain:
     """What every chain offers the algorithms: sparse rows over an exact field, rewards, structure.
 
-    Subclasses set ``n``, ``field``, ``r``, ``labels``, ``notes`` and the sparse rows
-    ``_cols`` / ``_vals`` (through :func:`validated_rows`).
+    Subclasses set ``n``, ``field``, ``r``, ``labels``, ``notes`` and the sparse rows (through
+    :func:`validated_rows`), kept in CSR form: ``_ptr`` (row starts), ``_indices`` (a numpy
+    array of columns, increasing within a row) and ``_values`` (the exact entries, aligned), so
+    the support graph goes to scipy without a Python pass over the edges.
 
     Attributes
     ----------
@@ -63,23 +65,43 @@ class Chain:
         >>> MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [0, 0]).row(0)
         ((0, 1/2), (1, 1/2))
         """
-        return tuple(zip(self._cols[i], self._vals[i]))
+        a, b = self._ptr[i], self._ptr[i + 1]
+        return tuple(zip(self._indices[a:b].tolist(), self._values[a:b]))
 
     def edges(self) -> Iterator[tuple[int, int, Any]]:
         """Every transition ``(i, j, P[i, j])`` with ``P[i, j] != 0``, row by row."""
-        for i, (cols, vals) in enumerate(zip(self._cols, self._vals)):
-            for j, q in zip(cols, vals):
-                yield i, j, q
+        cols = self._indices.tolist()
+        for i in range(self.n):
+            for e in range(self._ptr[i], self._ptr[i + 1]):
+                yield i, cols[e], self._values[e]
 
-    @property
+    @cached_property
     def support(self) -> tuple[tuple[int, ...], ...]:
         """The support graph: the successors of every state (sorted)."""
-        return self._cols
+        cols, ptr = self._indices.tolist(), self._ptr
+        return tuple(tuple(cols[ptr[i] : ptr[i + 1]]) for i in range(self.n))
+
+    @cached_property
+    def support_graph(self):
+        """The support graph as a scipy CSR 0/1 matrix (shares the chain's column array)."""
+        import scipy.sparse as sp
+
+        return sp.csr_matrix((np.ones(len(self._indices), dtype=np.int8), self._indices, np.asarray(self._ptr, dtype=np.int64)),
+                             shape=(self.n, self.n))
+
+    @property
+    def _cols(self) -> tuple[tuple[int, ...], ...]:
+        return self.support
+
+    @property
+    def _vals(self) -> tuple[tuple[Any, ...], ...]:
+        ptr, vals = self._ptr, self._values
+        return tuple(tuple(vals[ptr[i] : ptr[i + 1]]) for i in range(self.n))
 
     @property
     def nnz(self) -> int:
         """Number of nonzero transition probabilities."""
-        return sum(len(c) for c in self._cols)
+        return len(self._indices)
 
     @cached_property
     def structure(self):
@@ -96,9 +118,9 @@ class Chain:
         """``P`` as an n x n list of exact rows (materialises n^2 entries)."""
         z = self.field.zero
         out = []
-        for c, v in zip(self._cols, self._vals):
+        for i in range(self.n):
             row = [z] * self.n
-            for j, q in zip(c, v):
+            for j, q in self.row(i):
                 row[j] = q
             out.append(row)
         return out
@@ -107,9 +129,9 @@ class Chain:
         """``P x`` by sparse rows."""
         z = self.field.zero
         out = []
-        for c, v in zip(self._cols, self._vals):
+        for i in range(self.n):
             acc = z
-            for j, q in zip(c, v):
+            for j, q in self.row(i):
                 acc += q * x[j]
             out.append(acc)
         return out
@@ -154,7 +176,19 @@ class Chain:
         return _FieldChain(self, field)
 
     def _set_rows(self, rows: Sequence[Sequence[tuple[int, Any]]], *, identically: bool = False) -> None:
-        self._cols, self._vals = validated_rows(rows, self.field, identically=identically)
+        cols, vals = validated_rows(rows, self.field, identically=identically)
+        ptr = [0]
+        for c in cols:
+            ptr.append(ptr[-1] + len(c))
+        self._set_csr(ptr, np.fromiter((j for c in cols for j in c), dtype=np.int64, count=ptr[-1]),
+                      tuple(q for v in vals for q in v))
+
+    def _set_csr(self, ptr: list[int], indices: np.ndarray, values: tuple) -> None:
+        self._ptr, self._indices, self._values = ptr, indices, values
+        indices.setflags(write=False)
+
+    def _same_rows(self, other: "Chain") -> bool:
+        return self._ptr == other._ptr and np.array_equal(self._indices, other._indices) and self._values == other._values
 
 
 class _FieldChain(Chain):
@@ -162,9 +196,8 @@ class _FieldChain(Chain):
 
     def __init__(self, chain: Chain, field: Field, *, reward: Any = None) -> None:
         self.n, self.field, self.labels, self.notes = chain.n, field, chain.labels, chain.notes
-        self._cols = chain._cols
         same = field is chain.field
-        self._vals = chain._vals if same else tuple(tuple(field.scalar(q) for q in vals) for vals in chain._vals)
+        self._set_csr(chain._ptr, chain._indices, chain._values if same else tuple(field.scalar(q) for q in chain._values))
         if reward is None:
             self.r = tuple(field.scalar(x) for x in chain.r)
         else:
@@ -213,7 +246,7 @@ class MarkovRewardProcess(Chain):
     exactpte.errors.RowSumError: row 1 sums to 11/10, expected exactly 1
     """
 
-    __slots__ = ("n", "_cols", "_vals", "r", "labels", "notes", "__dict__")
+    __slots__ = ("n", "_ptr", "_indices", "_values", "r", "labels", "notes", "__dict__")
     field = QQ
 
     def __init__(
@@ -259,6 +292,95 @@ class MarkovRewardProcess(Chain):
         rows = sparse_from_edges(n, edges, lambda p, where: to_fmpq(p, where, policy))
         self = cls.__new__(cls)
         self._init(n, rows, r, labels, policy)
+        return self
+
+    @classmethod
+    def from_arrays(
+        cls,
+        n: int,
+        rows: Any,
+        cols: Any,
+        numerators: Any,
+        denominators: Any,
+        r: Any,
+        labels: Sequence[str] | None = None,
+        *,
+        reward_denominator: int = 1,
+    ) -> "MarkovRewardProcess":
+        """Build from integer edge arrays: ``P[rows[e], cols[e]] = numerators[e] / denominators[e]``.
+
+        The fast path for large chains (numpy in): validation is vectorised (indices in range,
+        no transition given twice, entries ``>= 0``, every row summing to exactly 1 over a
+        common denominator), the support goes straight into CSR, and only the distinct
+        probabilities become Python ``fmpq`` objects.  ``r`` may be an integer array
+        (divided by ``reward_denominator``) or anything the other constructors accept.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> m = MarkovRewardProcess.from_arrays(2, np.array([0, 0, 1]), np.array([0, 1, 0]),
+        ...                                     np.array([1, 1, 1]), np.array([2, 2, 1]), np.array([3, 0]))
+        >>> m == MarkovRewardProcess([["1/2", "1/2"], [1, 0]], [3, 0])
+        True
+        >>> MarkovRewardProcess.from_arrays(2, [0, 0, 1], [0, 1, 0], [1, 2, 1], [2, 3, 1], [0, 0])
+        Traceback (most recent call last):
+        ...
+        exactpte.errors.RowSumError: row 0 sums to 7/6, expected exactly 1
+        """
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ShapeError(f"n must be a positive int, got {n!r:.30}")
+        n = int(n)
+        arrays = []
+        for name, a in (("rows", rows), ("cols", cols), ("numerators", numerators), ("denominators", denominators)):
+            a = np.asarray(a)
+            if a.ndim != 1 or (a.size and a.dtype.kind not in "iu"):
+                raise ShapeError(f"{name} must be a 1-d integer array, got shape {a.shape} and dtype {a.dtype}")
+            arrays.append(a.astype(np.int64, copy=False))
+        rows, cols, num, den = arrays
+        if not len(rows) == len(cols) == len(num) == len(den):
+            raise ShapeError(f"rows, cols, numerators, denominators have lengths {len(rows)}, {len(cols)}, {len(num)}, "
+                             f"{len(den)}; expected one entry per transition in each")
+        for name, a in (("rows", rows), ("cols", cols)):
+            bad = np.flatnonzero((a < 0) | (a >= n))
+            if len(bad):
+                raise ShapeError(f"edge {bad[0]} has {name[:-1]} index {a[bad[0]]}, expected a state index in 0..{n - 1}")
+        bad = np.flatnonzero(den <= 0)
+        if len(bad):
+            raise EntryError(f"edge {bad[0]} ({rows[bad[0]]} -> {cols[bad[0]]}) has denominator {den[bad[0]]}, expected >= 1")
+        bad = np.flatnonzero(num < 0)
+        if len(bad):
+            e = bad[0]
+            raise NegativeEntryError(f"P[{rows[e]}][{cols[e]}] is {flint.fmpq(int(num[e]), int(den[e]))}, expected a probability >= 0")
+        keep = num != 0
+        rows, cols, num, den = rows[keep], cols[keep], num[keep], den[keep]
+        order = np.argsort(rows * n + cols, kind="stable") if n < 2**31 else np.lexsort((cols, rows))
+        rows, cols, num, den = rows[order], cols[order], num[order], den[order]
+        dup = np.flatnonzero((rows[1:] == rows[:-1]) & (cols[1:] == cols[:-1]))
+        if len(dup):
+            raise ShapeError(f"the transition {rows[dup[0]]} -> {cols[dup[0]]} is given twice; give each transition once")
+        ptr = np.searchsorted(rows, np.arange(n + 1))
+        _check_row_sums(ptr, num, den)
+        width = int(den.max(initial=1)) + 1
+        if int(num.max(initial=0)) < 2**62 // width:  # one int64 key per (numerator, denominator) pair
+            keys, inverse = np.unique(num * width + den, return_inverse=True)
+            pairs = np.stack([keys // width, keys % width], axis=1)
+        else:
+            pairs, inverse = np.unique(np.stack([num, den], axis=1), axis=0, return_inverse=True)
+        distinct = [flint.fmpq(int(a), int(b)) for a, b in pairs.tolist()]
+        self = cls.__new__(cls)
+        self.n = n
+        self._set_csr(ptr.tolist(), cols.copy(), tuple(distinct[k] for k in inverse.reshape(-1).tolist()))
+        r_arr = np.asarray(r) if isinstance(r, np.ndarray) else None
+        if r_arr is not None and r_arr.ndim == 1 and r_arr.dtype.kind in "iu" and len(r_arr) == n:
+            values, idx = np.unique(r_arr, return_inverse=True)
+            scale = flint.fmpq(1, reward_denominator)
+            distinct_r = [flint.fmpq(int(v)) * scale for v in values.tolist()]
+            self.r = tuple(distinct_r[k] for k in idx.reshape(-1).tolist())
+        else:
+            scale = flint.fmpq(1, reward_denominator)
+            self.r = tuple(to_fmpq(x, f"r[{i}]") * scale for i, x in enumerate(reward_vector(r, n)))
+        self.labels = check_labels(labels, n)
+        self.notes = ()
         return self
 
     @classmethod
@@ -369,13 +491,12 @@ class MarkovRewardProcess(Chain):
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, MarkovRewardProcess)
-            and self._cols == other._cols
-            and self._vals == other._vals
             and self.r == other.r
+            and self._same_rows(other)
         )
 
     def __hash__(self) -> int:
-        return hash((self._cols, self._vals, self.r))
+        return hash((self._indices.tobytes(), self._values, self.r))
 
     def to_fmpq_mat(self) -> flint.fmpq_mat:
         """``P`` as a dense ``flint.fmpq_mat``."""
@@ -383,6 +504,37 @@ class MarkovRewardProcess(Chain):
 
     def __repr__(self) -> str:
         return f"MarkovRewardProcess(n={self.n}, nnz={self.nnz})"
+
+
+def _check_row_sums(ptr: np.ndarray, num: np.ndarray, den: np.ndarray) -> None:
+    """Every row of the CSR arrays sums to exactly 1 (:class:`~exactpte.errors.RowSumError` naming the first that does not).
+
+    Vectorised over the least common denominator ``D`` of the entries when ``D`` and the scaled
+    numerators fit in 62 bits (the usual case: small denominators); row by row in exact
+    rationals otherwise.
+    """
+    n = len(ptr) - 1
+    empty = np.flatnonzero(ptr[1:] == ptr[:-1])
+    if len(empty):
+        raise RowSumError(f"row {empty[0]} sums to 0, expected exactly 1")
+    import math
+
+    D = 1
+    for d in np.unique(den).tolist():
+        D = math.lcm(D, d)
+        if D >= 2**40:
+            break
+    bad_rows: Iterable[int]
+    if D < 2**40 and int(num.max(initial=0)) * (D // int(den.min(initial=1))) * int(np.diff(ptr).max(initial=1)) < 2**62:
+        scaled = num * (D // den)
+        sums = np.add.reduceat(scaled, ptr[:-1])
+        bad_rows = np.flatnonzero(sums != D).tolist()[:1]
+    else:
+        bad_rows = range(n)
+    for i in bad_rows:
+        total = sum((flint.fmpq(int(a), int(b)) for a, b in zip(num[ptr[i] : ptr[i + 1]], den[ptr[i] : ptr[i + 1]])), flint.fmpq(0))
+        if total != 1:
+            raise RowSumError(f"row {i} sums to {total}, expected exactly 1")
 
 
 def check_chain(chain: Any) -> Chain:

@@ -107,7 +107,7 @@ class ParametricChain(Chain):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ParametricChain) and self.params == other.params and \
-            self._cols == other._cols and self._vals == other._vals and self.r == other.r
+            self.r == other.r and self._same_rows(other)
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -78,12 +78,24 @@ def reverse_topological_components(graph: "sp.csr_matrix", labels: np.ndarray, c
     """The SCC labels ``comps`` ordered downstream first (every SCC after those it reaches).
 
     This is the order in which absorbing systems on the transient part are solved
-    block by block.
+    block by block.  scipy's labels already come in that order (its SCC algorithm numbers a
+    component when it completes, after everything it reaches), which one vectorised pass over
+    the cross edges confirms; a topological sort runs only if it does not hold.
+
+    Examples
+    --------
+    >>> g = support_matrix([[1], [2], [2], [0]])
+    >>> k, labels = strongly_connected_components(g)
+    >>> order = reverse_topological_components(g, labels, [labels[s] for s in (3, 0, 1)])
+    >>> [s for c in order for s in (0, 1, 3) if labels[s] == c]
+    [1, 0, 3]
     """
-    wanted = set(int(c) for c in comps)
     coo = graph.tocoo()
     lr, lc = labels[coo.row], labels[coo.col]
     mask = lr != lc
+    if bool(np.all(lr[mask] > lc[mask])):
+        return np.sort(np.asarray(comps, dtype=np.int64)).tolist()
+    wanted = set(int(c) for c in comps)
     pairs = set(zip(lr[mask].tolist(), lc[mask].tolist()))
     out_deg = {c: 0 for c in wanted}
     preds: dict[int, list[int]] = {c: [] for c in wanted}
@@ -155,7 +167,14 @@ class Structure:
     periods: tuple[int, ...]
     cyclic_classes: tuple[tuple[tuple[int, ...], ...], ...]
     transient: tuple[int, ...]
-    transient_sccs: tuple[tuple[int, ...], ...] = field(repr=False)
+    transient_blocks: tuple[tuple[int, ...], tuple[int, ...]] = field(repr=False, default=((), (0,)))
+    """The transient SCCs, flat: ``(states, starts)``, SCC ``j`` is ``states[starts[j]:starts[j+1]]``."""
+
+    @cached_property
+    def transient_sccs(self) -> tuple[tuple[int, ...], ...]:
+        """The SCCs of the transient part in reverse topological order (downstream first)."""
+        states, starts = self.transient_blocks
+        return tuple(tuple(states[a:b]) for a, b in zip(starts, starts[1:]))
 
     @cached_property
     def class_of(self) -> tuple[int, ...]:
@@ -277,32 +296,38 @@ def chain_structure(succ: "Sequence[Sequence[int]] | Chain") -> Structure:
     True
     """
     if isinstance(succ, Chain):
-        succ = succ.support
+        n, graph = succ.n, succ.support_graph
     else:
         _check_successors(succ)
-    graph = support_matrix(succ)
+        n, graph = len(succ), support_matrix(succ)
     k, labels = strongly_connected_components(graph)
     closed = closed_components(graph, k, labels)
     order = np.argsort(labels, kind="stable")  # states grouped by label, ascending inside
     bounds = np.searchsorted(labels[order], np.arange(k + 1))
-    members = [order[bounds[c] : bounds[c + 1]] for c in range(k)]
-    closed_labels = sorted((c for c in range(k) if closed[c]), key=lambda c: int(members[c][0]))
+    closed_labels = np.flatnonzero(closed)
+    firsts = order[bounds[closed_labels]]  # smallest state of each closed SCC
     classes, periods, cyclic = [], [], []
-    for c in closed_labels:
-        comp = members[c]
+    for c in closed_labels[np.argsort(firsts)].tolist():
+        comp = order[bounds[c] : bounds[c + 1]]
         d, phase = period_and_phases(graph, comp)
         classes.append(tuple(comp.tolist()))
         periods.append(d)
         cyclic.append(tuple(tuple(comp[phase == p].tolist()) for p in range(d)))
-    transient_labels = [c for c in range(k) if not closed[c]]
-    topo = reverse_topological_components(graph, labels, transient_labels)
-    transient_sccs = tuple(tuple(members[c].tolist()) for c in topo)
-    transient = tuple(np.sort(np.concatenate([members[c] for c in transient_labels])).tolist()) if transient_labels else ()
+    transient_labels = np.flatnonzero(~closed)
+    topo = np.asarray(reverse_topological_components(graph, labels, transient_labels), dtype=np.int64)
+    sizes = bounds[topo + 1] - bounds[topo]
+    starts = np.zeros(len(topo) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    if len(topo) and not np.array_equal(topo, transient_labels):  # topological sort was needed: regroup
+        flat = np.concatenate([order[bounds[c] : bounds[c + 1]] for c in topo.tolist()])
+    else:
+        flat = order[~closed[labels[order]]]
+    transient = tuple(np.flatnonzero(~closed[labels]).tolist())
     return Structure(
-        n=len(succ),
+        n=n,
         classes=tuple(classes),
         periods=tuple(periods),
         cyclic_classes=tuple(cyclic),
         transient=transient,
-        transient_sccs=transient_sccs,
+        transient_blocks=(tuple(flat.tolist()), tuple(starts.tolist())),
     )
