@@ -1,33 +1,45 @@
-"""Scaling table for the exact core (run by hand: ``python benchmarks/bench_exact.py``).
+"""The exact core at scale, beside Storm's exact engine (run by hand: ``python benchmarks/bench_exact.py``).
 
-Chains: ``exactpte.testing.random_chains.random_chain(n)``: about 30% transient states, 8 closed
-classes with periods drawn from 1-4, 2-5 nonzeros a row, probabilities with denominators
-up to 10.  Columns (seconds, one run each, same process):
+Three tables, every figure measured in this run on this machine:
 
-- structure: closed classes, periods, cyclic classes (support graph only);
-- rho: exactpte.gain (structure + class stationary distributions + one transient solve);
-- decomp: exactpte.decompose (everything but the dense P_inf);
-- storm rho: Storm's exact engine (stormpy, Rational DTMC from DRN, ``R=? [LRA]``),
-  model checking only (parsing excluded), where stormpy is installed;
-- bits: largest denominator of v* in bits.
+1. **Random reducible periodic chains with large transient SCCs** (the expensive case):
+   ``exactpte.testing.random_chains.random_chain(n, transient_target_percent=85)``: 30 % transient
+   states whose extra edges stay among the transient states 85 % of the time, so most of them form
+   one strongly connected block (its size is reported: every phase system and the bias solve are
+   dense solves on it); 8 closed classes with periods drawn from 1-4; 2-5 successors a state;
+   probabilities with denominators <= 10.  Each size runs in a fresh process (peak RSS is that
+   process's), per stage: structure, class solves (stationary distributions, gauge systems),
+   the phase basis on T, the basis combinations (g*, ψ, ρ, P∞v* on T), h (classical route),
+   v*, the rest (dense basis, absorption); "rho only" is ``dec.rho`` on a fresh chain (no basis).
+   "bits" is the largest denominator of v* and of the basis.  Storm: exact (rational) DTMC built
+   from the DRN export, ``R=? [LRA]`` model checking only (parsing and building excluded), in its
+   own process with a time cap (``--storm-cap``; sizes past the cap are skipped once one times
+   out).  Storm's ρ must equal exactpte's, checked on every size.
+2. **Storm's example DTMCs** (``benchmarks/data``: built with Storm's exact builder and exported to
+   DRN by ``benchmarks/data/make_models.py``), and larger members of the same families: ρ alone
+   and the full decomposition against Storm's exact LRA (start-up excluded on both sides: the
+   chain is read before the clock starts; Storm's model is built before).
+3. **Structure at scale**: chains built from numpy edge arrays (``MarkovRewardProcess.from_arrays``)
+   and analysed (closed classes, periods, cyclic classes), against QuantEcon's ``MarkovChain``
+   (recurrent classes, then each closed class's period and cyclic classes), n = 10^5 and 10^6.
 
-A second table times structure on a 10^5-state chain against QuantEcon's MarkovChain
-(recurrent classes, then period and cyclic classes of each closed class's block).
+    python benchmarks/bench_exact.py                      # all three tables
+    python benchmarks/bench_exact.py --sizes 300 1000 3000 5000 10000 --skip-models
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import resource
+import subprocess
 import sys
 import tempfile
 import time
 
-import exactpte
-from exactpte.io import to_drn
-from exactpte.floats import to_float
-from exactpte.testing.random_chains import random_chain
-from exactpte.structure import chain_structure
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "data")
 
 
 def timed(f, *a, **k):
@@ -36,87 +48,273 @@ def timed(f, *a, **k):
     return out, time.perf_counter() - t0
 
 
-def storm_rho(chain):
+def bits(values) -> int:
+    return max((int(x.q).bit_length() for x in values), default=0)
+
+
+# -- table 1: one size, in its own process ---------------------------------------------------------------
+def warm_up() -> None:
+    """Imports and first-call costs (scipy's graph routines, flint) out of the timed region."""
+    import exactpte
+
+    dec = exactpte.decompose(exactpte.example("paper-benchmark"))
+    [getattr(dec, q) for q in exactpte.result.QUANTITIES]
+
+
+def one_size(n: int, seed: int) -> dict:
+    import exactpte
+    from exactpte.testing.random_chains import random_chain
+
+    warm_up()
+
+    chain = random_chain(n, seed=seed, transient_target_percent=85)
+    S, t_structure = timed(lambda: chain.structure)
+    dec = exactpte.decompose(chain)
+    work = dec._work
+    stages = {"structure": t_structure}
+    stages["class solves"] = timed(lambda: (work.stationary, work.gauge, work.class_gain, work.psi_coords, work.class_mean_v))[1]
+    stages["phase basis"] = timed(lambda: work.basis_transient)[1]
+    stages["combinations"] = timed(lambda: work.transient_sums)[1]
+    stages["h"] = timed(lambda: dec.h)[1]
+    stages["v*"] = timed(lambda: dec.v_star)[1]
+    stages["rest"] = timed(lambda: [getattr(dec, q) for q in exactpte.result.QUANTITIES])[1]
+    total = sum(stages.values())
+    fresh = random_chain(n, seed=seed, transient_target_percent=85)
+    rho_only = timed(lambda: exactpte.decompose(fresh).rho)[1]
+    assert exactpte.decompose(fresh).rho == dec.rho
+    return {
+        "n": n, "nnz": chain.nnz, "T": len(S.transient), "block": max((len(b) for b in S.transient_sccs), default=0),
+        "periods": sorted(set(S.periods)), "stages": stages, "total": total, "rho_only": rho_only,
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "bits_v": bits(dec.v_star), "bits_b": bits(x for row in dec.basis_sparse for x in row.values()),
+        "rho": [str(x) for x in dec.rho],
+    }
+
+
+def storm_rho_file(path: str, prop: str) -> dict:
+    import gzip
+    import shutil
+
+    import stormpy
+
+    if path.endswith(".gz"):  # Storm reads plain DRN
+        with tempfile.NamedTemporaryFile(suffix=".drn", delete=False) as tmp, gzip.open(path, "rb") as gz:
+            shutil.copyfileobj(gz, tmp)
+        path = tmp.name
+    model = stormpy.build_model_from_drn[stormpy.Rational](path)
+    prop = stormpy.parse_properties(prop)[0]
+    res, t = timed(stormpy.model_checking, model, prop, only_initial_states=False)
+    vals = [f"{v.numerator}/{v.denominator}" if str(v.denominator) != "1" else str(v.numerator) for v in res.get_value_vector()]
+    return {"seconds": t, "rho": vals}
+
+
+def in_process(args: list[str], timeout: float | None = None) -> dict | None:
+    """Run this script with ``args`` in a fresh process; its last stdout line is JSON (``None`` on timeout)."""
     try:
-        import stormpy
+        out = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, timeout=timeout, check=True)
+    except subprocess.TimeoutExpired:
+        return None
+    except subprocess.CalledProcessError as e:
+        raise RuntimeError(e.stderr[-2000:]) from None
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def have_stormpy() -> bool:
+    try:
+        import stormpy  # noqa: F401
     except ImportError:
-        return None, None
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "m.drn")
-        with open(path, "w") as fh:
-            fh.write(to_drn(chain))
-        model = stormpy.build_model_from_drn[stormpy.Rational](path)
-        prop = stormpy.parse_properties('R{"r"}=? [ LRA ]')[0]
-        res, t = timed(stormpy.model_checking, model, prop, only_initial_states=False)
-        vals = [f"{v.numerator}/{v.denominator}" if str(v.denominator) != "1" else str(v.numerator) for v in res.get_value_vector()]
-        return vals, t
+        return False
+    return True
 
 
-def exact_table(sizes, seed):
-    head = f"{'n':>6} {'nnz':>7} {'|T|':>5} {'periods':>18} {'structure':>10} {'rho':>8} {'decomp':>8} {'storm rho':>10} {'decomp/storm':>12} {'storm/rho':>10} {'bits':>6}"
+def random_table(sizes, seed: int, storm_cap: float) -> None:
+    from exactpte.io import to_drn
+    from exactpte.testing.random_chains import random_chain
+
+    storm = have_stormpy()
+    head = (f"{'n':>6} {'|T|':>5} {'block':>5} {'structure':>9} {'classes':>8} {'basis':>7} {'combine':>7} {'h':>6} "
+            f"{'v*':>5} {'rest':>5} {'total':>7} {'rho only':>8} {'peak MB':>8} {'bits v*':>7} {'bits b':>6} "
+            f"{'storm rho':>9} {'storm/total':>11}")
+    print("random reducible periodic chains, large transient SCCs (seconds; one process per size)")
     print(head)
-    print("-" * len(head))
+    print("-" * len(head), flush=True)
+    storm_skipped = False
     for n in sizes:
-        chain = random_chain(n, seed=seed)
-        S, t_struct = timed(chain_structure, chain.support)
-        fresh = random_chain(n, seed=seed)
-        rho, t_rho = timed(exactpte.gain, fresh)
-        fresh = random_chain(n, seed=seed)
-        dec, t_dec = timed(exactpte.decompose, fresh)
-        assert dec.rho == rho
-        bits = max(int(x.q).bit_length() for x in dec.v_star)
-        svals, t_storm = storm_rho(chain)
-        if svals is not None:
-            assert svals == [str(x) for x in rho], "Storm's exact rho differs from exactpte's"
-        ratio = f"{t_dec / t_storm:12.2f}" if t_storm else f"{'-':>12}"
-        speed = f"{t_storm / t_rho:10.1f}" if t_storm else f"{'-':>10}"
-        st = f"{t_storm:10.3f}" if t_storm else f"{'-':>10}"
-        print(f"{n:6d} {chain.nnz:7d} {len(S.transient):5d} {str(sorted(set(S.periods))):>18} {t_struct:10.3f} {t_rho:8.3f} {t_dec:8.3f} {st} {ratio} {speed} {bits:6d}", flush=True)
+        r = in_process(["--one", str(n), "--seed", str(seed)])
+        st = r["stages"]
+        t_storm = None
+        if storm and not storm_skipped:
+            with tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "m.drn")
+                with open(path, "w") as fh:
+                    fh.write(to_drn(random_chain(n, seed=seed, transient_target_percent=85)))
+                s = in_process(["--storm", path, 'R{"r"}=? [ LRA ]'], timeout=storm_cap)
+            if s is None:
+                storm_skipped = True
+            else:
+                assert s["rho"] == r["rho"], "Storm's exact rho differs from exactpte's"
+                t_storm = s["seconds"]
+        storm_col = f"{t_storm:9.2f}" if t_storm is not None else (f"{'>' + str(int(storm_cap)):>9}" if storm and storm_skipped else f"{'-':>9}")
+        ratio = f"{t_storm / r['total']:11.1f}" if t_storm is not None else f"{'-':>11}"
+        print(f"{n:6d} {r['T']:5d} {r['block']:5d} {st['structure']:9.3f} {st['class solves']:8.2f} {st['phase basis']:7.2f} "
+              f"{st['combinations']:7.2f} {st['h']:6.2f} {st['v*']:5.2f} {st['rest']:5.2f} {r['total']:7.2f} "
+              f"{r['rho_only']:8.2f} {r['peak_mb']:8.0f} {r['bits_v']:7d} {r['bits_b']:6d} {storm_col} {ratio}", flush=True)
+        if storm_skipped and t_storm is None and storm:
+            print(f"       (Storm exceeded the {storm_cap:.0f} s cap; larger sizes skip it)", flush=True)
 
 
-def structure_table(n, seed):
+# -- table 2: Storm's example models ------------------------------------------------------------------
+def one_model(path: str, reward: str) -> dict:
+    import exactpte
+    from exactpte.io import load
+
+    warm_up()
+    chain = load(path, reward_model=reward or None)
+    rho, t_rho = timed(lambda: exactpte.decompose(chain).rho)  # includes the structure analysis
+    chain = load(path, reward_model=reward or None)  # fresh: the structure is timed again
+    dec, t_full = timed(lambda: exactpte.decompose(chain))
+    t_full += timed(lambda: [getattr(dec, q) for q in exactpte.result.QUANTITIES])[1]
+    S = chain.structure
+    return {"n": chain.n, "classes": len(S.classes), "T": len(S.transient),
+            "block": max((len(b) for b in S.transient_sccs), default=0), "rho_s": t_rho, "full_s": t_full,
+            "rho": [str(x) for x in rho], "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def models_table(storm_cap: float) -> None:
+    with open(os.path.join(DATA, "models.json")) as fh:
+        models = json.load(fh)
+    storm = have_stormpy()
+    print("\nStorm's example DTMCs and larger members of their families (seconds; ρ checked equal to Storm's)")
+    head = f"{'model':>16} {'n':>6} {'classes':>7} {'|T|':>5} {'block':>5} {'rho':>7} {'full':>7} {'peak MB':>7} {'storm':>7} {'rho/storm':>9} {'full/storm':>10}"
+    print(head)
+    print("-" * len(head), flush=True)
+    for name, spec in models.items():
+        path = os.path.join(DATA, spec["file"])
+        r = in_process(["--model", path, "--reward", spec["reward"]])
+        s = in_process(["--storm", path, spec["property"]], timeout=storm_cap) if storm else None
+        if s is not None:
+            assert s["rho"] == r["rho"], f"{name}: Storm's exact rho differs from exactpte's"
+        st = f"{s['seconds']:7.3f}" if s else f"{'-':>7}"
+        q1 = f"{r['rho_s'] / s['seconds']:9.1f}" if s else f"{'-':>9}"
+        q2 = f"{r['full_s'] / s['seconds']:10.1f}" if s else f"{'-':>10}"
+        print(f"{name:>16} {r['n']:6d} {r['classes']:7d} {r['T']:5d} {r['block']:5d} {r['rho_s']:7.3f} {r['full_s']:7.2f} "
+              f"{r['peak_mb']:7.0f} {st} {q1} {q2}", flush=True)
+
+
+# -- table 3: structure at scale --------------------------------------------------------------------
+def random_arrays(n: int, seed: int):
+    """Edge arrays of a random reducible periodic chain, vectorised (10^6 states in a second):
+    8 closed classes with periods 1-4 (a cycle through the phases plus random phase-respecting
+    edges), 30 % transient states with 2-5 successors anywhere (one always to a recurrent state)."""
     import numpy as np
-    import scipy.sparse as sp
 
-    chain = random_chain(n, seed=seed)
-    S, t_ours = timed(chain_structure, chain.support)
-    print(f"\nstructure of an n = {n} chain ({len(S.classes)} classes, periods {sorted(set(S.periods))})")
-    print(f"  exactpte.chain_structure: {t_ours:.3f} s")
+    rng = np.random.default_rng(seed)
+    n_t = int(0.3 * n)
+    n_rec = n - n_t
+    rows, cols = [], []
+    sizes = np.full(8, n_rec // 8)
+    sizes[: n_rec % 8] += 1
+    start = 0
+    for size in sizes:
+        d = int(rng.integers(1, 5))
+        states = np.arange(start, start + size)
+        phase = np.arange(size) % d
+        # the cycle through all states, in phase order: s -> next state (period divides d)
+        rows.append(states)
+        cols.append(np.roll(states, -1))
+        for _ in range(2):  # extra edges to a random state of the next phase
+            src = states
+            nxt_phase = (phase + 1) % d
+            offs = rng.integers(0, size // d, size=size)
+            tgt = start + np.minimum(nxt_phase + d * offs, size - 1 - ((size - 1 - nxt_phase) % d))
+            rows.append(src)
+            cols.append(tgt)
+        start += size
+    t_states = np.arange(n_rec, n)
+    rows.append(t_states)
+    cols.append(rng.integers(0, n_rec, size=n_t))
+    for _ in range(3):
+        rows.append(t_states)
+        cols.append(rng.integers(0, n, size=n_t))
+    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    key = np.unique(rows * n + cols)
+    rows, cols = key // n, key % n
+    deg = np.bincount(rows, minlength=n)
+    num = np.ones(len(rows), dtype=np.int64)
+    den = deg[rows].astype(np.int64)
+    return rows, cols, num, den
+
+
+def structure_table(sizes, seed: int) -> None:
+    import numpy as np
+
+    from exactpte import MarkovRewardProcess
+
+    print("\nstructure at scale: build from numpy edge arrays + analysis (seconds)")
+    head = f"{'n':>8} {'nnz':>9} {'build':>7} {'analysis':>8} {'total':>7} {'quantecon':>9} {'qe/total':>8}"
+    print(head)
+    print("-" * len(head), flush=True)
     try:
         import quantecon as qe
+        import scipy.sparse as sp
     except ImportError:
-        print("  quantecon not installed")
-        return
-    rows, cols, vals = [], [], []
-    for i, j, q in chain.edges():
-        rows.append(i)
-        cols.append(j)
-        vals.append(to_float(q))
-    P = sp.csr_matrix((np.array(vals), (np.array(rows), np.array(cols))), shape=(n, n))
+        qe = None
+    for n in sizes:
+        rows, cols, num, den = random_arrays(n, seed)
+        r = np.zeros(n, dtype=np.int64)
+        chain, t_build = timed(MarkovRewardProcess.from_arrays, n, rows, cols, num, den, r)
+        S, t_an = timed(lambda: chain.structure)
+        t_qe = None
+        if qe is not None:
+            P = sp.csr_matrix((num / den, (rows, cols)), shape=(n, n))
 
-    def qe_structure():
-        mc = qe.MarkovChain(P)
-        out = []
-        for cls in mc.recurrent_classes:
-            cls = np.sort(cls)
-            sub = qe.MarkovChain(P[cls][:, cls])
-            out.append((tuple(cls), sub.period, sub.cyclic_classes))
-        return out
+            def qe_structure():
+                mc = qe.MarkovChain(P)
+                out = []
+                for cls in mc.recurrent_classes:
+                    cls = np.sort(cls)
+                    sub = qe.MarkovChain(P[cls][:, cls])
+                    out.append((tuple(cls.tolist()), sub.period))
+                return out
 
-    qe_out, t_qe = timed(qe_structure)
-    assert sorted(c for c, _, _ in qe_out) == sorted(S.classes)
-    assert sorted(d for _, d, _ in qe_out) == sorted(S.periods)
-    print(f"  quantecon MarkovChain:    {t_qe:.3f} s   (ratio quantecon / exactpte = {t_qe / t_ours:.1f})")
+            qe_out, t_qe = timed(qe_structure)
+            assert sorted(c for c, _ in qe_out) == sorted(S.classes)
+            assert sorted(d for _, d in qe_out) == sorted(S.periods)
+        qs = f"{t_qe:9.3f}" if t_qe is not None else f"{'-':>9}"
+        ratio = f"{t_qe / (t_build + t_an):8.1f}" if t_qe is not None else f"{'-':>8}"
+        print(f"{n:8d} {len(rows):9d} {t_build:7.3f} {t_an:8.3f} {t_build + t_an:7.3f} {qs} {ratio}", flush=True)
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--sizes", type=int, nargs="+", default=[100, 300, 1000, 2000, 3000])
+    p.add_argument("--sizes", type=int, nargs="+", default=[300, 1000, 3000, 5000])
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--structure-n", type=int, default=100_000)
+    p.add_argument("--storm-cap", type=float, default=600.0, help="seconds Storm may take on one size (default 600)")
+    p.add_argument("--structure-sizes", type=int, nargs="+", default=[100_000, 1_000_000])
+    p.add_argument("--skip-random", action="store_true")
+    p.add_argument("--skip-models", action="store_true")
+    p.add_argument("--skip-structure", action="store_true")
+    p.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--model", help=argparse.SUPPRESS)
+    p.add_argument("--reward", help=argparse.SUPPRESS)
+    p.add_argument("--storm", nargs=2, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
-    exact_table(args.sizes, args.seed)
-    structure_table(args.structure_n, args.seed)
+    if args.one is not None:
+        print(json.dumps(one_size(args.one, args.seed)))
+        return 0
+    if args.model is not None:
+        print(json.dumps(one_model(args.model, args.reward)))
+        return 0
+    if args.storm is not None:
+        print(json.dumps(storm_rho_file(*args.storm)))
+        return 0
+    if not args.skip_random:
+        random_table(args.sizes, args.seed, args.storm_cap)
+    if not args.skip_models:
+        models_table(args.storm_cap)
+    if not args.skip_structure:
+        structure_table(args.structure_sizes, args.seed)
+    return 0
 
 
 if __name__ == "__main__":

@@ -132,8 +132,11 @@ def solve_transient(
                     xj = X[(k + 1) % d].get(j)
                     if xj:
                         ck = c[k][a]
-                        for col, v in xj.items():
-                            ck[col] = ck.get(col, zero) + q * v
+                        if ck:
+                            for col, v in xj.items():
+                                ck[col] = ck[col] + q * v if col in ck else q * v
+                        else:
+                            c[k][a] = {col: q * v for col, v in xj.items()}
         active = sorted({col for ck in c for vec in ck for col, v in vec.items() if v != 0})
         if not active:
             continue

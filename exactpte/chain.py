@@ -351,13 +351,13 @@ class MarkovRewardProcess(Chain):
         if len(bad):
             e = bad[0]
             raise NegativeEntryError(f"P[{rows[e]}][{cols[e]}] is {flint.fmpq(int(num[e]), int(den[e]))}, expected a probability >= 0")
-        keep = num != 0
-        rows, cols, num, den = rows[keep], cols[keep], num[keep], den[keep]
         order = np.argsort(rows * n + cols, kind="stable") if n < 2**31 else np.lexsort((cols, rows))
         rows, cols, num, den = rows[order], cols[order], num[order], den[order]
         dup = np.flatnonzero((rows[1:] == rows[:-1]) & (cols[1:] == cols[:-1]))
         if len(dup):
             raise ShapeError(f"the transition {rows[dup[0]]} -> {cols[dup[0]]} is given twice; give each transition once")
+        keep = num != 0
+        rows, cols, num, den = rows[keep], cols[keep], num[keep], den[keep]
         ptr = np.searchsorted(rows, np.arange(n + 1))
         _check_row_sums(ptr, num, den)
         width = int(den.max(initial=1)) + 1

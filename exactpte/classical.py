@@ -40,8 +40,10 @@ def stationary_distribution(chain: Chain, members: Sequence[int] | None = None) 
             raise UsageError(f"the chain has {len(chain.structure.classes)} closed classes; name the class's states "
                              f"(members=chain.structure.classes[i]), each class has its own stationary distribution")
         members = chain.structure.classes[0]
-    if isinstance(members, (str, bytes)) or not isinstance(members, Sequence) or \
-            sorted(members) not in [list(c) for c in chain.structure.classes]:
+    S = chain.structure
+    if isinstance(members, (str, bytes)) or not isinstance(members, Sequence) or not members or \
+            not all(isinstance(s, int) and 0 <= s < chain.n for s in members) or \
+            S.class_of[members[0]] < 0 or S.classes[S.class_of[members[0]]] != tuple(sorted(members)):
         raise UsageError(f"members must list the states of one closed class, one of {[list(c) for c in chain.structure.classes]}")
     m = len(members)
     pos = {s: a for a, s in enumerate(members)}

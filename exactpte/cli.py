@@ -84,6 +84,8 @@ def _parser() -> argparse.ArgumentParser:
     fmt.add_argument("--csv", action="store_true", help="the per-state table as CSV (exact numbers)")
     d.add_argument("--anchors", metavar="A,B,...", help="one anchor state per cyclic class, in (class, phase) order "
                                                        "(default: the smallest state of each cyclic class)")
+    d.add_argument("--only", metavar="KEYS", help="compute and print only these quantities (comma-separated, e.g. "
+                   "rho,h; structure keys always come) in --json or --csv; ρ alone costs one transient solve")
     d.add_argument("--no-p-inf", action="store_true", help="leave the dense P_inf out of --json")
     d.add_argument("--hitting-times", action="store_true", help="add expected anchor hitting times to --json")
     d.add_argument("--indent", type=nonnegative_int, default=None, help="indent --json output by this many spaces (default: one line)")
@@ -198,17 +200,27 @@ def _dispatch(args) -> int:
         for opt, given in (("--no-p-inf", args.no_p_inf), ("--hitting-times", args.hitting_times), ("--indent", args.indent is not None)):
             if given:
                 raise UsageError(f"{opt} applies to --json output")
+    if args.only is not None:
+        if not (args.json or args.csv):
+            raise UsageError("--only applies to --json or --csv output")
+        for opt, given in (("--no-p-inf", args.no_p_inf), ("--hitting-times", args.hitting_times)):
+            if given:
+                raise UsageError(f"{opt} does not combine with --only (name P_inf or hitting_times in --only)")
+        from .report import check_only
+
+        check_only(args.only)  # a bad name is refused before any work
     from .decomposition import decompose
 
     dec = decompose(chain, anchors=_parse_anchors(args.anchors))
     if args.json:
-        print(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times, indent=args.indent), file=out)
+        print(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times, indent=args.indent,
+                          only=args.only), file=out)
     elif args.latex:
         print(dec.to_latex(), file=out)
     elif args.table:
         print(dec.table(), file=out)
     elif args.csv:
-        out.write(dec.to_csv())
+        out.write(dec.to_csv(args.only))
     else:
         print(dec, file=out)
     return 0

@@ -250,17 +250,9 @@ class DecompositionWork:
         rows = []
         for sparse in self.basis_sparse:
             row = [field.zero] * len(S.classes)
-            if len(sparse) == 1:
-                (c, v), = sparse.items()
-                row[class_of_column[c]] = v
-            elif sparse:
-                nums, den = field.split(list(sparse.values()))
-                sums: dict[int, Any] = {}
-                for c, x in zip(sparse, nums):
-                    i = class_of_column[c]
-                    sums[i] = sums[i] + x if i in sums else x
-                for i, x in sums.items():
-                    row[i] = field.fraction(x, den)
+            for c, v in sparse.items():  # at most d_i terms per class: plain sums
+                i = class_of_column[c]
+                row[i] = v if row[i] == 0 else row[i] + v
             rows.append(tuple(row))
         return tuple(rows)
 

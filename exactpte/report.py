@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from .result import Decomposition
 
-__all__ = ["FORMAT", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
+__all__ = ["FORMAT", "QUANTITY_KEYS", "check_only", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
            "to_html", "latex_array", "to_dataframe", "COLUMNS"]
 
 COLUMNS = ("state", "label", "where", "r", "g_star", "v_star", "rho", "h", "psi")
@@ -23,23 +23,63 @@ COLUMNS = ("state", "label", "where", "r", "g_star", "v_star", "rho", "h", "psi"
 
 FORMAT = "exactpte.decomposition/1"
 
+QUANTITY_KEYS = ("basis", "theta", "g_star", "v_star", "rho", "h", "psi", "stationary", "class_gain", "P_inf",
+                 "hitting_times")
+"""The keys of the JSON contract that hold computed quantities (the rest is structure);
+``only=`` selects among them, and only what is selected is computed."""
 
-def assumptions(dec: "Decomposition") -> list[str]:
+
+def check_only(only: Any) -> tuple[str, ...] | None:
+    """``only`` as a tuple of :data:`QUANTITY_KEYS` (``None``: everything); a comma-separated string is accepted.
+
+    Examples
+    --------
+    >>> check_only("rho,h")
+    ('rho', 'h')
+    >>> check_only(["rho", "gain"])
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.UnknownNameError: unknown quantity 'gain' in only=; choose from basis, theta, g_star, v_star, rho, h, psi, stationary, class_gain, P_inf, hitting_times
+    """
+    if only is None:
+        return None
+    from .errors import UnknownNameError
+
+    items = [x.strip() for x in only.split(",")] if isinstance(only, str) else list(only)
+    for x in items:
+        if x not in QUANTITY_KEYS:
+            raise UnknownNameError(f"unknown quantity {x!r} in only=; choose from {', '.join(QUANTITY_KEYS)}")
+    if not items:
+        raise UnknownNameError(f"only= names no quantity; choose from {', '.join(QUANTITY_KEYS)}")
+    return tuple(dict.fromkeys(items))
+
+
+def assumptions(dec: "Decomposition", only: tuple[str, ...] | None = None) -> list[str]:
     """Where a parametric decomposition holds: the generic region of the chain, then
-    ``f != 0`` for every irreducible factor of a denominator of an output (empty over ``QQ``)."""
+    ``f != 0`` for every irreducible factor of a denominator of an output (of the ``only``
+    quantities when given; empty over ``QQ``)."""
     if not dec.field.is_parametric:
         return []
     seen: dict[str, None] = {}
-    values = [*dec.theta, *dec.g_star, *dec.v_star, *dec.rho, *dec.h, *dec.psi, *dec.class_gain]
-    values += [x for row in dec.basis for x in row] + [x for pi in dec.stationary for x in pi]
+    keys = only or ("theta", "g_star", "v_star", "rho", "h", "psi", "class_gain", "basis", "stationary")
+    values = []
+    for key in keys:
+        if key in ("basis", "stationary"):
+            values += [x for row in getattr(dec, key) for x in row]
+        elif key not in ("P_inf", "hitting_times"):
+            values += list(getattr(dec, key))
     for x in values:
         for factor in dec.field.denominator_factors(x):
             seen.setdefault(f"{factor} != 0", None)
     return dec.chain.assumptions() + list(seen)
 
 
-def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting_times: bool = False) -> dict:
+def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting_times: bool = False,
+            only: Any = None) -> dict:
     """The JSON contract as a dict (numbers as text, states 0-based); see ``docs/json-contract.md``.
+
+    ``only`` (names from :data:`QUANTITY_KEYS`, or ``"rho,h"``) keeps the structure keys and
+    just those quantities, and computes nothing else (``include_*`` are then ignored).
 
     Examples
     --------
@@ -47,7 +87,14 @@ def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting
     >>> d = to_dict(exactpte.decompose(exactpte.example("periodic")))
     >>> d["format"], d["g_star"], d["rho"], d["periods"]
     ('exactpte.decomposition/1', ['1', '0'], ['1/2', '1/2'], [2])
+    >>> sorted(to_dict(exactpte.decompose(exactpte.example("periodic")), only="rho,h"))[-4:]
+    ['n', 'periods', 'rho', 'transient']
     """
+    only = check_only(only)
+    if only is None:
+        keys = [k for k in QUANTITY_KEYS if (k != "P_inf" or include_P_inf) and (k != "hitting_times" or include_hitting_times)]
+    else:
+        keys = [k for k in QUANTITY_KEYS if k in only]
     text = dec.field.to_text
     s = lambda v: [text(x) for x in v]
     out: dict[str, Any] = {
@@ -59,30 +106,27 @@ def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting
         "periods": list(dec.periods),
         "cyclic_classes": [[list(ck) for ck in cyc] for cyc in dec.cyclic_classes],
         "anchors": [list(a) for a in dec.anchor_list],
-        "basis": [s(row) for row in dec.basis],
-        "theta": s(dec.theta),
-        "g_star": s(dec.g_star),
-        "v_star": s(dec.v_star),
-        "rho": s(dec.rho),
-        "h": s(dec.h),
-        "psi": s(dec.psi),
-        "stationary": [s(pi) for pi in dec.stationary],
-        "class_gain": s(dec.class_gain),
     }
+    def put(key: str) -> None:
+        out[key] = [s(row) for row in getattr(dec, key)] if key in ("basis", "stationary", "P_inf") else s(getattr(dec, key))
+
+    for key in keys:
+        if key not in ("P_inf", "hitting_times"):
+            put(key)
     if dec.field.is_parametric:
         out["params"] = list(dec.chain.params)
-        out["assumptions"] = assumptions(dec)
-    if include_P_inf:
-        out["P_inf"] = [s(row) for row in dec.P_inf]
-    if include_hitting_times:
-        out["hitting_times"] = s(dec.hitting_times)
+        out["assumptions"] = assumptions(dec, only)
+    for key in keys:
+        if key in ("P_inf", "hitting_times"):
+            put(key)
     return out
 
 
 def to_json(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting_times: bool = False,
-            indent: int | None = None) -> str:
+            indent: int | None = None, only: Any = None) -> str:
     """JSON text of :func:`to_dict`; canonical, so two runs compare with ``==``."""
-    return json.dumps(to_dict(dec, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times), indent=indent)
+    return json.dumps(to_dict(dec, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only),
+                      indent=indent)
 
 
 def table(dec: "Decomposition") -> str:
@@ -149,19 +193,20 @@ def to_latex(dec: "Decomposition") -> str:
     return "\n".join(out)
 
 
-def per_state_rows(dec: "Decomposition") -> list[list[str]]:
-    """One row a state, as text: the :data:`COLUMNS` (``where`` is ``F{i}/C{k}`` or ``T``)."""
+def per_state_rows(dec: "Decomposition", columns: tuple[str, ...] = COLUMNS) -> list[list[str]]:
+    """One row a state, as text: the ``columns`` (from :data:`COLUMNS`; ``where`` is ``F{i}/C{k}`` or ``T``)."""
     S, text = dec.structure, dec.field.to_text
+    vectors = {name: (dec.chain.r if name == "r" else getattr(dec, name)) for name in columns[3:]}
     rows = []
     for s in range(dec.n):
         where = "T" if S.class_of[s] < 0 else f"F{S.class_of[s]}/C{S.phase_of[s]}"
-        values = (dec.chain.r[s], dec.g_star[s], dec.v_star[s], dec.rho[s], dec.h[s], dec.psi[s])
-        rows.append([str(s), dec.chain.label(s), where] + [text(x) for x in values])
+        rows.append([str(s), dec.chain.label(s), where] + [text(v[s]) for v in vectors.values()])
     return rows
 
 
-def to_csv(dec: "Decomposition") -> str:
-    """The per-state table as CSV (header :data:`COLUMNS`; numbers exact, quoted when they hold a comma).
+def to_csv(dec: "Decomposition", only: Any = None) -> str:
+    """The per-state table as CSV (header :data:`COLUMNS`; numbers exact, quoted when they hold a comma);
+    ``only`` keeps the per-state quantities named (``"rho,h"``) and computes nothing else.
 
     Examples
     --------
@@ -172,10 +217,19 @@ def to_csv(dec: "Decomposition") -> str:
     import csv
     import io
 
+    columns = COLUMNS
+    only = check_only(only)
+    if only is not None:
+        per_state = [k for k in only if k in COLUMNS]
+        if not per_state:
+            from .errors import UsageError
+
+            raise UsageError(f"CSV holds per-state quantities; only= names none of {', '.join(COLUMNS[4:])}")
+        columns = COLUMNS[:4] + tuple(per_state)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    writer.writerows(per_state_rows(dec))
+    writer.writerow(columns)
+    writer.writerows(per_state_rows(dec, columns))
     return out.getvalue()
 
 

@@ -295,13 +295,15 @@ class Decomposition:
         return report.assumptions(self)[len(self.chain.assumptions()):] if self.is_parametric else []
 
     # -- output (exactpte.report) ------------------------------------------------------------------
-    def to_dict(self, *, include_P_inf: bool = True, include_hitting_times: bool = False) -> dict:
-        """The JSON contract as a dict (:func:`exactpte.report.to_dict`)."""
-        return report.to_dict(self, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times)
+    def to_dict(self, *, include_P_inf: bool = True, include_hitting_times: bool = False, only: Any = None) -> dict:
+        """The JSON contract as a dict (:func:`exactpte.report.to_dict`; ``only="rho,h"`` computes just those)."""
+        return report.to_dict(self, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only)
 
-    def to_json(self, *, include_P_inf: bool = True, include_hitting_times: bool = False, indent: int | None = None) -> str:
+    def to_json(self, *, include_P_inf: bool = True, include_hitting_times: bool = False, indent: int | None = None,
+                only: Any = None) -> str:
         """JSON text of the contract; canonical, so two runs compare with ``==`` (:func:`exactpte.report.to_json`)."""
-        return report.to_json(self, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, indent=indent)
+        return report.to_json(self, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times,
+                              indent=indent, only=only)
 
     def table(self) -> str:
         """A per-state table (:func:`exactpte.report.table`)."""
@@ -315,9 +317,9 @@ class Decomposition:
         """A LaTeX ``tabular`` of the per-state table (:func:`exactpte.report.to_latex`)."""
         return report.to_latex(self)
 
-    def to_csv(self) -> str:
-        """The per-state table as CSV (:func:`exactpte.report.to_csv`)."""
-        return report.to_csv(self)
+    def to_csv(self, only: Any = None) -> str:
+        """The per-state table as CSV (:func:`exactpte.report.to_csv`; ``only="rho,h"`` keeps just those columns)."""
+        return report.to_csv(self, only)
 
     def to_dataframe(self):
         """The per-state table as a pandas DataFrame (:func:`exactpte.report.to_dataframe`; needs pandas)."""

@@ -23,6 +23,7 @@ from .chain import Chain
 from .errors import AnchorError, ShapeError
 
 __all__ = [
+    "closed_class_phases",
     "support_matrix",
     "strongly_connected_components",
     "reverse_topological_components",
@@ -137,6 +138,62 @@ def period_and_phases(graph: "sp.csr_matrix", members: np.ndarray) -> tuple[int,
     d = int(np.gcd.reduce(np.abs(diffs))) if len(diffs) else 1
     d = d or 1
     return d, level % d
+
+
+def closed_class_phases(graph: "sp.csr_matrix", labels: np.ndarray, closed: np.ndarray) -> tuple[list, list, list]:
+    """Classes, periods and cyclic classes of every closed SCC at once (vectorised).
+
+    Closed classes have no edges between them, so one BFS from a virtual source joined to the
+    smallest state of every class gives each class's BFS levels from its smallest state; then,
+    per class, ``d = gcd(level(u) + 1 - level(v))`` over its edges and ``phase = level mod d``
+    (as :func:`period_and_phases`, one class at a time).  Classes come ordered by their smallest
+    state, members and cyclic classes sorted.
+
+    Examples
+    --------
+    >>> g = support_matrix([[1], [0], [3], [4], [2], [0, 2]])
+    >>> k, labels = strongly_connected_components(g)
+    >>> closed_class_phases(g, labels, closed_components(g, k, labels))
+    ([(0, 1), (2, 3, 4)], [2, 3], [((0,), (1,)), ((2,), (3,), (4,))])
+    """
+    rec = np.flatnonzero(closed[labels])  # recurrent states, ascending
+    if not len(rec):
+        return [], [], []
+    rec_labels = labels[rec]
+    uniq, first_pos = np.unique(rec_labels, return_index=True)  # first_pos: smallest state of each class
+    rank = np.empty(len(uniq), dtype=np.int64)
+    rank[np.argsort(rec[first_pos], kind="stable")] = np.arange(len(uniq))  # classes by smallest state
+    cls = rank[np.searchsorted(uniq, rec_labels)]
+    R = len(rec)
+    rows_of_rec = graph[rec]  # closed classes have no edge leaving them: every target is recurrent
+    position = np.empty(graph.shape[0], dtype=np.int64)
+    position[rec] = np.arange(R)
+    u = np.repeat(np.arange(R), np.diff(rows_of_rec.indptr))
+    v = position[rows_of_rec.indices]
+    aug = sp.csr_matrix((np.ones(len(u) + len(first_pos), dtype=np.int8),
+                         (np.concatenate([u, np.full(len(first_pos), R)]), np.concatenate([v, first_pos]))),
+                        shape=(R + 1, R + 1))
+    level = csgraph.shortest_path(aug, directed=True, unweighted=True, indices=R)[:R].astype(np.int64) - 1
+    diff = np.abs(level[u] + 1 - level[v])
+    edge_cls = cls[u]
+    order = np.argsort(edge_cls, kind="stable")
+    starts = np.searchsorted(edge_cls[order], np.arange(len(uniq)))
+    d = np.gcd.reduceat(diff[order], starts)
+    d[d == 0] = 1
+    phase = level % d[cls]
+    key = np.lexsort((rec, phase, cls))
+    rec_sorted, cls_sorted, phase_sorted = rec[key].tolist(), cls[key], phase[key]
+    bounds = np.searchsorted(cls_sorted, np.arange(len(uniq) + 1)).tolist()
+    members = rec[np.argsort(cls, kind="stable")].tolist()  # grouped by class, ascending inside
+    classes, periods, cyclic = [], [], []
+    for i in range(len(uniq)):
+        a, b = bounds[i], bounds[i + 1]
+        di = int(d[i])
+        cuts = (a + np.searchsorted(phase_sorted[a:b], np.arange(di + 1))).tolist()
+        cyclic.append(tuple(tuple(rec_sorted[cuts[k] : cuts[k + 1]]) for k in range(di)))
+        classes.append(tuple(members[a:b]))
+        periods.append(di)
+    return classes, periods, cyclic
 
 
 def _check_successors(succ: Any) -> None:
@@ -304,15 +361,7 @@ def chain_structure(succ: "Sequence[Sequence[int]] | Chain") -> Structure:
     closed = closed_components(graph, k, labels)
     order = np.argsort(labels, kind="stable")  # states grouped by label, ascending inside
     bounds = np.searchsorted(labels[order], np.arange(k + 1))
-    closed_labels = np.flatnonzero(closed)
-    firsts = order[bounds[closed_labels]]  # smallest state of each closed SCC
-    classes, periods, cyclic = [], [], []
-    for c in closed_labels[np.argsort(firsts)].tolist():
-        comp = order[bounds[c] : bounds[c + 1]]
-        d, phase = period_and_phases(graph, comp)
-        classes.append(tuple(comp.tolist()))
-        periods.append(d)
-        cyclic.append(tuple(tuple(comp[phase == p].tolist()) for p in range(d)))
+    classes, periods, cyclic = closed_class_phases(graph, labels, closed)
     transient_labels = np.flatnonzero(~closed)
     topo = np.asarray(reverse_topological_components(graph, labels, transient_labels), dtype=np.int64)
     sizes = bounds[topo + 1] - bounds[topo]
