@@ -84,6 +84,8 @@ def _parser() -> argparse.ArgumentParser:
     fmt.add_argument("--csv", action="store_true", help="the per-state table as CSV (exact numbers)")
     d.add_argument("--anchors", metavar="A,B,...", help="one anchor state per cyclic class, in (class, phase) order "
                                                        "(default: the smallest state of each cyclic class)")
+    d.add_argument("--strata", action="store_true", help="parametric chains: the decomposition on every stratum of "
+                   "the parameter space (where entries or denominators vanish), not only the generic one")
     d.add_argument("--only", metavar="KEYS", help="compute and print only these quantities (comma-separated, e.g. "
                    "rho,h; structure keys always come) in --json or --csv; ρ alone costs one transient solve")
     d.add_argument("--no-p-inf", action="store_true", help="leave the dense P_inf out of --json")
@@ -211,6 +213,15 @@ def _dispatch(args) -> int:
         check_only(args.only)  # a bad name is refused before any work
     from .decomposition import decompose
 
+    if args.strata:
+        for opt, given in (("--only", args.only is not None), ("--anchors", args.anchors is not None), ("--latex", args.latex),
+                           ("--table", args.table), ("--csv", args.csv), ("--no-p-inf", args.no_p_inf),
+                           ("--hitting-times", args.hitting_times)):
+            if given:
+                raise UsageError(f"{opt} does not combine with --strata (strata print as text or --json)")
+        strat = decompose(chain, strata=True)
+        print(strat.to_json(indent=args.indent) if args.json else strat, file=out)
+        return 0
     dec = decompose(chain, anchors=_parse_anchors(args.anchors))
     if args.json:
         print(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times, indent=args.indent,

@@ -16,6 +16,7 @@ from typing import Any
 from .absorption import SparseVector, extend_to_transient, phase_offset_basis
 from .classical import bias, class_means, gain, psi_coordinates, stationary_distribution
 from .chain import Chain, check_chain
+from .errors import UsageError
 from .fields import Field
 from .result import Decomposition
 from .structure import Structure
@@ -66,7 +67,7 @@ def class_gauge_solve(
     return sol[len(unknown) :], v
 
 
-def decompose(chain: Chain, anchors: Any = None) -> Decomposition:
+def decompose(chain: Chain, anchors: Any = None, *, strata: bool = False) -> Decomposition:
     """Exact persistent–transient decomposition of ``(P, r)`` in the anchor gauge.
 
     Computes ``g*`` in ``K(P)`` and ``v*`` (zero at the anchors) with
@@ -90,6 +91,10 @@ def decompose(chain: Chain, anchors: Any = None) -> Decomposition:
         ``None`` for the canonical anchors (smallest state of each cyclic class), per-class
         groups ``[[a_00, a_01], [a_10]]``, a flat list in ``(class, phase)`` order, or a
         mapping ``{(i, k): state}``.
+    strata : bool
+        For a :class:`~exactpte.ParametricChain`: the decomposition on every stratum of the
+        parameter space (a :class:`~exactpte.strata.StratifiedDecomposition`), not only the
+        generic one (:func:`exactpte.strata.stratify`).
 
     Returns
     -------
@@ -111,6 +116,12 @@ def decompose(chain: Chain, anchors: Any = None) -> Decomposition:
     True
     """
     check_chain(chain)
+    if strata:
+        from .strata import stratify
+
+        if anchors is not None:
+            raise UsageError("anchors apply to one decomposition; every stratum uses its canonical anchors")
+        return stratify(chain)  # type: ignore[return-value]
     S = chain.structure
     A = S.validate_anchors(anchors)
     return Decomposition(chain=chain, structure=S, anchors=A, _work=DecompositionWork(chain, S, A))

@@ -52,6 +52,17 @@ def main() -> int:
     assert all(v == 0 for v in dec.v_star) and dec.g_star == dec.chain.r
     assert sympy.simplify(dec.h[0].to_sympy() - (a - c)) == 0
     print("  checked: v* = 0, g* = r, ||h|| = d|a - c|/8 = |a - c| while there is no transient path")
+
+    print("\n== Every stratum: P = [[0, q, 1-q], [0, p, 1-p], [0, 1, 0]], r = (0, 1, 0)")
+    chain = exactpte.ParametricChain([[0, "q", "1-q"], [0, "p", "1-p"], [0, 1, 0]], [0, 1, 0], params=["p", "q"])
+    strat = exactpte.decompose(chain, strata=True)
+    print(strat)
+    generic = strat.strata[0].decomposition
+    assert sympy.simplify(generic.g_star[0].to_sympy() + 1 / (p - 2)) == 0  # -> 1/2 as p -> 0 ...
+    at_p0 = strat.at({"p": 0, "q": "1/3"})  # ... but p = 0 makes {1, 2} a 2-cycle
+    assert at_p0.periods == (2,) and [str(x) for x in at_p0.g_star] == ["2/3", "1", "0"]
+    assert at_p0.to_dict() == exactpte.decompose(chain.at({"p": 0, "q": "1/3"}, check=False)).to_dict()
+    print("  checked: generic g* = -1/(p - 2); at p = 0 (periodic) g* = (1 - q, 1, 0), equal to decomposing the substituted chain")
     return 0
 
 

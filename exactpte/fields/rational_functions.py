@@ -217,6 +217,7 @@ class RationalFunctionField:
         self.one = RationalFunction(self._one_poly, self._one_poly, self, canonical=True)
         self.name = f"QQ({', '.join(self.params)})"
         self.is_parametric = bool(self.params)
+        self._text_cache: dict[RationalFunction, str] = {}
 
     # scalars -----------------------------------------------------------------------------
     def scalar(self, x: Any) -> RationalFunction:
@@ -331,8 +332,21 @@ class RationalFunctionField:
         return factored if len(str(factored)) < len(str(expanded)) else expanded
 
     def to_text(self, x: RationalFunction) -> str:
-        """A sympy-parsable string: cancelled, factored when that is shorter."""
-        return str(self._display(x))
+        """A sympy-parsable string: cancelled, factored when that is shorter.
+
+        Constants print directly (``fmpq`` and sympy write rationals alike); other values are
+        printed once per field and remembered, since outputs repeat them (``P∞`` rows of one
+        class, basis columns, ``ρ`` on a class).
+        """
+        if x.is_constant():
+            return str(x.constant_value())
+        cache = self._text_cache
+        text = cache.get(x)
+        if text is None:
+            text = str(self._display(x))
+            if len(cache) < 200_000:
+                cache[x] = text
+        return text
 
     def denominator_factors(self, x: RationalFunction) -> list[str]:
         """The irreducible non-constant factors of the denominator of ``x``, as text."""
@@ -394,6 +408,67 @@ class RationalFunctionField:
     def fraction(self, num, den) -> RationalFunction:
         """``num / den`` (polynomials), cancelled."""
         return RationalFunction(num, den, self)
+
+    # substitution and polynomial conditions (stratification) ----------------------------------------
+    def compose(self, x: RationalFunction, images: Sequence[Any], target: Any) -> Any:
+        """``x`` with parameter ``i`` replaced by ``images[i]``, an element of the field ``target``
+        (``QQ`` for a point, or another ``QQ(params)``); ``ZeroDivisionError`` when the
+        denominator vanishes identically there.
+
+        Examples
+        --------
+        >>> F, G = RationalFunctionField(["p", "q"]), RationalFunctionField(["q"])
+        >>> str(F.compose(F.convert("p/(p + q)"), [G.convert("1 - q"), G.convert("q")], G))
+        '1 - q'
+        """
+        return self.compose_poly(x.num, images, target) / self.compose_poly(x.den, images, target)
+
+    def compose_poly(self, f, images: Sequence[Any], target: Any) -> Any:
+        """A polynomial of this field's ring with parameter ``i`` replaced by ``images[i]`` (in ``target``)."""
+        acc = target.zero
+        for exps, c in f.to_dict().items():
+            term = target.scalar(int(c))
+            for img, e in zip(images, exps):
+                for _ in range(e):
+                    term = term * img
+            acc = acc + term
+        return acc
+
+    def poly(self, f) -> RationalFunction:
+        """A ring polynomial as a field element."""
+        return RationalFunction(f, self._one_poly, self, canonical=True)
+
+    def irreducible_factors(self, f) -> list:
+        """The distinct non-constant irreducible factors of a polynomial, each primitive with a
+        positive leading coefficient (so equal sets compare equal)."""
+        if f.is_zero() or f.is_constant():
+            return []
+        out = []
+        for g, _e in _factor(f)[1]:
+            if g.is_constant():
+                continue
+            if g.leading_coefficient() < 0:
+                g = -g
+            if g not in out:
+                out.append(g)
+        return out
+
+    def linear_in(self, f, var: int) -> tuple[Any, Any] | None:
+        """``(a, b)`` with ``f = a * x_var + b`` and ``a, b`` free of ``x_var``, when ``f`` has degree 1 in it."""
+        a, b = {}, {}
+        for exps, c in f.to_dict().items():
+            e = exps[var]
+            if e > 1:
+                return None
+            rest = tuple(0 if k == var else x for k, x in enumerate(exps))
+            (a if e == 1 else b)[rest] = int(c)
+        if not a:
+            return None
+        return self.ctx.from_dict(a), self.ctx.from_dict(b)
+
+    def poly_text(self, f) -> str:
+        """A ring polynomial as sympy-parsable text."""
+        return str(self.poly_to_sympy(f))
 
     def solve(self, A: PolyMatrix, B: PolyMatrix) -> PolyMatrix:
         """``X`` with ``A X = B`` by fraction-free (Bareiss) elimination over ``fmpz_mpoly``.

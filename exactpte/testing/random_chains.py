@@ -254,12 +254,14 @@ def random_chain(
 
 
 def parametrize(chain: MarkovRewardProcess, integer: IntSource, *, params: Sequence[str] = ("p",), max_rows: int = 3,
-                max_rewards: int = 2):
+                max_rewards: int = 2, products: bool = False):
     """A parametric chain from a rational one, valid by construction.
 
     Up to ``max_rows`` rows with two or more edges get ``P(s, a) = m·x`` and ``P(s, b) = m·(1 - x)``
     on two of their edges (``m`` the two edges' mass, ``x`` a drawn parameter), so the generic
     region contains ``(0, 1)^k``; up to ``max_rewards`` rewards get a parameter added.
+    With ``products`` (and two or more parameters) a row may instead get ``m·x·y`` and
+    ``m·(1 - x·y)``: entries that vanish on two lines and on a curve meeting the square in a point.
     """
     from ..parametric import ParametricChain
 
@@ -274,6 +276,8 @@ def parametrize(chain: MarkovRewardProcess, integer: IntSource, *, params: Seque
         b = succ[integer(0, len(succ) - 1)]
         x = params[integer(0, len(params) - 1)]
         mass = dict(chain.row(s))[a] + dict(chain.row(s))[b]
+        if products and len(params) >= 2 and integer(0, 2) == 0:
+            x = f"{x}*{next(y for y in params if y != x)}"
         P[s][a] = f"({mass})*{x}"
         P[s][b] = f"({mass})*(1-{x})"
     for _ in range(integer(0, max_rewards)):

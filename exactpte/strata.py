@@ -1,0 +1,473 @@
+"""The decomposition on every stratum of the parameter space, not only the generic one.
+
+A parametric decomposition holds on the generic region: no support entry vanishes and no
+denominator of the closed form does.  Where one does, the support graph (classes, periods,
+transient states) or a solve changes, and so does the answer.  :func:`stratify` finds those
+sets and decomposes each:
+
+- the *special factors* of a chain are the irreducible factors of its entries' numerators
+  (where the support changes) and of the denominators of its generic decomposition (where a
+  solve degenerates);
+- with special factors ``f_1 .. f_m``, the valid region is the disjoint union of the generic
+  stratum ``{f_1 != 0, .., f_m != 0}`` and ``S_j = {f_j = 0, f_l != 0 for l < j}``;
+- on ``S_j`` the equation ``f_j = 0`` eliminates a parameter when ``f_j`` has degree 1 in it:
+  ``x = -b/a`` for ``f_j = a x + b`` (with ``a != 0`` as a condition, and the branch
+  ``a = 0, b = 0`` handled the same way when ``a`` is not constant); the substituted chain
+  (fewer parameters, some entries now zero) is stratified recursively under the inherited
+  inequations;
+- sets that hold no valid point are dropped: an inherited inequation that becomes identically
+  zero, an entry that becomes negative for every value of the remaining parameters, a pole;
+- an equation of degree >= 2 in every parameter (e.g. ``p^2 + q^2 = 1/2``) cannot be solved
+  rationally: its stratum is kept as *pointwise* (``decomposition`` is ``None``) and
+  :meth:`StratifiedDecomposition.at` decomposes the substituted rational chain there.
+
+Conditions are polynomials in the original parameters, printed as sympy-parsable text
+(``EXPR = 0`` or ``EXPR != 0``).
+
+Examples
+--------
+>>> import exactpte
+>>> m = exactpte.ParametricChain([[0, "q", "1-q"], [0, "p", "1-p"], [0, 1, 0]], [0, 1, 0], params=["p", "q"])
+>>> strat = exactpte.decompose(m, strata=True)
+>>> [s.conditions for s in strat.strata][:3]
+[['p != 0', 'p - 1 != 0', 'q != 0', 'q - 1 != 0'], ['p = 0', 'q != 0', 'q - 1 != 0'], ['p = 0', 'q = 0']]
+>>> [str(x) for x in strat.at({"p": 0, "q": "1/3"}).g_star]    # periodic at p = 0
+['2/3', '1', '0']
+>>> [str(x) for x in strat.at({"p": "1/2", "q": "1/3"}).g_star]  # generic: -1/(p - 2)
+['2/3', '2/3', '2/3']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import flint
+
+from .chain import Chain, MarkovRewardProcess, check_chain
+from .errors import GenericRegionError, InvalidChainError, UsageError
+from .fields import QQ, RationalFunctionField
+from .parametric import ParametricChain
+
+__all__ = ["stratify", "Stratum", "StratifiedDecomposition", "Condition"]
+
+PER_STATE = ("g_star", "v_star", "rho", "h", "psi")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``poly = 0`` or ``poly != 0``, ``poly`` in the original parameters' polynomial ring."""
+
+    poly: Any = field(repr=False)
+    equation: bool
+    text: str
+
+    def holds(self, field_: RationalFunctionField, values: Sequence[flint.fmpq]) -> bool:
+        """Whether the condition holds at the point ``values`` (in the original parameters' order)."""
+        zero = field_._eval_poly(self.poly, values) == 0
+        return zero if self.equation else not zero
+
+    def __str__(self) -> str:
+        return f"{self.text} {'=' if self.equation else '!='} 0"
+
+
+@dataclass(frozen=True, eq=False)
+class Stratum:
+    """One stratum: conditions, the parameters left free on it, how the others are fixed, and the
+    decomposition that holds there (``None`` for a pointwise stratum)."""
+
+    equations: tuple[Condition, ...]
+    inequations: tuple[Condition, ...]
+    params: tuple[str, ...]
+    substitution: dict[str, Any] = field(repr=False)
+    chain: Chain | None = field(repr=False)
+    decomposition: Any = field(repr=False)
+
+    @property
+    def conditions(self) -> list[str]:
+        """Equations then inequations, as ``"EXPR = 0"`` / ``"EXPR != 0"`` text."""
+        return [str(c) for c in (*self.equations, *self.inequations)]
+
+    @property
+    def pointwise(self) -> bool:
+        """Whether the stratum has no closed form (an equation that eliminates no parameter rationally)."""
+        return self.decomposition is None
+
+    def contains(self, field_: RationalFunctionField, values: Sequence[flint.fmpq]) -> bool:
+        """Whether every condition holds at ``values``."""
+        return all(c.holds(field_, values) for c in (*self.equations, *self.inequations))
+
+    def to_dict(self) -> dict:
+        """The stratum in the JSON contract: ``conditions``, ``substitution`` and every key of the decomposition."""
+        out: dict[str, Any] = {"conditions": self.conditions}
+        if self.pointwise:
+            out["pointwise"] = True
+            return out
+        text = self.chain.field.to_text
+        out["substitution"] = {name: text(value) for name, value in self.substitution.items()}
+        body = self.decomposition.to_dict(include_P_inf=False)
+        body.setdefault("params", list(self.params))
+        body.setdefault("assumptions", [])
+        out.update(body)
+        return out
+
+
+class StratifiedDecomposition:
+    """The decomposition of a parametric chain on every stratum of its parameter space.
+
+    ``strata[0]`` is the generic stratum; the strata partition the valid region (every point
+    where the entries are probabilities lies in exactly one).
+    """
+
+    def __init__(self, chain: ParametricChain, strata: Sequence[Stratum]) -> None:
+        self.chain = chain
+        self.params = chain.params
+        self.strata = tuple(strata)
+
+    def locate(self, point: Mapping[str, Any]) -> Stratum:
+        """The stratum holding ``point`` (``{"p": "1/3", ...}``), after checking the point is valid.
+
+        Raises
+        ------
+        GenericRegionError
+            The point is not valid (an entry is negative or has a pole there).
+        """
+        values = self.chain._point(point)
+        try:
+            self.chain.at(point, check=False)
+        except (InvalidChainError, GenericRegionError) as e:
+            raise GenericRegionError(f"the point {dict(zip(self.params, map(str, values)))} is not valid: {e}") from None
+        hits = [s for s in self.strata if s.contains(self.chain.field, values)]
+        if len(hits) != 1:  # a partition: anything else is a bug, never a silent answer
+            raise AssertionError(f"{len(hits)} strata hold the point {values}")
+        return hits[0]
+
+    def at(self, point: Mapping[str, Any]):
+        """The exact rational :class:`~exactpte.Decomposition` at ``point``, from the stratum holding it.
+
+        Examples
+        --------
+        >>> import exactpte
+        >>> m = exactpte.ParametricChain([["1-p", "p"], [1, 0]], [1, 0], params=["p"])
+        >>> strat = exactpte.decompose(m, strata=True)
+        >>> strat.at({"p": 0}).classes, strat.at({"p": "1/2"}).classes
+        (((0,),), ((0, 1),))
+        """
+        from .decomposition import decompose
+
+        stratum = self.locate(point)
+        values = dict(zip(self.params, self.chain._point(point)))
+        if stratum.pointwise:
+            return decompose(self.chain.at(point, check=False))
+        if not stratum.params:
+            return stratum.decomposition
+        return stratum.decomposition.subs({p: values[p] for p in stratum.params})
+
+    def to_dict(self) -> dict:
+        """``{"params": [...], "strata": [...]}``, each stratum a :meth:`Stratum.to_dict`."""
+        return {"format": "exactpte.strata/1", "params": list(self.params), "strata": [s.to_dict() for s in self.strata]}
+
+    def to_json(self, indent: int | None = None) -> str:
+        """JSON text of :meth:`to_dict`."""
+        import json
+
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def to_sympy(self, quantities: Sequence[str] = PER_STATE) -> dict[str, list]:
+        """A ``sympy.Piecewise`` per state for each per-state quantity (``g_star``, ``v_star``,
+        ``rho``, ``h``, ``psi``): one piece per stratum, its condition the stratum's (pointwise
+        strata give ``nan``: evaluate them with :meth:`at`)."""
+        import sympy
+
+        F = self.chain.field
+        syms = dict(zip(self.params, F.symbols))
+        out: dict[str, list] = {}
+        for name in quantities:
+            if name not in PER_STATE:
+                raise UsageError(f"to_sympy gives the per-state quantities {', '.join(PER_STATE)}, not {name!r}")
+            pieces_per_state: list[list] = [[] for _ in range(self.chain.n)]
+            for s in self.strata:
+                cond = sympy.And(*[(sympy.Eq if c.equation else sympy.Ne)(F.poly_to_sympy(c.poly), 0)
+                                   for c in (*s.equations, *s.inequations)])
+                for state in range(self.chain.n):
+                    if s.pointwise:
+                        expr = sympy.nan
+                    else:
+                        x = getattr(s.decomposition, name)[state]
+                        expr = x.to_sympy().xreplace({sympy.Symbol(p, real=True): syms[p] for p in s.params}) \
+                            if s.params else sympy.Rational(int(x.p), int(x.q))
+                    pieces_per_state[state].append((expr, cond))
+            out[name] = [sympy.Piecewise(*pieces) for pieces in pieces_per_state]
+        return out
+
+    def to_latex(self, quantities: Sequence[str] = ("g_star", "rho")) -> str:
+        """A cases table per state for each quantity: one line per stratum with its conditions."""
+        lines = []
+        for name in quantities:
+            if name not in PER_STATE:
+                raise UsageError(f"to_latex gives the per-state quantities {', '.join(PER_STATE)}, not {name!r}")
+            symbol = {"g_star": "g^*", "v_star": "v^*", "rho": r"\rho", "h": "h", "psi": r"\psi"}[name]
+            for state in range(self.chain.n):
+                cases = []
+                for s in self.strata:
+                    cond = r",\ ".join(c.text.replace("**", "^").replace("*", " ") + (" = 0" if c.equation else r" \neq 0")
+                                       for c in (*s.equations, *s.inequations)) or r"\text{always}"
+                    if s.pointwise:
+                        value = r"\text{(pointwise)}"
+                    else:
+                        value = s.decomposition.field.to_latex(getattr(s.decomposition, name)[state])
+                    cases.append(f"{value} & {cond}")
+                lines.append(f"{symbol}({state}) = \\begin{{cases}} " + r" \\ ".join(cases) + r" \end{cases}")
+        return "\\[\n" + "\n\\]\n\\[\n".join(lines) + "\n\\]"
+
+    def __str__(self) -> str:
+        out = [f"StratifiedDecomposition over {', '.join(self.params)}: {len(self.strata)} strata"]
+        for k, s in enumerate(self.strata):
+            where = " and ".join(s.conditions) or "everywhere"
+            if s.pointwise:
+                out.append(f"  [{k}] {where}: pointwise (no rational elimination; decompose each point)")
+                continue
+            d = s.decomposition
+            text = d.field.to_text
+            subst = ", ".join(f"{p} = {text(v)}" for p, v in s.substitution.items())
+            out.append(f"  [{k}] {where}{' (' + subst + ')' if subst else ''}: classes {list(map(list, d.classes))}, "
+                       f"periods {list(d.periods)}, transient {list(d.transient)}")
+            out.append(f"       g* = ({', '.join(text(x) for x in d.g_star)})")
+        return "\n".join(out)
+
+    def __repr__(self) -> str:
+        return f"StratifiedDecomposition(params={list(self.params)}, strata={len(self.strata)})"
+
+
+# -- the construction -----------------------------------------------------------------------------------
+class _Level:
+    """A chain after some parameters were eliminated: its field, and the way back to the original ring."""
+
+    def __init__(self, chain: Chain, original: RationalFunctionField, subst: dict[str, Any]) -> None:
+        self.chain = chain
+        self.field = chain.field
+        self.original = original
+        self.subst = subst  # eliminated original parameter -> element of this level's field
+        self.params: tuple[str, ...] = getattr(chain, "params", ())
+
+    def to_original(self, f) -> Any:
+        """A polynomial of this level's ring (or a rational constant) in the original ring."""
+        O = self.original
+        if not self.params:
+            return O.ctx.constant(int(flint.fmpq(f).p))
+        images = [O.variable(p) for p in self.params]
+        return self.field.compose_poly(f, images, O).num
+
+    def condition(self, f, equation: bool) -> Condition:
+        g = self.to_original(f)
+        if g.leading_coefficient() < 0:
+            g = -g
+        return Condition(g, equation, self.original.poly_text(g))
+
+
+def _numerator(field_, x) -> Any:
+    """The ring numerator of a field element (a condition ``x = 0`` / ``x != 0`` needs only that)."""
+    return field_.split([x])[0][0]
+
+
+def _special_factors(level: _Level, dec) -> list:
+    F = level.field
+    seen: list = []
+
+    def add(poly):
+        for g in F.irreducible_factors(poly):
+            if g not in seen:
+                seen.append(g)
+
+    for _i, _j, e in level.chain.edges():
+        add(e.num)
+    values = [*dec.theta, *dec.g_star, *dec.v_star, *dec.rho, *dec.h, *dec.psi, *dec.class_gain]
+    values += [x for row in dec.basis_sparse for x in row.values()] + [x for pi in dec.stationary for x in pi]
+    for x in values:
+        add(x.den)
+    return seen
+
+
+def _substituted(level: _Level, var: int, value) -> tuple[_Level, list]:
+    """The level with parameter ``var`` replaced by ``value`` (a function of the others)."""
+    F, chain = level.field, level.chain
+    name = level.params[var]
+    rest = tuple(p for p in level.params if p != name)
+    G = RationalFunctionField(rest) if rest else QQ
+    gens = {p: G.variable(p) for p in rest} if rest else {}
+    images = [None] * len(level.params)
+    for k, p in enumerate(level.params):
+        if p != name:
+            images[k] = gens[p]
+    # the value is free of `name`: compose it with the other images (its slot is never used)
+    images[var] = G.zero
+    value_g = F.compose(value, images, G)
+    images[var] = value_g
+    edges = []
+    for i, j, e in chain.edges():
+        x = F.compose(e, images, G)
+        if x != 0:
+            edges.append((i, j, x))
+    r = [F.compose(x, images, G) for x in chain.r]
+    if rest:
+        sub = ParametricChain.from_edges(chain.n, edges, r, params=list(rest), labels=chain.labels)
+    else:
+        sub = MarkovRewardProcess.from_edges(chain.n, edges, r, chain.labels)
+    subst = {p: F.compose(v, images, G) for p, v in level.subst.items()}
+    subst[name] = value_g
+    return _Level(sub, level.original, subst), images
+
+
+def _solve(level: _Level, pending: list, neqs: list, eqs: list[Condition]) -> list[Stratum]:
+    """Impose the equations ``pending`` (polynomials of the level's ring) and stratify what is left."""
+    F = level.field
+    while pending and pending[0] == 0:
+        pending = pending[1:]
+    if not pending:
+        return _stratify(level, neqs, eqs)
+    g = pending[0]
+    if not level.params or g.is_constant():
+        return []  # a nonzero constant = 0: empty
+    choice = None
+    for constant_coefficient in (True, False):
+        for v in range(len(level.params)):
+            lin = F.linear_in(g, v)
+            if lin is not None and lin[0].is_constant() == constant_coefficient:
+                choice = (v, lin)
+                break
+        if choice:
+            break
+    if choice is None:  # no rational elimination: a pointwise stratum
+        cond = [level.condition(x, True) for x in pending]
+        return [Stratum(tuple(eqs + cond), tuple(level.condition(x, False) for x in neqs), level.params, {}, None, None)]
+    v, (a, b) = choice
+    out: list[Stratum] = []
+    branch_neqs = list(neqs)
+    if not a.is_constant():
+        out += _solve(level, [a, b] + pending[1:], neqs, eqs)  # a = 0 forces b = 0
+        branch_neqs.append(a)
+    value = F.poly(-b) / F.poly(a)
+    try:
+        sub, images = _substituted(level, v, value)
+    except (InvalidChainError, ZeroDivisionError):
+        return out  # an entry negative for every remaining value, or a pole: no valid point
+    G = sub.field
+    new_neqs = []
+    for x in branch_neqs:
+        z = F.compose(F.poly(x), images, G)
+        if z == 0:
+            return out  # an inherited inequation fails identically: empty
+        if not G.is_constant(z):
+            new_neqs.append(_numerator(G, z))
+    new_pending = [_numerator(G, F.compose(F.poly(x), images, G)) for x in pending[1:]]
+    return out + _solve(sub, new_pending, new_neqs, eqs + [level.condition(g, True)])
+
+
+def _generic_region_nonempty(level: _Level, neqs: list) -> bool | None:
+    """Whether some point makes every support entry > 0 and every inequation hold (``None``:
+    undecided, two or more free parameters).
+
+    One parameter: the signs of all entries and inequations are constant between consecutive
+    real roots of their numerators and denominators, so one rational point per open interval
+    (exact isolating intervals, sympy's ``Poly.intervals``) decides it.
+    """
+    if len(level.params) != 1:
+        return None
+    import sympy
+
+    F = level.field
+    entries = [e for _i, _j, e in level.chain.edges()]
+    polys = [f for e in entries for f in (e.num, e.den)] + list(neqs)
+    x = F.symbols[0]
+    ends: list = []
+    for f in polys:
+        if f.is_constant():
+            continue
+        for (a, b), _m in sympy.Poly(F.poly_to_sympy(f), x).intervals():
+            ends += [sympy.Rational(a), sympy.Rational(b)]
+    ends = sorted(set(ends))
+    if not ends:
+        candidates = [sympy.Integer(0)]
+    else:
+        candidates = [ends[0] - 1, ends[-1] + 1] + [(u + v) / 2 for u, v in zip(ends, ends[1:])] + ends
+    for c in candidates:
+        point = [flint.fmpq(int(c.p), int(c.q))]
+        try:
+            if all(F.evaluate(e, point) > 0 for e in entries) and all(F._eval_poly(f, point) != 0 for f in neqs):
+                return True
+        except ZeroDivisionError:
+            continue
+    return False
+
+
+def _stratify(level: _Level, neqs: list, eqs: list[Condition]) -> list[Stratum]:
+    from .decomposition import decompose
+
+    chain = level.chain
+    if not level.params:
+        return [Stratum(tuple(eqs), (), (), dict(level.subst), chain, decompose(chain))]
+    F = level.field
+    nonempty = _generic_region_nonempty(level, neqs)
+    special = []
+    for _i, _j, e in chain.edges():
+        special += [g for g in F.irreducible_factors(e.num) if g not in special]
+    dec = None
+    if nonempty is not False:
+        try:
+            dec = decompose(chain)
+            special = _special_factors(level, dec)
+        except (InvalidChainError, ZeroDivisionError, ArithmeticError):
+            dec = None  # no closed form on the generic region (it may hold no valid point): pointwise
+    inherited = [g for x in neqs for g in F.irreducible_factors(x)]
+    special = sorted((f for f in special if f not in inherited), key=lambda f: _order_key(F, f))
+    special_strata: list[list[Stratum]] = []
+    kept: list = []
+    for f in special:
+        found = _solve(level, [f], [*neqs, *kept], eqs)
+        if not found and not _solve(level, [f], list(neqs), eqs):
+            continue  # f never vanishes at a valid point: "f != 0" says nothing, leave it out
+        kept.append(f)
+        special_strata.append(found)
+    rest = [s for found in special_strata for s in found]
+    if nonempty is False:
+        return rest  # the generic part holds no valid point
+    generic = Stratum(tuple(eqs), tuple(level.condition(x, False) for x in [*neqs, *kept]), level.params,
+                      dict(level.subst), chain if dec is not None else None, dec)
+    return [generic] + rest
+
+
+def _order_key(F: RationalFunctionField, f) -> tuple:
+    """Canonical order of special factors: fewer parameters, lower degree, then the text."""
+    degrees = f.degrees()
+    return (sum(1 for d in degrees if d), sum(degrees), F.poly_text(f))
+
+
+def stratify(chain: ParametricChain) -> StratifiedDecomposition:
+    """The decomposition on every stratum of a parametric chain's parameter space.
+
+    The strata partition the valid region (see the module docstring for the construction);
+    each carries the :class:`~exactpte.Decomposition` that holds on it, with the parameters
+    an equation fixes eliminated.
+
+    Parameters
+    ----------
+    chain : ParametricChain
+
+    Returns
+    -------
+    StratifiedDecomposition
+
+    Examples
+    --------
+    >>> import exactpte
+    >>> m = exactpte.ParametricChain([["1-p", "p"], ["p", "1-p"]], [1, 0], params=["p"])
+    >>> strat = stratify(m)
+    >>> [(s.conditions, s.decomposition.periods) for s in strat.strata]
+    [(['p != 0', 'p - 1 != 0'], (1,)), (['p = 0'], (1, 1)), (['p - 1 = 0'], (2,))]
+    """
+    check_chain(chain)
+    if not isinstance(chain, ParametricChain):
+        raise UsageError("strata apply to a ParametricChain; a rational chain has a single decomposition")
+    level = _Level(chain, chain.field, {})
+    return StratifiedDecomposition(chain, _stratify(level, [], []))

@@ -1,0 +1,151 @@
+"""Stratified decompositions (``decompose(chain, strata=True)``): every evaluated point, generic or
+on a special set, agrees exactly with decomposing the substituted chain; strata partition the valid
+region at every sampled point."""
+
+import itertools
+import json
+import random
+
+import flint
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import exactpte
+from exactpte import ParametricChain
+from exactpte.cli import main
+from exactpte.errors import GenericRegionError, UsageError
+from exactpte.strata import stratify
+from exactpte.testing.random_chains import parametrize, random_small_chain
+
+
+def same(strat, chain, point):
+    want = exactpte.decompose(chain.at(point, check=False)).to_dict(include_P_inf=False)
+    return strat.at(point).to_dict(include_P_inf=False) == want
+
+
+def valid(chain, point):
+    try:
+        chain.at(point, check=False)
+    except (exactpte.errors.InvalidChainError, GenericRegionError):
+        return False
+    return True
+
+
+def points_on(stratum, params, rng, tries=6):
+    """Rational points of a stratum: free parameters drawn (special values included), the eliminated
+    ones from the stratum's substitution."""
+    field = stratum.chain.field if stratum.chain is not None else None
+    for _ in range(tries):
+        free = {p: flint.fmpq(rng.choice([0, 1, 1, 2, 3]), rng.choice([1, 2, 3, 4])) for p in stratum.params}
+        if any(x > 1 for x in free.values()):
+            continue
+        point = dict(free)
+        try:
+            values = [free[p] for p in stratum.params]
+            for name, x in stratum.substitution.items():
+                point[name] = field.evaluate(x, values)
+        except ZeroDivisionError:
+            continue
+        if set(point) == set(params):
+            yield {k: str(v) for k, v in point.items()}
+
+
+def check_chain(chain, seed):
+    strat = stratify(chain)
+    rng = random.Random(seed)
+    seen = 0
+    for stratum in strat.strata:
+        if stratum.pointwise:
+            continue
+        for point in points_on(stratum, chain.params, rng):
+            if valid(chain, point) and stratum.contains(chain.field, chain._point(point)):
+                assert strat.locate(point) is stratum
+                assert same(strat, chain, point), (stratum.conditions, point)
+                seen += 1
+    grid = [flint.fmpq(a, 4) for a in range(5)]
+    for values in itertools.product(grid, repeat=len(chain.params)):  # includes the corners and edges
+        point = dict(zip(chain.params, map(str, values)))
+        if valid(chain, point):
+            assert same(strat, chain, point), point  # locate() asserts exactly one stratum holds it
+            seen += 1
+    return strat, seen
+
+
+# -- the issue's example ------------------------------------------------------------------------------------
+def test_boundary_strata_of_the_example_have_their_own_g_star():
+    m = ParametricChain([[0, "q", "1-q"], [0, "p", "1-p"], [0, 1, 0]], [0, 1, 0], params=["p", "q"])
+    strat = exactpte.decompose(m, strata=True)
+    by_conditions = {tuple(s.conditions): s for s in strat.strata}
+    p0 = by_conditions[("p = 0", "q != 0", "q - 1 != 0")]
+    assert p0.decomposition.periods == (2,) and [str(x) for x in p0.decomposition.g_star] == ["1 - q", "1", "0"]
+    p1 = by_conditions[("p - 1 = 0", "q != 0", "q - 1 != 0")]
+    assert p1.decomposition.classes == ((1,),) and [str(x) for x in p1.decomposition.g_star] == ["1", "1", "1"]
+    generic = strat.strata[0]
+    assert [str(x) for x in generic.decomposition.g_star] == ["-1/(p - 2)"] * 3
+    assert "p - 2 != 0" not in generic.conditions  # p = 2 holds no valid point (1 - p < 0)
+    assert [str(x) for x in strat.at({"p": 0, "q": "1/3"}).g_star] == ["2/3", "1", "0"]
+    check_chain(m, 0)
+
+
+def test_generic_closed_form_is_refused_where_strata_answer():
+    m = ParametricChain([[0, "q", "1-q"], [0, "p", "1-p"], [0, 1, 0]], [0, 1, 0], params=["p", "q"])
+    with pytest.raises(GenericRegionError):
+        exactpte.decompose(m).subs({"p": 0, "q": "1/3"})
+    assert exactpte.decompose(m, strata=True).at({"p": 0, "q": "1/3"}).periods == (2,)
+
+
+def test_points_outside_the_valid_region_are_refused():
+    strat = exactpte.decompose(exactpte.example("two-state-pq"), strata=True)
+    with pytest.raises(GenericRegionError, match="not valid"):
+        strat.at({"p": 2, "q": "1/2"})
+
+
+def test_curves_and_pointwise_strata():
+    """q = 1 - p is eliminated on a curve; p^2 + q^2 = 1 has no rational elimination: pointwise."""
+    m = ParametricChain([["p*q", "1 - p*q", 0], [0, "p + q - p*q", "1 - p - q + p*q"], [0, "1 - p^2 - q^2", "p^2 + q^2"]],
+                        [1, 0, 2], params=["p", "q"])
+    strat, seen = check_chain(m, 1)
+    assert any(s.pointwise for s in strat.strata) and seen > 10
+    on_circle = {"p": "3/5", "q": "4/5"}
+    assert strat.locate(on_circle).pointwise and same(strat, m, on_circle)
+
+
+@pytest.mark.parametrize("params", [("p",), ("p", "q")])
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_every_point_agrees_with_the_substituted_chain(params, seed):
+    rng = random.Random(seed)
+    base = random_small_chain(seed, max_states=7)
+    chain = parametrize(base, rng.randint, params=params, max_rows=3, products=True)
+    check_chain(chain, seed)
+
+
+def test_rational_chains_have_no_strata():
+    with pytest.raises(UsageError, match="ParametricChain"):
+        exactpte.decompose(exactpte.example("branching"), strata=True)
+    with pytest.raises(UsageError, match="anchors"):
+        exactpte.decompose(exactpte.example("two-state-pq"), anchors=[0], strata=True)
+
+
+def test_outputs(capsys):
+    strat = exactpte.decompose(exactpte.example("two-state-pq"), strata=True)
+    d = json.loads(strat.to_json())
+    assert d["params"] == ["p", "q"] and d["strata"][0]["conditions"][:2] == ["p != 0", "p - 1 != 0"]
+    for s in d["strata"]:
+        assert {"conditions", "n", "classes", "g_star", "rho", "h", "params", "assumptions"} <= set(s)
+        for c in s["conditions"]:
+            assert c.endswith(" = 0") or c.endswith(" != 0")
+    import sympy
+
+    pieces = strat.to_sympy(["rho"])["rho"]
+    p, q = sympy.symbols("p q", real=True)
+    assert pieces[0].subs({p: 0, q: sympy.Rational(1, 2)}) == 1  # p = 0: state 0 absorbing
+    assert pieces[0].subs({p: sympy.Rational(1, 3), q: sympy.Rational(1, 2)}) == sympy.Rational(3, 5)
+    assert r"\begin{cases}" in strat.to_latex()
+    assert main(["decompose", "--example", "two-state-pq", "--strata", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == d
+    assert main(["decompose", "--example", "two-state-pq", "--strata"]) == 0
+    assert "p = 0" in capsys.readouterr().out
+    assert main(["decompose", "--example", "two-state-pq", "--strata", "--csv"]) == 2
+    assert "does not combine with --strata" in capsys.readouterr().err
