@@ -19,8 +19,8 @@ Three tables, every figure measured in this run on this machine:
    DRN by ``benchmarks/data/make_models.py``), and larger members of the same families: ρ alone
    and the full decomposition against Storm's exact LRA (start-up excluded on both sides: the
    chain is read before the clock starts; Storm's model is built before).
-3. **Structure at scale**: chains built from numpy edge arrays (``MarkovRewardProcess.from_arrays``)
-   and analysed (closed classes, periods, cyclic classes), against QuantEcon's ``MarkovChain``
+3. **Structure at scale**: chains built from numpy edge arrays (``MarkovRewardProcess.from_arrays``;
+   ``exactpte.testing.random_chains.random_chain_arrays``, the same family drawn vectorised) and analysed (closed classes, periods, cyclic classes), against QuantEcon's ``MarkovChain``
    (recurrent classes, then each closed class's period and cyclic classes), n = 10^5 and 10^6.
 
     python benchmarks/bench_exact.py                      # all three tables
@@ -202,53 +202,11 @@ def models_table(storm_cap: float) -> None:
 
 
 # -- table 3: structure at scale --------------------------------------------------------------------
-def random_arrays(n: int, seed: int):
-    """Edge arrays of a random reducible periodic chain, vectorised (10^6 states in a second):
-    8 closed classes with periods 1-4 (a cycle through the phases plus random phase-respecting
-    edges), 30 % transient states with 2-5 successors anywhere (one always to a recurrent state)."""
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    n_t = int(0.3 * n)
-    n_rec = n - n_t
-    rows, cols = [], []
-    sizes = np.full(8, n_rec // 8)
-    sizes[: n_rec % 8] += 1
-    start = 0
-    for size in sizes:
-        d = int(rng.integers(1, 5))
-        states = np.arange(start, start + size)
-        phase = np.arange(size) % d
-        # the cycle through all states, in phase order: s -> next state (period divides d)
-        rows.append(states)
-        cols.append(np.roll(states, -1))
-        for _ in range(2):  # extra edges to a random state of the next phase
-            src = states
-            nxt_phase = (phase + 1) % d
-            offs = rng.integers(0, size // d, size=size)
-            tgt = start + np.minimum(nxt_phase + d * offs, size - 1 - ((size - 1 - nxt_phase) % d))
-            rows.append(src)
-            cols.append(tgt)
-        start += size
-    t_states = np.arange(n_rec, n)
-    rows.append(t_states)
-    cols.append(rng.integers(0, n_rec, size=n_t))
-    for _ in range(3):
-        rows.append(t_states)
-        cols.append(rng.integers(0, n, size=n_t))
-    rows, cols = np.concatenate(rows), np.concatenate(cols)
-    key = np.unique(rows * n + cols)
-    rows, cols = key // n, key % n
-    deg = np.bincount(rows, minlength=n)
-    num = np.ones(len(rows), dtype=np.int64)
-    den = deg[rows].astype(np.int64)
-    return rows, cols, num, den
-
-
 def structure_table(sizes, seed: int) -> None:
     import numpy as np
 
     from exactpte import MarkovRewardProcess
+    from exactpte.testing.random_chains import random_chain_arrays
 
     print("\nstructure at scale: build from numpy edge arrays + analysis (seconds)")
     head = f"{'n':>8} {'nnz':>9} {'build':>7} {'analysis':>8} {'total':>7} {'quantecon':>9} {'qe/total':>8}"
@@ -260,7 +218,7 @@ def structure_table(sizes, seed: int) -> None:
     except ImportError:
         qe = None
     for n in sizes:
-        rows, cols, num, den = random_arrays(n, seed)
+        rows, cols, num, den = random_chain_arrays(n, seed=seed)
         r = np.zeros(n, dtype=np.int64)
         chain, t_build = timed(MarkovRewardProcess.from_arrays, n, rows, cols, num, den, r)
         S, t_an = timed(lambda: chain.structure)

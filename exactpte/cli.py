@@ -84,6 +84,9 @@ def _parser() -> argparse.ArgumentParser:
     fmt.add_argument("--csv", action="store_true", help="the per-state table as CSV (exact numbers)")
     d.add_argument("--anchors", metavar="A,B,...", help="one anchor state per cyclic class, in (class, phase) order "
                                                        "(default: the smallest state of each cyclic class)")
+    d.add_argument("--certified", action="store_true", help="certified float enclosures [lo, hi] of every number "
+                   "(for chains too large for exact arithmetic), with the certificate of each solved system")
+    d.add_argument("--tol", type=tolerance, default=None, help="relative width asked of --certified enclosures (default 1e-9)")
     d.add_argument("--strata", action="store_true", help="parametric chains: the decomposition on every stratum of "
                    "the parameter space (where entries or denominators vanish), not only the generic one")
     d.add_argument("--only", metavar="KEYS", help="compute and print only these quantities (comma-separated, e.g. "
@@ -109,6 +112,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--rtol", type=tolerance, default=0.0, help="relative tolerance (default: 0)")
     c.add_argument("--up-to-gauge", action="store_true", help="accept v off by K(P) and h off by ker(I-P), reported as such")
     c.add_argument("--json", action="store_true", help="print the report as JSON")
+    c.add_argument("--arithmetic", choices=("auto", "exact", "certified"), default="auto",
+                   help=f"the reference: exact, or certified enclosures (auto: certified past {EXACT_CHECK_LIMIT} states)")
 
     e = sub.add_parser("estimate", help="the sample-based estimator, scored against the exact answers")
     chain_source(e)
@@ -213,6 +218,22 @@ def _dispatch(args) -> int:
         check_only(args.only)  # a bad name is refused before any work
     from .decomposition import decompose
 
+    if args.tol is not None and not args.certified:
+        raise UsageError("--tol applies to --certified")
+    if args.certified:
+        for opt, given in (("--strata", args.strata), ("--only", args.only is not None), ("--anchors", args.anchors is not None),
+                           ("--latex", args.latex), ("--table", args.table), ("--csv", args.csv),
+                           ("--hitting-times", args.hitting_times)):
+            if given:
+                raise UsageError(f"{opt} does not combine with --certified (enclosures print as text or --json)")
+        if chain.field.is_parametric:
+            raise UsageError("--certified applies to rational chains")
+        from .certified import decompose_certified
+
+        cert = decompose_certified(chain, tol=args.tol if args.tol is not None else 1e-9)
+        print(cert.to_json(include_P_inf=not args.no_p_inf and chain.n <= 2000, indent=args.indent) if args.json else cert,
+              file=out)
+        return 0
     if args.strata:
         for opt, given in (("--only", args.only is not None), ("--anchors", args.anchors is not None), ("--latex", args.latex),
                            ("--table", args.table), ("--csv", args.csv), ("--no-p-inf", args.no_p_inf),
@@ -237,6 +258,10 @@ def _dispatch(args) -> int:
     return 0
 
 
+EXACT_CHECK_LIMIT = 5000
+"""``exactpte check`` judges against certified enclosures past this many states (``--arithmetic auto``)."""
+
+
 def _check(args, out) -> int:
     import json
 
@@ -247,10 +272,24 @@ def _check(args, out) -> int:
     if chain.field.is_parametric:
         raise UsageError(f"{args.chain} is a parametric chain; the oracle judges float outputs of rational chains")
     candidate = load_candidate(args.candidate)
-    report = compare(candidate, chain, atol=args.atol, rtol=args.rtol, up_to_gauge=args.up_to_gauge)
-    if args.json:
-        print(json.dumps(report.to_dict(), indent=1), file=out)
+    arithmetic = args.arithmetic
+    if arithmetic == "auto":
+        arithmetic = "certified" if chain.n > EXACT_CHECK_LIMIT else "exact"
+    if arithmetic == "certified" and args.up_to_gauge:
+        raise UsageError("--up-to-gauge needs the exact reference (--arithmetic exact)")
+    if arithmetic == "certified":
+        from .certified import decompose_certified
+
+        reference = decompose_certified(chain)
+        why = (f"certified enclosures (n = {chain.n} > {EXACT_CHECK_LIMIT}: exact arithmetic would be slow)"
+               if args.arithmetic == "auto" else "certified enclosures (asked for)")
     else:
+        reference, why = chain, "exact decomposition"
+    report = compare(candidate, reference, atol=args.atol, rtol=args.rtol, up_to_gauge=args.up_to_gauge)
+    if args.json:
+        print(json.dumps({"reference": arithmetic, **report.to_dict()}, indent=1), file=out)
+    else:
+        print(f"reference: {why}", file=out)
         print(report.table(), file=out)
     return 0 if report.ok else 1
 

@@ -67,7 +67,8 @@ def class_gauge_solve(
     return sol[len(unknown) :], v
 
 
-def decompose(chain: Chain, anchors: Any = None, *, strata: bool = False) -> Decomposition:
+def decompose(chain: Chain, anchors: Any = None, *, strata: bool = False, arithmetic: str = "exact",
+              tol: float = 1e-9) -> Decomposition:
     """Exact persistent–transient decomposition of ``(P, r)`` in the anchor gauge.
 
     Computes ``g*`` in ``K(P)`` and ``v*`` (zero at the anchors) with
@@ -95,6 +96,10 @@ def decompose(chain: Chain, anchors: Any = None, *, strata: bool = False) -> Dec
         For a :class:`~exactpte.ParametricChain`: the decomposition on every stratum of the
         parameter space (a :class:`~exactpte.strata.StratifiedDecomposition`), not only the
         generic one (:func:`exactpte.strata.stratify`).
+    arithmetic : {"exact", "certified"}
+        ``"certified"``: float work with certified enclosures of every number (a
+        :class:`~exactpte.certified.CertifiedDecomposition`), for chains too large for exact
+        arithmetic (10^5-10^6 states); ``tol`` is the relative width asked for.
 
     Returns
     -------
@@ -116,6 +121,14 @@ def decompose(chain: Chain, anchors: Any = None, *, strata: bool = False) -> Dec
     True
     """
     check_chain(chain)
+    if arithmetic not in ("exact", "certified"):
+        raise UsageError(f"arithmetic must be 'exact' or 'certified', got {arithmetic!r}")
+    if arithmetic == "certified":
+        if strata or anchors is not None:
+            raise UsageError("certified arithmetic uses the canonical anchors and has no strata")
+        from .certified import decompose_certified
+
+        return decompose_certified(chain, tol=tol)  # type: ignore[return-value]
     if strata:
         from .strata import stratify
 

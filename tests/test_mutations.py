@@ -95,6 +95,8 @@ def mutations():
     add("lem:b_simplex", "rich", lambda c: c.replace(basis=set_col(c.basis, 0, bump(c.b(0), 6, flint.fmpq(1, 10)))))
     add("lem:anchor_interpolation", "rich", lambda c: c.replace(basis=swap_cols(c.basis, 2, 4)))
     add("def:theta_star", "rich", lambda c: c.replace(theta=tuple(reversed(c.theta))))
+    add("certified:enclosures", "rich", lambda c: c.replace(h=bump(c.h, 7, flint.fmpq(1, 10**6))))  # off by 1e-6
+    add("certified:enclosures", "paper-benchmark", lambda c: c.replace(v_star=bump(c.v_star, 40, flint.fmpq(1, 10**7))))
     add("P_inf", "rich", lambda c: c.replace(P_inf=tuple(tuple(x + (ONE if (s, y) == (6, 0) else 0) for y, x in enumerate(row)) for s, row in enumerate(c.P_inf))))
     return cases
 

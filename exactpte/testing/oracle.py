@@ -219,8 +219,11 @@ def _few(xs: Sequence[int], k: int = 8) -> str:
     return str(xs[:k])[:-1] + (", ...]" if len(xs) > k else "]")
 
 
-def _numeric_finding(key: str, got: np.ndarray, expected: np.ndarray, atol: float, rtol: float, unit: str = "state") -> Finding:
-    """Compare arrays entrywise; non-finite entries always disagree; rows name the ``unit``."""
+def _numeric_finding(key: str, got: np.ndarray, expected: np.ndarray, atol: float, rtol: float, unit: str = "state",
+                     slack: np.ndarray | None = None) -> Finding:
+    """Compare arrays entrywise; non-finite entries always disagree; rows name the ``unit``.
+
+    ``slack`` (the radii of certified enclosures centred at ``expected``) widens each tolerance."""
     if got.shape != expected.shape:
         return Finding(key, "mismatch", math.inf, [], f"has shape {got.shape}, expected {expected.shape}")
     if got.size == 0:
@@ -232,7 +235,9 @@ def _numeric_finding(key: str, got: np.ndarray, expected: np.ndarray, atol: floa
         return Finding(key, "mismatch", math.inf, bad[:5], f"not finite (nan or inf) at {unit}s {_few(bad)}")
     err = np.abs(got - expected)
     tol = atol + rtol * np.abs(expected)
-    over = err > tol
+    if slack is not None:
+        tol = tol + slack
+    over = ~(err <= tol)
     row_err = err.reshape(err.shape[0], -1).max(axis=1)
     if not over.any():
         return Finding(key, "ok", float(err.max()))
@@ -389,6 +394,10 @@ def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decom
         cand[key] = v
     if not cand:
         raise CandidateError(f"the candidate gives none of the compared quantities ({', '.join(KEYS)})")
+    from ..certified import CertifiedDecomposition
+
+    if isinstance(reference, CertifiedDecomposition):
+        return _compare_certified(cand, reference, atol, rtol)
     dec = reference if isinstance(reference, Decomposition) else decompose(reference)
     if dec.field.is_parametric:
         raise UsageError("the oracle compares float candidates with a rational chain; substitute a point first (dec.subs(point))")
@@ -434,6 +443,55 @@ def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decom
                 f.diagnosis = diagnose_P_inf(got, orc, atol + rtol)
             findings.append(f)
     return Report(findings, up_to_gauge)
+
+
+def _compare_certified(cand: dict, cert, atol: float, rtol: float) -> Report:
+    """Judge a candidate against certified enclosures ``[lo, hi]`` instead of exact values.
+
+    An entry agrees when ``|x - mid| <= atol + rtol |mid| + radius``: an answer within the
+    tolerance of the exact value is never rejected, and one off by more than the tolerance plus
+    the enclosure's width always is (the width is stated in each finding).
+    """
+    from ..certified import Interval
+
+    findings: list[Finding] = []
+    if "n" in cand:
+        n = _index(cand["n"], "n")
+        findings.append(Finding("n", "ok" if n == cert.n else "structure mismatch", detail="" if n == cert.n else f"expected {cert.n}, got {n}"))
+    findings += _structure_findings(cand, cert)
+
+    def judge(key: str, got: np.ndarray, iv: Interval, unit: str = "state") -> Finding:
+        f = _numeric_finding(key, got, iv.mid, atol, rtol, unit, slack=iv.rad)
+        width = float(np.max(iv.width, initial=0.0))
+        f.detail = (f.detail + "; " if f.detail else "") + f"judged against certified enclosures (widest {width:.1e})"
+        return f
+
+    vectors = cert.vectors()
+    for key in VECTOR_KEYS:
+        if key in cand:
+            if key not in vectors:
+                raise CandidateError(f"{key} has no certified enclosure; compare it against the exact decomposition")
+            findings.append(judge(key, _vector(cand[key], key), vectors[key]))
+    if "theta" in cand:
+        findings.append(judge("theta", _vector(cand["theta"], "theta"), cert.theta, "column"))
+    if "class_gain" in cand:
+        findings.append(judge("class_gain", _vector(cand["class_gain"], "class_gain"), cert.class_gain, "class"))
+    if "stationary" in cand:
+        raw = cand["stationary"]
+        worst = Finding("stationary", "ok")
+        if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence) or len(raw) != len(cert.stationary):
+            worst = Finding("stationary", "mismatch", math.inf, [], f"expected one distribution per class ({len(cert.stationary)})")
+        else:
+            for pos, pi in enumerate(cert.stationary):
+                f = judge("stationary", _vector(raw[pos], f"stationary[{pos}]"), pi, f"entry of class {pos}, position")
+                if not f.ok and worst.ok:
+                    worst = f
+        findings.append(worst)
+    if "basis" in cand:
+        findings.append(judge("basis", _matrix(cand["basis"], "basis"), cert.basis(), "row"))
+    if "P_inf" in cand:
+        findings.append(judge("P_inf", _matrix(cand["P_inf"], "P_inf"), cert.P_inf(), "row"))
+    return Report(findings, False)
 
 
 def _gauge(key: str, f: Finding, got: np.ndarray, expected: np.ndarray, given: dict, orc: _Oracle, atol: float, rtol: float) -> Finding:

@@ -9,7 +9,8 @@ the identity holds, a string naming what fails (with the states where it fails) 
 - :mod:`~proofs_check.checks.structure`: the claimed structure against the support graph;
 - :mod:`~proofs_check.checks.decomposition`: Sections 2–3;
 - :mod:`~proofs_check.checks.evaluation`: Section 4;
-- :mod:`~proofs_check.checks.appendix`: the appendix lemmas and ``P∞``.
+- :mod:`~proofs_check.checks.appendix`: the appendix lemmas and ``P∞``;
+- :mod:`~proofs_check.checks.certified`: the exact answer inside exactpte's certified enclosures.
 """
 
 from ..registry import CHECKS, NOT_APPLICABLE, Check, Context, NotApplicable, NotClaimed, Verdict, run_checks
@@ -17,8 +18,9 @@ from . import structure  # registration happens on import: structure first, then
 from . import decomposition
 from . import evaluation
 from . import appendix
+from . import certified
 
-SECTIONS = (structure, decomposition, evaluation, appendix)
+SECTIONS = (structure, decomposition, evaluation, appendix, certified)
 """The check modules, in the paper's order."""
 
 __all__ = ["CHECKS", "Check", "Verdict", "Context", "run_checks", "NOT_APPLICABLE", "NotApplicable", "NotClaimed", "SECTIONS"]
