@@ -108,10 +108,11 @@ def storm_rho_file(path: str, prop: str) -> dict:
     return {"seconds": t, "rho": vals}
 
 
-def in_process(args: list[str], timeout: float | None = None) -> dict | None:
-    """Run this script with ``args`` in a fresh process; its last stdout line is JSON (``None`` on timeout)."""
+def in_process(args: list[str], timeout: float | None = None, script: str = __file__) -> dict | None:
+    """Run ``script`` (this one by default) with ``args`` in a fresh process; its last stdout line is JSON
+    (``None`` on timeout)."""
     try:
-        out = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, timeout=timeout, check=True)
+        out = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, timeout=timeout, check=True)
     except subprocess.TimeoutExpired:
         return None
     except subprocess.CalledProcessError as e:

@@ -72,8 +72,11 @@ class Interval:
     __slots__ = ("lo", "hi")
 
     def __init__(self, lo, hi=None) -> None:
-        self.lo = np.asarray(lo, dtype=np.float64)
-        self.hi = np.asarray(lo if hi is None else hi, dtype=np.float64)
+        lo = np.asarray(lo, dtype=np.float64)
+        hi = np.asarray(lo if hi is None else hi, dtype=np.float64)
+        # an undefined bound (nan from inf - inf, 0 * inf, a failed solve) never narrows: it widens
+        self.lo = np.where(np.isnan(lo), -np.inf, lo) if np.isnan(lo).any() else lo
+        self.hi = np.where(np.isnan(hi), np.inf, hi) if np.isnan(hi).any() else hi
 
     @classmethod
     def exact(cls, values: Sequence[flint.fmpq]) -> "Interval":
@@ -144,12 +147,9 @@ class Interval:
         return Interval(np.minimum(self.lo, other.lo), np.maximum(self.hi, other.hi))
 
     def contains(self, values: Sequence[flint.fmpq]) -> np.ndarray:
-        """Whether each exact rational lies in its interval (decided exactly; NaN bounds hold nothing)."""
+        """Whether each exact rational lies in its interval (decided exactly)."""
         out = []
         for v, lo, hi in zip(values, self.lo.tolist(), self.hi.tolist()):
-            if math.isnan(lo) or math.isnan(hi):
-                out.append(False)
-                continue
             above = lo == -math.inf or (lo != math.inf and flint.fmpq(*lo.as_integer_ratio()) <= v)
             below = hi == math.inf or (hi != -math.inf and v <= flint.fmpq(*hi.as_integer_ratio()))
             out.append(above and below)

@@ -179,7 +179,15 @@ class MMatrixSystem:
 
     # -- float solves (untrusted) ----------------------------------------------------------------------
     def float_solve(self, C: np.ndarray) -> np.ndarray:
-        """An approximate solution (columns of ``C``); never trusted, only checked."""
+        """An approximate solution (columns of ``C``); never trusted, only checked (NaN when the
+        float solver fails: the certificate then fails and the bounds are infinite)."""
+        try:
+            with np.errstate(all="ignore"):
+                return self._float_solve(C)
+        except (RuntimeError, ValueError, ArithmeticError, np.linalg.LinAlgError):
+            return np.full(C.shape, np.nan)
+
+    def _float_solve(self, C: np.ndarray) -> np.ndarray:
         if self.m == 0:
             return np.zeros_like(C)
         if self.solver is not None:

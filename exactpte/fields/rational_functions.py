@@ -332,18 +332,20 @@ class RationalFunctionField:
         return factored if len(str(factored)) < len(str(expanded)) else expanded
 
     def to_text(self, x: RationalFunction) -> str:
-        """A sympy-parsable string: cancelled, factored when that is shorter.
+        """A sympy-parsable string: cancelled, factored when that is shorter
+        (:func:`exactpte.fields.printing.rational_text`, printed from the polynomials directly).
 
-        Constants print directly (``fmpq`` and sympy write rationals alike); other values are
-        printed once per field and remembered, since outputs repeat them (``P∞`` rows of one
-        class, basis columns, ``ρ`` on a class).
+        Constants print as ``fmpq`` does; values are remembered per field, since outputs repeat
+        them (``P∞`` rows of one class, ``ρ`` on a class).
         """
         if x.is_constant():
             return str(x.constant_value())
         cache = self._text_cache
         text = cache.get(x)
         if text is None:
-            text = str(self._display(x))
+            from .printing import rational_text
+
+            text = rational_text(x.num, x.den, self.params)
             if len(cache) < 200_000:
                 cache[x] = text
         return text
@@ -352,8 +354,7 @@ class RationalFunctionField:
         """The irreducible non-constant factors of the denominator of ``x``, as text."""
         if x.den.is_constant():
             return []
-        _, factors = _factor(x.den)
-        return [str(self.poly_to_sympy(g)) for g, _e in factors]
+        return [self.poly_text(g) for g in self.irreducible_factors(x.den)]
 
     def _factored(self, f) -> "sympy.Expr":
         import sympy
@@ -467,8 +468,10 @@ class RationalFunctionField:
         return self.ctx.from_dict(a), self.ctx.from_dict(b)
 
     def poly_text(self, f) -> str:
-        """A ring polynomial as sympy-parsable text."""
-        return str(self.poly_to_sympy(f))
+        """A ring polynomial as sympy-parsable text (expanded)."""
+        from .printing import poly_text
+
+        return poly_text(f, self.params)
 
     def solve(self, A: PolyMatrix, B: PolyMatrix) -> PolyMatrix:
         """``X`` with ``A X = B`` by fraction-free (Bareiss) elimination over ``fmpz_mpoly``.
