@@ -68,7 +68,7 @@ def storm_float(path: str) -> dict:
     model = stormpy.build_model_from_drn(path)  # double precision
     prop = stormpy.parse_properties('R{"r"}=? [ LRA ]')[0]
     res, t = timed(stormpy.model_checking, model, prop, only_initial_states=False)
-    return {"seconds": t, "rho": list(res.get_values())}
+    return {"seconds": t, "rho": list(res.get_value_vector())}
 
 
 def main(argv=None) -> int:
@@ -77,7 +77,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sizes", type=int, nargs="+", default=[1000, 3000, 10_000, 100_000, 1_000_000])
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--storm-cap", type=float, default=300.0, help="seconds Storm may take on one size (default 300)")
+    p.add_argument("--storm-cap", type=float, default=60.0, help="seconds Storm may take on one size (default 60)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)
     p.add_argument("--storm", help=argparse.SUPPRESS)
     args = p.parse_args(argv)

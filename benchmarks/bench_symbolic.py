@@ -7,6 +7,9 @@
    ``DomainMatrix`` over the fraction field ``QQ(p)`` (``lu_solve``); sympy's
    ``Matrix.LUsolve`` followed by ``cancel``.  Each sympy route gets a time budget per size;
    sizes past a route's first time-out are skipped for that route.
+3. Printing and strata: JSON of a 20-state two-parameter chain (printed from the polynomials,
+   beside the same values printed through sympy, as before), and ``decompose(strata=True)`` on
+   10-state two-parameter chains whose entries vanish on lines and curves.
 """
 
 from __future__ import annotations
@@ -116,6 +119,35 @@ def solve_table(sizes, budget):
         print(f"{n:5d} " + " ".join(cells) + ratio, flush=True)
 
 
+def printing_and_strata_table() -> None:
+    from exactpte.strata import stratify
+
+    print("\nprinting and strata")
+    rng = random.Random(1)
+    chain = parametrize(random_chain(20, seed=1, n_classes=3), rng.randint, params=("p", "q"), max_rows=6)
+    dec = exactpte.decompose(chain)
+    [getattr(dec, q) for q in exactpte.result.QUANTITIES]
+    t0 = time.perf_counter()
+    text = dec.to_json()
+    t_json = time.perf_counter() - t0
+    F = chain.field
+    values = [x for row in dec.P_inf for x in row] + list(dec.g_star) + list(dec.v_star) + list(dec.h)
+    t0 = time.perf_counter()
+    for x in values:
+        str(F._display(x))
+    t_sympy = time.perf_counter() - t0
+    print(f"  20-state two-parameter chain: JSON ({len(text)} chars) in {t_json:.3f} s; "
+          f"the same values through sympy: {t_sympy:.2f} s")
+    times = []
+    for seed in range(8):
+        r = random.Random(seed)
+        c = parametrize(random_chain(10, seed=seed, n_classes=2), r.randint, params=("p", "q"), max_rows=4, products=True)
+        t0 = time.perf_counter()
+        strat = stratify(c)
+        times.append((time.perf_counter() - t0, len(strat.strata)))
+    print("  10-state two-parameter chains, stratified: " + ", ".join(f"{t:.2f} s ({k} strata)" for t, k in times))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", type=int, nargs="+", default=[16, 32, 48, 64])
@@ -123,6 +155,7 @@ def main(argv=None):
     ap.add_argument("--budget", type=float, default=20.0)
     args = ap.parse_args(argv)
     full_table(args.sizes)
+    printing_and_strata_table()
     solve_table(args.solve_sizes, args.budget)
 
 

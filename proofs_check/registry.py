@@ -8,10 +8,12 @@ against objects computed by independent routes (:class:`~proofs_check.routes.Rou
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from exactpte.chain import MarkovRewardProcess
 from exactpte.errors import UnknownNameError
@@ -19,7 +21,7 @@ from exactpte.errors import UnknownNameError
 from .claimed import Claimed
 from .routes import Routes, RouteTooLargeError
 
-__all__ = ["CHECKS", "Check", "Verdict", "Context", "check", "run_checks", "NotApplicable", "NotClaimed", "NotChecked", "NOT_APPLICABLE",
+__all__ = ["CHECKS", "Check", "Verdict", "Context", "check", "run_checks", "NotApplicable", "NotClaimed", "NotChecked", "NOT_APPLICABLE", "block_route",
            "mismatch", "diff_states", "few", "shape_problem"]
 
 
@@ -68,10 +70,20 @@ class Context:
     seed: int = 0
     bhat: list | None = None
     apply_pihat: Callable | None = None
+    _blocks: Any = None
 
     def rng(self, key: str) -> random.Random:
         """A random source for one check, seeded by the context's seed and the check's own key."""
         return random.Random(f"{self.seed}:{key}")
+
+    @property
+    def blocks(self):
+        """Block-by-block independent routes (:class:`~proofs_check.blocks.BlockRoutes`), built once."""
+        if self._blocks is None:
+            from .blocks import BLOCK_LIMIT, BlockRoutes
+
+            self._blocks = BlockRoutes(self.chain, max_block=max(BLOCK_LIMIT, self.routes.max_dense))
+        return self._blocks
 
 
 @dataclass(frozen=True)
@@ -83,6 +95,7 @@ class Check:
     func: Callable[[Context], "str | None | NotApplicable"]
     kind: str = "exact"
     sparse: bool = False  # runs on chains of any size (no dense n x n work); otherwise bounded by max_dense
+    block: Callable[[Context], "str | None | NotApplicable"] | None = None  # the same check on block routes
 
 
 @dataclass
@@ -124,6 +137,17 @@ def check(key: str, statement: str, kind: str = "exact", *, sparse: bool = False
 
     def deco(func):
         CHECKS[key] = Check(key, statement, func, kind, sparse or kind == "structure")
+        return func
+
+    return deco
+
+
+def block_route(key: str):
+    """Decorator registering ``func(ctx)`` as ``key``'s version on block routes, run in place of the
+    dense one on chains past ``max_dense`` (:mod:`proofs_check.blocks`)."""
+
+    def deco(func):
+        CHECKS[key] = dataclasses.replace(CHECKS[key], block=func)
         return func
 
     return deco
@@ -198,9 +222,12 @@ def run_checks(
             out: str | None = f"malformed decomposition: {problem}"
         else:
             try:
-                if not chk.sparse:
-                    routes.require_dense()  # before any dense work of the check's own, not only inside the routes
-                out = chk.func(ctx)
+                if not chk.sparse and chk.block is not None and routes.n > routes.max_dense:
+                    out = chk.block(ctx)  # the dense routes would not fit: the same identities block by block
+                else:
+                    if not chk.sparse:
+                        routes.require_dense()  # before any dense work of the check's own, not only inside the routes
+                    out = chk.func(ctx)
             except RouteTooLargeError as e:
                 out = NotChecked(str(e))
             except (IndexError, KeyError, ValueError, ZeroDivisionError) as e:

@@ -110,6 +110,24 @@ def test_check_fails_on_planted_error(key, chain_name, corrupt):
     assert bad.holds is False and bad.detail
 
 
+BLOCK_KEYS = sorted(k for k, c in CHECKS.items() if c.block is not None)
+
+
+@pytest.mark.parametrize("key, chain_name, corrupt", [p for p in mutations() if p.values[0] in BLOCK_KEYS])
+def test_block_route_version_fails_on_planted_error(key, chain_name, corrupt):
+    """The same mutations through the block-route versions (max_dense=0 forces them)."""
+    chain, claim = chain_and_claim(chain_name)
+    (good,) = run_checks(chain, claim, only=[key], max_dense=0)
+    assert good.holds is True, good.detail
+    (bad,) = run_checks(chain, corrupt(claim), only=[key], max_dense=0)
+    assert bad.holds is False and bad.detail
+
+
+def test_every_block_route_has_a_mutation():
+    covered = {p.values[0] for p in mutations()}
+    assert set(BLOCK_KEYS) <= covered and len(BLOCK_KEYS) >= 9
+
+
 def test_every_check_has_a_mutation():
     covered = {p.values[0] for p in mutations()}
     estimator_side = {"lem:pihat_dev", "lem:pihat_infty_norm", "lem:vhat_star_unique"}  # fed wrong Pi^ / b^ below

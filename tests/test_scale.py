@@ -157,3 +157,15 @@ def test_downstream_first_order_survives_labels_in_any_order():
                 if a != b and a in position and b in position:
                     assert position[b] < position[a]  # downstream first
     assert chain_structure(succ).transient_sccs == ((1,), (0,), (3, 4))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_block_routes_hold_on_large_transient_blocks(seed):
+    """Past --max-dense the main identities run on block routes; forced here with max_dense=0."""
+    chain = random_chain(60, seed=seed, transient_target_percent=85, n_classes=3)
+    verdicts = run_checks(chain, from_decomposition(exactpte.decompose(chain)), max_dense=0)
+    failed = [(v.key, v.detail) for v in verdicts if v.holds is False]
+    held = {v.key for v in verdicts if v.status == "held"}
+    assert failed == []
+    assert {"thm:wellposed", "thm:comparison_gain_bias", "def:main_b", "cor:projected_bias",
+            "lem:anchor_interpolation", "cor:recover_invariant_gain"} <= held

@@ -10,7 +10,8 @@ the identity holds, a string naming what fails (with the states where it fails) 
 - :mod:`~proofs_check.checks.decomposition`: Sections 2–3;
 - :mod:`~proofs_check.checks.evaluation`: Section 4;
 - :mod:`~proofs_check.checks.appendix`: the appendix lemmas and ``P∞``;
-- :mod:`~proofs_check.checks.certified`: the exact answer inside exactpte's certified enclosures.
+- :mod:`~proofs_check.checks.certified`: the exact answer inside exactpte's certified enclosures;
+- :mod:`~proofs_check.checks.blockwise`: the main identities again on block routes, for chains past ``--max-dense``.
 """
 
 from ..registry import CHECKS, NOT_APPLICABLE, Check, Context, NotApplicable, NotClaimed, Verdict, run_checks
@@ -19,6 +20,7 @@ from . import decomposition
 from . import evaluation
 from . import appendix
 from . import certified
+from . import blockwise  # block versions of the main identities, used past --max-dense
 
 SECTIONS = (structure, decomposition, evaluation, appendix, certified)
 """The check modules, in the paper's order."""

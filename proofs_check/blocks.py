@@ -1,0 +1,304 @@
+"""Independent exact routes block by block, for chains too large for the dense routes.
+
+The dense routes (:mod:`proofs_check.routes`) build ``K(P)`` from the characteristic polynomial
+and ``P∞`` as a spectral projector: cubic in ``n`` with growing entries.  These routes use the
+support graph analysed by proofs_check's own code (:mod:`proofs_check.graph`: Tarjan's SCCs, whose
+output order is downstream first; BFS-level periods) and solve only dense systems the size of
+one strongly connected block, with flint directly (never exactpte's solvers):
+
+- ``π_i``: ``π (I - P_F) = 0``, ``Σ π = 1`` on each closed class;
+- ``ρ``: ``γ_i = π_i · r`` on the classes, then ``(I - Q_SS) ρ_S = P_{S,rest} ρ`` per transient
+  SCC ``S``, downstream first;
+- ``h``: the deviation matrix on each class, ``h_F = (I - P_F + 1 π_F)^{-1} (r_F - γ_i)``, then
+  ``(I - Q_SS) h_S = (r - ρ)_S + P_{S,rest} h`` per transient SCC;
+- ``b_{i,k}``: on each transient SCC the phase-augmented system in the unknowns ``x_k(s)``,
+  ``k ∈ Z_d`` (``d|S|`` unknowns, no ``I - Q^d`` elimination as exactpte does), which is
+  ``def:main_b`` conditioned on the first step;
+- ``K(P)``: ``x ∈ K`` iff ``P^D x = x`` with ``D`` the lcm of the periods (``rem:peripheral_semisimple``,
+  sparse products), and ``dim K = Σ d_i`` (Perron–Frobenius for each closed class).
+
+Examples
+--------
+>>> import exactpte
+>>> chain = exactpte.example("branching")
+>>> routes = BlockRoutes(chain)
+>>> routes.rho == list(exactpte.decompose(chain).rho)
+True
+>>> tuple(routes.basis_column((1, 1))) == exactpte.decompose(chain).b(1, 1)
+True
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from math import lcm
+
+import flint
+
+from exactpte.chain import MarkovRewardProcess
+from exactpte.errors import RouteTooLargeError
+
+from .graph import SupportGraph
+
+__all__ = ["BlockRoutes", "BLOCK_LIMIT"]
+
+BLOCK_LIMIT = 1500
+"""Largest strongly connected block (times its period, for the basis) these routes solve densely."""
+
+ZERO, ONE = flint.fmpq(0), flint.fmpq(1)
+
+
+def _solve(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:
+    """Dense exact solve over the integers (flint ``fmpz_mat``: Dixon lifting)."""
+    A_z, a = A.numer_denom()
+    B_z, b = B.numer_denom()
+    return A_z.solve(B_z) * flint.fmpq(a, b)
+
+
+class BlockRoutes:
+    """Exact objects of one chain computed block by block (see the module docstring)."""
+
+    def __init__(self, chain: MarkovRewardProcess, *, max_block: int = BLOCK_LIMIT) -> None:
+        self.chain = chain
+        self.n = chain.n
+        self.max_block = max_block
+        self.rows = [dict(chain.row(s)) for s in range(chain.n)]
+
+    def _require(self, size: int, what: str) -> None:
+        if size > self.max_block:
+            raise RouteTooLargeError(f"not checked: the block route needs a dense {size} x {size} solve for {what}; "
+                                     f"the limit is {self.max_block} (raise it with --max-dense)")
+
+    @cached_property
+    def graph(self) -> SupportGraph:
+        """The support graph, analysed by proofs_check's own code."""
+        return SupportGraph.of(self.chain)
+
+    @cached_property
+    def classes(self) -> list[list[int]]:
+        """Closed classes, ordered by smallest state."""
+        return sorted((sorted(c) for c in self.graph.closed_classes()), key=lambda c: c[0])
+
+    @cached_property
+    def class_of(self) -> dict[int, int]:
+        return {s: i for i, c in enumerate(self.classes) for s in c}
+
+    @cached_property
+    def phases(self) -> list[list[list[int]]]:
+        """Cyclic classes of every closed class, phase 0 holding the smallest state."""
+        out = []
+        for c in self.classes:
+            cyc = self.graph.cyclic_classes(c)
+            k0 = next(k for k, states in enumerate(cyc) if c[0] in states)
+            out.append(cyc[k0:] + cyc[:k0])
+        return out
+
+    @cached_property
+    def phase_of(self) -> dict[int, int]:
+        return {s: k for cyc in self.phases for k, states in enumerate(cyc) for s in states}
+
+    @cached_property
+    def periods(self) -> list[int]:
+        return [len(cyc) for cyc in self.phases]
+
+    @cached_property
+    def transient_blocks(self) -> list[list[int]]:
+        """Transient SCCs, downstream first (Tarjan emits a component after those it reaches)."""
+        closed = set(self.class_of)
+        return [c for c in self.graph.components if c[0] not in closed]
+
+    @cached_property
+    def D(self) -> int:
+        """``lcm`` of the periods: ``x ∈ K(P)`` iff ``P^D x = x``."""
+        return lcm(*self.periods) if self.periods else 1
+
+    @property
+    def N(self) -> int:
+        """``dim K(P) = Σ d_i``."""
+        return sum(self.periods)
+
+    def matvec(self, x: list) -> list:
+        """``P x`` exactly, by sparse rows."""
+        return [sum((q * x[j] for j, q in row.items()), ZERO) for row in self.rows]
+
+    def in_K(self, x: list) -> bool:
+        """``P^D x = x`` (sparse exact products)."""
+        y = list(x)
+        for _ in range(self.D):
+            y = self.matvec(y)
+        return y == list(x)
+
+    # -- closed classes -------------------------------------------------------------------------------------
+    @cached_property
+    def stationary(self) -> list[list]:
+        out = []
+        for c in self.classes:
+            m = len(c)
+            self._require(m, "a stationary distribution")
+            pos = {s: a for a, s in enumerate(c)}
+            A = flint.fmpq_mat(m, m)
+            for a, s in enumerate(c):  # column a of (I - P_F)^T ... written as rows: balance of state y
+                A[a, a] += ONE
+            for a, s in enumerate(c):
+                for j, q in self.rows[s].items():
+                    A[pos[j], a] -= q
+            for a in range(m):
+                A[m - 1, a] = ONE
+            rhs = flint.fmpq_mat(m, 1)
+            rhs[m - 1, 0] = ONE
+            out.append([x for x in _solve(A, rhs).entries()])
+        return out
+
+    @cached_property
+    def class_gain(self) -> list:
+        r = self.chain.r
+        return [sum((p * r[s] for s, p in zip(c, pi)), ZERO) for c, pi in zip(self.classes, self.stationary)]
+
+    def _transient_extend(self, x: list, base) -> list:
+        """Fill ``x`` on the transient states from ``x(s) = base(s) + Σ P(s, j) x(j)``, block by block."""
+        for block in self.transient_blocks:
+            m = len(block)
+            self._require(m, "a transient block")
+            pos = {s: a for a, s in enumerate(block)}
+            A = flint.fmpq_mat(m, m)
+            rhs = flint.fmpq_mat(m, 1)
+            for a, s in enumerate(block):
+                A[a, a] += ONE
+                acc = base(s)
+                for j, q in self.rows[s].items():
+                    if j in pos:
+                        A[a, pos[j]] -= q
+                    else:
+                        acc += q * x[j]
+                rhs[a, 0] = acc
+            for s, v in zip(block, _solve(A, rhs).entries()):
+                x[s] = v
+        return x
+
+    @cached_property
+    def rho(self) -> list:
+        """``ρ = P∞ r``."""
+        x = [None] * self.n
+        for c, g in zip(self.classes, self.class_gain):
+            for s in c:
+                x[s] = g
+        return self._transient_extend(x, lambda s: ZERO)
+
+    @cached_property
+    def h(self) -> list:
+        """The bias from the deviation matrix, class by class, then the transient blocks."""
+        x = [None] * self.n
+        r = self.chain.r
+        for c, pi, g in zip(self.classes, self.stationary, self.class_gain):
+            m = len(c)
+            self._require(m, "a class deviation matrix")
+            pos = {s: a for a, s in enumerate(c)}
+            A = flint.fmpq_mat(m, m)
+            rhs = flint.fmpq_mat(m, 1)
+            for a, s in enumerate(c):
+                A[a, a] += ONE
+                for j, q in self.rows[s].items():
+                    A[a, pos[j]] -= q
+                for b, p in enumerate(pi):
+                    A[a, b] += p
+                rhs[a, 0] = r[s] - g
+            for s, v in zip(c, _solve(A, rhs).entries()):
+                x[s] = v
+        rho = self.rho
+        return self._transient_extend(x, lambda s: r[s] - rho[s])
+
+    @cached_property
+    def basis_transient(self) -> dict[tuple[int, int], dict[int, flint.fmpq]]:
+        """``b_{i,k}`` on the transient states (nonzero values only): per period, one augmented block
+        solve per transient SCC with a column for every class of that period."""
+        out: dict[tuple[int, int], dict[int, flint.fmpq]] = {(i, k): {} for i, d in enumerate(self.periods) for k in range(d)}
+        by_period: dict[int, list[int]] = {}
+        for i, d in enumerate(self.periods):
+            by_period.setdefault(d, []).append(i)
+        for d, cls in by_period.items():
+            slot = {i: c for c, i in enumerate(cls)}
+
+            def value(i: int, k: int, j: int) -> flint.fmpq:
+                ci = self.class_of.get(j)
+                if ci is not None:
+                    return ONE if ci == i and self.phase_of[j] == k else ZERO
+                return out[(i, k)].get(j, ZERO)
+
+            for block in self.transient_blocks:
+                m = len(block)
+                self._require(d * m, "a phase-augmented transient block")
+                pos = {s: a for a, s in enumerate(block)}
+                # which classes of this period the block reaches in one step (directly or downstream)
+                reach = set()
+                for s in block:
+                    for j in self.rows[s]:
+                        ci = self.class_of.get(j)
+                        if ci is not None and ci in slot:
+                            reach.add(ci)
+                        elif ci is None and j not in pos:
+                            reach.update(i for i in cls if any(out[(i, k)].get(j) for k in range(d)))
+                if not reach:
+                    continue
+                cols = sorted(reach)
+                A = flint.fmpq_mat(d * m, d * m)
+                rhs = flint.fmpq_mat(d * m, len(cols))
+                for k in range(d):  # x_k(s) = Σ_j P(s, j) x_{k+1}(j): a step shifts the phase offset
+                    for a, s in enumerate(block):
+                        row = k * m + a
+                        A[row, row] += ONE
+                        for j, q in self.rows[s].items():
+                            if j in pos:
+                                A[row, ((k + 1) % d) * m + pos[j]] -= q
+                            else:
+                                for c, i in enumerate(cols):
+                                    v = value(i, (k + 1) % d, j)
+                                    if v != 0:
+                                        rhs[row, c] += q * v
+                sol = _solve(A, rhs)
+                for k in range(d):
+                    for a, s in enumerate(block):
+                        for c, i in enumerate(cols):
+                            v = sol[k * m + a, c]
+                            if v != 0:
+                                out[(i, k)][s] = v
+        return out
+
+    def basis_value(self, ik: tuple[int, int], s: int) -> flint.fmpq:
+        """``b_{i,k}(s)``."""
+        ci = self.class_of.get(s)
+        if ci is not None:
+            return ONE if (ci, self.phase_of[s]) == ik else ZERO
+        return self.basis_transient[ik].get(s, ZERO)
+
+    @cached_property
+    def _basis_columns(self) -> dict:
+        return {}
+
+    def basis_column(self, ik: tuple[int, int]) -> list:
+        """``b_{i,k}`` as a dense list over the states (built on demand, kept)."""
+        cache = self._basis_columns
+        if ik not in cache:
+            col = [ZERO] * self.n
+            i, k = ik
+            for s in self.phases[i][k]:
+                col[s] = ONE
+            for s, v in self.basis_transient[ik].items():
+                col[s] = v
+            cache[ik] = col
+        return cache[ik]
+
+    @cached_property
+    def absorption_rows(self) -> list[dict[int, flint.fmpq]]:
+        """``α_i(s) = Σ_k b_{i,k}(s)`` per state, as ``{class: value}`` (nonzero only)."""
+        rows: list[dict[int, flint.fmpq]] = [{} for _ in range(self.n)]
+        for s, i in self.class_of.items():
+            rows[s][i] = ONE
+        for (i, _k), col in self.basis_transient.items():
+            for s, v in col.items():
+                rows[s][i] = rows[s].get(i, ZERO) + v
+        return rows
+
+    def P_inf_apply(self, x: list) -> list:
+        """``P∞ x = Σ_i α_i (π_i · x)`` (factored: no n x n matrix)."""
+        means = [sum((p * x[s] for s, p in zip(c, pi)), ZERO) for c, pi in zip(self.classes, self.stationary)]
+        return [sum((a * means[i] for i, a in row.items()), ZERO) for row in self.absorption_rows]
