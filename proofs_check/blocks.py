@@ -81,6 +81,7 @@ class BlockRoutes:
 
     @cached_property
     def class_of(self) -> dict[int, int]:
+        """Closed class of every recurrent state."""
         return {s: i for i, c in enumerate(self.classes) for s in c}
 
     @cached_property
@@ -95,10 +96,12 @@ class BlockRoutes:
 
     @cached_property
     def phase_of(self) -> dict[int, int]:
+        """Phase of every recurrent state."""
         return {s: k for cyc in self.phases for k, states in enumerate(cyc) for s in states}
 
     @cached_property
     def periods(self) -> list[int]:
+        """Period of every closed class."""
         return [len(cyc) for cyc in self.phases]
 
     @cached_property
@@ -131,6 +134,7 @@ class BlockRoutes:
     # -- closed classes -------------------------------------------------------------------------------------
     @cached_property
     def stationary(self) -> list[list]:
+        """Stationary distribution of every closed class (aligned with ``classes``)."""
         out = []
         for c in self.classes:
             m = len(c)
@@ -151,6 +155,7 @@ class BlockRoutes:
 
     @cached_property
     def class_gain(self) -> list:
+        """``γ_i = π_i · r`` for every closed class."""
         r = self.chain.r
         return [sum((p * r[s] for s, p in zip(c, pi)), ZERO) for c, pi in zip(self.classes, self.stationary)]
 

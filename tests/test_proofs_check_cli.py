@@ -58,6 +58,7 @@ def test_sweep_with_workers_and_only(tmp_path, capsys):
 
 
 def test_chains_past_the_dense_limit_are_not_checked_never_held_and_never_abort(tmp_path, capsys):
+    """Past --max-dense a check runs on block routes when it has them, else it is "not checked"."""
     from proofs_check.checks import CHECKS, run_checks
     from proofs_check.claimed import from_decomposition
 
@@ -67,8 +68,10 @@ def test_chains_past_the_dense_limit_are_not_checked_never_held_and_never_abort(
     for v in verdicts:
         by_status.setdefault(v.status, set()).add(v.key)
     sparse = {k for k, c in CHECKS.items() if c.sparse}
-    assert by_status["held"] <= sparse and "structure:cyclic_classes" in by_status["held"]
-    assert by_status["not checked"] == set(CHECKS) - sparse - by_status.get("not applicable", set())
+    blocks = {k for k, c in CHECKS.items() if c.block is not None}
+    assert by_status["held"] <= sparse | blocks and "structure:cyclic_classes" in by_status["held"]
+    assert blocks - {"P_inf", "prop:aperiodic_reduction"} <= by_status["held"]
+    assert by_status["not checked"] == set(CHECKS) - sparse - blocks - by_status.get("not applicable", set())
     path = tmp_path / "c.json"
     exactpte.dump(chain, path)
     assert main(["chain", str(path), "--max-dense", "3"]) == 0
