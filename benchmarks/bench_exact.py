@@ -219,8 +219,7 @@ def structure_table(sizes, seed: int) -> None:
     except ImportError:
         qe = None
     for n in sizes:
-        rows, cols, num, den = random_chain_arrays(n, seed=seed)
-        r = np.zeros(n, dtype=np.int64)
+        rows, cols, num, den, r = random_chain_arrays(n, seed=seed)
         chain, t_build = timed(MarkovRewardProcess.from_arrays, n, rows, cols, num, den, r)
         S, t_an = timed(lambda: chain.structure)
         t_qe = None

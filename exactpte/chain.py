@@ -509,29 +509,26 @@ class MarkovRewardProcess(Chain):
 def _check_row_sums(ptr: np.ndarray, num: np.ndarray, den: np.ndarray) -> None:
     """Every row of the CSR arrays sums to exactly 1 (:class:`~exactpte.errors.RowSumError` naming the first that does not).
 
-    Vectorised over the least common denominator ``D`` of the entries when ``D`` and the scaled
-    numerators fit in 62 bits (the usual case: small denominators); row by row in exact
-    rationals otherwise.
+    Vectorised over each row's least common denominator ``D_s`` when ``D_s`` and the scaled
+    numerators fit in 62 bits (the usual case: small denominators); those rows that do not are
+    checked in exact rationals.
     """
     n = len(ptr) - 1
-    empty = np.flatnonzero(ptr[1:] == ptr[:-1])
+    counts = np.diff(ptr)
+    empty = np.flatnonzero(counts == 0)
     if len(empty):
         raise RowSumError(f"row {empty[0]} sums to 0, expected exactly 1")
-    import math
-
-    D = 1
-    for d in np.unique(den).tolist():
-        D = math.lcm(D, d)
-        if D >= 2**40:
-            break
-    bad_rows: Iterable[int]
-    if D < 2**40 and int(num.max(initial=0)) * (D // int(den.min(initial=1))) * int(np.diff(ptr).max(initial=1)) < 2**62:
-        scaled = num * (D // den)
-        sums = np.add.reduceat(scaled, ptr[:-1])
-        bad_rows = np.flatnonzero(sums != D).tolist()[:1]
-    else:
-        bad_rows = range(n)
-    for i in bad_rows:
+    starts = ptr[:-1]
+    small = den < 2**31
+    safe_den = np.where(small, den, 1)
+    D = np.lcm.reduceat(safe_den, starts)  # exact while it stays below 2^62 (checked next)
+    row_of = np.repeat(np.arange(n), counts)
+    fits = np.logical_and.reduceat(small, starts) & (D < 2**40) & (D > 0)
+    scale = D[row_of] // safe_den
+    fits &= np.logical_and.reduceat((num < 2**62 // np.maximum(counts[row_of], 1) // np.maximum(scale, 1)) & (scale > 0), starts)
+    sums = np.add.reduceat(np.where(fits[row_of], num * scale, 0), starts)
+    bad_rows = np.flatnonzero(fits & (sums != D)).tolist()[:1] + np.flatnonzero(~fits).tolist()
+    for i in sorted(bad_rows):
         total = sum((flint.fmpq(int(a), int(b)) for a, b in zip(num[ptr[i] : ptr[i + 1]], den[ptr[i] : ptr[i + 1]])), flint.fmpq(0))
         if total != 1:
             raise RowSumError(f"row {i} sums to {total}, expected exactly 1")
