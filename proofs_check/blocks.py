@@ -303,6 +303,38 @@ class BlockRoutes:
                 rows[s][i] = rows[s].get(i, ZERO) + v
         return rows
 
+    def hitting_cost(self, A: set, f) -> list | None:
+        """``x = 0`` on ``A``, ``x(s) = f(s) + Σ_j P(s, j) x(j)`` elsewhere: the expected sum of ``f`` before
+        hitting ``A``, solved on the strongly connected blocks of the graph without ``A``, downstream first
+        (``None`` when a block is singular: ``A`` is not reached almost surely)."""
+        rest = [s for s in range(self.n) if s not in A]
+        index = {s: a for a, s in enumerate(rest)}
+        sub = SupportGraph([[index[j] for j in self.rows[s] if j in index] for s in rest])
+        x = [ZERO] * self.n
+        for comp in sub.components:  # Tarjan: downstream first
+            block = [rest[a] for a in comp]
+            m = len(block)
+            self._require(m, "a hitting-cost block")
+            pos = {s: a for a, s in enumerate(block)}
+            M = flint.fmpq_mat(m, m)
+            rhs = flint.fmpq_mat(m, 1)
+            for a, s in enumerate(block):
+                M[a, a] += ONE
+                acc = f(s)
+                for j, q in self.rows[s].items():
+                    if j in pos:
+                        M[a, pos[j]] -= q
+                    else:
+                        acc += q * x[j]
+                rhs[a, 0] = acc
+            try:
+                sol = _solve(M, rhs).entries()
+            except ZeroDivisionError:
+                return None
+            for s, v in zip(block, sol):
+                x[s] = v
+        return x
+
     def P_inf_apply(self, x: list) -> list:
         """``P∞ x = Σ_i α_i (π_i · x)`` (factored: no n x n matrix)."""
         means = [sum((p * x[s] for s, p in zip(c, pi)), ZERO) for c, pi in zip(self.classes, self.stationary)]

@@ -125,6 +125,10 @@ class Verdict:
                 "detail": self.detail, "seconds": self.seconds}
 
 
+PREFER_BLOCKS = 300
+"""Past this many states a check with a block-route version runs that version (the dense routes
+cost seconds to minutes from a few hundred states on; the block routes milliseconds)."""
+
 CHECKS: dict[str, Check] = {}
 """Every registered check by key, in registration (paper) order."""
 
@@ -222,7 +226,7 @@ def run_checks(
             out: str | None = f"malformed decomposition: {problem}"
         else:
             try:
-                if not chk.sparse and chk.block is not None and routes.n > routes.max_dense:
+                if not chk.sparse and chk.block is not None and (routes.n > routes.max_dense or routes.n > PREFER_BLOCKS):
                     out = chk.block(ctx)  # the dense routes would not fit: the same identities block by block
                 else:
                     if not chk.sparse:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import flint
 
 from ..registry import NOT_APPLICABLE, Context, block_route, few, mismatch
+from .evaluation import _orbit_sum
 
 ZERO = flint.fmpq(0)
 
@@ -233,4 +234,204 @@ def _P_inf(ctx: Context):
             want = ZERO if i is None else B.absorption_rows[s].get(i, ZERO) * B.stationary[i][B.classes[i].index(y)]
             if x != want:
                 return f"P_inf[{s}][{y}] is {x}, the block route gives {want}"
+    return None
+
+
+# -- the appendix and Section 4, block by block ------------------------------------------------------------
+def _claimed_in_K(ctx: Context) -> str | None:
+    """Each claimed basis column lies in ``K(P)`` (``P^D b = b``) and ``b(a) = δ`` for the claimed anchors:
+    then the ``N = Σ d_i = dim K`` columns are independent and span ``K``."""
+    c, B = ctx.claimed, ctx.blocks
+    if c.N != B.N:
+        return f"{c.N} basis columns, but dim K(P) = sum of the periods = {B.N}"
+    for j in range(c.N):
+        if not B.in_K(c.b(j)):
+            return f"basis column {j} {c.anchors[j][:2]} is not in K(P) (P^D b != b)"
+    for j, a in enumerate(c.anchor_states):
+        row = c.basis[a]
+        if any(x != (1 if jj == j else 0) for jj, x in enumerate(row)):
+            return f"b(a) is not the identity at anchor {a}"
+    return None
+
+
+@block_route("lem:kernel_equals_peripheral")
+def _kernel_peripheral(ctx: Context):
+    return _claimed_in_K(ctx)
+
+
+@block_route("lem:main_b_identify")
+def _b_identify(ctx: Context):
+    m = _claimed_in_K(ctx)
+    if m:
+        return m
+    c = ctx.claimed
+    for j in range(c.N):
+        if any(x != 0 for x in c.project(c.b(j))):
+            return f"Pi b_{c.anchors[j][:2]} != 0"
+    return None
+
+
+@block_route("lem:W_norm_equiv")
+def _W_cap_K(ctx: Context):
+    cols = _claimed_columns(ctx)
+    if isinstance(cols, str):
+        return cols
+    B, anchors = ctx.blocks, ctx.claimed.anchor_states
+    for ik in cols:
+        for ik2, a2 in zip(cols, anchors):
+            if B.basis_value(ik, a2) != (1 if ik == ik2 else 0):
+                return "K[anchors, :] is singular: a nonzero element of K vanishes at every anchor (block basis)"
+    return None
+
+
+def _random_vector(ctx: Context, key: str) -> list:
+    rng = ctx.rng(key)
+    return [flint.fmpq(rng.randint(-9, 9), rng.randint(1, 9)) for _ in range(ctx.chain.n)]
+
+
+@block_route("lem:Pi_kernel")
+def _Pi_kernel(ctx: Context):
+    c = ctx.claimed
+    for t in range(3):
+        v = _random_vector(ctx, f"Pik{t}")
+        w = c.project(v)
+        if c.project(w) != w:
+            return "Pi is not idempotent"
+        bad = [a for a in c.anchor_states if w[a] != 0]
+        if bad:
+            return f"(Pi v) is nonzero at anchors {few(bad)}"
+    # ker Pi = span b and dim ker Pi = N: Pi b = 0 for every column, b(a) = δ (so the columns are
+    # independent), and v = Pi v + Σ v(a) b for every v (so nothing else is in the kernel)
+    m = _claimed_in_K(ctx)
+    if m:
+        return m
+    for j in range(c.N):
+        if any(x != 0 for x in c.project(c.b(j))):
+            return f"Pi b_{c.anchors[j][:2]} != 0: span b is not in ker Pi"
+    return None
+
+
+@block_route("lem:Pi_identity")
+def _Pi_identity(ctx: Context):
+    c, B = ctx.claimed, ctx.blocks
+    for t in range(4):
+        v = _random_vector(ctx, f"Pi_identity{t}")
+        w = c.project(v)
+        if not B.in_K(_sub(v, w)):
+            return "v - Pi v is not in K(P) (P^D x != x): [Pi v] != [v]"
+    return None
+
+
+@block_route("lem:recurrent_decomp")
+def _recurrent(ctx: Context):
+    c, B = ctx.claimed, ctx.blocks
+    if sorted(map(sorted, c.classes)) != B.classes:
+        return "the claimed classes differ from the closed strongly connected components"
+    for i, (cls, pi) in enumerate(zip(B.classes, B.stationary)):
+        if any(p <= 0 for p in pi):
+            return f"class {i} is not irreducible (a stationary probability is not positive)"
+        members = set(cls)
+        for s in cls:
+            if any(j not in members for j in B.rows[s]):
+                return f"claimed class {i} is not closed (state {s} leaves it)"
+    return None
+
+
+def _returns(ctx: Context, x: list, T: int) -> list:
+    """``Σ_{t<T} P^t x`` by sparse products."""
+    B = ctx.blocks
+    acc, y = [ZERO] * ctx.chain.n, list(x)
+    for _ in range(T):
+        acc = [a + b for a, b in zip(acc, y)]
+        y = B.matvec(y)
+    return acc
+
+
+def _power(ctx: Context, x: list, T: int) -> list:
+    y = list(x)
+    for _ in range(T):
+        y = ctx.blocks.matvec(y)
+    return y
+
+
+def _horizons(ctx: Context) -> list[int]:
+    D = ctx.blocks.D
+    return sorted({1, 2, D, 3 * D + 1, 20})
+
+
+@block_route("lem:app_telescoping")
+def _telescoping(ctx: Context):
+    c, chain = ctx.claimed, ctx.chain
+    for T in _horizons(ctx):
+        J = _returns(ctx, list(chain.r), T)
+        for v in (list(c.v_star), _random_vector(ctx, f"tele{T}")):
+            gv = [r - x + y for r, x, y in zip(chain.r, v, chain.matvec(v))]
+            rhs = [o + a - b for o, a, b in zip(_returns(ctx, gv, T), v, _power(ctx, v, T))]
+            if rhs != J:
+                return f"return identity fails at T = {T}"
+        # the claimed split: persistent orbit from theta and b (P b_(i,k) = b_(i,k-1)) plus boundary
+        split = [o + v - pv for o, v, pv in zip(_orbit_sum(c, T), c.v_star, _power(ctx, list(c.v_star), T))]
+        m = mismatch(f"sum_t P^t g* + v* - P^T v* (T = {T})", split, J, "J_T by sparse products")
+        if m:
+            return m
+    return None
+
+
+@block_route("cor:return_error")
+def _return_error(ctx: Context):
+    c, chain = ctx.claimed, ctx.chain
+    n = chain.n
+    for trial in range(3):
+        rng = ctx.rng(f"ret{trial}")
+        dg = [flint.fmpq(rng.randint(-3, 3), 3) for _ in range(n)] if trial else [ZERO] * n
+        dv = [flint.fmpq(rng.randint(-3, 3), 3) for _ in range(n)] if trial else [ZERO] * n
+        gh = [a + b for a, b in zip(c.g_star, dg)]
+        vh = [a + b for a, b in zip(c.v_star, dv)]
+        for T in _horizons(ctx):
+            Jh = [o + a - b for o, a, b in zip(_returns(ctx, gh, T), vh, _power(ctx, vh, T))]
+            J = _returns(ctx, list(chain.r), T)
+            err = max(abs(a - b) for a, b in zip(Jh, J))
+            bound = T * max(map(abs, dg)) + 2 * max(map(abs, dv))
+            if err > bound:
+                return f"return error {err} exceeds T||dg|| + 2||dv|| = {bound} at T = {T}"
+    return None
+
+
+@block_route("prop:app_vstar_transient_cost")
+def _transient_cost(ctx: Context):
+    c, chain = ctx.claimed, ctx.chain
+    g = c.g_star
+    expected = ctx.blocks.hitting_cost(set(c.anchor_states), lambda s: chain.r[s] - g[s])
+    if expected is None:
+        return "the anchors are not reached almost surely from every state (a hitting block is singular)"
+    return mismatch("v*", c.v_star, expected, "the hitting-cost solves with anchors absorbing (block by block)")
+
+
+@block_route("prop:deterministic_cycle")
+def _det_cycle(ctx: Context):
+    from .evaluation import _cycle_order
+
+    order = _cycle_order(ctx.chain)
+    if order is None:
+        return NOT_APPLICABLE
+    c, n, B = ctx.claimed, ctx.chain.n, ctx.blocks
+    if B.N != n or c.N != n:
+        return f"dim K = {B.N} on a {n}-cycle, expected {n}"
+    for j in range(c.N):
+        if any(x != 0 for x in c.project(c.b(j))):
+            return "Pi is not the zero map on the cycle"
+    m = mismatch("v*", c.v_star, [ZERO] * n, "zero") or mismatch("g*", c.g_star, list(ctx.chain.r), "r")
+    if m:
+        return m
+    rbar = sum(ctx.chain.r, ZERO) / n
+    h = B.h
+    for k in range(n):
+        s, t = order[k], order[(k + 1) % n]
+        if h[s] - h[t] != ctx.chain.r[s] - rbar:
+            return f"h(k) - h(k+1) != r(k) - rbar at k = {k}"
+    if n % 2 == 0 and all(ctx.chain.r[order[k]] == (1 if 2 * k < n else 0) for k in range(n)):
+        if max(map(abs, h)) != flint.fmpq(n, 8):
+            return f"||h|| = {max(map(abs, h))}, expected d/8 = {flint.fmpq(n, 8)}"
+    if c.h is not None:
+        return mismatch("h", c.h, h, "the class deviation matrix (block route)")
     return None
