@@ -289,11 +289,15 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
     h = Interval(np.zeros(n), np.zeros(n))
     for i, members in enumerate(S.classes):
         members_arr = np.array(members, dtype=np.int64)
-        a = members[0]
-        others = members_arr[1:]
-        P_NN = P[others][:, others]
         # large classes mix slowly towards one state: float solves through the deviation operator
         fast = ClassSolver(P[members_arr][:, members_arr]) if len(members) > DIRECT_LIMIT else None
+        # the reference state a is the most visited one (largest float π̂): return and hitting times to it
+        # are the shortest, so the witnesses u (and with them every bound) are the smallest
+        pi_hat = fast.pi if fast is not None else _float_stationary(P[members_arr][:, members_arr])
+        a_pos = int(np.argmax(pi_hat))
+        a = members[a_pos]
+        others = np.delete(members_arr, a_pos)
+        P_NN = P[others][:, others]
         A_pos = [members.index(x) for x in anchors[i]]
 
         def via(removed, transpose=False, fast=fast):
@@ -301,13 +305,12 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
 
         if len(others):
             left = MMatrixSystem(P_NN.T.tocsr(), f"class {i}: expected visits before returning to state {a} (transposed)",
-                                 solver=via([0], True))
+                                 solver=via([a_pos], True))
             certificates.append(left.certificate)
             z = left.solve(Interval.exact([chain_entry(chain, a, y) for y in others.tolist()]))[:, 0]
             total = z.sum() + 1.0
             pi_a = Interval(1.0, 1.0).divide_positive(total)
-            pi = Interval(np.concatenate([pi_a.lo.reshape(1), down(z.lo * pi_a.lo)]),
-                          np.concatenate([pi_a.hi.reshape(1), up(z.hi * pi_a.hi)]))
+            pi = Interval(np.insert(down(z.lo * pi_a.lo), a_pos, pi_a.lo), np.insert(up(z.hi * pi_a.hi), a_pos, pi_a.hi))
         else:
             pi = Interval(np.ones(1), np.ones(1))
         stationary.append(pi)
@@ -345,10 +348,10 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
 
         # bias on the class: h = w - (π·w) 1, w the first-passage reward to the class's first state
         if len(others):
-            first = MMatrixSystem(P_NN, f"class {i}: first passage to state {a}", solver=via([0]))
+            first = MMatrixSystem(P_NN, f"class {i}: first passage to state {a}", solver=via([a_pos]))
             certificates.append(first.certificate)
             wv = first.solve(r[others] - gain)[:, 0]
-            w_full = Interval(np.concatenate([[0.0], wv.lo]), np.concatenate([[0.0], wv.hi]))
+            w_full = Interval(np.insert(wv.lo, a_pos, 0.0), np.insert(wv.hi, a_pos, 0.0))
             mean = (pi * w_full).sum()
             hv = w_full - mean
             h.lo[members_arr], h.hi[members_arr] = hv.lo, hv.hi
@@ -451,6 +454,19 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
         absorption_transient=alpha_T, certificates=certificates, seconds=time.perf_counter() - t0)
     progress.update(4, 4)
     return result
+
+
+def _float_stationary(P_F: sp.csr_matrix) -> np.ndarray:
+    """A float stationary distribution of a small class (only to choose a reference state; never trusted)."""
+    k = P_F.shape[0]
+    A = (np.eye(k) - P_F.toarray()).T
+    A[-1, :] = 1.0
+    b = np.zeros(k)
+    b[-1] = 1.0
+    try:
+        return np.linalg.solve(A, b)
+    except np.linalg.LinAlgError:
+        return np.full(k, 1.0 / k)
 
 
 def chain_entry(chain: MarkovRewardProcess, s: int, y: int) -> flint.fmpq:
