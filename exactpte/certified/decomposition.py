@@ -338,9 +338,24 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
             th = _arb_solve(system, rhs)
             if th is None:
                 th = [Interval(-np.inf, np.inf)] * d
-            v_N = v_r
-            for k in range(d):
-                v_N = v_N - th[k] * w[k]
+                v_N = Interval(np.full(len(Nn), -np.inf), np.full(len(Nn), np.inf))
+            else:
+                # refinement: the hitting-time-sized v_r and w_k cancel in v_r - Σ θ w, so solve at the float
+                # θ̂ directly; the anchor rows' residual ρ = r_A + P_AN v(θ̂) - θ̂ = (I + G)(θ - θ̂) is tiny,
+                # so δ = θ - θ̂ is, and v* = v(θ̂) - Σ δ_k w_k loses only |δ| times the hitting times
+                th_hat = np.array([float(t.mid) for t in th])
+                v_hat = gauge.solve(Interval(r.lo[Nn] - th_hat[phase], r.hi[Nn] - th_hat[phase]))[:, 0]
+                resid = [r[np.array([A[k]])][0] - float(th_hat[k]) + nonneg_matvec(P_AN[k], v_hat)[0] for k in range(d)]
+                delta = _arb_solve(system, resid)
+                if delta is not None:
+                    th = [Interval(float(th_hat[k]), float(th_hat[k])) + delta[k] for k in range(d)]
+                    v_N = v_hat
+                    for k in range(d):
+                        v_N = v_N - delta[k] * w[k]
+                else:
+                    v_N = v_r
+                    for k in range(d):
+                        v_N = v_N - th[k] * w[k]
             v_star.lo[Nn], v_star.hi[Nn] = v_N.lo, v_N.hi
         else:  # every state an anchor: v* = 0 there and θ_k = r(a_k)
             th = [r[np.array([A[k]])][0] for k in range(d)]
