@@ -223,16 +223,16 @@ def _dispatch(args) -> int:
     if args.certified:
         for opt, given in (("--strata", args.strata), ("--only", args.only is not None), ("--anchors", args.anchors is not None),
                            ("--latex", args.latex), ("--table", args.table), ("--csv", args.csv),
-                           ("--hitting-times", args.hitting_times)):
+                           ("--hitting-times", args.hitting_times), ("--no-p-inf", args.no_p_inf)):
             if given:
-                raise UsageError(f"{opt} does not combine with --certified (enclosures print as text or --json)")
+                raise UsageError(f"{opt} does not combine with --certified (enclosures print as text or --json, "
+                                 "without P_inf: CertifiedDecomposition.P_inf() gives it)")
         if chain.field.is_parametric:
             raise UsageError("--certified applies to rational chains")
         from .certified import decompose_certified
 
         cert = decompose_certified(chain, tol=args.tol if args.tol is not None else 1e-9)
-        print(cert.to_json(include_P_inf=not args.no_p_inf and chain.n <= 2000, indent=args.indent) if args.json else cert,
-              file=out)
+        print(cert.to_json(indent=args.indent) if args.json else cert, file=out)  # P∞ only when asked: cert.P_inf()
         return 0
     if args.strata:
         for opt, given in (("--only", args.only is not None), ("--anchors", args.anchors is not None), ("--latex", args.latex),
