@@ -28,8 +28,6 @@ from bench_exact import have_stormpy, in_process, timed  # noqa: E402
 
 
 def one_size(n: int, seed: int) -> dict:
-    import numpy as np
-
     import exactpte
     from exactpte import MarkovRewardProcess
     from exactpte.certified import decompose_certified

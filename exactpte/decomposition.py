@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from .absorption import SparseVector, extend_to_transient, phase_offset_basis
+from .absorption import SparseVector, phase_offset_basis
 from .classical import bias, class_means, gain, psi_coordinates, stationary_distribution
 from .chain import Chain, check_chain
 from .errors import UsageError
@@ -311,7 +311,7 @@ class DecompositionWork:
         # On T, v* = h - ψ + P∞v* (thm:comparison_gain_bias): h's absorbing solve has a far smaller
         # answer than v*'s own (whose right-hand side r - g* carries every period's phase
         # determinant), so the classical route is the cheaper one.
-        mu, v_rec = self.class_mean_v, self.gauge[1]
+        v_rec = self.gauge[1]
         Pinf_v = self.transient_sums["Pinf_v"]
         h, psi = self.h, self.psi
         return tuple(v_rec[s] if s in v_rec else h[s] - psi[s] + Pinf_v[s] for s in range(self.S.n))
