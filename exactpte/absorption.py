@@ -117,6 +117,25 @@ def solve_transient(
     d = len(const)
     X: list[dict[int, SparseVector]] = [dict() for _ in range(d)]
     for scc in structure.transient_sccs:
+        if d == 1 and len(scc) == 1:  # the common case on DAG-like transient parts: no solve at all
+            s = scc[0]
+            acc = dict(const[0].get(s, ()))
+            loop = None
+            for j, q in chain.row(s):
+                if j == s:
+                    loop = q
+                    continue
+                xj = X[0].get(j)
+                if xj:
+                    for col, v in xj.items():
+                        acc[col] = acc[col] + q * v if col in acc else q * v
+            if loop is not None:  # x = c + q x  =>  x = c / (1 - q)
+                scale = field.one / (field.one - loop)
+                acc = {col: v * scale for col, v in acc.items()}
+            vec = {col: v for col, v in acc.items() if v != 0}
+            if vec:
+                X[0][s] = vec
+            continue
         pos = {s: j for j, s in enumerate(scc)}
         m = len(scc)
         # c_k on S: the constant plus what flows to already-solved transient states
