@@ -159,11 +159,13 @@ class BlockRoutes:
         r = self.chain.r
         return [sum((p * r[s] for s, p in zip(c, pi)), ZERO) for c, pi in zip(self.classes, self.stationary)]
 
-    def _transient_extend(self, x: list, base) -> list:
-        """Fill ``x`` on the transient states from ``x(s) = base(s) + Σ P(s, j) x(j)``, block by block."""
-        for block in self.transient_blocks:
+    def _extend(self, blocks, x: list, base, what: str) -> list:
+        """Fill ``x`` on ``blocks`` (downstream first) from ``x(s) = base(s) + Σ_j P(s, j) x(j)``, one dense
+        solve per block; ``x`` is read on every state the blocks lead to (``ZeroDivisionError`` when a
+        block is singular)."""
+        for block in blocks:
             m = len(block)
-            self._require(m, "a transient block")
+            self._require(m, what)
             pos = {s: a for a, s in enumerate(block)}
             A = flint.fmpq_mat(m, m)
             rhs = flint.fmpq_mat(m, 1)
@@ -187,7 +189,7 @@ class BlockRoutes:
         for c, g in zip(self.classes, self.class_gain):
             for s in c:
                 x[s] = g
-        return self._transient_extend(x, lambda s: ZERO)
+        return self._extend(self.transient_blocks, x, lambda s: ZERO, "a transient block")
 
     @cached_property
     def h(self) -> list:
@@ -210,7 +212,7 @@ class BlockRoutes:
             for s, v in zip(c, _solve(A, rhs).entries()):
                 x[s] = v
         rho = self.rho
-        return self._transient_extend(x, lambda s: r[s] - rho[s])
+        return self._extend(self.transient_blocks, x, lambda s: r[s] - rho[s], "a transient block")
 
     @cached_property
     def basis_transient(self) -> dict[tuple[int, int], dict[int, flint.fmpq]]:
@@ -310,30 +312,11 @@ class BlockRoutes:
         rest = [s for s in range(self.n) if s not in A]
         index = {s: a for a, s in enumerate(rest)}
         sub = SupportGraph([[index[j] for j in self.rows[s] if j in index] for s in rest])
-        x = [ZERO] * self.n
-        for comp in sub.components:  # Tarjan: downstream first
-            block = [rest[a] for a in comp]
-            m = len(block)
-            self._require(m, "a hitting-cost block")
-            pos = {s: a for a, s in enumerate(block)}
-            M = flint.fmpq_mat(m, m)
-            rhs = flint.fmpq_mat(m, 1)
-            for a, s in enumerate(block):
-                M[a, a] += ONE
-                acc = f(s)
-                for j, q in self.rows[s].items():
-                    if j in pos:
-                        M[a, pos[j]] -= q
-                    else:
-                        acc += q * x[j]
-                rhs[a, 0] = acc
-            try:
-                sol = _solve(M, rhs).entries()
-            except ZeroDivisionError:
-                return None
-            for s, v in zip(block, sol):
-                x[s] = v
-        return x
+        blocks = [[rest[a] for a in comp] for comp in sub.components]  # Tarjan: downstream first
+        try:
+            return self._extend(blocks, [ZERO] * self.n, f, "a hitting-cost block")
+        except ZeroDivisionError:
+            return None
 
     def P_inf_apply(self, x: list) -> list:
         """``P∞ x = Σ_i α_i (π_i · x)`` (factored: no n x n matrix)."""

@@ -46,8 +46,8 @@ def _shift(ctx: Context):
     return None
 
 
-@check("lem:Pi_kernel", "Pi^2 = Pi, (Pi v)(a) = 0, ker Pi = span b, dim ker Pi = N")
-def _Pi_kernel(ctx: Context):
+def projection_problem(ctx: Context) -> str | None:
+    """``Π² = Π`` and ``(Π v)(a) = 0`` on random exact vectors (shared by the dense and block versions)."""
     c, n = ctx.claimed, ctx.chain.n
     rng = ctx.rng("Pik")
     for _ in range(3):
@@ -58,6 +58,15 @@ def _Pi_kernel(ctx: Context):
         bad = [a for a in c.anchor_states if w[a] != 0]
         if bad:
             return f"(Pi v) is nonzero at anchors {few(bad)}"
+    return None
+
+
+@check("lem:Pi_kernel", "Pi^2 = Pi, (Pi v)(a) = 0, ker Pi = span b, dim ker Pi = N")
+def _Pi_kernel(ctx: Context):
+    c, n = ctx.claimed, ctx.chain.n
+    m = projection_problem(ctx)
+    if m:
+        return m
     Pi = flint.fmpq_mat([c.project([flint.fmpq(int(i == j)) for i in range(n)]) for j in range(n)]).transpose()
     ker = nullspace(Pi)
     if ker.ncols() != c.N:

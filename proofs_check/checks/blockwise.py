@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import flint
 
+from ..linalg import random_vector
 from ..registry import NOT_APPLICABLE, Context, block_route, few, mismatch
+from .appendix import projection_problem
+from .decomposition import indicator_problem
 from .evaluation import _orbit_sum
 
 ZERO = flint.fmpq(0)
@@ -159,12 +162,7 @@ def _def_b(ctx: Context):
         m = mismatch(f"b column {j} {c.anchors[j][:2]}", c.b(j), ctx.blocks.basis_column(ik), "the phase-augmented block solves")
         if m:
             return m
-    for j, (i, k, _) in enumerate(c.anchors):
-        inside = set(c.cyclic_classes[i][k])
-        for s in c.classes[i]:
-            if c.basis[s][j] != (1 if s in inside else 0):
-                return f"b_{{{i},{k}}} is {c.basis[s][j]} on state {s}; the claimed cyclic classes and basis disagree"
-    return None
+    return indicator_problem(c)
 
 
 @block_route("lem:anchor_interpolation")
@@ -279,32 +277,22 @@ def _W_cap_K(ctx: Context):
     return None
 
 
-def _random_vector(ctx: Context, key: str) -> list:
-    rng = ctx.rng(key)
-    return [flint.fmpq(rng.randint(-9, 9), rng.randint(1, 9)) for _ in range(ctx.chain.n)]
-
-
 @block_route("lem:Pi_kernel")
 def _Pi_kernel(ctx: Context):
-    c = ctx.claimed
-    for t in range(3):
-        v = _random_vector(ctx, f"Pik{t}")
-        w = c.project(v)
-        if c.project(w) != w:
-            return "Pi is not idempotent"
-        bad = [a for a in c.anchor_states if w[a] != 0]
-        if bad:
-            return f"(Pi v) is nonzero at anchors {few(bad)}"
-    # ker Pi = span b and dim ker Pi = N: Pi b = 0 for every column, b(a) = δ (so the columns are
-    # independent), and v = Pi v + Σ v(a) b for every v (so nothing else is in the kernel)
-    return _claimed_in_K(ctx)  # with b(a) = δ, Pi b_j = b_j - b_j = 0: span b is in ker Pi
+    m = projection_problem(ctx)
+    if m:
+        return m
+    # ker Pi = span b and dim ker Pi = N: b(a) = δ (so the columns are independent and Pi b_j =
+    # b_j - b_j = 0), and v = Pi v + Σ v(a) b for every v (so nothing else is in the kernel)
+    return _claimed_in_K(ctx)
 
 
 @block_route("lem:Pi_identity")
 def _Pi_identity(ctx: Context):
     c, B = ctx.claimed, ctx.blocks
-    for t in range(4):
-        v = _random_vector(ctx, f"Pi_identity{t}")
+    rng = ctx.rng("Pi_identity")
+    for _ in range(4):
+        v = random_vector(rng, ctx.chain.n)
         w = c.project(v)
         if not B.in_K(_sub(v, w)):
             return "v - Pi v is not in K(P) (P^D x != x): [Pi v] != [v]"
@@ -353,7 +341,7 @@ def _telescoping(ctx: Context):
     c, chain = ctx.claimed, ctx.chain
     for T in _horizons(ctx):
         J = _returns(ctx, list(chain.r), T)
-        for v in (list(c.v_star), _random_vector(ctx, f"tele{T}")):
+        for v in (list(c.v_star), random_vector(ctx.rng(f"tele{T}"), chain.n)):
             gv = [r - x + y for r, x, y in zip(chain.r, v, chain.matvec(v))]
             rhs = [o + a - b for o, a, b in zip(_returns(ctx, gv, T), v, _power(ctx, v, T))]
             if rhs != J:

@@ -177,7 +177,12 @@ def _def_b(ctx: Context):
         m = mismatch(f"b column {j} {c.anchors[j][:2]}", c.b(j), [B[s, j] for s in range(n)], "K (K[anchors,:])^-1")
         if m:
             return m
-    # on recurrent states b_{i,k} is the indicator of C_{i,k}: every state of every claimed class
+    return indicator_problem(c)
+
+
+def indicator_problem(c) -> str | None:
+    """On recurrent states ``b_{i,k}`` is the indicator of ``C_{i,k}``: every state of every claimed class
+    (shared by the dense and block versions of ``def:main_b``)."""
     for j, (i, k, _) in enumerate(c.anchors):
         inside = set(c.cyclic_classes[i][k])
         for s in c.classes[i]:
