@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from .result import Decomposition
 
-__all__ = ["FORMAT", "QUANTITY_KEYS", "check_only", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
+__all__ = ["FORMAT", "QUANTITY_KEYS", "check_only", "structure_dict", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
            "to_html", "latex_array", "to_dataframe", "COLUMNS"]
 
 COLUMNS = ("state", "label", "where", "r", "g_star", "v_star", "rho", "h", "psi")
@@ -74,6 +74,20 @@ def assumptions(dec: "Decomposition", only: tuple[str, ...] | None = None) -> li
     return dec.chain.assumptions() + list(seen)
 
 
+def structure_dict(dec: Any) -> dict[str, Any]:
+    """The structure keys of the contract (``n``, ``labels``, ``classes``, ``transient``, ``periods``,
+    ``cyclic_classes``, ``anchors``), exact, for any result with the structure shortcuts."""
+    return {
+        "n": dec.n,
+        "labels": list(dec.chain.labels) if dec.chain.labels is not None else None,
+        "classes": [list(c) for c in dec.classes],
+        "transient": list(dec.transient),
+        "periods": list(dec.periods),
+        "cyclic_classes": [[list(ck) for ck in cyc] for cyc in dec.cyclic_classes],
+        "anchors": [list(a) for a in dec.anchor_list],
+    }
+
+
 def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting_times: bool = False,
             only: Any = None) -> dict:
     """The JSON contract as a dict (numbers as text, states 0-based); see ``docs/json-contract.md``.
@@ -97,16 +111,7 @@ def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting
         keys = [k for k in QUANTITY_KEYS if k in only]
     text = dec.field.to_text
     s = lambda v: [text(x) for x in v]
-    out: dict[str, Any] = {
-        "format": FORMAT,
-        "n": dec.n,
-        "labels": list(dec.chain.labels) if dec.chain.labels is not None else None,
-        "classes": [list(c) for c in dec.classes],
-        "transient": list(dec.transient),
-        "periods": list(dec.periods),
-        "cyclic_classes": [[list(ck) for ck in cyc] for cyc in dec.cyclic_classes],
-        "anchors": [list(a) for a in dec.anchor_list],
-    }
+    out: dict[str, Any] = {"format": FORMAT, **structure_dict(dec)}
     def put(key: str) -> None:
         out[key] = [s(row) for row in getattr(dec, key)] if key in ("basis", "stationary", "P_inf") else s(getattr(dec, key))
 

@@ -23,7 +23,7 @@ from .fields import Field
 from .report import FORMAT
 from .structure import Structure
 
-__all__ = ["Decomposition", "FORMAT", "QUANTITIES"]
+__all__ = ["Decomposition", "StructureShortcuts", "FORMAT", "QUANTITIES"]
 
 QUANTITIES = ("basis", "theta", "g_star", "v_star", "stationary", "absorption", "class_gain", "rho", "psi_coords",
               "psi", "h")
@@ -57,8 +57,48 @@ class GivenValues:
 
 
 
+class StructureShortcuts:
+    """The structure of a result read through ``structure``, ``chain`` and ``anchors`` (shared by the
+    exact :class:`Decomposition` and :class:`~exactpte.certified.CertifiedDecomposition`)."""
+
+    @property
+    def n(self) -> int:
+        """Number of states."""
+        return self.chain.n
+
+    @property
+    def classes(self):
+        """Closed classes ``F_i`` (sorted states; ordered by smallest state)."""
+        return self.structure.classes
+
+    @property
+    def periods(self):
+        """Period ``d_i`` of every closed class."""
+        return self.structure.periods
+
+    @property
+    def cyclic_classes(self):
+        """``cyclic_classes[i][k]``: the states of ``C_{i,k}``."""
+        return self.structure.cyclic_classes
+
+    @property
+    def transient(self):
+        """The transient states."""
+        return self.structure.transient
+
+    @property
+    def N(self) -> int:
+        """``N = sum_i d_i = dim K(P)``."""
+        return self.structure.N
+
+    @property
+    def anchor_list(self) -> list[tuple[int, int, int]]:
+        """Anchors as ``(class, phase, state)`` in basis-column order."""
+        return [(i, k, s) for i, group in enumerate(self.anchors) for k, s in enumerate(group)]
+
+
 @dataclass(frozen=True, eq=False)
-class Decomposition:
+class Decomposition(StructureShortcuts):
     """Exact persistent–transient decomposition of a Markov reward process.
 
     Attributes (vectors are tuples indexed by state; ``N = sum_i d_i``):
@@ -115,41 +155,6 @@ class Decomposition:
     def field(self) -> Field:
         """The exact field of every number in the result (the chain's)."""
         return self.chain.field
-
-    @property
-    def n(self) -> int:
-        """Number of states."""
-        return self.chain.n
-
-    @property
-    def classes(self):
-        """Closed classes ``F_i`` (sorted states; ordered by smallest state)."""
-        return self.structure.classes
-
-    @property
-    def periods(self):
-        """Period ``d_i`` of every closed class."""
-        return self.structure.periods
-
-    @property
-    def cyclic_classes(self):
-        """``cyclic_classes[i][k]``: the states of ``C_{i,k}``."""
-        return self.structure.cyclic_classes
-
-    @property
-    def transient(self):
-        """The transient states."""
-        return self.structure.transient
-
-    @property
-    def N(self) -> int:
-        """``N = sum_i d_i = dim K(P)``."""
-        return self.structure.N
-
-    @property
-    def anchor_list(self) -> list[tuple[int, int, int]]:
-        """Anchors as ``(class, phase, state)`` in basis-column order."""
-        return [(i, k, s) for i, group in enumerate(self.anchors) for k, s in enumerate(group)]
 
     def b(self, i: int, k: int) -> tuple:
         """The basis vector ``b_{i,k}`` as a tuple over states (``def:main_b``).

@@ -36,6 +36,8 @@ import scipy.sparse as sp
 from ..chain import MarkovRewardProcess, check_chain
 from ..errors import UsageError
 from ..progress import Progress
+from ..report import structure_dict
+from ..result import StructureShortcuts
 from ..structure import Structure
 from .rounding import ETA, Interval, down, gamma, up
 from .systems import DIRECT_LIMIT, Certificate, ClassSolver, MMatrixSystem
@@ -88,7 +90,7 @@ def _arb_solve(A: list[list[Interval]], b: list[Interval]) -> list[Interval] | N
 
 
 @dataclass
-class CertifiedDecomposition:
+class CertifiedDecomposition(StructureShortcuts):
     """Enclosures of every quantity of the decomposition (``Interval`` vectors, state-indexed),
     the exact structure, and the certificates the bounds rest on."""
 
@@ -108,36 +110,6 @@ class CertifiedDecomposition:
     absorption_transient: Interval  # |T| x classes
     certificates: list[Certificate] = field(default_factory=list)
     seconds: float = 0.0
-
-    @property
-    def n(self) -> int:
-        """Number of states."""
-        return self.chain.n
-
-    @property
-    def classes(self):
-        """Closed classes (exact)."""
-        return self.structure.classes
-
-    @property
-    def periods(self):
-        """Periods (exact)."""
-        return self.structure.periods
-
-    @property
-    def cyclic_classes(self):
-        """Cyclic classes (exact)."""
-        return self.structure.cyclic_classes
-
-    @property
-    def transient(self):
-        """Transient states (exact)."""
-        return self.structure.transient
-
-    @property
-    def anchor_list(self) -> list[tuple[int, int, int]]:
-        """Canonical anchors as ``(class, phase, state)``."""
-        return [(i, k, a) for i, group in enumerate(self.anchors) for k, a in enumerate(group)]
 
     def basis(self) -> Interval:
         """``b`` on every state (``n x N``; recurrent rows exact indicators)."""
@@ -197,23 +169,12 @@ class CertifiedDecomposition:
     def to_dict(self, *, include_P_inf: bool = False) -> dict:
         """The JSON contract's keys, every number as ``[lo, hi]``, plus ``widths``, ``tol`` and
         ``certificate`` (one entry per solved system)."""
-        S = self.structure
 
         def pairs(iv: Interval) -> list:
             return np.stack([iv.lo, iv.hi], axis=-1).tolist()
 
-        out: dict[str, Any] = {
-            "format": "exactpte.certified/1",
-            "arithmetic": "certified",
-            "n": S.n,
-            "labels": list(self.chain.labels) if self.chain.labels is not None else None,
-            "classes": [list(c) for c in S.classes],
-            "transient": list(S.transient),
-            "periods": list(S.periods),
-            "cyclic_classes": [[list(ck) for ck in cyc] for cyc in S.cyclic_classes],
-            "anchors": [[i, k, a] for i, group in enumerate(self.anchors) for k, a in enumerate(group)],
-            "basis": pairs(self.basis()),
-        }
+        out: dict[str, Any] = {"format": "exactpte.certified/1", "arithmetic": "certified", **structure_dict(self),
+                               "basis": pairs(self.basis())}
         for name, iv in self.vectors().items():
             out[name] = pairs(iv)
         out["stationary"] = [pairs(pi) for pi in self.stationary]
