@@ -24,7 +24,7 @@ import numpy as np
 
 from .errors import UsageError
 
-__all__ = ["to_float", "to_floats", "float_matrix"]
+__all__ = ["to_float", "to_floats", "float_matrix", "float_sparse_matrix"]
 
 
 def to_float(x: Any) -> float:
@@ -52,3 +52,20 @@ def float_matrix(chain) -> np.ndarray:
     for i, j, q in chain.edges():
         P[i, j] = to_float(q)
     return P
+
+
+def float_sparse_matrix(chain):
+    """The transition matrix as a scipy CSR float matrix sharing the chain's column array, every entry
+    the nearest double (:func:`to_float`, once per distinct probability)."""
+    import scipy.sparse as sp
+
+    if chain.field.is_parametric:
+        raise UsageError(f"{chain!r} has parameters {list(chain.params)}; substitute a point first (chain.at(point))")
+    cache: dict = {}
+    data = np.empty(len(chain._values))
+    for e, q in enumerate(chain._values):
+        f = cache.get(q)
+        if f is None:
+            f = cache[q] = to_float(q)
+        data[e] = f
+    return sp.csr_matrix((data, chain._indices, np.asarray(chain._ptr)), shape=(chain.n, chain.n))

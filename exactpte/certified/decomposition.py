@@ -35,6 +35,7 @@ import scipy.sparse as sp
 
 from ..chain import MarkovRewardProcess, check_chain
 from ..errors import UsageError
+from ..floats import float_sparse_matrix
 from ..progress import Progress
 from ..report import structure_dict
 from ..result import StructureShortcuts
@@ -54,19 +55,6 @@ def nonneg_matvec(M: sp.csr_matrix, x: Interval) -> Interval:
     mag = np.maximum(np.abs(x.lo), np.abs(x.hi))
     err = up(up(gamma(2 * k + 2) * up(M @ mag)) + k * ETA)
     return Interval(down(M @ x.lo - err), up(M @ x.hi + err))
-
-
-def _exact_float_matrix(chain: MarkovRewardProcess) -> sp.csr_matrix:
-    """``P`` with every entry the nearest float (Python's int division is correctly rounded)."""
-    values = chain._values
-    cache: dict = {}
-    data = np.empty(len(values))
-    for e, q in enumerate(values):
-        f = cache.get(q)
-        if f is None:
-            f = cache[q] = int(q.p) / int(q.q)
-        data[e] = f
-    return sp.csr_matrix((data, chain._indices, np.asarray(chain._ptr)), shape=(chain.n, chain.n))
 
 
 def _arb_solve(A: list[list[Interval]], b: list[Interval]) -> list[Interval] | None:
@@ -236,7 +224,7 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
     progress = progress or Progress("certified decomposition", enabled=False, unit="stages")
     S = chain.structure
     n = chain.n
-    P = _exact_float_matrix(chain)
+    P = float_sparse_matrix(chain)
     r = Interval.exact(chain.r)
     anchors = S.canonical_anchors()
     certificates: list[Certificate] = []

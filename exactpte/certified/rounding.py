@@ -16,6 +16,8 @@ from collections.abc import Sequence
 import flint
 import numpy as np
 
+from ..floats import to_floats
+
 __all__ = ["U", "ETA", "gamma", "down", "up", "Interval", "fsum_down", "fsum_up", "to_float_interval"]
 
 U = 2.0**-53
@@ -51,7 +53,7 @@ def fsum_up(x: np.ndarray) -> float:
 def to_float_interval(values: Sequence[flint.fmpq]) -> tuple[np.ndarray, np.ndarray]:
     """``[lo, hi]`` floats enclosing exact rationals (Python's int division is correctly rounded,
     so the nearest float is off by at most half an ulp; one step outward encloses it)."""
-    mid = np.array([int(v.p) / int(v.q) for v in values], dtype=np.float64)
+    mid = to_floats(values)
     exact = np.array([v.q == 1 and abs(int(v.p)) < 2**53 for v in values], dtype=bool)
     lo = np.where(exact, mid, down(mid))
     hi = np.where(exact, mid, up(mid))
