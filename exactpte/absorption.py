@@ -47,6 +47,12 @@ def _matvec(rows: list[list[tuple[int, object]]], y: list[list], field) -> list[
     return out
 
 
+def _add_scaled(acc: SparseVector, q, x: SparseVector) -> None:
+    """``acc += q x`` for sparse vectors (what flows through one edge to an already-solved state)."""
+    for col, v in x.items():
+        acc[col] = acc[col] + q * v if col in acc else q * v
+
+
 def _back_substitute(field, Q_rows: list[list[tuple[int, object]]], C: list[list[list]], X0) -> list[list[list]]:
     """``x_k = C_k + Q x_{k+1}`` for ``k = d-1, .., 1`` (``x_d = x_0``), on numerators.
 
@@ -127,8 +133,7 @@ def solve_transient(
                     continue
                 xj = X[0].get(j)
                 if xj:
-                    for col, v in xj.items():
-                        acc[col] = acc[col] + q * v if col in acc else q * v
+                    _add_scaled(acc, q, xj)
             if loop is not None:  # x = c + q x  =>  x = c / (1 - q)
                 scale = field.one / (field.one - loop)
                 acc = {col: v * scale for col, v in acc.items()}
@@ -150,12 +155,7 @@ def solve_transient(
                 for k in range(d):
                     xj = X[(k + 1) % d].get(j)
                     if xj:
-                        ck = c[k][a]
-                        if ck:
-                            for col, v in xj.items():
-                                ck[col] = ck[col] + q * v if col in ck else q * v
-                        else:
-                            c[k][a] = {col: q * v for col, v in xj.items()}
+                        _add_scaled(c[k][a], q, xj)
         active = sorted({col for ck in c for vec in ck for col, v in vec.items() if v != 0})
         if not active:
             continue
