@@ -90,15 +90,6 @@ class Chain:
                              shape=(self.n, self.n))
 
     @property
-    def _cols(self) -> tuple[tuple[int, ...], ...]:
-        return self.support
-
-    @property
-    def _vals(self) -> tuple[tuple[Any, ...], ...]:
-        ptr, vals = self._ptr, self._values
-        return tuple(tuple(vals[ptr[i] : ptr[i + 1]]) for i in range(self.n))
-
-    @property
     def nnz(self) -> int:
         """Number of nonzero transition probabilities."""
         return len(self._indices)
