@@ -256,7 +256,8 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
             left = MMatrixSystem(P_NN.T.tocsr(), f"class {i}: expected visits before returning to state {a} (transposed)",
                                  solver=via([a_pos], True))
             certificates.append(left.certificate)
-            z = left.solve(Interval.exact([chain_entry(chain, a, y) for y in others.tolist()]))[:, 0]
+            row_a = dict(chain.row(a))
+            z = left.solve(Interval.exact([row_a.get(y, flint.fmpq(0)) for y in others.tolist()]))[:, 0]
             total = z.sum() + 1.0
             pi_a = Interval(1.0, 1.0).divide_positive(total)
             pi = Interval(np.insert(down(z.lo * pi_a.lo), a_pos, pi_a.lo), np.insert(up(z.hi * pi_a.hi), a_pos, pi_a.hi))
@@ -431,14 +432,6 @@ def _float_stationary(P_F: sp.csr_matrix) -> np.ndarray:
         return np.linalg.solve(A, b)
     except np.linalg.LinAlgError:
         return np.full(k, 1.0 / k)
-
-
-def chain_entry(chain: MarkovRewardProcess, s: int, y: int) -> flint.fmpq:
-    """The exact ``P(s, y)`` (zero off the support)."""
-    for j, q in chain.row(s):
-        if j == y:
-            return q
-    return flint.fmpq(0)
 
 
 class _transient_entries:
