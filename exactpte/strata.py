@@ -133,15 +133,19 @@ class StratifiedDecomposition:
         GenericRegionError
             The point is not valid (an entry is negative or has a pole there).
         """
+        return self._located(point)[0]
+
+    def _located(self, point: Mapping[str, Any]):
+        """``(stratum, values, rational chain at the point)``: the point parsed and substituted once."""
         values = self.chain._point(point)
         try:
-            self.chain.at(point, check=False)
+            rational = self.chain.at(point, check=False)
         except (InvalidChainError, GenericRegionError) as e:
             raise GenericRegionError(f"the point {dict(zip(self.params, map(str, values)))} is not valid: {e}") from None
         hits = [s for s in self.strata if s.contains(self.chain.field, values)]
         if len(hits) != 1:  # a partition: anything else is a bug, never a silent answer
             raise AssertionError(f"{len(hits)} strata hold the point {values}")
-        return hits[0]
+        return hits[0], values, rational
 
     def at(self, point: Mapping[str, Any]):
         """The exact rational :class:`~exactpte.Decomposition` at ``point``, from the stratum holding it.
@@ -156,13 +160,13 @@ class StratifiedDecomposition:
         """
         from .decomposition import decompose
 
-        stratum = self.locate(point)
-        values = dict(zip(self.params, self.chain._point(point)))
+        stratum, values, rational = self._located(point)
         if stratum.pointwise:
-            return decompose(self.chain.at(point, check=False))
+            return decompose(rational)
         if not stratum.params:
             return stratum.decomposition
-        return stratum.decomposition.subs({p: values[p] for p in stratum.params})
+        by_name = dict(zip(self.params, values))
+        return stratum.decomposition.subs({p: by_name[p] for p in stratum.params})
 
     def to_dict(self) -> dict:
         """``{"params": [...], "strata": [...]}``, each stratum a :meth:`Stratum.to_dict`."""
