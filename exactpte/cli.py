@@ -203,16 +203,15 @@ def _dispatch(args) -> int:
         save(draw(decompose(chain), edge_labels=args.edge_labels), args.output)
         print(f"wrote {args.output}", file=out)
         return 0
+    used = {"--no-p-inf": args.no_p_inf, "--hitting-times": args.hitting_times, "--indent": args.indent is not None,
+            "--strata": args.strata, "--only": args.only is not None, "--anchors": args.anchors is not None,
+            "--latex": args.latex, "--table": args.table, "--csv": args.csv}
     if not args.json:
-        for opt, given in (("--no-p-inf", args.no_p_inf), ("--hitting-times", args.hitting_times), ("--indent", args.indent is not None)):
-            if given:
-                raise UsageError(f"{opt} applies to --json output")
+        _refuse(used, ("--no-p-inf", "--hitting-times", "--indent"), "applies to --json output")
     if args.only is not None:
         if not (args.json or args.csv):
             raise UsageError("--only applies to --json or --csv output")
-        for opt, given in (("--no-p-inf", args.no_p_inf), ("--hitting-times", args.hitting_times)):
-            if given:
-                raise UsageError(f"{opt} does not combine with --only (name P_inf or hitting_times in --only)")
+        _refuse(used, ("--no-p-inf", "--hitting-times"), "does not combine with --only (name P_inf or hitting_times in --only)")
         from .report import check_only
 
         check_only(args.only)  # a bad name is refused before any work
@@ -221,12 +220,9 @@ def _dispatch(args) -> int:
     if args.tol is not None and not args.certified:
         raise UsageError("--tol applies to --certified")
     if args.certified:
-        for opt, given in (("--strata", args.strata), ("--only", args.only is not None), ("--anchors", args.anchors is not None),
-                           ("--latex", args.latex), ("--table", args.table), ("--csv", args.csv),
-                           ("--hitting-times", args.hitting_times), ("--no-p-inf", args.no_p_inf)):
-            if given:
-                raise UsageError(f"{opt} does not combine with --certified (enclosures print as text or --json, "
-                                 "without P_inf: CertifiedDecomposition.P_inf() gives it)")
+        _refuse(used, ("--strata", "--only", "--anchors", "--latex", "--table", "--csv", "--hitting-times", "--no-p-inf"),
+                "does not combine with --certified (enclosures print as text or --json, without P_inf: "
+                "CertifiedDecomposition.P_inf() gives it)")
         if chain.field.is_parametric:
             raise UsageError("--certified applies to rational chains")
         from .certified import decompose_certified
@@ -235,11 +231,8 @@ def _dispatch(args) -> int:
         print(cert.to_json(indent=args.indent) if args.json else cert, file=out)  # P∞ only when asked: cert.P_inf()
         return 0
     if args.strata:
-        for opt, given in (("--only", args.only is not None), ("--anchors", args.anchors is not None), ("--latex", args.latex),
-                           ("--table", args.table), ("--csv", args.csv), ("--no-p-inf", args.no_p_inf),
-                           ("--hitting-times", args.hitting_times)):
-            if given:
-                raise UsageError(f"{opt} does not combine with --strata (strata print as text or --json)")
+        _refuse(used, ("--only", "--anchors", "--latex", "--table", "--csv", "--no-p-inf", "--hitting-times"),
+                "does not combine with --strata (strata print as text or --json)")
         strat = decompose(chain, strata=True)
         print(strat.to_json(indent=args.indent) if args.json else strat, file=out)
         return 0
@@ -256,6 +249,13 @@ def _dispatch(args) -> int:
     else:
         print(dec, file=out)
     return 0
+
+
+def _refuse(used: dict[str, bool], options, why: str) -> None:
+    """A :class:`~exactpte.errors.UsageError` naming the first of ``options`` that was given."""
+    for opt in options:
+        if used[opt]:
+            raise UsageError(f"{opt} {why}")
 
 
 EXACT_CHECK_LIMIT = 5000
