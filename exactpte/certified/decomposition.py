@@ -335,7 +335,7 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
         total = Interval(0.0, 0.0)
         for p in partial:
             total = total + p
-        c0 = total * (1.0 / d) if d in (1, 2, 4, 8) else total.divide_positive(Interval(float(d), float(d)))
+        c0 = total.divide_positive(Interval(float(d), float(d)))
         for p in partial:
             c = c0 - p
             coords_lo.append(float(c.lo))
