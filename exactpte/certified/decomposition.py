@@ -25,6 +25,7 @@ A bound that cannot be certified is reported as such (infinite width), never nar
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,12 +36,13 @@ import scipy.sparse as sp
 
 from ..chain import MarkovRewardProcess, check_chain
 from ..errors import UsageError
-from ..floats import float_sparse_matrix
+from ..floats import split_sparse_matrix, split_values
 from ..progress import Progress
 from ..report import structure_dict
 from ..result import StructureShortcuts
 from ..structure import Structure
-from .rounding import ETA, Interval, down, gamma, up
+from .rounding import ETA, U, Interval, down, gamma, up
+from .residual import RowSchedule, SplitMatrix, dd_residual, dekker_split, dot_terms, exact_sum, two_prod, two_sum
 from .systems import DIRECT_LIMIT, Certificate, ClassSolver, MMatrixSystem
 
 __all__ = ["decompose_certified", "CertifiedDecomposition", "nonneg_matvec"]
@@ -55,6 +57,22 @@ def nonneg_matvec(M: sp.csr_matrix, x: Interval) -> Interval:
     mag = np.maximum(np.abs(x.lo), np.abs(x.hi))
     err = up(up(gamma(2 * k + 2) * up(M @ mag)) + k * ETA)
     return Interval(down(M @ x.lo - err), up(M @ x.hi + err))
+
+
+def exact_minus(r_split: tuple[np.ndarray, np.ndarray], f: np.ndarray, f_rad: np.ndarray | float = 0.0) -> tuple[Interval, Interval]:
+    """``r - f`` for exact ``r`` (``r_split = (hi, lo)`` to ``2^-106``, :func:`~exactpte.floats.split_values`)
+    and floats ``f`` known to ``f_rad``, as a point ``s`` plus a small interval (``c ∈ s + low``): the
+    right-hand side keeps the digits a float subtraction would drop.
+
+    >>> s, low = exact_minus((np.array([0.1]), np.array([5.551115123125783e-18])), np.array([0.1]))
+    >>> float(s.lo[0]), bool(low.lo[0] <= 5.551115123125783e-18 <= low.hi[0])
+    (0.0, True)
+    """
+    r_hi, r_lo = r_split
+    s, e = two_sum(r_hi, -f)
+    low = e + r_lo
+    rad = up(up(up(U * np.abs(low)) + up(2.0**-105 * np.abs(r_hi))) + up(f_rad)) + ETA
+    return Interval(s, s), Interval(down(low - rad), up(low + rad))
 
 
 def _arb_solve(A: list[list[Interval]], b: list[Interval]) -> list[Interval] | None:
@@ -224,8 +242,10 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
     progress = progress or Progress("certified decomposition", enabled=False, unit="stages")
     S = chain.structure
     n = chain.n
-    P = float_sparse_matrix(chain)
+    exact_P = SplitMatrix.exact(*split_sparse_matrix(chain))  # entries to 2^-104, for the refined residuals
+    P = exact_P.hi
     r = Interval.exact(chain.r)
+    r_split = split_values(chain.r)
     anchors = S.canonical_anchors()
     certificates: list[Certificate] = []
     progress.update(1, 4)
@@ -246,25 +266,33 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
         a_pos = int(np.argmax(pi_hat))
         a = members[a_pos]
         others = np.delete(members_arr, a_pos)
-        P_NN = P[others][:, others]
+        P_NN = exact_P.take(others, others)
         A_pos = [members.index(x) for x in anchors[i]]
 
         def via(removed, transpose=False, fast=fast):
-            return None if fast is None else (lambda C: fast.first_passage(removed, C, transpose=transpose))
+            return None if fast is None else (lambda C, rtol: fast.first_passage(removed, C, transpose=transpose, rtol=rtol))
 
         if len(others):
-            left = MMatrixSystem(P_NN.T.tocsr(), f"class {i}: expected visits before returning to state {a} (transposed)",
+            left = MMatrixSystem(P_NN.transpose(), f"class {i}: expected visits before returning to state {a} (transposed)",
                                  solver=via([a_pos], True))
             certificates.append(left.certificate)
             row_a = dict(chain.row(a))
-            z = left.solve(Interval.exact([row_a.get(y, flint.fmpq(0)) for y in others.tolist()]))[:, 0]
+            # P(a, N) kept to 2^-105 as well: z feeds γ, whose error h and v* multiply by hitting times
+            entry, entry_low = exact_minus(split_values([row_a.get(y, flint.fmpq(0)) for y in others.tolist()]), 0.0)
+            Xz, Dz, ez = (part[:, 0] for part in left.solve_refined(entry, low=entry_low))
+            with np.errstate(invalid="ignore"):
+                z_mid = Xz + Dz
+            z = Interval(down(down(z_mid) - ez), up(up(z_mid) + ez))
             total = z.sum() + 1.0
             pi_a = Interval(1.0, 1.0).divide_positive(total)
             pi = Interval(np.insert(down(z.lo * pi_a.lo), a_pos, pi_a.lo), np.insert(up(z.hi * pi_a.hi), a_pos, pi_a.hi))
         else:
             pi = Interval(np.ones(1), np.ones(1))
         stationary.append(pi)
-        gain = (pi * r[members_arr]).sum()
+        # γ to ~2^-100 (a float plus a tiny interval): h on the class moves by δγ times the hitting times
+        gain_hi, gain_delta = (_class_gain((r_split[0][members_arr], r_split[1][members_arr]), a_pos, Xz, Dz, ez)
+                               if len(others) else (float(r_split[0][a]), _split_error(r_split, a)))
+        gain = gain_delta + gain_hi
         gains_lo.append(float(gain.lo))
         gains_hi.append(float(gain.hi))
 
@@ -275,7 +303,7 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
         d = S.periods[i]
         phase = np.array([S.phase_of[s] for s in Nn.tolist()], dtype=np.int64)
         if len(Nn):
-            gauge = MMatrixSystem(P[Nn][:, Nn], f"class {i}: first passage to its anchors {A}", solver=via(A_pos))
+            gauge = MMatrixSystem(exact_P.take(Nn, Nn), f"class {i}: first passage to its anchors {A}", solver=via(A_pos))
             certificates.append(gauge.certificate)
             cols_lo = np.column_stack([r.lo[Nn]] + [(phase == k).astype(float) for k in range(d)])
             cols_hi = np.column_stack([r.hi[Nn]] + [(phase == k).astype(float) for k in range(d)])
@@ -294,8 +322,13 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
                 # θ̂ directly; the anchor rows' residual ρ = r_A + P_AN v(θ̂) - θ̂ = (I + G)(θ - θ̂) is tiny,
                 # so δ = θ - θ̂ is, and v* = v(θ̂) - Σ δ_k w_k loses only |δ| times the hitting times
                 th_hat = np.array([float(t.mid) for t in th])
-                v_hat = gauge.solve(Interval(r.lo[Nn] - th_hat[phase], r.hi[Nn] - th_hat[phase]))[:, 0]
-                resid = [r[np.array([A[k]])][0] - float(th_hat[k]) + nonneg_matvec(P_AN[k], v_hat)[0] for k in range(d)]
+                rhs, low = exact_minus((r_split[0][Nn], r_split[1][Nn]), th_hat[phase])
+                Xv, Dv, ev = (part[:, 0] for part in gauge.solve_refined(rhs, low=low))
+                with np.errstate(invalid="ignore"):
+                    center = Xv + Dv
+                v_hat = Interval(down(down(center) - ev), up(up(center) + ev))
+                resid = _anchor_residual(exact_P.take(np.array(A), Nn), exact_minus((r_split[0][A], r_split[1][A]), th_hat),
+                                         Xv, Dv, ev)
                 delta = _arb_solve(system, resid)
                 if delta is not None:
                     th = [Interval(float(th_hat[k]), float(th_hat[k])) + delta[k] for k in range(d)]
@@ -315,7 +348,8 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
         if len(others):
             first = MMatrixSystem(P_NN, f"class {i}: first passage to state {a}", solver=via([a_pos]))
             certificates.append(first.certificate)
-            wv = first.solve(r[others] - gain)[:, 0]
+            rhs, low = exact_minus((r_split[0][others], r_split[1][others]), np.full(len(others), gain_hi))
+            wv = first.solve(rhs, low=low - gain_delta)[:, 0]
             w_full = Interval(np.insert(wv.lo, a_pos, 0.0), np.insert(wv.hi, a_pos, 0.0))
             mean = (pi * w_full).sum()
             hv = w_full - mean
@@ -359,7 +393,7 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
     basis_T = Interval(np.zeros((len(T), N)), np.zeros((len(T), N)))
     alpha_T = Interval(np.zeros((len(T), len(S.classes))), np.zeros((len(T), len(S.classes))))
     if len(T):
-        Q = P[T][:, T]
+        Q = exact_P.take(T, T)
         trans = MMatrixSystem(Q, "transient block (I - Q)")
         certificates.append(trans.certificate)
         entry = _transient_entries(chain, S)  # exact P(s, C_{i,k}) for transient s
@@ -376,8 +410,7 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
                     c = S.column_of[(i, 0)]
                     basis_T.lo[:, c], basis_T.hi[:, c] = alpha.lo[:, i], alpha.hi[:, i]
                 continue
-            shift = sp.csr_matrix((np.ones(d), (np.arange(d), (np.arange(d) + 1) % d)), shape=(d, d))
-            aug = MMatrixSystem(sp.kron(shift, Q, format="csr"), f"phase-augmented transient block, period {d}",
+            aug = MMatrixSystem(Q.kron_cycle(d), f"phase-augmented transient block, period {d}",
                                 witness=np.tile(trans.u, d))
             certificates.append(aug.certificate)
             cols_lo, cols_hi = [], []
@@ -419,6 +452,52 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
         absorption_transient=alpha_T, certificates=certificates, seconds=time.perf_counter() - t0)
     progress.update(4, 4)
     return result
+
+
+def _split_error(r_split: tuple[np.ndarray, np.ndarray], s: int) -> Interval:
+    """``r(s) - hi(s)`` as an interval (the split holds ``r`` to ``2^-105 |hi|``)."""
+    lo, eps = float(r_split[1][s]), up(2.0**-105 * abs(float(r_split[0][s]))) + ETA
+    return Interval(down(lo - eps), up(lo + eps))
+
+
+def _class_gain(r_split: tuple[np.ndarray, np.ndarray], a_pos: int, Xz: np.ndarray, Dz: np.ndarray,
+                ez: np.ndarray) -> tuple[float, Interval]:
+    """``γ = (r(a) + Σ_y z_y r(y)) / (1 + Σ_y z_y)`` (Kac: ``z`` the expected visits before returning to
+    ``a``, within ``ez`` of the pair ``Xz + Dz``) as ``γ̂ + δ``: a float and a tiny interval, from exact
+    sums of error-free products (``math.fsum``) and a bound of every dropped second-order term."""
+    rh_all, rl_all = r_split
+    keep = np.arange(len(rh_all)) != a_pos
+    rh, rl = rh_all[keep], rl_all[keep]
+    terms, miss = dot_terms(Xz, Dz, rh, rl)
+    # what the terms miss: the dropped products, z's own error, the split error of r
+    z_abs = up(up(np.abs(Xz) + np.abs(Dz)) + ez)
+    r_abs = up(up(np.abs(rh) + np.abs(rl)) + up(2.0**-105 * np.abs(rh)) + ETA)
+    num_err = up(up(miss + float(up(z_abs @ up(2.0**-105 * np.abs(rh) + ETA)))) + float(up(ez @ r_abs)))
+    num_err = float(up(2.0 * up(num_err + up(2.0**-105 * abs(float(rh_all[a_pos]))) + ETA)))
+    nh, nl = exact_sum([np.array([rh_all[a_pos], rl_all[a_pos]])] + terms)
+    dh, dl = exact_sum([np.array([1.0]), Xz, Dz])
+    den_err = float(up(up(2.0 * float(up(ez.sum()))) + up(U * abs(dl))))
+    g_hat = nh / dh
+    # γ - γ̂ = (num - γ̂ den) / den, the remainder summed exactly from γ̂ dh = p + e
+    p, e = two_prod(np.array([g_hat]), dekker_split(np.array([g_hat])), np.array([dh]))
+    cross = g_hat * dl
+    rem = math.fsum([nh, nl, -float(p[0]), -float(e[0]), -cross])
+    rem_err = up(up(U * abs(rem)) + up(U * abs(cross)) + up(num_err + up(U * abs(nl))) + up(abs(g_hat) * den_err))
+    rem_err = float(up(2.0 * rem_err)) + ETA
+    den = Interval(dh, dh) + Interval(down(dl - den_err), up(dl + den_err))
+    delta = Interval(down(rem - rem_err), up(rem + rem_err)).divide_positive(den)
+    return g_hat, delta
+
+
+def _anchor_residual(P_AN: SplitMatrix, rhs: tuple[Interval, Interval], Xv: np.ndarray, Dv: np.ndarray,
+                     ev: np.ndarray) -> list[Interval]:
+    """Enclosures of ``r(a_k) - θ̂_k + P(a_k, N) v̂`` for ``v̂`` within ``ev`` of the pair ``Xv + Dv``,
+    computed with compensated sums: this residual is what fixes ``δ = θ - θ̂``, and the hitting-time-sized
+    ``w_k`` multiply its width back into ``v*``."""
+    s, low = rhs
+    R, err = dd_residual(P_AN, RowSchedule(P_AN), s.mid[:, None], Xv[:, None], Dv[:, None], low.mid[:, None], identity=False)
+    spread = up(up(err[:, 0] + low.rad) + nonneg_matvec(P_AN.hi, Interval(ev, ev)).hi)
+    return [Interval(down(R[k, 0] - spread[k]), up(R[k, 0] + spread[k])) for k in range(len(R))]
 
 
 def _float_stationary(P_F: sp.csr_matrix) -> np.ndarray:

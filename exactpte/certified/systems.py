@@ -24,6 +24,8 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from .iterative import fixed_point, gmres_columns
+from .residual import RowSchedule, SplitMatrix, dd_residual
 from .rounding import ETA, Interval, down, gamma, up
 
 __all__ = ["Certificate", "MMatrixSystem", "ClassSolver", "DIRECT_LIMIT"]
@@ -32,34 +34,10 @@ DIRECT_LIMIT = 3000
 """Blocks up to this size are factored (sparse LU, reused for every right-hand side); larger ones
 are solved iteratively (sparse LU of a random graph fills in: 223 s for a 30,000-state block)."""
 
-
-def fixed_point(M: sp.csr_matrix, C: np.ndarray, *, max_iter: int = 5000) -> tuple[np.ndarray, bool]:
-    """``x = M x + c`` iterated (converges geometrically at the escape rate of the block)."""
-    X = C.copy()
-    for _ in range(max_iter):
-        new = M @ X + C
-        delta = np.abs(new - X).max() if X.size else 0.0
-        X = new
-        if delta <= 1e-17 * max(1.0, float(np.abs(X).max())):
-            return X, True
-    return X, False
-
-
-def gmres_columns(A, C: np.ndarray, *, restart: int = 80, maxiter: int = 40) -> np.ndarray:
-    """GMRES per column (``A`` a matrix or ``LinearOperator``), with one refinement step."""
-    X = np.empty_like(C)
-    for j in range(C.shape[1]):
-        b = C[:, j]
-        if not np.any(b):
-            X[:, j] = 0.0
-            continue
-        x, _ = spla.gmres(A, b, rtol=1e-15, atol=0.0, restart=restart, maxiter=maxiter)
-        r = b - A @ x
-        if np.any(r):
-            dx, _ = spla.gmres(A, r, rtol=1e-15, atol=0.0, restart=restart, maxiter=maxiter)
-            x = x + dx
-        X[:, j] = x
-    return X
+WITNESS_RTOL = 1e-3  # u only needs (I - M) u >= 1 from a right-hand side of 2: half the digits spare
+REFINE_RTOL = 1e-11  # each refinement step gains this factor on the residual
+ERROR_RTOL = 1e-4  # the componentwise stage needs E only roughly: its own residual is bounded too
+MAX_REFINE = 4
 
 
 class ClassSolver:
@@ -86,30 +64,29 @@ class ClassSolver:
             if done:
                 break
         self.pi = pi
-        k = self.k
-        self.A = spla.LinearOperator((k, k), matvec=lambda x: x - self.P @ x + np.full(k, pi @ x), dtype=np.float64)
-        self.AT = spla.LinearOperator((k, k), matvec=lambda x: x - PT @ x + pi * x.sum(), dtype=np.float64)
+        self.apply = lambda x: x - self.P @ x + (pi @ x)
+        self.apply_T = lambda x: x - PT @ x + pi * x.sum()
         self._unit: dict[tuple[int, bool], np.ndarray] = {}
 
-    def _Z(self, V: np.ndarray, transpose: bool) -> np.ndarray:
-        return gmres_columns(self.AT if transpose else self.A, V)
+    def _Z(self, V: np.ndarray, transpose: bool, rtol: float) -> np.ndarray:
+        return gmres_columns(self.apply_T if transpose else self.apply, V, rtol=rtol)
 
     def _unit_solution(self, a: int, transpose: bool) -> np.ndarray:
         key = (a, transpose)
         if key not in self._unit:
             e = np.zeros((self.k, 1))
             e[a] = 1.0
-            self._unit[key] = self._Z(e, transpose)[:, 0]
+            self._unit[key] = self._Z(e, transpose, 1e-13)[:, 0]
         return self._unit[key]
 
-    def first_passage(self, removed: list[int], B: np.ndarray, *, transpose: bool = False) -> np.ndarray:
+    def first_passage(self, removed: list[int], B: np.ndarray, *, transpose: bool = False, rtol: float = 1e-12) -> np.ndarray:
         """Float solution of ``(I - P_NN) X = B`` (or ``X^T (I - P_NN) = B^T``), ``N`` = all but ``removed``."""
         k = self.k
         keep = np.setdiff1d(np.arange(k), removed)
         d = len(removed)
         Bt = np.zeros((k, B.shape[1]))
         Bt[keep] = B
-        Y = self._Z(Bt, transpose)
+        Y = self._Z(Bt, transpose, rtol)
         units = np.column_stack([self._unit_solution(a, transpose) for a in removed])  # k x d
         base = np.ones(k) if not transpose else self.pi  # the null direction added with c
         out = np.empty((len(keep), B.shape[1]))
@@ -156,7 +133,11 @@ class Certificate:
 
 
 class MMatrixSystem:
-    """``(I - M) x = c`` with ``M >= 0`` given as floats ``M̂`` within ``u`` relative of the exact entries.
+    """``(I - M) x = c`` with ``M >= 0`` known exactly to ``~2^-104`` (a :class:`SplitMatrix`; a plain
+    float matrix is taken as the nearest doubles of its exact entries).
+
+    ``solver(C, rtol)``, if given, is the float solver used (untrusted); by default sparse LU up to
+    :data:`DIRECT_LIMIT` rows, else fixed-point iteration or GMRES.
 
     Examples
     --------
@@ -167,52 +148,63 @@ class MMatrixSystem:
     True
     """
 
-    def __init__(self, M: sp.csr_matrix, name: str, *, witness: np.ndarray | None = None, solver=None) -> None:
+    def __init__(self, M, name: str, *, witness: np.ndarray | None = None, solver=None) -> None:
         self.solver = solver  # a float solver for (I - M) X = C, or None for the default
-        self.M = sp.csr_matrix(M)
+        self.split = SplitMatrix.of(M)
+        self.M = self.split.hi
         self.m = self.M.shape[0]
         self.name = name
         self.A = (sp.identity(self.m, format="csr") - self.M).tocsc()
         self.k = np.diff(self.M.indptr).astype(np.float64) + 3  # terms per row of a residual
         self._lu = None
+        self._schedule: RowSchedule | None = None
         self.u = self._certify(witness)
 
     # -- float solves (untrusted) ----------------------------------------------------------------------
-    def float_solve(self, C: np.ndarray) -> np.ndarray:
-        """An approximate solution (columns of ``C``); never trusted, only checked (NaN when the
-        float solver fails: the certificate then fails and the bounds are infinite)."""
+    def float_solve(self, C: np.ndarray, rtol: float = REFINE_RTOL) -> np.ndarray:
+        """An approximate solution (columns of ``C``) to about ``rtol``; never trusted, only checked
+        (NaN when the float solver fails: the certificate then fails and the bounds are infinite)."""
         try:
             with np.errstate(all="ignore"):
-                return self._float_solve(C)
+                return self._float_solve(C, rtol)
         except (RuntimeError, ValueError, ArithmeticError, np.linalg.LinAlgError):
             return np.full(C.shape, np.nan)
 
-    def _float_solve(self, C: np.ndarray) -> np.ndarray:
+    def _float_solve(self, C: np.ndarray, rtol: float) -> np.ndarray:
         if self.m == 0:
             return np.zeros_like(C)
         if self.solver is not None:
-            return self.solver(C)
+            return self.solver(C, rtol)
         if self.m <= DIRECT_LIMIT:
             if self._lu is None:
                 self._lu = spla.splu(self.A)
             return self._lu.solve(C)
-        X, ok = fixed_point(self.M, C)
+        X, ok = fixed_point(self.M, C, rtol=min(rtol, 1e-3) * 1e-2)
         if ok:
             return X
-        return gmres_columns(self.A.tocsr(), C, maxiter=400)
+        A = self.A.tocsr()
+        return gmres_columns(lambda v: A @ v, C, rtol=rtol)
 
     # -- rigorous checks ------------------------------------------------------------------------------------
     def _row_bound(self, X: np.ndarray, C_mid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Computed ``R̂ = c - x̂ + M̂ x̂`` and a bound on ``|R̂ - (c - (I - M) x̂)|`` per entry."""
+        """Computed ``R̂ = c - x̂ + M̂ x̂`` in plain floats and a bound on ``|R̂ - (c - (I - M) x̂)|``
+        per entry (``M̂`` within ``2^-52`` relative of the exact entries: the ``γ_{2k+4}`` term)."""
         R = C_mid - X + self.M @ X
         S = up(up(np.abs(C_mid) + np.abs(X)) + up(self.M @ np.abs(X)))
         g = gamma(2 * self.k + 4)[:, None]
         err = up(up(up(g * S) * (1 + 4e-16)) + (self.k[:, None] * ETA))
         return R, err
 
+    def residual(self, C_mid: np.ndarray, X: np.ndarray, D: np.ndarray, C_low: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``c - (I - M)(X + D)`` (``c = C_mid + C_low``) to about ``2^-100`` and a rigorous bound of its
+        error (:func:`~exactpte.certified.residual.dd_residual`)."""
+        if self._schedule is None:
+            self._schedule = RowSchedule(self.split)
+        return dd_residual(self.split, self._schedule, C_mid, X, D, C_low)
+
     def _certify(self, witness: np.ndarray | None) -> np.ndarray:
         ones = np.ones((self.m, 1))
-        u = witness if witness is not None else self.float_solve(2 * ones)[:, 0]
+        u = witness if witness is not None else self.float_solve(2 * ones, WITNESS_RTOL)[:, 0]
         ok, low = False, 0.0
         if self.m == 0:
             ok, low = True, np.inf
@@ -224,25 +216,85 @@ class MMatrixSystem:
         self.certificate = Certificate(self.name, self.m, ok, float(u.max()) if self.m else 0.0, low)
         return u if ok else np.full(self.m, np.inf)
 
-    def solve(self, C: Interval) -> Interval:
-        """Enclosures of ``(I - M)^{-1} c`` for every ``c`` in the interval columns ``C`` (``m x k``)."""
-        C_mid, C_rad = C.mid, C.rad
-        if C_mid.ndim == 1:
-            C_mid, C_rad = C_mid[:, None], C_rad[:, None]
-        if self.m == 0:
-            return Interval(np.zeros(C_mid.shape), np.zeros(C_mid.shape))
+    def _refined(self, C_mid: np.ndarray, C_low: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``x̂ = X + D`` by iterative refinement on compensated residuals, and a rigorous bound
+        ``rabs >= |c - (I - M) x̂|`` for ``c = C_mid + C_low``."""
         X = self.float_solve(C_mid)
-        R, err = self._row_bound(X, C_mid)
-        rabs = up(up(np.abs(R) + err) + C_rad)  # |c - (I - M) x̂| <= rabs for every c in the interval
-        # componentwise: |x - x̂| <= (I - M)^{-1} rabs = E + (I - M)^{-1} (rabs - (I - M) E)
-        #                          <= E + u ‖(rabs - (I - M) E)^+‖∞, for any E (take E ≈ (I - M)^{-1} rabs)
-        E = np.maximum(self.float_solve(rabs), 0.0)
+        D = np.zeros_like(X)
+        u_max = float(self.u.max()) if self.m else 0.0
+        for step in range(MAX_REFINE + 1):
+            R, err = self.residual(C_mid, X, D, C_low)
+            rabs = up(np.abs(R) + err)
+            # done once the residual's share of the error, ‖u‖ ‖r‖, is below the last bit of x̂
+            share = u_max * rabs.max(axis=0)
+            if step == MAX_REFINE or not np.isfinite(u_max) or np.all(share <= 2.0**-56 * np.abs(X).max(axis=0)):
+                return X, D, rabs
+            correction = self.float_solve(R)
+            if not np.all(np.isfinite(correction)):
+                return X, D, rabs
+            D = D + correction
+        raise AssertionError("unreachable")
+
+    def _error_bound(self, E: np.ndarray, rabs: np.ndarray) -> np.ndarray:
+        """``E + u ‖(rabs - (I - M) E)^+‖∞``, a rigorous bound of ``(I - M)^{-1} rabs`` for any ``E >= 0``."""
         R2, err2 = self._row_bound(E, rabs)
         res2 = up(np.maximum(R2 + err2, 0.0)).max(axis=0)
         with np.errstate(invalid="ignore"):
             e = up(E + up(self.u[:, None] * res2[None, :]))
-        e = np.where(np.isnan(e), np.inf, e)
+        return np.where(np.isnan(e), np.inf, e)
+
+    def solve(self, C: Interval, *, low: Interval | None = None) -> Interval:
+        """Enclosures of ``(I - M)^{-1} c`` for every ``c`` in the interval columns ``C`` (``m x k``);
+        with ``low``, for every ``c`` in ``C + low`` (a right-hand side known to more than float precision
+        as a pair, e.g. exact rewards minus a float: the midpoints are added without rounding)."""
+        X, D, e = self.solve_refined(C, low=low)
+        with np.errstate(invalid="ignore"):
+            center = X + D
+        return Interval(down(down(center) - e), up(up(center) + e))
+
+    def solve_refined(self, C: Interval, *, low: Interval | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """As :meth:`solve`, but the approximation kept as an unevaluated pair: ``|x - (X + D)| <= e``
+        componentwise (``e`` can be far below an ulp of ``X``: for callers that cancel it)."""
+        C_mid, C_rad = C.mid, C.rad
+        if low is not None:
+            C_rad = up(C_rad + low.rad)
+            low = low.mid
+        if C_mid.ndim == 1:
+            C_mid, C_rad = C_mid[:, None], C_rad[:, None]
+            low = None if low is None else low[:, None]
+        if self.m == 0:
+            return np.zeros(C_mid.shape), np.zeros(C_mid.shape), np.zeros(C_mid.shape)
+        X, D, res_abs = self._refined(C_mid, low)
+        rabs = up(res_abs + C_rad)  # |c - (I - M) x̂| <= rabs for every c in the interval
+        with np.errstate(invalid="ignore"):
+            center = X + D
+        # componentwise: |x - x̂| <= (I - M)^{-1} rabs <= E + u ‖(rabs - (I - M) E)^+‖∞ for any E >= 0.
+        # First E = κ|x̂| (free): right where c >= 0 and C_rad <= κ c, e.g. an exact right-hand side
+        # rounded to floats (the refined residual is far below it); otherwise a rough solve of (I - M) E = rabs.
+        e = self._cheap_error(center, C_mid, C_rad, rabs)
+        redo = ~self._last_bits(e, center)
+        if np.any(redo):
+            E = np.maximum(self.float_solve(rabs[:, redo], ERROR_RTOL), 0.0)
+            e[:, redo] = np.minimum(e[:, redo], self._error_bound(E, rabs[:, redo]))
         cert = self.certificate
-        cert.residual = max(cert.residual, float(rabs.max()) if rabs.size else 0.0)
+        cert.residual = max(cert.residual, float(res_abs.max()) if res_abs.size else 0.0)
         cert.error = max(cert.error, float(e.max()) if e.size else 0.0)
-        return Interval(down(X - e), up(X + e))
+        return X, D, e
+
+    def _cheap_error(self, center: np.ndarray, C_mid: np.ndarray, C_rad: np.ndarray, rabs: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(C_rad > 0, C_rad / np.abs(C_mid), 0.0)
+        kappa = up(np.where(np.isnan(ratio), np.inf, ratio).max(axis=0, initial=0.0))
+        usable = np.isfinite(kappa) & np.all(np.isfinite(center), axis=0)
+        e = np.full(center.shape, np.inf)
+        if np.any(usable):
+            E = up(kappa[None, usable] * np.abs(center[:, usable]))
+            e[:, usable] = self._error_bound(E, rabs[:, usable])
+        return e
+
+    @staticmethod
+    def _last_bits(e: np.ndarray, center: np.ndarray) -> np.ndarray:
+        """Columns whose error is within 2^-44 of ``max(|x̂|, 2^-30 ‖x̂‖∞)`` everywhere (nothing to gain)."""
+        scale = np.maximum(np.abs(center), 2.0**-30 * np.abs(center).max(axis=0, initial=0.0))
+        with np.errstate(invalid="ignore"):
+            return np.all(e <= 2.0**-44 * scale, axis=0)
