@@ -104,6 +104,8 @@ def storm_rho_file(path: str, prop: str) -> dict:
     model = stormpy.build_model_from_drn[stormpy.Rational](path)
     prop = stormpy.parse_properties(prop)[0]
     res, t = timed(stormpy.model_checking, model, prop, only_initial_states=False)
+    for _ in range(4 if t < 1.0 else 0):  # millisecond timings: the best of five, as for exactpte's ρ alone
+        t = min(t, timed(stormpy.model_checking, model, prop, only_initial_states=False)[1])
     vals = [f"{v.numerator}/{v.denominator}" if str(v.denominator) != "1" else str(v.numerator) for v in res.get_value_vector()]
     return {"seconds": t, "rho": vals}
 
@@ -170,8 +172,11 @@ def one_model(path: str, reward: str) -> dict:
     from exactpte.io import load
 
     warm_up()
-    chain = load(path, reward_model=reward or None)
-    rho, t_rho = timed(lambda: exactpte.decompose(chain).rho)  # includes the structure analysis
+    t_rho = float("inf")
+    for _ in range(5):  # the best of five fresh loads (millisecond timings), structure analysis included
+        chain = load(path, reward_model=reward or None)
+        rho, t = timed(lambda: exactpte.decompose(chain).rho)
+        t_rho = min(t_rho, t)
     chain = load(path, reward_model=reward or None)  # fresh: the structure is timed again
     dec, t_full = timed(lambda: exactpte.decompose(chain))
     t_full += timed(lambda: [getattr(dec, q) for q in exactpte.result.QUANTITIES])[1]

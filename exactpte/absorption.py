@@ -188,7 +188,9 @@ def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> li
     """Fill the transient entries of ``x`` (recurrent entries given) from
     ``x(s) = base(s) + sum_{s'} P(s, s') x(s')``, ``s`` transient: one absorbing solve.
 
-    Used for ``ρ`` (base 0), ``v*`` (base ``r - g*``) and hitting times (base 1).
+    Used for ``ρ`` (base 0), ``h`` (base ``r - ρ``) and hitting times (base 1).  A scalar
+    version of :func:`solve_transient`: downstream first, a singleton block by one
+    division, a larger block by one dense solve of ``(I - Q_SS) x_S = c_S``.
 
     Examples
     --------
@@ -198,18 +200,38 @@ def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> li
     >>> [str(v) for v in extend_to_transient(m, m.structure, [None, m.field.one * 3], lambda s: m.field.one)]
     ['5', '3']
     """
-    recurrent = structure.class_of
-    zero = chain.field.zero
-    const = {}
-    for s in structure.transient:
-        acc = base(s)
-        for y, q in chain.row(s):
-            if recurrent[y] >= 0:
-                acc += q * x[y]
-        const[s] = {0: acc}
-    solved = solve_transient(chain, structure, [const])[0]
-    for s in structure.transient:
-        x[s] = solved.get(s, {}).get(0, zero)
+    field = chain.field
+    one = field.one
+    ptr, cols, vals = chain.csr_lists
+    for scc in structure.transient_sccs:
+        if len(scc) == 1:
+            s = scc[0]
+            acc = base(s)
+            loop = None
+            for e in range(ptr[s], ptr[s + 1]):
+                j = cols[e]
+                if j == s:
+                    loop = vals[e]
+                else:
+                    acc += vals[e] * x[j]
+            x[s] = acc if loop is None else acc / (one - loop)
+            continue
+        pos = {s: a for a, s in enumerate(scc)}
+        m = len(scc)
+        A = field.identity(m)
+        c = field.zeros(m, 1)
+        for a, s in enumerate(scc):
+            acc = base(s)
+            for e in range(ptr[s], ptr[s + 1]):
+                j = cols[e]
+                b = pos.get(j)
+                if b is None:
+                    acc += vals[e] * x[j]
+                else:
+                    A[a, b] -= vals[e]
+            c[a, 0] = acc
+        for s, row in zip(scc, field.to_lists(field.solve(A, c))):
+            x[s] = row[0]
     return x
 
 

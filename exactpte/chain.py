@@ -82,6 +82,19 @@ class Chain:
         return tuple(tuple(cols[ptr[i] : ptr[i + 1]]) for i in range(self.n))
 
     @cached_property
+    def csr_lists(self) -> tuple[list[int], list[int], tuple]:
+        """``(ptr, columns, values)``: row ``i``'s entries are ``columns[ptr[i]:ptr[i+1]]`` with
+        ``values`` alike, as Python lists (for loops that visit every edge once without a call per row).
+
+        Examples
+        --------
+        >>> ptr, cols, _ = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [0, 0]).csr_lists
+        >>> ptr, cols
+        ([0, 2, 3], [0, 1, 1])
+        """
+        return list(self._ptr), self._indices.tolist(), self._values
+
+    @cached_property
     def support_graph(self):
         """The support graph as a scipy CSR 0/1 matrix (shares the chain's column array)."""
         import scipy.sparse as sp
