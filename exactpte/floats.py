@@ -67,7 +67,7 @@ def split_values(values: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
 
     >>> from fractions import Fraction
     >>> hi, lo = split_values([flint.fmpq(1, 3), flint.fmpq(2)])
-    >>> abs(Fraction(1, 3) - Fraction(hi[0]) - Fraction(lo[0])) <= Fraction(1, 3) / 2**106, lo[1] == 0.0
+    >>> abs(Fraction(1, 3) - Fraction(hi[0]) - Fraction(lo[0])) <= Fraction(1, 3) / 2**106, bool(lo[1] == 0.0)
     (True, True)
     """
     cache: dict = {}
