@@ -96,6 +96,15 @@ def test_json_mutations(data, chain):
         assert loads(json.dumps(chain_to_dict(got))) == got
 
 
+@pytest.mark.parametrize("number", ["1e999999999999999999999999999999999999999", "-1e-999999999999999999999999999999"])
+def test_json_numbers_beyond_any_exponent_range_are_refused_by_name(number):
+    """Found by the fuzzer (seed 4258994449): Decimal raised InvalidOperation, outside the hierarchy."""
+    with pytest.raises(exactpte.errors.ChainFileError, match="exponent out of any range"):
+        loads('{"P": [[%s]], "r": ["0"]}' % number)
+    with pytest.raises(exactpte.errors.ChainFileError, match="exponent out of any range"):
+        loads(number + '{"P": [["1"]], "r": ["0"]}')
+
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8)
     | st.sampled_from(["1/2", "1e999999999", "9" * 5000, "p", "1-p", "0.5"]),

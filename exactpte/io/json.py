@@ -61,12 +61,21 @@ def loads(text: str, *, source: str = "<string>") -> Chain:
     if not isinstance(text, str):
         raise ChainFileError(f"{source}: loads() takes the JSON text, got {type(text).__name__} (a path? use exactpte.load)")
     try:
-        data = json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant, object_pairs_hook=_no_repeats)
+        data = json.loads(text, parse_float=_decimal, parse_constant=_refuse_constant, object_pairs_hook=_no_repeats)
     except json.JSONDecodeError as e:
         raise ChainFileError(f"{source}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
     except (ValueError, RecursionError) as e:
         raise ChainFileError(f"{source}: {e if not isinstance(e, RecursionError) else 'nested too deeply'}") from None
     return from_dict(data, source=source)
+
+
+def _decimal(text: str) -> Decimal:
+    """A JSON number with a fraction or exponent, exactly (``Decimal`` refuses exponents past its
+    range with ``InvalidOperation``, an ``ArithmeticError``: reported like any other bad value)."""
+    try:
+        return Decimal(text)
+    except ArithmeticError:
+        raise ValueError(f"the number {text:.40} has an exponent out of any range; write it exactly as a fraction") from None
 
 
 def _refuse_constant(name: str):
