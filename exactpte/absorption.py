@@ -167,6 +167,14 @@ def solve_transient(
                         X[k][s] = vec
             continue
         C = [[[vec.get(col, zero) for col in active] for vec in c[k]] for k in range(d)]
+        lifted = field.solve_phase_system(Q_rows, C, d)
+        if lifted is not None:
+            for k in range(d):
+                for a, s in enumerate(scc):
+                    vec = {col: v for col, v in zip(active, lifted[k][a]) if v != 0}
+                    if vec:
+                        X[k][s] = vec
+            continue
         y = C[d - 1]
         for k in range(d - 2, -1, -1):  # Horner: y = sum_j Q^j c_j
             y = [[u + w for u, w in zip(ca, qa)] for ca, qa in zip(C[k], _matvec(Q_rows, y, field))]

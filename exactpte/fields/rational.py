@@ -86,6 +86,17 @@ class RationalField:
         return M.tolist()
 
     @staticmethod
+    def solve_phase_system(Q_rows, C, d: int) -> list[list[list[flint.fmpq]]] | None:
+        """Numeric-symbolic lifting (:func:`exactpte.lifting.lift_phase_system`: float digits, exact
+        integer residuals, the answer verified exactly) on blocks of at least ``MIN_BLOCK`` states;
+        ``None`` where it does not apply (small blocks, large entries), and the p-adic solve runs."""
+        from ..lifting import MIN_BLOCK, lift_phase_system
+
+        if len(Q_rows) < MIN_BLOCK:
+            return None
+        return lift_phase_system(Q_rows, C, d)
+
+    @staticmethod
     def split(xs: Sequence[flint.fmpq]) -> tuple[list[flint.fmpz], flint.fmpz]:
         """``xs`` as integer numerators over their least common denominator."""
         den = flint.fmpz(1)

@@ -391,6 +391,11 @@ class RationalFunctionField:
         """The entries as a list of rows."""
         return M.tolist()
 
+    @staticmethod
+    def solve_phase_system(Q_rows, C, d: int) -> None:
+        """No fast route for rational functions: the generic elimination runs."""
+        return None
+
     def split(self, xs: Sequence[RationalFunction]) -> tuple[list, Any]:
         """``xs`` as polynomial numerators over the lcm of their denominators."""
         den = self._one_poly

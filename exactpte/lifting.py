@@ -1,0 +1,323 @@
+"""Exact solutions of the phase-coupled transient systems by numeric–symbolic lifting.
+
+The phase basis needs, on each transient block ``S`` (``m`` states) and for each period ``d``,
+the exact solution of ``x_k - Q x_{k+1} = c_k`` (``k`` mod ``d``) with small right-hand sides
+(probabilities of entering a cyclic class).  Its answers are large (thousands of bits: the
+denominators carry ``det(I - Q^d)``) while the matrix is sparse and small-entried, so the work is
+in producing digits.  Here they come from floats: with the rows scaled to integers
+(``A x = b``, ``A`` sparse, entries below ``2^20``),
+
+- ``y_i = round(2^32 A^{-1} R_i)`` by a float solve (dense LU of ``I - Q^d`` in float, factored
+  once; the other phases by back-substitution),
+- ``R_{i+1} = 2^32 R_i - A y_i`` exactly (machine integers, sparse; ``R`` stays small because the
+  float solve is accurate to far more than 32 bits on these well-conditioned M-matrices),
+
+so that ``A (Σ_i 2^{32(K-1-i)} y_i) = 2^{32K} b - R_K`` holds exactly after ``K`` steps and the
+sum is ``x`` to ``32K`` bits.  The common denominator is then read off one entry by continued
+fractions, every entry rounded to it, and the result **verified exactly** (``A N = D b`` in
+integers): nothing about the floats is trusted.  Any doubt — a float solve that does not
+contract the residual, entries too large for machine integers, a failed verification — returns
+``None`` and the caller takes the p-adic route (python-flint's Dixon solver).  This is the
+numeric–symbolic iteration of Wan (*Computing the rational solution of a linear system*, 2006),
+specialised to the phase systems so that ``I - Q^d`` is factored in floats only.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+
+import flint
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
+
+__all__ = ["lift_phase_system", "MIN_BLOCK"]
+
+MIN_BLOCK = 120
+"""Blocks smaller than this go to the p-adic solver directly (its fixed cost is small there)."""
+
+_ALPHA = 32  # bits per step: one uint32 digit
+_MAX_ENTRY = 2**20  # scaled matrix and right-hand-side entries (keeps A y inside 64-bit words)
+_MAX_X = 2.0**19  # |float solution| bound: 2^32 |x| stays exactly representable (< 2^53)
+_MAX_R = 2**40  # residual bound: beyond it the float solve is not contracting
+
+
+def lift_phase_system(Q_rows: list[list[tuple[int, flint.fmpq]]], C: list[list[list[flint.fmpq]]],
+                      d: int) -> list[list[list[flint.fmpq]]] | None:
+    """``x_0 .. x_{d-1}`` with ``x_k = Q x_{k+1} + C_k`` (``x_d = x_0``), exactly, or ``None``.
+
+    ``Q_rows[a]`` lists ``(b, Q_ab)`` inside the block, ``C[k]`` is ``m x c`` (rows of ``fmpq``).
+    The answer satisfies the system exactly (checked in integer arithmetic before it is
+    returned); ``None`` means the lifting did not apply, never a wrong answer.
+
+    Examples
+    --------
+    >>> q = flint.fmpq
+    >>> Q = [[(1, q(1, 2))], [(0, q(1, 3))]]
+    >>> X = lift_phase_system(Q, [[[q(1, 2)], [q(2, 3)]], [[q(0)], [q(0)]]], 2)
+    >>> [[str(v[0]) for v in Xk] for Xk in X]  # x_0 = Q x_1 + c_0, x_1 = Q x_0
+    [['3/5', '4/5'], ['2/5', '1/5']]
+    """
+    m = len(Q_rows)
+    c = len(C[0][0]) if m else 0
+    if m == 0 or c == 0:
+        return None
+    scaled = _scale_rows(Q_rows, C, d)
+    if scaled is None:
+        return None
+    L, Qz, Cz, Qf = scaled
+    float_solve = _phase_float_solver(Qf, d)
+    if float_solve is None:
+        return None
+    # Hadamard: the common denominator divides det of the d m x d m integer system, so it has at most
+    # H bits, and the numerators H plus the answer's magnitude: past 2 H + slack digits, give up
+    row_norms = np.sqrt(L.astype(np.float64) ** 2 + np.asarray(Qz.multiply(Qz).sum(axis=1)).ravel())
+    hadamard = d * float(np.log2(row_norms).sum())
+    return _lift(L, Qz, Cz, float_solve, d, max_bits=int(2 * hadamard) + 512)
+
+
+def _scale_rows(Q_rows, C, d):
+    """Integer rows: ``L_a x_k(a) - Σ_b (L_a Q_ab) x_{k+1}(b) = L_a C_k(a)``, ``L_a`` the row's lcm."""
+    m = len(Q_rows)
+    c = len(C[0][0])
+    L = np.empty(m, dtype=np.int64)
+    rows, cols, num, vals = [], [], [], []
+    Cz = np.empty((d, m, c), dtype=np.int64)
+    for a, row in enumerate(Q_rows):
+        den = 1
+        for _, q in row:
+            den = lcm(den, int(q.q))
+        for k in range(d):
+            for v in C[k][a]:
+                den = lcm(den, int(v.q))
+        if den > _MAX_ENTRY:
+            return None
+        L[a] = den
+        for b, q in row:
+            z = int(q.p) * (den // int(q.q))
+            if abs(z) > _MAX_ENTRY:
+                return None
+            rows.append(a)
+            cols.append(b)
+            num.append(z)
+            vals.append(int(q.p) / int(q.q))
+        for k in range(d):
+            for j, v in enumerate(C[k][a]):
+                z = int(v.p) * (den // int(v.q))
+                if abs(z) > _MAX_ENTRY:
+                    return None
+                Cz[k, a, j] = z
+    Qz = sp.csr_matrix((np.array(num, dtype=np.int64), (rows, cols)), shape=(m, m))
+    Qf = sp.csr_matrix((np.array(vals, dtype=np.float64), (rows, cols)), shape=(m, m))
+    return L, Qz, Cz, Qf
+
+
+def _phase_float_solver(Qf: sp.csr_matrix, d: int):
+    """Float solver of the phase system: ``x_0 = (I - Q^d)^{-1} Σ_j Q^j r_j`` (dense LU, once),
+    then ``x_k = r_k + Q x_{k+1}`` for ``k = d-1 .. 1``."""
+    m = Qf.shape[0]
+    power = Qf
+    for _ in range(d - 1):
+        power = power @ Qf
+    dense = np.eye(m) - power.toarray()
+    try:
+        with np.errstate(all="ignore"):
+            lu = sla.lu_factor(dense, check_finite=True)
+    except (ValueError, np.linalg.LinAlgError):
+        return None
+    if not np.all(np.isfinite(lu[0])) or np.min(np.abs(np.diag(lu[0]))) == 0.0:
+        return None
+
+    def solve(Rf: np.ndarray) -> np.ndarray:
+        y = Rf[d - 1]
+        for k in range(d - 2, -1, -1):
+            y = Rf[k] + Qf @ y
+        X = np.empty_like(Rf)
+        X[0] = sla.lu_solve(lu, y, check_finite=False)
+        nxt = X[0]
+        for k in range(d - 1, 0, -1):
+            X[k] = Rf[k] + Qf @ nxt
+            nxt = X[k]
+        return X
+
+    return solve
+
+
+def _spmv_wrapping(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """``A Y`` modulo ``2^64`` (uint64: wrapping is exact modular arithmetic; the true results the
+    callers need are small, so they come out exactly)."""
+    products = data[:, None] * Y[indices]
+    cs = np.zeros((len(indices) + 1, Y.shape[1]), dtype=np.uint64)
+    np.cumsum(products, axis=0, dtype=np.uint64, out=cs[1:])
+    return cs[indptr[1:]] - cs[indptr[:-1]]
+
+
+def _lift(L, Qz, Cz, float_solve, d: int, max_bits: int):
+    m, c = Cz.shape[1], Cz.shape[2]
+    Lu = L.astype(np.uint64)[:, None]
+    indptr, indices, data = Qz.indptr, Qz.indices, Qz.data.astype(np.int64).view(np.uint64)
+    Lf = L.astype(np.float64)[None, :, None]
+    R = Cz.copy()
+    digits = _Digits(d * m * c)
+    probe = None
+    next_attempt = 512
+    scale = float(2**_ALPHA)
+    while digits.bits < max_bits:
+        with np.errstate(all="ignore"):
+            Xf = float_solve(R / Lf)
+        if not np.all(np.isfinite(Xf)) or np.abs(Xf).max(initial=0.0) >= _MAX_X:
+            return None
+        Y = np.rint(Xf * scale).astype(np.int64)
+        if probe is None:  # the largest entry: the one most likely to carry the full denominator
+            probe = int(np.argmax(np.abs(Y).reshape(-1)))
+        Yu = Y.view(np.uint64)
+        Ru = R.view(np.uint64) << np.uint64(_ALPHA)
+        for k in range(d):
+            AY = Lu * Yu[k] - _spmv_wrapping(indptr, indices, data, Yu[(k + 1) % d])
+            Ru[k] -= AY
+        R = Ru.view(np.int64)
+        if np.abs(R).max(initial=0) > _MAX_R:
+            return None
+        digits.append(Y.reshape(-1))
+        if digits.bits >= next_attempt or digits.bits + _ALPHA >= max_bits:
+            next_attempt = int(digits.bits * 1.25)
+            answer = _reconstruct(digits, probe, L, Qz, Cz, d, m, c)
+            if answer is not None:
+                return answer
+    return None
+
+
+class _Digits:
+    """``S = Σ_i 2^{32(K-1-i)} y_i`` for every entry, held as Python ints for the older digits and
+    a short list of digit vectors for the newest (folded every ``FOLD`` steps, so memory stays the
+    size of the answer, not steps x entries machine words)."""
+
+    FOLD = 128
+
+    def __init__(self, entries: int) -> None:
+        self.folded = [0] * entries
+        self.recent: list[np.ndarray] = []
+        self.count = 0
+
+    @property
+    def bits(self) -> int:
+        return _ALPHA * self.count
+
+    def append(self, y: np.ndarray) -> None:
+        self.recent.append(y)
+        self.count += 1
+        if len(self.recent) >= self.FOLD:
+            self._fold()
+
+    def _fold(self) -> None:
+        if self.recent:
+            width = _ALPHA * len(self.recent)
+            self.folded = [(f << width) + v for f, v in zip(self.folded, _combine(self.recent))]
+            self.recent = []
+
+    def entry(self, e: int) -> int:
+        acc = self.folded[e]
+        for y in self.recent:
+            acc = (acc << _ALPHA) + int(y[e])
+        return acc
+
+    def all(self) -> list[int]:
+        self._fold()
+        return self.folded
+
+
+def _combine(digits: list[np.ndarray]) -> list[int]:
+    """Every entry of ``Σ_i 2^{32(K-1-i)} y_i`` as a Python int: carries normalise the digits into
+    ``[0, 2^32)`` (vectorised), the digit strings become ints through ``int.from_bytes``."""
+    K, E = len(digits), len(digits[0])
+    out = np.empty((K, E), dtype="<u4")
+    carry = np.zeros(E, dtype=np.int64)
+    for j, i in enumerate(range(K - 1, -1, -1)):  # least significant first
+        v = digits[i] + carry
+        out[j] = (v & 0xFFFFFFFF).astype(np.uint32)
+        carry = v >> _ALPHA
+    buf = np.ascontiguousarray(out.T).tobytes()
+    width = 4 * K
+    top = carry.tolist()
+    shift = _ALPHA * K
+    return [int.from_bytes(buf[e * width : (e + 1) * width], "little") + (top[e] << shift) for e in range(E)]
+
+
+def _reconstruct(digits: "_Digits", probe: int, L, Qz, Cz, d, m, c):
+    """The exact answer from the digits so far, or ``None`` when more are needed."""
+    shift = digits.bits
+    # |x - S / 2^shift| <= ‖A^{-1}‖ |R_K| / 2^shift < 2^(60 - shift): a fraction with denominator up
+    # to 2^((shift - 62) / 2) is then the continued-fraction convergent; one found near that limit is
+    # noise (too few digits yet), so plausible denominators stay 16 bits below it
+    max_den = 1 << max(1, (shift - 62) // 2)
+    plausible = (shift - 62) // 2 - 16
+
+    def denominator(s: int) -> int | None:
+        q = Fraction(s, 1 << shift).limit_denominator(max_den).denominator
+        return q if q.bit_length() <= plausible else None
+
+    den = denominator(digits.entry(probe))
+    if den is None:
+        return None
+    S = digits.all()
+    # columns have denominators of their own: widen by the largest entry of each first, so that
+    # (usually) one pass over all entries finds every one integral
+    width = len(S) // (d * c) if S else 0
+    for j in range(c):  # phase 0 only: the other phases' stragglers are few, widened below
+        block = [S[a * c + j] for a in range(width)]
+        top = max(range(width), key=lambda a: abs(block[a]))
+        extra = denominator(block[top]) if block[top] else 1
+        if extra is None:
+            return None
+        den = lcm(den, extra)
+    if den.bit_length() > plausible:
+        return None
+    # products on python-flint integers (GMP: several times faster than Python ints at these sizes)
+    Sf = [flint.fmpz(s) for s in S]
+    half, tol, mask = flint.fmpz(1 << (shift - 1)), 1 << (shift - 24), flint.fmpz((1 << shift) - 1)
+    upper = (1 << shift) - tol
+    known: dict[int, tuple[flint.fmpz, int]] = {}
+    pending = range(len(S))
+    for _ in range(64):  # an entry whose reduced denominator the common one lacks widens it
+        still = []
+        den_f = flint.fmpz(den)
+        for e in pending:
+            t = den_f * Sf[e]
+            frac = t & mask  # den x_e = t / 2^shift: integral iff the low bits are (nearly) 0 or 2^shift
+            if frac <= tol or frac >= upper:
+                known[e] = ((t + half) >> shift, den)
+            else:
+                still.append(e)
+        if not still:
+            break
+        extra = denominator(S[still[0]])
+        if extra is None:
+            return None
+        den = lcm(den, extra)
+        if den.bit_length() > plausible:
+            return None
+        pending = still
+    else:
+        return None
+    N = [int(n) * (den // de) for n, de in (known[e] for e in range(len(S)))]
+    if not _verify(N, den, L, Qz, Cz, d, m, c):
+        return None
+    return [[[flint.fmpq(N[(k * m + a) * c + j], den) for j in range(c)] for a in range(m)] for k in range(d)]
+
+
+def _verify(N: list[int], den: int, L, Qz, Cz, d: int, m: int, c: int) -> bool:
+    """``L_a N_k(a) - Σ_b Qz_ab N_{k+1}(b) = den · Cz_k(a)`` for every row, phase and column, in
+    Python integers: the exact check the answer rests on."""
+    indptr, indices, data = Qz.indptr.tolist(), Qz.indices.tolist(), Qz.data.tolist()
+    Ll, Cl = L.tolist(), Cz.tolist()
+    for k in range(d):
+        base, nxt = k * m * c, ((k + 1) % d) * m * c
+        for a in range(m):
+            for j in range(c):
+                acc = Ll[a] * N[base + a * c + j]
+                for e in range(indptr[a], indptr[a + 1]):
+                    acc -= data[e] * N[nxt + indices[e] * c + j]
+                if acc != den * Cl[k][a][j]:
+                    return False
+    return True

@@ -1,0 +1,142 @@
+"""Numeric-symbolic lifting of the phase systems (``exactpte.lifting``): its answers equal the
+p-adic route's exactly, and every way it can go wrong ends in ``None`` (the p-adic route), never
+in a wrong answer."""
+
+import flint
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import exactpte
+import exactpte.lifting as lifting
+from exactpte.fields import QQ
+from exactpte.testing.random_chains import random_chain
+
+q = flint.fmpq
+
+
+def exact_phase_solution(Q_rows, C, d):
+    """x_0 from (I - Q^d) x_0 = Σ_j Q^j C_j by flint, then x_k = C_k + Q x_{k+1}: the reference."""
+    m, c = len(Q_rows), len(C[0][0])
+    Q = flint.fmpq_mat(m, m)
+    for a, row in enumerate(Q_rows):
+        for b, v in row:
+            Q[a, b] = v
+    Cm = [flint.fmpq_mat(C[k]) for k in range(d)]
+    power, y = Q, Cm[d - 1]
+    for k in range(d - 2, -1, -1):
+        y = Cm[k] + Q * y
+    for _ in range(d - 1):
+        power = power * Q
+    I = flint.fmpq_mat(m, m)
+    for i in range(m):
+        I[i, i] = 1
+    X = [None] * d
+    X[0] = (I - power).solve(y)
+    nxt = X[0]
+    for k in range(d - 1, 0, -1):
+        X[k] = Cm[k] + Q * nxt
+        nxt = X[k]
+    return [X[k].tolist() for k in range(d)]
+
+
+@st.composite
+def phase_systems(draw):
+    """A strictly substochastic sparse Q (every row leaks, so I - Q^d is nonsingular), a period and
+    small right-hand sides: the systems the phase basis solves."""
+    m = draw(st.integers(2, 40))
+    d = draw(st.integers(1, 4))
+    c = draw(st.integers(1, 3))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    Q_rows = []
+    for a in range(m):
+        k = int(rng.integers(1, min(m, 4) + 1))
+        succ = sorted(rng.choice(m, size=k, replace=False).tolist())
+        den = int(rng.integers(k + 1, 11))
+        weights = rng.integers(1, 3, size=k)
+        while weights.sum() >= den:
+            weights = np.maximum(weights - 1, 1)
+            den += 1
+        Q_rows.append([(b, q(int(w), den)) for b, w in zip(succ, weights)])
+    C = [[[q(int(rng.integers(0, 4)), int(rng.integers(1, 11))) for _ in range(c)] for _ in range(m)] for _ in range(d)]
+    return Q_rows, C, d
+
+
+@settings(max_examples=40, deadline=None)
+@given(system=phase_systems())
+def test_lifting_equals_the_exact_solution(system):
+    Q_rows, C, d = system
+    got = lifting.lift_phase_system(Q_rows, C, d)
+    assert got is not None
+    assert got == exact_phase_solution(Q_rows, C, d)
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_decompositions_agree_with_the_p_adic_route(seed, monkeypatch):
+    """Chains whose transient block exceeds MIN_BLOCK take the lifting; forcing the p-adic route
+    gives the same decomposition, entry for entry."""
+    chain = random_chain(800, seed=seed, transient_target_percent=85)
+    assert max(len(b) for b in chain.structure.transient_sccs) >= lifting.MIN_BLOCK
+    calls = []
+    original = QQ.solve_phase_system
+
+    def spy(Q_rows, C, d):
+        out = original(Q_rows, C, d)
+        calls.append(out is not None)
+        return out
+
+    monkeypatch.setattr(QQ, "solve_phase_system", spy)
+    lifted = exactpte.decompose(chain)
+    lifted_values = {name: getattr(lifted, name) for name in ("basis", "g_star", "v_star", "psi", "rho", "h")}
+    assert any(calls)
+    monkeypatch.setattr(QQ, "solve_phase_system", lambda Q_rows, C, d: None)
+    p_adic = exactpte.decompose(random_chain(800, seed=seed, transient_target_percent=85))
+    for name, value in lifted_values.items():
+        assert value == getattr(p_adic, name), name
+
+
+# -- what it refuses ------------------------------------------------------------------------------------
+def small_system():
+    Q_rows = [[(1, q(1, 2))], [(0, q(1, 3)), (1, q(1, 3))]]
+    C = [[[q(1, 2)], [q(2, 3)]], [[q(0)], [q(1, 5)]]]
+    return Q_rows, C, 2
+
+
+def test_a_float_solver_that_does_not_contract_ends_in_none(monkeypatch):
+    real = lifting._phase_float_solver
+
+    def biased(Qf, d):
+        solve = real(Qf, d)
+        return lambda Rf: solve(Rf) * (1 + 1e-3)  # 10 bits of accuracy: the residual grows
+
+    monkeypatch.setattr(lifting, "_phase_float_solver", biased)
+    assert lifting.lift_phase_system(*small_system()) is None
+
+
+def test_a_float_solver_returning_garbage_ends_in_none(monkeypatch):
+    monkeypatch.setattr(lifting, "_phase_float_solver", lambda Qf, d: (lambda Rf: np.full(Rf.shape, np.nan)))
+    assert lifting.lift_phase_system(*small_system()) is None
+
+
+def test_a_wrong_reconstruction_is_caught_by_the_exact_verification(monkeypatch):
+    """Corrupt one numerator after reconstruction: the integer check rejects it, lifting goes on and
+    ends in None rather than returning it."""
+    real = lifting._verify
+
+    def corrupted(N, den, *args):
+        N = list(N)
+        N[0] += 1
+        return real(N, den, *args)
+
+    monkeypatch.setattr(lifting, "_verify", corrupted)
+    assert lifting.lift_phase_system(*small_system()) is None
+
+
+def test_entries_beyond_machine_words_are_left_to_the_p_adic_route():
+    Q_rows, C, d = small_system()
+    Q_rows[0] = [(1, q(1, 2**21 + 1))]
+    assert lifting.lift_phase_system(Q_rows, C, d) is None
+    Q_rows, C, d = small_system()
+    C[0][0] = [q(2**40, 3)]
+    assert lifting.lift_phase_system(Q_rows, C, d) is None
