@@ -8,6 +8,7 @@ so a chain whose transient part is a DAG needs no matrix solve at all.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .chain import Chain
 from .structure import Structure
@@ -226,8 +227,8 @@ def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> li
             continue
         pos = {s: a for a, s in enumerate(scc)}
         m = len(scc)
-        A = field.identity(m)
-        c = field.zeros(m, 1)
+        Q_rows: list[list[tuple[int, Any]]] = [[] for _ in range(m)]
+        c = []
         for a, s in enumerate(scc):
             acc = base(s)
             for e in range(ptr[s], ptr[s + 1]):
@@ -236,10 +237,19 @@ def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> li
                 if b is None:
                     acc += vals[e] * x[j]
                 else:
-                    A[a, b] -= vals[e]
-            c[a, 0] = acc
-        for s, row in zip(scc, field.to_lists(field.solve(A, c))):
-            x[s] = row[0]
+                    Q_rows[a].append((b, vals[e]))
+            c.append(acc)
+        lifted = field.solve_phase_system(Q_rows, [[[v] for v in c]], 1)
+        if lifted is not None:
+            solution = [row[0] for row in lifted[0]]
+        else:
+            A = field.identity(m)
+            for a, row in enumerate(Q_rows):
+                for b, q in row:
+                    A[a, b] -= q
+            solution = [row[0] for row in field.to_lists(field.solve(A, field.matrix([[v] for v in c], 1)))]
+        for s, v in zip(scc, solution):
+            x[s] = v
     return x
 
 

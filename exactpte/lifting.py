@@ -41,6 +41,7 @@ _ALPHA = 32  # bits per step: one uint32 digit
 _MAX_ENTRY = 2**20  # scaled matrix and right-hand-side entries (keeps A y inside 64-bit words)
 _MAX_X = 2.0**19  # |float solution| bound: 2^32 |x| stays exactly representable (< 2^53)
 _MAX_R = 2**40  # residual bound: beyond it the float solve is not contracting
+_SMALL_X = 2.0**16  # the digit lifting starts once the remaining solution A^{-1} R is below this
 
 
 def lift_phase_system(Q_rows: list[list[tuple[int, flint.fmpq]]], C: list[list[list[flint.fmpq]]],
@@ -66,31 +67,38 @@ def lift_phase_system(Q_rows: list[list[tuple[int, flint.fmpq]]], C: list[list[l
     scaled = _scale_rows(Q_rows, C, d)
     if scaled is None:
         return None
-    L, Qz, Cz, Qf = scaled
+    L, Qz, Qf, rhs, rhs_den = scaled
     float_solve = _phase_float_solver(Qf, d)
     if float_solve is None:
         return None
+    head = _reduce_rhs(L, Qz, rhs, float_solve, d, m, c)
+    if head is None:
+        return None
+    whole, R = head
     # Hadamard: the common denominator divides det of the d m x d m integer system, so it has at most
     # H bits, and the numerators H plus the answer's magnitude: past 2 H + slack digits, give up
     row_norms = np.sqrt(L.astype(np.float64) ** 2 + np.asarray(Qz.multiply(Qz).sum(axis=1)).ravel())
     hadamard = d * float(np.log2(row_norms).sum())
-    return _lift(L, Qz, Cz, float_solve, d, max_bits=int(2 * hadamard) + 512)
+    tail = _lift(L, Qz, R, float_solve, d, max_bits=int(2 * hadamard) + 512)
+    if tail is None:
+        return None
+    N, den = tail
+    total = den * rhs_den
+    return [[[flint.fmpq(whole[e] * den + N[e], total) for e in range((k * m + a) * c, (k * m + a + 1) * c)]
+             for a in range(m)] for k in range(d)]
 
 
 def _scale_rows(Q_rows, C, d):
-    """Integer rows: ``L_a x_k(a) - Σ_b (L_a Q_ab) x_{k+1}(b) = L_a C_k(a)``, ``L_a`` the row's lcm."""
+    """Integer rows ``L_a y_k(a) - Σ_b (L_a Q_ab) y_{k+1}(b) = L_a D C_k(a)`` for ``y = D x``: ``L_a``
+    the lcm of row ``a``'s denominators (below ``2^20``, as every scaled entry), ``D`` the lcm of
+    the right-hand side's (any size; the right-hand side as Python ints, flattened ``(k, a, j)``)."""
     m = len(Q_rows)
-    c = len(C[0][0])
     L = np.empty(m, dtype=np.int64)
     rows, cols, num, vals = [], [], [], []
-    Cz = np.empty((d, m, c), dtype=np.int64)
     for a, row in enumerate(Q_rows):
         den = 1
         for _, q in row:
             den = lcm(den, int(q.q))
-        for k in range(d):
-            for v in C[k][a]:
-                den = lcm(den, int(v.q))
         if den > _MAX_ENTRY:
             return None
         L[a] = den
@@ -102,15 +110,54 @@ def _scale_rows(Q_rows, C, d):
             cols.append(b)
             num.append(z)
             vals.append(int(q.p) / int(q.q))
-        for k in range(d):
-            for j, v in enumerate(C[k][a]):
-                z = int(v.p) * (den // int(v.q))
-                if abs(z) > _MAX_ENTRY:
-                    return None
-                Cz[k, a, j] = z
+    rhs_den = 1
+    for k in range(d):
+        for row in C[k]:
+            for v in row:
+                rhs_den = lcm(rhs_den, int(v.q))
+    Ll = L.tolist()
+    rhs = [int(v.p) * (rhs_den // int(v.q)) * Ll[a] for k in range(d) for a, row in enumerate(C[k]) for v in row]
     Qz = sp.csr_matrix((np.array(num, dtype=np.int64), (rows, cols)), shape=(m, m))
     Qf = sp.csr_matrix((np.array(vals, dtype=np.float64), (rows, cols)), shape=(m, m))
-    return L, Qz, Cz, Qf
+    return L, Qz, Qf, rhs, rhs_den
+
+
+def _apply(L: np.ndarray, Qz: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
+    """``(A Y)_k = L Y_k - Qz Y_{k+1}`` in int64 (the callers keep it far from overflow)."""
+    d = Y.shape[0]
+    return np.stack([L[:, None] * Y[k] - Qz @ Y[(k + 1) % d] for k in range(d)])
+
+
+def _reduce_rhs(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int):
+    """A large right-hand side brought down: ``y = Y + A^{-1} R`` with ``Y`` integers and ``|A^{-1} R|``
+    below ``2^16`` (so the digit lifting's first step fits in 53 bits).
+
+    Each step takes ``Y += round(A^{-1} R)`` from a float solve (53 significant bits, so ``R``
+    loses about 45 bits a step) and updates ``R -= A round(...)`` exactly in Python integers.
+    Returns ``(Y, R)`` (``R`` as int64, shape ``(d, m, c)``) or ``None`` if ``R`` stops shrinking."""
+    R = list(rhs)
+    whole = [0] * len(R)
+    Lf = L.astype(np.float64)[None, :, None]
+    low = (1 << 26) - 1
+    while True:
+        top = max((abs(r).bit_length() for r in R), default=0)
+        shift = max(0, top - 60)
+        Rs = np.array([r >> shift for r in R], dtype=np.float64).reshape(d, m, c)
+        with np.errstate(all="ignore"):
+            Xf = float_solve(Rs / Lf)  # ≈ A^{-1} R / 2^shift
+        biggest = float(np.abs(Xf).max(initial=0.0))
+        if not np.isfinite(biggest):
+            return None
+        if top <= 62 and biggest * 2.0**shift < _SMALL_X:  # the digit lifting takes it from here
+            return whole, np.array(R, dtype=np.int64).reshape(d, m, c)
+        t = max(0, int(np.floor(np.log2(biggest))) - 50 + shift)  # round(A^{-1} R) = M 2^t, |M| < 2^52
+        M = np.rint(Xf * 2.0 ** (shift - t)).astype(np.int64)
+        hi, lo = M >> 26, M & low  # M = hi 2^26 + lo exactly: A hi and A lo stay far inside int64
+        AM = [(int(h) << 26) + int(g) for h, g in zip(_apply(L, Qz, hi).ravel().tolist(), _apply(L, Qz, lo).ravel().tolist())]
+        R = [r - (am << t) for r, am in zip(R, AM)]
+        whole = [w + (int(x) << t) for w, x in zip(whole, M.ravel().tolist())]
+        if max((abs(r).bit_length() for r in R), default=0) > top - 8:
+            return None  # the float solve is not reducing the residual
 
 
 def _phase_float_solver(Qf: sp.csr_matrix, d: int):
@@ -153,11 +200,14 @@ def _spmv_wrapping(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, Y:
     return cs[indptr[1:]] - cs[indptr[:-1]]
 
 
-def _lift(L, Qz, Cz, float_solve, d: int, max_bits: int):
+def _lift(L, Qz, Cz, float_solve, d: int, max_bits: int) -> tuple[list[int], int] | None:
+    """``A y = Cz`` for a small right-hand side (int64, ``(d, m, c)``): ``y = N / den``, verified."""
     m, c = Cz.shape[1], Cz.shape[2]
     Lu = L.astype(np.uint64)[:, None]
     indptr, indices, data = Qz.indptr, Qz.indices, Qz.data.astype(np.int64).view(np.uint64)
     Lf = L.astype(np.float64)[None, :, None]
+    if not Cz.any():
+        return [0] * (d * m * c), 1
     R = Cz.copy()
     digits = _Digits(d * m * c)
     probe = None
@@ -303,7 +353,7 @@ def _reconstruct(digits: "_Digits", probe: int, L, Qz, Cz, d, m, c):
     N = [int(n) * (den // de) for n, de in (known[e] for e in range(len(S)))]
     if not _verify(N, den, L, Qz, Cz, d, m, c):
         return None
-    return [[[flint.fmpq(N[(k * m + a) * c + j], den) for j in range(c)] for a in range(m)] for k in range(d)]
+    return N, den
 
 
 def _verify(N: list[int], den: int, L, Qz, Cz, d: int, m: int, c: int) -> bool:
