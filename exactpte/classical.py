@@ -47,17 +47,14 @@ def stationary_distribution(chain: Chain, members: Sequence[int] | None = None) 
         raise UsageError(f"members must list the states of one closed class, one of {[list(c) for c in chain.structure.classes]}")
     m = len(members)
     pos = {s: a for a, s in enumerate(members)}
-    M = field.zeros(m, m)
-    for a in range(m):
-        M[a, a] = field.one
+    rows: list[list] = [[(a, field.one)] for a in range(m)]
     for a, s in enumerate(members):
         for y, q in chain.row(s):
-            M[pos[y], a] -= q  # row = balance equation of state y: sum_s π_s (δ_sy - P_sy) = 0
-    for a in range(m):
-        M[m - 1, a] = field.one
-    rhs = field.zeros(m, 1)
-    rhs[m - 1, 0] = field.one
-    return [row[0] for row in field.to_lists(field.solve(M, rhs))]
+            rows[pos[y]].append((a, -q))  # row = balance equation of state y: sum_s π_s (δ_sy - P_sy) = 0
+    rows[m - 1] = [(a, field.one) for a in range(m)]
+    rhs = [[field.zero] for _ in range(m)]
+    rhs[m - 1][0] = field.one
+    return [row[0] for row in field.solve_sparse(rows, rhs)]
 
 
 def class_means(classes: Sequence[Sequence[int]], stationary: Sequence[Sequence], x: Sequence, *, field: Field) -> list:
@@ -110,8 +107,9 @@ def class_bias(chain: Chain, members: Sequence[int], pi: Sequence, gain_i) -> li
     """The bias on one closed class: ``(I - P_F) h = r - γ`` with ``π · h = 0``.
 
     ``I - P_F`` has rank ``|F| - 1`` (kernel: constants); its rows are dependent with the
-    positive weights ``π``, so the last balance row is replaced by ``π · h = 0``, which fixes
-    the constant because ``π · 1 = 1``.
+    positive weights ``π``, so the last balance row is dropped and ``w(last) = 0`` pins the
+    constant: ``w = h + c 1``, and ``h = w - (π · w) 1`` because ``π · 1 = 1``.  (Pinning a state
+    rather than adding the row ``π · h = 0`` keeps the system's entries the chain's own: small.)
 
     Examples
     --------
@@ -125,16 +123,16 @@ def class_bias(chain: Chain, members: Sequence[int], pi: Sequence, gain_i) -> li
     field = chain.field
     m = len(members)
     pos = {s: a for a, s in enumerate(members)}
-    M = field.zeros(m, m)
-    rhs = field.zeros(m, 1)
+    rows: list[list] = []
+    rhs = []
     for a, y in enumerate(members[:-1]):
-        M[a, a] += field.one
-        for z, q in chain.row(y):
-            M[a, pos[z]] -= q
-        rhs[a, 0] = chain.r[y] - gain_i
-    for a, p in enumerate(pi):
-        M[m - 1, a] = p
-    return [row[0] for row in field.to_lists(field.solve(M, rhs))]
+        rows.append([(a, field.one)] + [(pos[z], -q) for z, q in chain.row(y)])
+        rhs.append([chain.r[y] - gain_i])
+    rows.append([(m - 1, field.one)])
+    rhs.append([field.zero])
+    w = [row[0] for row in field.solve_sparse(rows, rhs)]
+    mean = sum((p * x for p, x in zip(pi, w)), field.zero)
+    return [x - mean for x in w]
 
 
 def bias(chain: Chain, *, stationary: Sequence[Sequence] | None = None, rho: Sequence | None = None) -> tuple:

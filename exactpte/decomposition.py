@@ -49,18 +49,15 @@ def class_gauge_solve(
     anchor_set = set(anchors)
     unknown = [s for s in members if s not in anchor_set]
     col = {s: j for j, s in enumerate(unknown)}
-    m = len(members)
-    M = field.zeros(m, m)
-    rhs = field.zeros(m, 1)
+    rows: list[list] = []
+    rhs = []
     for a, y in enumerate(members):
-        if y in col:
-            M[a, col[y]] += field.one
-        for z, q in chain.row(y):
-            if z in col:
-                M[a, col[z]] -= q
-        M[a, len(unknown) + phases[a]] = field.one
-        rhs[a, 0] = chain.r[y]
-    sol = [row[0] for row in field.to_lists(field.solve(M, rhs))]
+        row = [(col[y], field.one)] if y in col else []
+        row.extend((col[z], -q) for z, q in chain.row(y) if z in col)
+        row.append((len(unknown) + phases[a], field.one))
+        rows.append(row)
+        rhs.append([chain.r[y]])
+    sol = [row[0] for row in field.solve_sparse(rows, rhs)]
     v = {s: field.zero for s in anchors}
     for s, j in col.items():
         v[s] = sol[j]

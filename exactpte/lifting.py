@@ -32,7 +32,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
-__all__ = ["lift_phase_system", "MIN_BLOCK"]
+__all__ = ["lift_phase_system", "lift_sparse_system", "MIN_BLOCK"]
 
 MIN_BLOCK = 120
 """Blocks smaller than this go to the p-adic solver directly (its fixed cost is small there)."""
@@ -68,24 +68,91 @@ def lift_phase_system(Q_rows: list[list[tuple[int, flint.fmpq]]], C: list[list[l
     if scaled is None:
         return None
     L, Qz, Qf, rhs, rhs_den = scaled
-    float_solve = _phase_float_solver(Qf, d)
-    if float_solve is None:
+    phase_solve = _phase_float_solver(Qf, d)
+    if phase_solve is None:
         return None
+    Lf = L.astype(np.float64)[None, :, None]
+    # Hadamard: the common denominator divides det of the d m x d m integer system
+    row_norms = np.sqrt(L.astype(np.float64) ** 2 + np.asarray(Qz.multiply(Qz).sum(axis=1)).ravel())
+    y = _solve_integer(L, Qz, rhs, lambda Rf: phase_solve(Rf / Lf), d, m, c, d * float(np.log2(row_norms).sum()))
+    if y is None:
+        return None
+    nums, den = y
+    total = den * rhs_den
+    return [[[flint.fmpq(v, total) for v in nums[(k * m + a) * c : (k * m + a + 1) * c]] for a in range(m)] for k in range(d)]
+
+
+def lift_sparse_system(rows: list[list[tuple[int, flint.fmpq]]], B: list[list[flint.fmpq]]) -> list[list[flint.fmpq]] | None:
+    """``X`` with ``A X = B`` for a square sparse ``A`` (``rows[a]`` lists ``(column, A_ab)``), by the
+    same lifting with a dense float LU of ``A``, or ``None`` (entries too large, no contraction).
+
+    Examples
+    --------
+    >>> q = flint.fmpq
+    >>> X = lift_sparse_system([[(0, q(2)), (1, q(1, 3))], [(1, q(1))]], [[q(1)], [q(3)]])
+    >>> [str(row[0]) for row in X]
+    ['0', '3']
+    """
+    m = len(rows)
+    c = len(B[0]) if B else 0
+    if m == 0 or c == 0:
+        return None
+    L = np.zeros(m, dtype=np.int64)  # A written as diag(L) - Qz with L = 0, Qz = -A_z (rows scaled)
+    r_idx, c_idx, num = [], [], []
+    scale = []
+    for a, row in enumerate(rows):
+        den = 1
+        for _, v in row:
+            den = lcm(den, int(v.q))
+        if den > _MAX_ENTRY:
+            return None
+        scale.append(den)
+        for b, v in row:
+            z = int(v.p) * (den // int(v.q))
+            if abs(z) > _MAX_ENTRY:
+                return None
+            r_idx.append(a)
+            c_idx.append(b)
+            num.append(-z)
+    Qz = sp.csr_matrix((np.array(num, dtype=np.int64), (r_idx, c_idx)), shape=(m, m))
+    try:
+        with np.errstate(all="ignore"):
+            lu = sla.lu_factor(-Qz.toarray().astype(np.float64), check_finite=True)
+    except (ValueError, np.linalg.LinAlgError):
+        return None
+    if not np.all(np.isfinite(lu[0])) or np.min(np.abs(np.diag(lu[0]))) == 0.0:
+        return None
+    rhs_den = 1
+    for row in B:
+        for v in row:
+            rhs_den = lcm(rhs_den, int(v.q))
+    rhs = [int(v.p) * (rhs_den // int(v.q)) * scale[a] for a, row in enumerate(B) for v in row]
+    row_norms = np.sqrt(np.asarray(Qz.multiply(Qz).sum(axis=1), dtype=np.float64).ravel())
+    y = _solve_integer(L, Qz, rhs, lambda Rf: sla.lu_solve(lu, Rf[0], check_finite=False)[None], 1, m, c,
+                       float(np.log2(np.maximum(row_norms, 1.0)).sum()))
+    if y is None:
+        return None
+    nums, den = y
+    total = den * rhs_den
+    return [[flint.fmpq(v, total) for v in nums[a * c : (a + 1) * c]] for a in range(m)]
+
+
+def _solve_integer(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int,
+                   hadamard: float) -> tuple[list[int], int] | None:
+    """``y = nums / den`` with ``A y = rhs`` exactly (``A = diag(L) - Qz`` on phases): a large
+    right-hand side reduced by integer steps, then the digit lifting; ``float_solve`` maps an integer
+    residual (as floats, shape ``(d, m, c)``) to an approximate ``A^{-1} R``; ``None`` if it fails."""
     head = _reduce_rhs(L, Qz, rhs, float_solve, d, m, c)
     if head is None:
         return None
     whole, R = head
-    # Hadamard: the common denominator divides det of the d m x d m integer system, so it has at most
-    # H bits, and the numerators H plus the answer's magnitude: past 2 H + slack digits, give up
-    row_norms = np.sqrt(L.astype(np.float64) ** 2 + np.asarray(Qz.multiply(Qz).sum(axis=1)).ravel())
-    hadamard = d * float(np.log2(row_norms).sum())
+    # the common denominator has at most H bits, the numerators H plus the answer's magnitude:
+    # past 2 H + slack digits, give up
     tail = _lift(L, Qz, R, float_solve, d, max_bits=int(2 * hadamard) + 512)
     if tail is None:
         return None
     N, den = tail
-    total = den * rhs_den
-    return [[[flint.fmpq(whole[e] * den + N[e], total) for e in range((k * m + a) * c, (k * m + a + 1) * c)]
-             for a in range(m)] for k in range(d)]
+    return [w * den + n for w, n in zip(whole, N)], den
 
 
 def _scale_rows(Q_rows, C, d):
@@ -137,14 +204,13 @@ def _reduce_rhs(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int):
     Returns ``(Y, R)`` (``R`` as int64, shape ``(d, m, c)``) or ``None`` if ``R`` stops shrinking."""
     R = list(rhs)
     whole = [0] * len(R)
-    Lf = L.astype(np.float64)[None, :, None]
     low = (1 << 26) - 1
     while True:
         top = max((abs(r).bit_length() for r in R), default=0)
         shift = max(0, top - 60)
         Rs = np.array([r >> shift for r in R], dtype=np.float64).reshape(d, m, c)
         with np.errstate(all="ignore"):
-            Xf = float_solve(Rs / Lf)  # ≈ A^{-1} R / 2^shift
+            Xf = float_solve(Rs)  # ≈ A^{-1} R / 2^shift
         biggest = float(np.abs(Xf).max(initial=0.0))
         if not np.isfinite(biggest):
             return None
@@ -205,7 +271,6 @@ def _lift(L, Qz, Cz, float_solve, d: int, max_bits: int) -> tuple[list[int], int
     m, c = Cz.shape[1], Cz.shape[2]
     Lu = L.astype(np.uint64)[:, None]
     indptr, indices, data = Qz.indptr, Qz.indices, Qz.data.astype(np.int64).view(np.uint64)
-    Lf = L.astype(np.float64)[None, :, None]
     if not Cz.any():
         return [0] * (d * m * c), 1
     R = Cz.copy()
@@ -215,7 +280,7 @@ def _lift(L, Qz, Cz, float_solve, d: int, max_bits: int) -> tuple[list[int], int
     scale = float(2**_ALPHA)
     while digits.bits < max_bits:
         with np.errstate(all="ignore"):
-            Xf = float_solve(R / Lf)
+            Xf = float_solve(R.astype(np.float64))
         if not np.all(np.isfinite(Xf)) or np.abs(Xf).max(initial=0.0) >= _MAX_X:
             return None
         Y = np.rint(Xf * scale).astype(np.int64)

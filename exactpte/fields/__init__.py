@@ -72,6 +72,10 @@ class Field(Protocol):
     def to_lists(self, M: Any) -> list[list[Any]]:
         """The matrix's entries as a list of rows."""
 
+    def solve_sparse(self, rows: Sequence[Sequence[tuple[int, Any]]], B: Sequence[Sequence[Any]]) -> list[list[Any]]:
+        """``X`` with ``A X = B`` for a square ``A`` given as sparse rows ``[(column, value), ...]``
+        (:func:`~exactpte.fields.rows.solve_rows_densely`, or a field-specific faster route)."""
+
     def solve_phase_system(self, Q_rows: Sequence[Sequence[tuple[int, Any]]], C: Sequence[Sequence[Sequence[Any]]],
                            d: int) -> list[list[list[Any]]] | None:
         """``x_0 .. x_{d-1}`` with ``x_k = Q x_{k+1} + C_k`` (``x_d = x_0``) by a field-specific fast

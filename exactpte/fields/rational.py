@@ -85,6 +85,18 @@ class RationalField:
         """The entries as a list of rows."""
         return M.tolist()
 
+    def solve_sparse(self, rows, B) -> list[list[flint.fmpq]]:
+        """Numeric-symbolic lifting (:func:`exactpte.lifting.lift_sparse_system`) on systems of at
+        least ``MIN_BLOCK`` rows, the dense p-adic solve otherwise or when lifting does not apply."""
+        from ..lifting import MIN_BLOCK, lift_sparse_system
+        from .rows import solve_rows_densely
+
+        if len(rows) >= MIN_BLOCK:
+            X = lift_sparse_system(rows, B)
+            if X is not None:
+                return X
+        return solve_rows_densely(self, rows, B)
+
     @staticmethod
     def solve_phase_system(Q_rows, C, d: int) -> list[list[list[flint.fmpq]]] | None:
         """Numeric-symbolic lifting (:func:`exactpte.lifting.lift_phase_system`: float digits, exact

@@ -391,6 +391,12 @@ class RationalFunctionField:
         """The entries as a list of rows."""
         return M.tolist()
 
+    def solve_sparse(self, rows, B) -> list[list[RationalFunction]]:
+        """The dense fraction-free solve (:func:`~exactpte.fields.rows.solve_rows_densely`)."""
+        from .rows import solve_rows_densely
+
+        return solve_rows_densely(self, rows, B)
+
     @staticmethod
     def solve_phase_system(Q_rows, C, d: int) -> None:
         """No fast route for rational functions: the generic elimination runs."""
