@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 import exactpte
 import exactpte.lifting as lifting
-from exactpte.fields import QQ
 from exactpte.testing.random_chains import random_chain
 
 q = flint.fmpq
@@ -74,24 +73,30 @@ def test_lifting_equals_the_exact_solution(system):
 
 @pytest.mark.parametrize("seed", [0, 2])
 def test_decompositions_agree_with_the_p_adic_route(seed, monkeypatch):
-    """Chains whose transient block exceeds MIN_BLOCK take the lifting; forcing the p-adic route
-    gives the same decomposition, entry for entry."""
-    chain = random_chain(800, seed=seed, transient_target_percent=85)
-    assert max(len(b) for b in chain.structure.transient_sccs) >= lifting.MIN_BLOCK
-    calls = []
-    original = QQ.solve_phase_system
+    """With the thresholds lowered, the transient phase systems and the class systems take the
+    lifting; the p-adic route alone gives the same decomposition, entry for entry."""
+    monkeypatch.setattr(lifting, "MIN_PHASE_BLOCK", 40)
+    monkeypatch.setattr(lifting, "MIN_BLOCK", 20)
+    chain = random_chain(600, seed=seed, transient_target_percent=85)
+    assert max(len(b) for b in chain.structure.transient_sccs) >= 40 and min(map(len, chain.structure.classes)) >= 20
+    used = {"phase": 0, "sparse": 0}
+    phase, sparse = lifting.lift_phase_system, lifting.lift_sparse_system
 
-    def spy(Q_rows, C, d):
-        out = original(Q_rows, C, d)
-        calls.append(out is not None)
-        return out
+    def count(name, f):
+        def wrapped(*args):
+            out = f(*args)
+            used[name] += out is not None
+            return out
+        return wrapped
 
-    monkeypatch.setattr(QQ, "solve_phase_system", spy)
+    monkeypatch.setattr(lifting, "lift_phase_system", count("phase", phase))
+    monkeypatch.setattr(lifting, "lift_sparse_system", count("sparse", sparse))
     lifted = exactpte.decompose(chain)
-    lifted_values = {name: getattr(lifted, name) for name in ("basis", "g_star", "v_star", "psi", "rho", "h")}
-    assert any(calls)
-    monkeypatch.setattr(QQ, "solve_phase_system", lambda Q_rows, C, d: None)
-    p_adic = exactpte.decompose(random_chain(800, seed=seed, transient_target_percent=85))
+    lifted_values = {name: getattr(lifted, name) for name in ("basis", "g_star", "v_star", "psi", "rho", "h", "theta")}
+    assert used["phase"] >= 2 and used["sparse"] >= 8, used
+    monkeypatch.setattr(lifting, "MIN_PHASE_BLOCK", 10**9)
+    monkeypatch.setattr(lifting, "MIN_BLOCK", 10**9)
+    p_adic = exactpte.decompose(random_chain(600, seed=seed, transient_target_percent=85))
     for name, value in lifted_values.items():
         assert value == getattr(p_adic, name), name
 

@@ -100,11 +100,11 @@ class RationalField:
     @staticmethod
     def solve_phase_system(Q_rows, C, d: int) -> list[list[list[flint.fmpq]]] | None:
         """Numeric-symbolic lifting (:func:`exactpte.lifting.lift_phase_system`: float digits, exact
-        integer residuals, the answer verified exactly) on blocks of at least ``MIN_BLOCK`` states;
+        integer residuals, the answer verified exactly) on blocks of at least ``MIN_PHASE_BLOCK`` states;
         ``None`` where it does not apply (small blocks, large entries), and the p-adic solve runs."""
-        from ..lifting import MIN_BLOCK, lift_phase_system
+        from ..lifting import MIN_PHASE_BLOCK, lift_phase_system
 
-        if len(Q_rows) < MIN_BLOCK:
+        if len(Q_rows) < MIN_PHASE_BLOCK:
             return None
         return lift_phase_system(Q_rows, C, d)
 
