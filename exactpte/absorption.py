@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .chain import Chain
+from .fields.rows import solve_rows_densely
 from .structure import Structure
 
 __all__ = ["solve_transient", "extend_to_transient", "phase_offset_basis"]
@@ -239,15 +240,13 @@ def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> li
                 else:
                     Q_rows[a].append((b, vals[e]))
             c.append(acc)
-        lifted = field.solve_phase_system(Q_rows, [[[v] for v in c]], 1)
+        rhs = [[v] for v in c]
+        lifted = field.solve_phase_system(Q_rows, [rhs], 1)
         if lifted is not None:
             solution = [row[0] for row in lifted[0]]
-        else:
-            A = field.identity(m)
-            for a, row in enumerate(Q_rows):
-                for b, q in row:
-                    A[a, b] -= q
-            solution = [row[0] for row in field.to_lists(field.solve(A, field.matrix([[v] for v in c], 1)))]
+        else:  # (I - Q_SS) x = c densely
+            I_minus_Q = [[(a, field.one)] + [(b, -q) for b, q in row] for a, row in enumerate(Q_rows)]
+            solution = [row[0] for row in solve_rows_densely(field, I_minus_Q, rhs)]
         for s, v in zip(scc, solution):
             x[s] = v
     return x

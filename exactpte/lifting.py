@@ -68,22 +68,20 @@ def lift_phase_system(Q_rows: list[list[tuple[int, flint.fmpq]]], C: list[list[l
     c = len(C[0][0]) if m else 0
     if m == 0 or c == 0:
         return None
-    scaled = _scale_rows(Q_rows, C, d)
+    scaled = _integer_rows(Q_rows)
     if scaled is None:
         return None
-    L, Qz, Qf, rhs, rhs_den = scaled
+    L, Qz, Qf = scaled
+    rhs, rhs_den = _integer_rhs([row for k in range(d) for row in C[k]], np.tile(L, d))
     phase_solve = _phase_float_solver(Qf, d)
     if phase_solve is None:
         return None
     Lf = L.astype(np.float64)[None, :, None]
-    # Hadamard: the common denominator divides det of the d m x d m integer system
-    row_norms = np.sqrt(L.astype(np.float64) ** 2 + np.asarray(Qz.multiply(Qz).sum(axis=1)).ravel())
-    y = _solve_integer(L, Qz, rhs, lambda Rf: phase_solve(Rf / Lf), d, m, c, d * float(np.log2(row_norms).sum()))
+    y = _solve_integer(L, Qz, rhs, lambda Rf: phase_solve(Rf / Lf), d, m, c)
     if y is None:
         return None
-    nums, den = y
-    total = den * rhs_den
-    return [[[flint.fmpq(v, total) for v in nums[(k * m + a) * c : (k * m + a + 1) * c]] for a in range(m)] for k in range(d)]
+    x = _fractions(y, rhs_den)
+    return [[x[(k * m + a) * c : (k * m + a + 1) * c] for a in range(m)] for k in range(d)]
 
 
 def lift_sparse_system(rows: list[list[tuple[int, flint.fmpq]]], B: list[list[flint.fmpq]]) -> list[list[flint.fmpq]] | None:
@@ -101,48 +99,24 @@ def lift_sparse_system(rows: list[list[tuple[int, flint.fmpq]]], B: list[list[fl
     c = len(B[0]) if B else 0
     if m == 0 or c == 0:
         return None
-    L = np.zeros(m, dtype=np.int64)  # A written as diag(L) - Qz with L = 0, Qz = -A_z (rows scaled)
-    r_idx, c_idx, num = [], [], []
-    scale = []
-    for a, row in enumerate(rows):
-        den = 1
-        for _, v in row:
-            den = lcm(den, int(v.q))
-        if den > _MAX_ENTRY:
-            return None
-        scale.append(den)
-        for b, v in row:
-            z = int(v.p) * (den // int(v.q))
-            if abs(z) > _MAX_ENTRY:
-                return None
-            r_idx.append(a)
-            c_idx.append(b)
-            num.append(-z)
-    Qz = sp.csr_matrix((np.array(num, dtype=np.int64), (r_idx, c_idx)), shape=(m, m))
-    try:
-        with np.errstate(all="ignore"):
-            lu = sla.lu_factor(-Qz.toarray().astype(np.float64), check_finite=True)
-    except (ValueError, np.linalg.LinAlgError):
+    scaled = _integer_rows(rows)
+    if scaled is None:
         return None
-    if not np.all(np.isfinite(lu[0])) or np.min(np.abs(np.diag(lu[0]))) == 0.0:
+    scale, Az, _ = scaled
+    lu = _dense_lu(Az.toarray().astype(np.float64))
+    if lu is None:
         return None
-    rhs_den = 1
-    for row in B:
-        for v in row:
-            rhs_den = lcm(rhs_den, int(v.q))
-    rhs = [int(v.p) * (rhs_den // int(v.q)) * scale[a] for a, row in enumerate(B) for v in row]
-    row_norms = np.sqrt(np.asarray(Qz.multiply(Qz).sum(axis=1), dtype=np.float64).ravel())
-    y = _solve_integer(L, Qz, rhs, lambda Rf: sla.lu_solve(lu, Rf[0], check_finite=False)[None], 1, m, c,
-                       float(np.log2(np.maximum(row_norms, 1.0)).sum()))
+    rhs, rhs_den = _integer_rhs(B, scale)
+    # A_z written as diag(L) - Qz with L = 0 and Qz = -A_z: the phase machinery with d = 1
+    y = _solve_integer(np.zeros(m, dtype=np.int64), -Az, rhs, lambda Rf: sla.lu_solve(lu, Rf[0], check_finite=False)[None],
+                       1, m, c)
     if y is None:
         return None
-    nums, den = y
-    total = den * rhs_den
-    return [[flint.fmpq(v, total) for v in nums[a * c : (a + 1) * c]] for a in range(m)]
+    x = _fractions(y, rhs_den)
+    return [x[a * c : (a + 1) * c] for a in range(m)]
 
 
-def _solve_integer(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int,
-                   hadamard: float) -> tuple[list[int], int] | None:
+def _solve_integer(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int) -> tuple[list[int], int] | None:
     """``y = nums / den`` with ``A y = rhs`` exactly (``A = diag(L) - Qz`` on phases): a large
     right-hand side reduced by integer steps, then the digit lifting; ``float_solve`` maps an integer
     residual (as floats, shape ``(d, m, c)``) to an approximate ``A^{-1} R``; ``None`` if it fails."""
@@ -150,8 +124,10 @@ def _solve_integer(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int,
     if head is None:
         return None
     whole, R = head
-    # the common denominator has at most H bits, the numerators H plus the answer's magnitude:
-    # past 2 H + slack digits, give up
+    # Hadamard: the common denominator divides det of the d m x d m integer system, so it has at most
+    # H bits, the numerators H plus the answer's magnitude: past 2 H + slack digits, give up
+    row_norms = np.sqrt(L.astype(np.float64) ** 2 + np.asarray(Qz.multiply(Qz).sum(axis=1), dtype=np.float64).ravel())
+    hadamard = d * float(np.log2(np.maximum(row_norms, 1.0)).sum())
     tail = _lift(L, Qz, R, float_solve, d, max_bits=int(2 * hadamard) + 512)
     if tail is None:
         return None
@@ -159,38 +135,61 @@ def _solve_integer(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int,
     return [w * den + n for w, n in zip(whole, N)], den
 
 
-def _scale_rows(Q_rows, C, d):
-    """Integer rows ``L_a y_k(a) - Σ_b (L_a Q_ab) y_{k+1}(b) = L_a D C_k(a)`` for ``y = D x``: ``L_a``
-    the lcm of row ``a``'s denominators (below ``2^20``, as every scaled entry), ``D`` the lcm of
-    the right-hand side's (any size; the right-hand side as Python ints, flattened ``(k, a, j)``)."""
-    m = len(Q_rows)
+def _integer_rows(rows) -> tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix] | None:
+    """Each row scaled by the lcm ``L_a`` of its denominators: ``(L, Z, F)`` with ``Z`` the integer
+    rows (``Z_ab = L_a M_ab``) and ``F`` the unscaled entries as floats; ``None`` when an ``L_a`` or
+    an entry of ``Z`` passes ``2^20`` (then ``A y`` would not stay inside 64-bit words)."""
+    m = len(rows)
     L = np.empty(m, dtype=np.int64)
-    rows, cols, num, vals = [], [], [], []
-    for a, row in enumerate(Q_rows):
+    r_idx, c_idx, num, vals = [], [], [], []
+    for a, row in enumerate(rows):
         den = 1
-        for _, q in row:
-            den = lcm(den, int(q.q))
+        for _, v in row:
+            den = lcm(den, int(v.q))
         if den > _MAX_ENTRY:
             return None
         L[a] = den
-        for b, q in row:
-            z = int(q.p) * (den // int(q.q))
+        for b, v in row:
+            z = int(v.p) * (den // int(v.q))
             if abs(z) > _MAX_ENTRY:
                 return None
-            rows.append(a)
-            cols.append(b)
+            r_idx.append(a)
+            c_idx.append(b)
             num.append(z)
-            vals.append(int(q.p) / int(q.q))
-    rhs_den = 1
-    for k in range(d):
-        for row in C[k]:
-            for v in row:
-                rhs_den = lcm(rhs_den, int(v.q))
-    Ll = L.tolist()
-    rhs = [int(v.p) * (rhs_den // int(v.q)) * Ll[a] for k in range(d) for a, row in enumerate(C[k]) for v in row]
-    Qz = sp.csr_matrix((np.array(num, dtype=np.int64), (rows, cols)), shape=(m, m))
-    Qf = sp.csr_matrix((np.array(vals, dtype=np.float64), (rows, cols)), shape=(m, m))
-    return L, Qz, Qf, rhs, rhs_den
+            vals.append(int(v.p) / int(v.q))
+    Z = sp.csr_matrix((np.array(num, dtype=np.int64), (r_idx, c_idx)), shape=(m, m))
+    F = sp.csr_matrix((np.array(vals, dtype=np.float64), (r_idx, c_idx)), shape=(m, m))
+    return L, Z, F
+
+
+def _integer_rhs(rows, scale: np.ndarray) -> tuple[list[int], int]:
+    """``(L_a D b_a)`` flattened row by row, and ``D`` the lcm of every denominator (any size): the
+    right-hand side of the scaled system ``A (D x) = L D b``."""
+    den = 1
+    for row in rows:
+        for v in row:
+            den = lcm(den, int(v.q))
+    s = scale.tolist()
+    return [int(v.p) * (den // int(v.q)) * s[a] for a, row in enumerate(rows) for v in row], den
+
+
+def _dense_lu(dense: np.ndarray):
+    """A float LU factorisation, or ``None`` if it is not usable (not finite, a zero pivot)."""
+    try:
+        with np.errstate(all="ignore"):
+            lu = sla.lu_factor(dense, check_finite=True)
+    except (ValueError, np.linalg.LinAlgError):
+        return None
+    if not np.all(np.isfinite(lu[0])) or np.min(np.abs(np.diag(lu[0]))) == 0.0:
+        return None
+    return lu
+
+
+def _fractions(y: tuple[list[int], int], rhs_den: int) -> list[flint.fmpq]:
+    """``x = nums / (den D)``, each entry cancelled once."""
+    nums, den = y
+    total = den * rhs_den
+    return [flint.fmpq(v, total) for v in nums]
 
 
 def _apply(L: np.ndarray, Qz: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
@@ -237,13 +236,8 @@ def _phase_float_solver(Qf: sp.csr_matrix, d: int):
     power = Qf
     for _ in range(d - 1):
         power = power @ Qf
-    dense = np.eye(m) - power.toarray()
-    try:
-        with np.errstate(all="ignore"):
-            lu = sla.lu_factor(dense, check_finite=True)
-    except (ValueError, np.linalg.LinAlgError):
-        return None
-    if not np.all(np.isfinite(lu[0])) or np.min(np.abs(np.diag(lu[0]))) == 0.0:
+    lu = _dense_lu(np.eye(m) - power.toarray())
+    if lu is None:
         return None
 
     def solve(Rf: np.ndarray) -> np.ndarray:
