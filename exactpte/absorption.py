@@ -8,13 +8,13 @@ so a chain whose transient part is a DAG needs no matrix solve at all.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .chain import Chain
 from .fields.rows import solve_rows_densely
 from .structure import Structure
 
-__all__ = ["solve_transient", "extend_to_transient", "phase_offset_basis"]
+__all__ = ["solve_transient", "extend_to_transient", "transient_basis", "phase_offset_basis", "TransientBasis", "Shared"]
 
 SparseVector = dict  # column -> nonzero scalar; a missing column is zero
 
@@ -55,15 +55,40 @@ def _add_scaled(acc: SparseVector, q, x: SparseVector) -> None:
         acc[col] = acc[col] + q * v if col in acc else q * v
 
 
-def _back_substitute(field, Q_rows: list[list[tuple[int, object]]], C: list[list[list]], X0) -> list[list[list]]:
+def _flow_in(field, edges: list[tuple[int, Any]], X_next: dict[int, SparseVector],
+             pieces: dict[tuple[int, int], "Shared"], k_next: int, acc: SparseVector) -> None:
+    """``acc += sum_{(j, q) in edges} q x_next(j)``; what flows to states of one block solve is summed on
+    that solve's numerators and cancelled once per column (two large gcds per edge otherwise)."""
+    groups: dict[int, list] = {}
+    for j, q in edges:
+        piece = pieces.get((j, k_next))
+        if piece is None:
+            xj = X_next.get(j)
+            if xj:
+                _add_scaled(acc, q, xj)
+        else:
+            groups.setdefault(id(piece.den), []).append((q, piece))
+    for group in groups.values():
+        q_nums, q_den = field.split([q for q, _ in group])
+        totals: dict[Any, Any] = {}
+        for qn, (_, piece) in zip(q_nums, group):
+            for col, v in zip(piece.columns, piece.nums):
+                if v:
+                    totals[col] = totals[col] + qn * v if col in totals else qn * v
+        den = q_den * group[0][1].den
+        for col, total in totals.items():
+            value = field.fraction(total, den)
+            acc[col] = acc[col] + value if col in acc else value
+
+
+def _back_substitute(field, Q_rows: list[list[tuple[int, object]]], C: list[list[list]], N: list[list], L) -> list[tuple[list[list], Any]]:
     """``x_k = C_k + Q x_{k+1}`` for ``k = d-1, .., 1`` (``x_d = x_0``), on numerators.
 
     ``x_0 = N / L``, ``Q = Q_z / q`` and ``C = C_z / c`` over common denominators, so
-    ``x_k = (C_z q L + c Q_z N) / (c q L)``: ring products only, each entry cancelled once at
-    the end (adding large fractions one by one cancels after every step).
+    ``x_k = (C_z q L + c Q_z N) / (c q L)``: ring products only (adding large fractions one by one
+    cancels after every step).  Returns ``(numerators, denominator)`` of ``x_1 .. x_{d-1}``.
     """
     d = len(C)
-    N, L = field.matrix_split(X0)
     q_nums, q = field.split([v for row in Q_rows for _, v in row])
     c_flat = [v for k in range(1, d) for row in C[k] for v in row]
     c_nums, c = field.split(c_flat)
@@ -74,7 +99,7 @@ def _back_substitute(field, Q_rows: list[list[tuple[int, object]]], C: list[list
         cQ.append([(b, c * next(it)) for b, _ in row])
     it_c = iter(c_nums)
     Cz = {k: [[next(it_c) for _ in range(width)] for _ in C[k]] for k in range(1, d)}
-    out: dict[int, list[list]] = {}
+    out: dict[int, tuple[list[list], Any]] = {}
     for k in range(d - 1, 0, -1):
         qL = q * L
         nxt = []
@@ -87,14 +112,24 @@ def _back_substitute(field, Q_rows: list[list[tuple[int, object]]], C: list[list
                 acc_row.append(acc)
             nxt.append(acc_row)
         N, L = nxt, c * qL
-        out[k] = [[field.fraction(v, L) for v in acc_row] for acc_row in N]
+        out[k] = (N, L)
     return [out[k] for k in range(1, d)]
+
+
+class Shared(NamedTuple):
+    """Values of one block solve over one common denominator: ``value[j] = fraction(nums[j], den)``
+    for ``columns[j]`` (ring elements: sums over them run on numerators and are cancelled once)."""
+
+    columns: list
+    nums: list
+    den: Any
 
 
 def solve_transient(
     chain: Chain,
     structure: Structure,
     const: Sequence[dict[int, SparseVector]],
+    shared: dict[tuple[int, int], Shared] | None = None,
 ) -> list[dict[int, SparseVector]]:
     """Solve the phase-coupled absorbing system on the transient states.
 
@@ -111,6 +146,9 @@ def solve_transient(
     nonsingular because ``Q`` is strictly substochastic on the transient block (spectral
     radius < 1); only the columns that are nonzero somewhere on ``S`` enter its solve.
 
+    ``shared``, if given, receives ``{(s, k): Shared(columns, nums, den)}`` for the states of blocks
+    solved by a matrix solve: the same values over the solve's common denominator.
+
     Examples
     --------
     >>> from exactpte import MarkovRewardProcess
@@ -124,18 +162,19 @@ def solve_transient(
     zero = field.zero
     d = len(const)
     X: list[dict[int, SparseVector]] = [dict() for _ in range(d)]
+    pieces: dict[tuple[int, int], Shared] = {} if shared is None else shared
     for scc in structure.transient_sccs:
         if d == 1 and len(scc) == 1:  # the common case on DAG-like transient parts: no solve at all
             s = scc[0]
             acc = dict(const[0].get(s, ()))
             loop = None
+            outside = []
             for j, q in chain.row(s):
                 if j == s:
                     loop = q
-                    continue
-                xj = X[0].get(j)
-                if xj:
-                    _add_scaled(acc, q, xj)
+                else:
+                    outside.append((j, q))
+            _flow_in(field, outside, X[0], pieces, 0, acc)
             if loop is not None:  # x = c + q x  =>  x = c / (1 - q)
                 scale = field.one / (field.one - loop)
                 acc = {col: v * scale for col, v in acc.items()}
@@ -149,15 +188,15 @@ def solve_transient(
         c = [[dict(const[k].get(s, ())) for s in scc] for k in range(d)]
         Q_rows: list[list[tuple[int, object]]] = [[] for _ in range(m)]
         for a, s in enumerate(scc):
+            outside = []
             for j, q in chain.row(s):
                 b = pos.get(j)
-                if b is not None:
+                if b is None:
+                    outside.append((j, q))
+                else:
                     Q_rows[a].append((b, q))
-                    continue
-                for k in range(d):
-                    xj = X[(k + 1) % d].get(j)
-                    if xj:
-                        _add_scaled(c[k][a], q, xj)
+            for k in range(d):
+                _flow_in(field, outside, X[(k + 1) % d], pieces, (k + 1) % d, c[k][a])
         active = sorted({col for ck in c for vec in ck for col, v in vec.items() if v != 0})
         if not active:
             continue
@@ -170,27 +209,31 @@ def solve_transient(
             continue
         C = [[[vec.get(col, zero) for col in active] for vec in c[k]] for k in range(d)]
         lifted = field.solve_phase_system(Q_rows, C, d)
+        values: list[list[list] | None] = [None] * d  # exact entries where the solve gave them
         if lifted is not None:
-            for k in range(d):
-                for a, s in enumerate(scc):
-                    vec = {col: v for col, v in zip(active, lifted[k][a]) if v != 0}
-                    if vec:
-                        X[k][s] = vec
-            continue
-        y = C[d - 1]
-        for k in range(d - 2, -1, -1):  # Horner: y = sum_j Q^j c_j
-            y = [[u + w for u, w in zip(ca, qa)] for ca, qa in zip(C[k], _matvec(Q_rows, y, field))]
-        A = field.identity(m)
-        for a, row in enumerate(_sparse_power(Q_rows, d, field) if d > 1 else [dict(r) for r in Q_rows]):
-            for b, q in row.items():
-                A[a, b] -= q
-        X0 = field.solve(A, field.matrix(y, len(active)))
-        x = [field.to_lists(X0)] + _back_substitute(field, Q_rows, C, X0) if d > 1 else [field.to_lists(X0)]
-        for k in range(d):
+            nums, den = lifted
+            phases = [(nums[k], den) for k in range(d)]
+        else:
+            y = C[d - 1]
+            for k in range(d - 2, -1, -1):  # Horner: y = sum_j Q^j c_j
+                y = [[u + w for u, w in zip(ca, qa)] for ca, qa in zip(C[k], _matvec(Q_rows, y, field))]
+            A = field.identity(m)
+            for a, row in enumerate(_sparse_power(Q_rows, d, field) if d > 1 else [dict(r) for r in Q_rows]):
+                for b, q in row.items():
+                    A[a, b] -= q
+            X0 = field.solve(A, field.matrix(y, len(active)))
+            values[0] = field.to_lists(X0)
+            phases = [field.matrix_split(X0) if d > 1 or shared is not None else (None, None)]
+            if d > 1:
+                phases += _back_substitute(field, Q_rows, C, *phases[0])
+        for k, (nums, den) in enumerate(phases):
             for a, s in enumerate(scc):
-                vec = {col: v for col, v in zip(active, x[k][a]) if v != 0}
+                row = values[k][a] if values[k] is not None else [field.fraction(v, den) for v in nums[a]]
+                vec = {col: v for col, v in zip(active, row) if v != 0}
                 if vec:
                     X[k][s] = vec
+                    if nums is not None:
+                        pieces[(s, k)] = Shared(active, nums[a], den)
     return X
 
 
@@ -243,7 +286,8 @@ def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> li
         rhs = [[v] for v in c]
         lifted = field.solve_phase_system(Q_rows, [rhs], 1)
         if lifted is not None:
-            solution = [row[0] for row in lifted[0]]
+            nums, den = lifted
+            solution = [field.fraction(row[0], den) for row in nums[0]]
         else:  # (I - Q_SS) x = c densely
             I_minus_Q = [[(a, field.one)] + [(b, -q) for b, q in row] for a, row in enumerate(Q_rows)]
             solution = [row[0] for row in solve_rows_densely(field, I_minus_Q, rhs)]
@@ -252,7 +296,16 @@ def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> li
     return x
 
 
-def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, SparseVector]:
+class TransientBasis(NamedTuple):
+    """The phase basis on ``T``: ``rows[s] = {column: b_c(s)}`` (nonzero entries), and ``shared[s]``,
+    the same row as :class:`Shared` pieces (each over one denominator: a block solve's, or the row's
+    own) covering every nonzero entry, for sums over the basis (:func:`~exactpte.decomposition.weighted_sums`)."""
+
+    rows: dict[int, SparseVector]
+    shared: dict[int, list[Shared]]
+
+
+def transient_basis(chain: Chain, structure: Structure) -> TransientBasis:
     """The phase-offset absorption basis ``b_{i,k}`` on the transient states (``def:main_b``).
 
     ``b_{i,k}(s) = P_s(class(X_tau) = i, phase(X_tau) - tau = k mod d_i)`` with ``tau``
@@ -261,20 +314,25 @@ def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, SparseVe
     :func:`solve_transient` solves, once per distinct period for all classes of
     that period.  On recurrent states ``b_{i,k} = 1{C_{i,k}}`` (not stored here).
 
-    Returns ``{s: {column: value}}`` for transient ``s``, sparse (a state holds only the
-    ``(class, phase)`` columns it reaches), columns in ``(class, phase)`` order.
+    Rows are sparse (a state holds only the ``(class, phase)`` columns it reaches), columns in
+    ``(class, phase)`` order; see :class:`TransientBasis`.
 
     Examples
     --------
     >>> from exactpte import MarkovRewardProcess
 
-    >>> m = MarkovRewardProcess([[0, 1, 0], [0, 0, 1], [0, 1, 0]], [0, 0, 0])
-    >>> phase_offset_basis(m, m.structure)[0]
-    {1: 1}
+    >>> m = MarkovRewardProcess([["1/2", "1/2", 0], [0, 0, 1], [0, 1, 0]], [0, 0, 0])
+    >>> B = transient_basis(m, m.structure)
+    >>> B.rows[0]          # from 0: enter C_{0,0} at an odd time with probability 1/3
+    {0: 1/3, 1: 2/3}
+    >>> all(m.field.fraction(n, p.den) == B.rows[0][c] for p in B.shared[0] for c, n in zip(p.columns, p.nums))
+    True
     """
     S, field = structure, chain.field
     col_of = S.column_of
     rows: dict[int, SparseVector] = {s: {} for s in S.transient}
+    pieces: dict[int, list[Shared]] = {s: [] for s in S.transient}
+    own: dict[int, dict[int, Any]] = {s: {} for s in S.transient}  # entries no block solve shares
     by_period: dict[int, list[int]] = {}
     for i, d in enumerate(S.periods):
         by_period.setdefault(d, []).append(i)
@@ -289,10 +347,40 @@ def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, SparseVe
                     k = (phase_of[y] - 1) % d  # entering C_{i,k+1} at time 1 contributes to b_{i,k}
                     vec = const[k].setdefault(s, {})
                     vec[i] = vec.get(i, field.zero) + q
-        X = solve_transient(chain, S, const)
+        shared: dict[tuple[int, int], Shared] = {}
+        X = solve_transient(chain, S, const, shared)
         for k in range(d):
             for s, vec in X[k].items():
                 row = rows[s]
                 for i, v in vec.items():
                     row[col_of[(i, k)]] = v
-    return {s: dict(sorted(row.items())) for s, row in rows.items()}
+                piece = shared.get((s, k))
+                if piece is None:
+                    own[s].update((col_of[(i, k)], v) for i, v in vec.items())
+                    continue
+                columns = [col_of[(i, k)] for i in piece.columns]
+                mine = pieces[s]
+                if mine and mine[-1].den is piece.den:  # the phases of one lifted solve: one piece
+                    mine[-1].columns.extend(columns)
+                    mine[-1].nums.extend(piece.nums)
+                else:
+                    mine.append(Shared(columns, list(piece.nums), piece.den))
+    for s, entries in own.items():
+        if entries:
+            nums, den = field.split(list(entries.values()))
+            pieces[s].append(Shared(list(entries), nums, den))
+    return TransientBasis({s: dict(sorted(row.items())) for s, row in rows.items()}, pieces)
+
+
+def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, SparseVector]:
+    """The rows of :func:`transient_basis`: ``{s: {column: b_c(s)}}`` for transient ``s`` (``def:main_b``).
+
+    Examples
+    --------
+    >>> from exactpte import MarkovRewardProcess
+
+    >>> m = MarkovRewardProcess([[0, 1, 0], [0, 0, 1], [0, 1, 0]], [0, 0, 0])
+    >>> phase_offset_basis(m, m.structure)[0]
+    {1: 1}
+    """
+    return transient_basis(chain, structure).rows

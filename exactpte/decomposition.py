@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from .absorption import SparseVector, phase_offset_basis
+from .absorption import Shared, SparseVector, TransientBasis, transient_basis
 from .classical import bias, class_means, gain, psi_coordinates, stationary_distribution
 from .chain import Chain, check_chain
 from .errors import UsageError
@@ -137,33 +137,94 @@ def decompose(chain: Chain, anchors: Any = None, *, strata: bool = False, arithm
     return Decomposition(chain=chain, structure=S, anchors=A, _work=DecompositionWork(chain, S, A))
 
 
-def weighted_sums(field: Field, rows: dict[int, SparseVector], weights: Sequence[Sequence]) -> list[dict[int, Any]]:
+def weighted_sums(field: Field, rows: dict[int, SparseVector], weights: Sequence[Sequence],
+                  shared: dict[int, list[Shared]] | None = None, groups: Sequence[int] | None = None) -> list[dict[int, Any]]:
     """``{s: sum_c w[c] rows[s][c]}`` for every weight vector ``w`` (rows sparse).
 
-    Each row and each weight vector is brought to one common denominator once
-    (:meth:`~exactpte.fields.Field.split`), the sums run on numerators, and every result is
-    cancelled once: adding large fractions one by one would cancel after every addition.
+    The sums run on numerators and every result is cancelled once (adding large fractions one by
+    one would cancel after every addition).  A row is read from ``shared[s]`` when given (pieces
+    over a block solve's common denominator, :class:`~exactpte.absorption.Shared`: no splitting
+    at all), else brought to its own common denominator (:meth:`~exactpte.fields.Field.split`).
+    Each weight vector is split per group of columns (``groups[c]``, e.g. the column's class, whose
+    weights share most of their denominator), so the products with the rows stay small and the
+    groups' partial sums are brought to the weights' common denominator once per row.  A result
+    touching one piece and one group is cancelled over those two denominators only.
 
     Examples
     --------
     >>> from exactpte.fields import QQ
     >>> weighted_sums(QQ, {0: {0: QQ.one, 2: QQ.one / 2}}, [[1, 5, 4]])
     [{0: 3}]
+    >>> weighted_sums(QQ, {0: {0: QQ.one / 3, 1: QQ.one / 5}}, [[QQ.one / 7, QQ.one / 11]], groups=[0, 1])
+    [{0: 76/1155}]
     """
-    split_weights = [field.split([field.scalar(x) for x in w]) for w in weights]
+    one = field.split([field.one])[1]  # the ring's one
+    group_of = list(groups) if groups is not None else [0] * max((len(w) for w in weights), default=0)
+    members: dict[int, list[int]] = {}
+    for c, g in enumerate(group_of):
+        members.setdefault(g, []).append(c)
+
+    def common_denominator(dens: list) -> tuple[list, Any]:
+        """The cofactors ``lcm / den`` and the lcm of ring elements."""
+        return field.split([field.fraction(one, den) for den in dens])
+
+    split_weights = []
+    for w in weights:
+        values = [field.scalar(x) for x in w]
+        numerators: list[Any] = [0] * len(values)
+        group_den: dict[int, Any] = {}
+        for g, cols in members.items():
+            nums, den = field.split([values[c] for c in cols])
+            for c, v in zip(cols, nums):
+                numerators[c] = v
+            group_den[g] = den
+        cofactors, lcm = common_denominator(list(group_den.values()))
+        split_weights.append((numerators, group_den, dict(zip(group_den, cofactors)), lcm))
+    row_common: dict[tuple[int, ...], tuple[Any, list, list]] = {}  # lcm and cofactors of a row's pieces
     out: list[dict[int, Any]] = [{} for _ in weights]
     for s, row in rows.items():
-        if not row:
-            for acc in out:
+        pieces = shared.get(s) if shared is not None else None
+        if pieces is None:
+            pieces = []
+            if row:
+                nums, den = field.split(list(row.values()))
+                pieces = [Shared(list(row), nums, den)]
+        for (numerators, group_den, group_cof, w_lcm), acc in zip(split_weights, out):
+            partials: list[dict[int, Any]] = []
+            for piece in pieces:
+                partial: dict[int, Any] = {}
+                for c, v in zip(piece.columns, piece.nums):
+                    n = numerators[c]
+                    if n:
+                        g = group_of[c]
+                        partial[g] = partial[g] + n * v if g in partial else n * v
+                partials.append({g: t for g, t in partial.items() if t})
+            touched = [j for j, partial in enumerate(partials) if partial]
+            if not touched:
                 acc[s] = field.zero
-            continue
-        cols = list(row)
-        nums, den = field.split(list(row.values()))
-        for (w_nums, w_den), acc in zip(split_weights, out):
+                continue
+            if len(touched) == 1 and len(partials[touched[0]]) == 1:
+                (g, t), = partials[touched[0]].items()
+                acc[s] = field.fraction(t, pieces[touched[0]].den * group_den[g])
+                continue
+            per_piece = []
+            for j in touched:
+                total = 0
+                for g, t in partials[j].items():
+                    total += t * group_cof[g]
+                per_piece.append(total)
+            if len(touched) == 1:
+                acc[s] = field.fraction(per_piece[0], pieces[touched[0]].den * w_lcm)
+                continue
+            key = tuple(id(piece.den) for piece in pieces)
+            if key not in row_common:
+                cofactors, lcm = common_denominator([piece.den for piece in pieces])
+                row_common[key] = (lcm, cofactors, pieces)  # the pieces keep the ids valid
+            lcm, cofactors, _ = row_common[key]
             total = 0
-            for c, v in zip(cols, nums):
-                total += w_nums[c] * v
-            acc[s] = field.fraction(total, den * w_den)
+            for j, t in zip(touched, per_piece):
+                total += t * cofactors[j]
+            acc[s] = field.fraction(total, lcm * w_lcm)
     return out
 
 
@@ -228,9 +289,10 @@ class DecompositionWork:
 
     # -- the transient block -------------------------------------------------------------------
     @cached_property
-    def basis_transient(self) -> dict[int, SparseVector]:
-        """The phase basis on ``T``, sparse rows (one phase system per distinct period)."""
-        return phase_offset_basis(self.chain, self.S)
+    def basis_transient(self) -> TransientBasis:
+        """The phase basis on ``T`` (one phase system per distinct period): sparse rows, and the
+        block solves' numerators over their common denominators for the sums below."""
+        return transient_basis(self.chain, self.S)
 
     def _per_column(self, per_class: Sequence) -> list:
         return [per_class[i] for i, k in self.S.index_set]
@@ -238,17 +300,22 @@ class DecompositionWork:
     @cached_property
     def transient_sums(self) -> dict[str, dict[int, Any]]:
         """``g*``, ``ψ``, ``ρ``, ``P∞ v*`` on ``T`` as basis combinations, in one product
-        (``lem:anchor_interpolation``: ``g* = sum θ b``; ``ψ = sum c b``; ``P∞ x = sum_i (π_i·x) α_i``)."""
-        names = ("g_star", "psi", "rho", "Pinf_v")
-        weights = [self.theta, self.psi_coords, self._per_column(self.class_gain), self._per_column(self.class_mean_v)]
-        return dict(zip(names, weighted_sums(self.field, self.basis_transient, weights)))
+        (``lem:anchor_interpolation``: ``g* = sum θ b``; ``ψ = sum c b``; ``P∞ x = sum_i (π_i·x) α_i``),
+        and ``ψ - P∞v*`` for ``v* = h - (ψ - P∞v*)``."""
+        names = ("g_star", "psi", "rho", "psi_minus_Pinf_v")
+        mean_v = self._per_column(self.class_mean_v)
+        weights = [self.theta, self.psi_coords, self._per_column(self.class_gain),
+                   [c - m for c, m in zip(self.psi_coords, mean_v)]]
+        classes = [i for i, _ in self.S.index_set]
+        return dict(zip(names, weighted_sums(self.field, self.basis_transient.rows, weights, self.basis_transient.shared,
+                                             groups=classes)))
 
     # -- the quantities -------------------------------------------------------------------------------
     @cached_property
     def basis_sparse(self) -> tuple[dict[int, Any], ...]:
         """``{column: b_c(s)}`` for every state, nonzero entries only."""
         col_of, S, one = self.S.column_of, self.S, self.field.one
-        bt = self.basis_transient
+        bt = self.basis_transient.rows
         return tuple(bt[s] if S.class_of[s] < 0 else {col_of[(S.class_of[s], S.phase_of[s])]: one} for s in range(S.n))
 
     @cached_property
@@ -265,16 +332,17 @@ class DecompositionWork:
 
     @cached_property
     def absorption(self) -> tuple[tuple, ...]:
-        """``α_i(s) = sum_k b_{i,k}(s)`` for every state and class."""
+        """``α_i(s) = sum_k b_{i,k}(s)`` for every state and class (on ``T``: one basis sum per class)."""
         field, S = self.field, self.S
         class_of_column = [i for i, _ in S.index_set]
+        indicators = [[int(j == i) for j in class_of_column] for i in range(len(S.classes))]
+        on_T = weighted_sums(field, self.basis_transient.rows, indicators, self.basis_transient.shared,
+                             groups=class_of_column)
+        zero, one = field.zero, field.one
         rows = []
-        for sparse in self.basis_sparse:
-            row = [field.zero] * len(S.classes)
-            for c, v in sparse.items():  # at most d_i terms per class: plain sums
-                i = class_of_column[c]
-                row[i] = v if row[i] == 0 else row[i] + v
-            rows.append(tuple(row))
+        for s in range(S.n):
+            i = S.class_of[s]
+            rows.append(tuple(acc[s] for acc in on_T) if i < 0 else tuple(one if j == i else zero for j in range(len(S.classes))))
         return tuple(rows)
 
     def _assemble(self, name: str, on_class) -> tuple:
@@ -309,9 +377,8 @@ class DecompositionWork:
         # answer than v*'s own (whose right-hand side r - g* carries every period's phase
         # determinant), so the classical route is the cheaper one.
         v_rec = self.gauge[1]
-        Pinf_v = self.transient_sums["Pinf_v"]
-        h, psi = self.h, self.psi
-        return tuple(v_rec[s] if s in v_rec else h[s] - psi[s] + Pinf_v[s] for s in range(self.S.n))
+        psi_minus_Pinf_v, h = self.transient_sums["psi_minus_Pinf_v"], self.h
+        return tuple(v_rec[s] if s in v_rec else h[s] - psi_minus_Pinf_v[s] for s in range(self.S.n))
 
     @cached_property
     def h(self) -> tuple:

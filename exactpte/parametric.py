@@ -50,9 +50,9 @@ def parameter_field(params: Sequence[Any]) -> RationalFunctionField:
     if not names:
         raise SymbolicEntryError("a parametric chain needs at least one parameter (give params=[...]); "
                                  "for a chain without parameters use MarkovRewardProcess")
-    bad = [p for p in names if not p.isidentifier()]
+    bad = [p for p in names if not (p.isidentifier() and p.isascii())]  # python-flint's names are ASCII
     if bad:
-        raise SymbolicEntryError(f"parameter names must be identifiers such as p or q_1, got {bad}")
+        raise SymbolicEntryError(f"parameter names must be ASCII identifiers such as p or q_1, got {bad}")
     if len(set(names)) != len(names):
         raise SymbolicEntryError(f"parameters {names} repeat a name")
     return RationalFunctionField(names)

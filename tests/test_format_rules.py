@@ -78,6 +78,8 @@ CASES = {
         ("c.json", '{"P": [[1]], "r": [0], "params": []}', {}, ChainFileError, "non-empty list of parameter names"),
         ("c.json", '{"P": [[1]], "r": [0], "params": ["p", "p"]}', {}, SymbolicEntryError, "repeat a name"),
         ("c.json", '{"P": [[1]], "r": [0], "params": ["1p"]}', {}, ChainFileError, "parameter names"),
+        # found by the fuzzer: a non-ASCII identifier reached python-flint and raised UnicodeEncodeError
+        ("c.json", '{"P": [[1]], "r": [0], "params": ["\u00c0"]}', {}, ChainFileError, "ASCII identifiers"),
     ],
     "json-expression": [("c.json", '{"params": ["p"], "P": [["1-p", "p"], [0, 1]], "r": [0, "p +"]}', {}, SymbolicEntryError, "ends too early")],
     "expr-names": [

@@ -5,7 +5,8 @@ in a wrong answer."""
 import flint
 import numpy as np
 import pytest
-from hypothesis import given, settings
+import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import exactpte
@@ -62,13 +63,19 @@ def phase_systems(draw):
     return Q_rows, C, d
 
 
+def as_fractions(answer):
+    """The lifting's ``(nums, den)`` as ``fmpq`` entries (one common denominator for all)."""
+    nums, den = answer
+    return [[[q(v, den) for v in row] for row in Xk] for Xk in nums]
+
+
 @settings(max_examples=40, deadline=None)
 @given(system=phase_systems())
 def test_lifting_equals_the_exact_solution(system):
     Q_rows, C, d = system
     got = lifting.lift_phase_system(Q_rows, C, d)
     assert got is not None
-    assert got == exact_phase_solution(Q_rows, C, d)
+    assert as_fractions(got) == exact_phase_solution(Q_rows, C, d)
 
 
 @pytest.mark.parametrize("seed", [0, 2])
@@ -101,6 +108,62 @@ def test_decompositions_agree_with_the_p_adic_route(seed, monkeypatch):
         assert value == getattr(p_adic, name), name
 
 
+@pytest.mark.parametrize("route", ["sparse", "dense"])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(system=phase_systems())
+def test_both_float_factorisations_give_the_exact_solution(route, system, monkeypatch):
+    """The float solver is sparse LU (over the roots of unity for d > 1) when its fill is small, else a
+    dense LU of I - Q^d; forced either way, the lifted answer is the exact one."""
+    monkeypatch.setattr(lifting, "_SPARSE_PENALTY", 1e-9 if route == "sparse" else 1e9)
+    Q_rows, C, d = system
+    got = lifting.lift_phase_system(Q_rows, C, d)
+    assert got is not None
+    assert as_fractions(got) == exact_phase_solution(Q_rows, C, d)
+
+
+@pytest.mark.parametrize("log2_det", [0.0, 1e6, float("nan")])
+def test_a_wrong_determinant_estimate_costs_attempts_not_exactness(log2_det, monkeypatch):
+    """The determinant only schedules the reconstruction attempts: far too small (attempts every 5 %
+    from the start), far too large or not finite, the answer is still the exact one."""
+    real = lifting._phase_float_solver
+    monkeypatch.setattr(lifting, "_phase_float_solver", lambda Qf, d: lifting.FloatSolver(real(Qf, d).solve, log2_det))
+    Q_rows, C, d = small_system()
+    got = lifting.lift_phase_system(Q_rows, C, d)
+    assert got is not None and as_fractions(got) == exact_phase_solution(Q_rows, C, d)
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4, 5, 6])
+def test_roots_of_unity_split_inverts_i_minus_q_to_the_d(d, monkeypatch):
+    """(I - Q^d)^{-1} = (1/d) Σ_ω (I - ωQ)^{-1}: the sparse float solver against a dense solve."""
+    monkeypatch.setattr(lifting, "_SPARSE_PENALTY", 1e-9)  # any fill: the sparse route always
+    rng = np.random.default_rng(d)
+    m = 60
+    Q = sp.random(m, m, density=0.05, random_state=rng, format="csr")
+    Q = sp.diags(0.9 / np.maximum(np.asarray(Q.sum(axis=1)).ravel(), 1e-9)) @ Q  # row sums 0.9 (or 0)
+    y = rng.standard_normal((m, 2))
+    dense = np.linalg.solve(np.eye(m) - np.linalg.matrix_power(Q.toarray(), d), y)
+    got = lifting._roots_solver(sp.csr_matrix(Q), d)
+    assert got is not None
+    assert np.allclose(got.solve(y), dense, rtol=1e-10, atol=1e-12)
+    # and the determinant the reconstruction schedule starts from: det(I - Q^d) = Π_ω det(I - ωQ)
+    assert got.log2_det == pytest.approx(np.linalg.slogdet(np.eye(m) - np.linalg.matrix_power(Q.toarray(), d))[1] / np.log(2),
+                                         abs=1e-8)
+
+
+def test_a_wrong_root_weight_is_caught(monkeypatch):
+    """Drop the 1/d of the roots-of-unity split: the float solver is then a factor d off, the residual
+    grows, and the lifting returns None (it never reaches a wrong answer)."""
+    monkeypatch.setattr(lifting, "_SPARSE_PENALTY", 1e-9)
+    real = lifting._roots_solver
+
+    def wrong(Qf, d):
+        solve, log2_det = real(Qf, d)
+        return lifting.FloatSolver(lambda y: solve(y) * d, log2_det)
+
+    monkeypatch.setattr(lifting, "_roots_solver", wrong)
+    assert lifting.lift_phase_system(*small_system()) is None
+
+
 # -- what it refuses ------------------------------------------------------------------------------------
 def small_system():
     Q_rows = [[(1, q(1, 2))], [(0, q(1, 3)), (1, q(1, 3))]]
@@ -112,15 +175,16 @@ def test_a_float_solver_that_does_not_contract_ends_in_none(monkeypatch):
     real = lifting._phase_float_solver
 
     def biased(Qf, d):
-        solve = real(Qf, d)
-        return lambda Rf: solve(Rf) * (1 + 1e-3)  # 10 bits of accuracy: the residual grows
+        solve, log2_det = real(Qf, d)
+        return lifting.FloatSolver(lambda Rf: solve(Rf) * (1 + 1e-3), log2_det)  # 10 bits: the residual grows
 
     monkeypatch.setattr(lifting, "_phase_float_solver", biased)
     assert lifting.lift_phase_system(*small_system()) is None
 
 
 def test_a_float_solver_returning_garbage_ends_in_none(monkeypatch):
-    monkeypatch.setattr(lifting, "_phase_float_solver", lambda Qf, d: (lambda Rf: np.full(Rf.shape, np.nan)))
+    monkeypatch.setattr(lifting, "_phase_float_solver",
+                        lambda Qf, d: lifting.FloatSolver(lambda Rf: np.full(Rf.shape, np.nan), 0.0))
     assert lifting.lift_phase_system(*small_system()) is None
 
 
@@ -145,7 +209,8 @@ def test_matrix_entries_beyond_machine_words_are_left_to_the_p_adic_route():
 
 
 @settings(max_examples=25, deadline=None)
-@given(system=phase_systems(), bits=st.integers(60, 3000), seed=st.integers(0, 2**32 - 1))
+@given(system=phase_systems(), bits=st.one_of(st.integers(60, 3000), st.integers(9000, 20000)),
+       seed=st.integers(0, 2**32 - 1))
 def test_large_right_hand_sides_are_reduced_exactly_first(system, bits, seed):
     """Right-hand sides of thousands of bits (the bias solve's ``r - ρ + P h``): integer steps bring
     them below the digit lifting's range; the answer is still exact."""
@@ -155,7 +220,21 @@ def test_large_right_hand_sides_are_reduced_exactly_first(system, bits, seed):
            for _ in row] for row in Ck] for Ck in C]
     got = lifting.lift_phase_system(Q_rows, C, d)
     assert got is not None
-    assert got == exact_phase_solution(Q_rows, C, d)
+    assert as_fractions(got) == exact_phase_solution(Q_rows, C, d)
+
+
+@pytest.mark.parametrize("window", [150, 1000])
+def test_narrow_windows_of_the_residual_give_the_same_answer(window, monkeypatch):
+    """The refinement works on a window of the residual's top bits and folds it back when used up;
+    with windows far narrower than the right-hand side (many folds, steps below the window), the
+    answer is still exact."""
+    monkeypatch.setattr(lifting, "_WINDOW", window)
+    rng = np.random.default_rng(window)
+    Q_rows, C, d = small_system()
+    C = [[[q(int(rng.integers(1, 2**62)) << int(rng.integers(2000, 6000)), int(rng.integers(1, 2**40)) | 1)
+           for _ in row] for row in Ck] for Ck in C]
+    got = lifting.lift_phase_system(Q_rows, C, d)
+    assert got is not None and as_fractions(got) == exact_phase_solution(Q_rows, C, d)
 
 
 @st.composite

@@ -77,9 +77,10 @@ class Field(Protocol):
         (:func:`~exactpte.fields.rows.solve_rows_densely`, or a field-specific faster route)."""
 
     def solve_phase_system(self, Q_rows: Sequence[Sequence[tuple[int, Any]]], C: Sequence[Sequence[Sequence[Any]]],
-                           d: int) -> list[list[list[Any]]] | None:
+                           d: int) -> tuple[list[list[list[Any]]], Any] | None:
         """``x_0 .. x_{d-1}`` with ``x_k = Q x_{k+1} + C_k`` (``x_d = x_0``) by a field-specific fast
-        route, or ``None``: the caller then solves ``(I - Q^d) x_0 = Σ_j Q^j C_j`` itself."""
+        route, as ``(nums, den)`` with ``x_k[a][j] = fraction(nums[k][a][j], den)``; or ``None``: the
+        caller then solves ``(I - Q^d) x_0 = Σ_j Q^j C_j`` itself."""
 
     def split(self, xs: Sequence[Any]) -> tuple[list[Any], Any]:
         """``xs`` over one common denominator: ``(numerators, den)`` in the field's ring

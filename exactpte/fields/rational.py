@@ -98,10 +98,11 @@ class RationalField:
         return solve_rows_densely(self, rows, B)
 
     @staticmethod
-    def solve_phase_system(Q_rows, C, d: int) -> list[list[list[flint.fmpq]]] | None:
+    def solve_phase_system(Q_rows, C, d: int) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
         """Numeric-symbolic lifting (:func:`exactpte.lifting.lift_phase_system`: float digits, exact
-        integer residuals, the answer verified exactly) on blocks of at least ``MIN_PHASE_BLOCK`` states;
-        ``None`` where it does not apply (small blocks, large entries), and the p-adic solve runs."""
+        integer residuals, the answer verified exactly) on blocks of at least ``MIN_PHASE_BLOCK`` states,
+        as integer numerators over one denominator; ``None`` where it does not apply (small blocks,
+        large entries), and the p-adic solve runs."""
         from ..lifting import MIN_PHASE_BLOCK, lift_phase_system
 
         if len(Q_rows) < MIN_PHASE_BLOCK:

@@ -163,8 +163,9 @@ def from_dict(data: Any, *, source: str = "<dict>") -> Chain:
         from ..parametric import ParametricChain
 
         params = _list(data["params"], f"{source}: 'params'", 'parameter names such as ["p", "q"]')
-        if not params or not all(isinstance(p, str) and p.isidentifier() for p in params):
-            raise ChainFileError(f"{source}: 'params' must be a non-empty list of parameter names such as [\"p\", \"q\"]")
+        if not params or not all(isinstance(p, str) and p.isidentifier() and p.isascii() for p in params):
+            raise ChainFileError(f"{source}: 'params' must be a non-empty list of parameter names (ASCII identifiers) "
+                                 "such as [\"p\", \"q\"]")
         if edges is None:
             return ParametricChain(P, r, params=params, labels=labels)
         return ParametricChain.from_edges(n, edges, r, params=params, labels=labels)
