@@ -299,20 +299,64 @@ def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> li
 class TransientBasis(NamedTuple):
     """The phase basis on ``T``: ``rows[s] = {column: b_c(s)}`` (nonzero entries), and ``shared[s]``,
     the same row as :class:`Shared` pieces (each over one denominator: a block solve's, or the row's
-    own) covering every nonzero entry, for sums over the basis (:func:`~exactpte.decomposition.weighted_sums`)."""
+    own) covering every nonzero entry, for sums over the basis (:func:`~exactpte.decomposition.weighted_sums`);
+    ``absorption[s] = {i: α_i(s)}`` and ``absorption_shared[s]`` likewise, by class."""
 
     rows: dict[int, SparseVector]
     shared: dict[int, list[Shared]]
+    absorption: dict[int, SparseVector]
+    absorption_shared: dict[int, list[Shared]]
+
+
+def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Shared], column, transient: Sequence[int],
+             keep=None) -> tuple[dict[int, SparseVector], dict[int, list[Shared]], dict[int, dict[int, Any]]]:
+    """A solve's answer ``X[k][s] = {i: value}`` as rows ``{s: {column(i, k): value}}``, the block solves'
+    pieces over those columns, and the entries no block solve shares (only classes in ``keep``)."""
+    rows: dict[int, SparseVector] = {s: {} for s in transient}
+    pieces: dict[int, list[Shared]] = {s: [] for s in transient}
+    own: dict[int, dict[int, Any]] = {s: {} for s in transient}
+    for k, Xk in enumerate(X):
+        for s, vec in Xk.items():
+            entries = {column(i, k): v for i, v in vec.items() if keep is None or i in keep}
+            rows[s].update(entries)
+            piece = solved.get((s, k))
+            if piece is None:
+                own[s].update(entries)
+                continue
+            columns, nums = [], []
+            for i, n in zip(piece.columns, piece.nums):
+                if keep is None or i in keep:
+                    columns.append(column(i, k))
+                    nums.append(n)
+            mine = pieces[s]
+            if mine and mine[-1].den is piece.den:  # the phases of one lifted solve: one piece
+                mine[-1].columns.extend(columns)
+                mine[-1].nums.extend(nums)
+            elif columns:
+                mine.append(Shared(columns, nums, piece.den))
+    return rows, pieces, own
+
+
+def _merge_own(field, pieces: dict[int, list[Shared]], own: dict[int, dict[int, Any]]) -> None:
+    """The entries no block solve shares, one piece per row over the row's own common denominator."""
+    for s, entries in own.items():
+        if entries:
+            nums, den = field.split(list(entries.values()))
+            pieces[s].append(Shared(list(entries), nums, den))
 
 
 def transient_basis(chain: Chain, structure: Structure) -> TransientBasis:
-    """The phase-offset absorption basis ``b_{i,k}`` on the transient states (``def:main_b``).
+    """The phase-offset absorption basis ``b_{i,k}`` on the transient states (``def:main_b``), and the
+    absorption probabilities ``α_i = sum_k b_{i,k}``.
 
     ``b_{i,k}(s) = P_s(class(X_tau) = i, phase(X_tau) - tau = k mod d_i)`` with ``tau``
     the hitting time of the recurrent set.  Conditioning on the first step gives
     ``b_{i,k}(s) = sum_{s' in T} P(s,s') b_{i,k+1}(s') + P(s, C_{i,k+1})``, the system
-    :func:`solve_transient` solves, once per distinct period for all classes of
-    that period.  On recurrent states ``b_{i,k} = 1{C_{i,k}}`` (not stored here).
+    :func:`solve_transient` solves, once per distinct period ``d > 1`` for all classes of
+    that period.  ``α = Q α + P(·, F_i)`` is the ``d = 1`` system, solved for every class: its
+    answers have far smaller denominators than sums of ``b_{i,k}`` over the phases (which carry
+    ``det(I - Q^d)``), and for a class of period 1 ``b_{i,0} = α_i``.  On recurrent states
+    ``b_{i,k} = 1{C_{i,k}}`` (not stored here).
 
     Rows are sparse (a state holds only the ``(class, phase)`` columns it reaches), columns in
     ``(class, phase)`` order; see :class:`TransientBasis`.
@@ -323,53 +367,46 @@ def transient_basis(chain: Chain, structure: Structure) -> TransientBasis:
 
     >>> m = MarkovRewardProcess([["1/2", "1/2", 0], [0, 0, 1], [0, 1, 0]], [0, 0, 0])
     >>> B = transient_basis(m, m.structure)
-    >>> B.rows[0]          # from 0: enter C_{0,0} at an odd time with probability 1/3
-    {0: 1/3, 1: 2/3}
+    >>> B.rows[0], B.absorption[0]   # from 0: enter C_{0,0} at an odd time with probability 1/3
+    ({0: 1/3, 1: 2/3}, {0: 1})
     >>> all(m.field.fraction(n, p.den) == B.rows[0][c] for p in B.shared[0] for c, n in zip(p.columns, p.nums))
     True
     """
     S, field = structure, chain.field
-    col_of = S.column_of
-    rows: dict[int, SparseVector] = {s: {} for s in S.transient}
-    pieces: dict[int, list[Shared]] = {s: [] for s in S.transient}
-    own: dict[int, dict[int, Any]] = {s: {} for s in S.transient}  # entries no block solve shares
-    by_period: dict[int, list[int]] = {}
-    for i, d in enumerate(S.periods):
-        by_period.setdefault(d, []).append(i)
-    class_of, phase_of = S.class_of, S.phase_of
-    for d, cls in sorted(by_period.items()):
-        of_period = set(cls)
+    col_of, class_of, phase_of = S.column_of, S.class_of, S.phase_of
+
+    def entering(d: int, classes: set[int]) -> list[dict[int, SparseVector]]:
+        """``const[k][s][i] = P(s, C_{i,k+1})`` (phases mod ``d``; ``d = 1``: ``P(s, F_i)``)."""
         const: list[dict[int, SparseVector]] = [dict() for _ in range(d)]
         for s in S.transient:
             for y, q in chain.row(s):
                 i = class_of[y]
-                if i in of_period:
+                if i in classes:
                     k = (phase_of[y] - 1) % d  # entering C_{i,k+1} at time 1 contributes to b_{i,k}
                     vec = const[k].setdefault(s, {})
                     vec[i] = vec.get(i, field.zero) + q
-        shared: dict[tuple[int, int], Shared] = {}
-        X = solve_transient(chain, S, const, shared)
-        for k in range(d):
-            for s, vec in X[k].items():
-                row = rows[s]
-                for i, v in vec.items():
-                    row[col_of[(i, k)]] = v
-                piece = shared.get((s, k))
-                if piece is None:
-                    own[s].update((col_of[(i, k)], v) for i, v in vec.items())
-                    continue
-                columns = [col_of[(i, k)] for i in piece.columns]
-                mine = pieces[s]
-                if mine and mine[-1].den is piece.den:  # the phases of one lifted solve: one piece
-                    mine[-1].columns.extend(columns)
-                    mine[-1].nums.extend(piece.nums)
-                else:
-                    mine.append(Shared(columns, list(piece.nums), piece.den))
-    for s, entries in own.items():
-        if entries:
-            nums, den = field.split(list(entries.values()))
-            pieces[s].append(Shared(list(entries), nums, den))
-    return TransientBasis({s: dict(sorted(row.items())) for s, row in rows.items()}, pieces)
+        return const
+
+    solved: dict[tuple[int, int], Shared] = {}
+    X = solve_transient(chain, S, entering(1, set(range(len(S.classes)))), solved)
+    absorption, absorption_shared, own = _collect(X, solved, lambda i, k: i, S.transient)
+    _merge_own(field, absorption_shared, own)
+    period_one = {i for i, d in enumerate(S.periods) if d == 1}
+    rows, pieces, own = _collect(X, solved, lambda i, k: col_of[(i, 0)], S.transient, keep=period_one)
+    by_period: dict[int, set[int]] = {}
+    for i, d in enumerate(S.periods):
+        if d > 1:
+            by_period.setdefault(d, set()).add(i)
+    for d, cls in sorted(by_period.items()):
+        solved = {}
+        X = solve_transient(chain, S, entering(d, cls), solved)
+        more_rows, more_pieces, more_own = _collect(X, solved, lambda i, k: col_of[(i, k)], S.transient)
+        for s in S.transient:
+            rows[s].update(more_rows[s])
+            pieces[s].extend(more_pieces[s])
+            own[s].update(more_own[s])
+    _merge_own(field, pieces, own)
+    return TransientBasis({s: dict(sorted(row.items())) for s, row in rows.items()}, pieces, absorption, absorption_shared)
 
 
 def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, SparseVector]:

@@ -294,21 +294,16 @@ class DecompositionWork:
         block solves' numerators over their common denominators for the sums below."""
         return transient_basis(self.chain, self.S)
 
-    def _per_column(self, per_class: Sequence) -> list:
-        return [per_class[i] for i, k in self.S.index_set]
-
     @cached_property
     def transient_sums(self) -> dict[str, dict[int, Any]]:
-        """``g*``, ``ψ``, ``ρ``, ``P∞ v*`` on ``T`` as basis combinations, in one product
-        (``lem:anchor_interpolation``: ``g* = sum θ b``; ``ψ = sum c b``; ``P∞ x = sum_i (π_i·x) α_i``),
-        and ``ψ - P∞v*`` for ``v* = h - (ψ - P∞v*)``."""
-        names = ("g_star", "psi", "rho", "psi_minus_Pinf_v")
-        mean_v = self._per_column(self.class_mean_v)
-        weights = [self.theta, self.psi_coords, self._per_column(self.class_gain),
-                   [c - m for c, m in zip(self.psi_coords, mean_v)]]
-        classes = [i for i, _ in self.S.index_set]
-        return dict(zip(names, weighted_sums(self.field, self.basis_transient.rows, weights, self.basis_transient.shared,
-                                             groups=classes)))
+        """``g*``, ``ψ`` on ``T`` as sums over the phase basis (``lem:anchor_interpolation``: ``g* = sum θ b``;
+        ``ψ = sum c b``), ``ρ`` and ``P∞ v*`` as sums over the absorption probabilities
+        (``P∞ x = sum_i (π_i·x) α_i``), whose denominators are far smaller."""
+        B, classes = self.basis_transient, [i for i, _ in self.S.index_set]
+        g_star, psi = weighted_sums(self.field, B.rows, [self.theta, self.psi_coords], B.shared, groups=classes)
+        rho, Pinf_v = weighted_sums(self.field, B.absorption, [self.class_gain, self.class_mean_v], B.absorption_shared,
+                                    groups=range(len(self.S.classes)))
+        return {"g_star": g_star, "psi": psi, "rho": rho, "Pinf_v": Pinf_v}
 
     # -- the quantities -------------------------------------------------------------------------------
     @cached_property
@@ -332,17 +327,15 @@ class DecompositionWork:
 
     @cached_property
     def absorption(self) -> tuple[tuple, ...]:
-        """``α_i(s) = sum_k b_{i,k}(s)`` for every state and class (on ``T``: one basis sum per class)."""
+        """``α_i(s) = sum_k b_{i,k}(s)`` for every state and class (on ``T``: the absorbing solve)."""
         field, S = self.field, self.S
-        class_of_column = [i for i, _ in S.index_set]
-        indicators = [[int(j == i) for j in class_of_column] for i in range(len(S.classes))]
-        on_T = weighted_sums(field, self.basis_transient.rows, indicators, self.basis_transient.shared,
-                             groups=class_of_column)
+        on_T = self.basis_transient.absorption
         zero, one = field.zero, field.one
+        classes = range(len(S.classes))
         rows = []
         for s in range(S.n):
             i = S.class_of[s]
-            rows.append(tuple(acc[s] for acc in on_T) if i < 0 else tuple(one if j == i else zero for j in range(len(S.classes))))
+            rows.append(tuple(on_T[s].get(j, zero) for j in classes) if i < 0 else tuple(one if j == i else zero for j in classes))
         return tuple(rows)
 
     def _assemble(self, name: str, on_class) -> tuple:
@@ -377,8 +370,8 @@ class DecompositionWork:
         # answer than v*'s own (whose right-hand side r - g* carries every period's phase
         # determinant), so the classical route is the cheaper one.
         v_rec = self.gauge[1]
-        psi_minus_Pinf_v, h = self.transient_sums["psi_minus_Pinf_v"], self.h
-        return tuple(v_rec[s] if s in v_rec else h[s] - psi_minus_Pinf_v[s] for s in range(self.S.n))
+        psi, Pinf_v, h = self.transient_sums["psi"], self.transient_sums["Pinf_v"], self.h
+        return tuple(v_rec[s] if s in v_rec else h[s] - psi[s] + Pinf_v[s] for s in range(self.S.n))
 
     @cached_property
     def h(self) -> tuple:
