@@ -298,9 +298,9 @@ def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> li
 
 class TransientBasis(NamedTuple):
     """The phase basis on ``T``: ``rows[s] = {column: b_c(s)}`` (nonzero entries), and ``shared[s]``,
-    the same row as :class:`Shared` pieces (each over one denominator: a block solve's, or the row's
-    own) covering every nonzero entry, for sums over the basis (:func:`~exactpte.decomposition.weighted_sums`);
-    ``absorption[s] = {i: α_i(s)}`` and ``absorption_shared[s]`` likewise, by class."""
+    the entries a block solve gave as :class:`Shared` pieces (numerators over the solve's denominator),
+    for sums over the basis (:func:`~exactpte.decomposition.weighted_sums`); ``absorption[s] = {i: α_i(s)}``
+    and ``absorption_shared[s]`` likewise, by class."""
 
     rows: dict[int, SparseVector]
     shared: dict[int, list[Shared]]
@@ -309,19 +309,16 @@ class TransientBasis(NamedTuple):
 
 
 def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Shared], column, transient: Sequence[int],
-             keep=None) -> tuple[dict[int, SparseVector], dict[int, list[Shared]], dict[int, dict[int, Any]]]:
-    """A solve's answer ``X[k][s] = {i: value}`` as rows ``{s: {column(i, k): value}}``, the block solves'
-    pieces over those columns, and the entries no block solve shares (only classes in ``keep``)."""
+             keep=None) -> tuple[dict[int, SparseVector], dict[int, list[Shared]]]:
+    """A solve's answer ``X[k][s] = {i: value}`` as rows ``{s: {column(i, k): value}}`` and the block
+    solves' pieces over those columns (only classes in ``keep``)."""
     rows: dict[int, SparseVector] = {s: {} for s in transient}
     pieces: dict[int, list[Shared]] = {s: [] for s in transient}
-    own: dict[int, dict[int, Any]] = {s: {} for s in transient}
     for k, Xk in enumerate(X):
         for s, vec in Xk.items():
-            entries = {column(i, k): v for i, v in vec.items() if keep is None or i in keep}
-            rows[s].update(entries)
+            rows[s].update((column(i, k), v) for i, v in vec.items() if keep is None or i in keep)
             piece = solved.get((s, k))
             if piece is None:
-                own[s].update(entries)
                 continue
             columns, nums = [], []
             for i, n in zip(piece.columns, piece.nums):
@@ -334,15 +331,7 @@ def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Sha
                 mine[-1].nums.extend(nums)
             elif columns:
                 mine.append(Shared(columns, nums, piece.den))
-    return rows, pieces, own
-
-
-def _merge_own(field, pieces: dict[int, list[Shared]], own: dict[int, dict[int, Any]]) -> None:
-    """The entries no block solve shares, one piece per row over the row's own common denominator."""
-    for s, entries in own.items():
-        if entries:
-            nums, den = field.split(list(entries.values()))
-            pieces[s].append(Shared(list(entries), nums, den))
+    return rows, pieces
 
 
 def transient_basis(chain: Chain, structure: Structure) -> TransientBasis:
@@ -371,6 +360,8 @@ def transient_basis(chain: Chain, structure: Structure) -> TransientBasis:
     ({0: 1/3, 1: 2/3}, {0: 1})
     >>> all(m.field.fraction(n, p.den) == B.rows[0][c] for p in B.shared[0] for c, n in zip(p.columns, p.nums))
     True
+    >>> sorted(c for p in B.shared[0] for c in p.columns)   # (a 1-state block, solved with its phases)
+    [0, 1]
     """
     S, field = structure, chain.field
     col_of, class_of, phase_of = S.column_of, S.class_of, S.phase_of
@@ -389,10 +380,9 @@ def transient_basis(chain: Chain, structure: Structure) -> TransientBasis:
 
     solved: dict[tuple[int, int], Shared] = {}
     X = solve_transient(chain, S, entering(1, set(range(len(S.classes)))), solved)
-    absorption, absorption_shared, own = _collect(X, solved, lambda i, k: i, S.transient)
-    _merge_own(field, absorption_shared, own)
+    absorption, absorption_shared = _collect(X, solved, lambda i, k: i, S.transient)
     period_one = {i for i, d in enumerate(S.periods) if d == 1}
-    rows, pieces, own = _collect(X, solved, lambda i, k: col_of[(i, 0)], S.transient, keep=period_one)
+    rows, pieces = _collect(X, solved, lambda i, k: col_of[(i, 0)], S.transient, keep=period_one)
     by_period: dict[int, set[int]] = {}
     for i, d in enumerate(S.periods):
         if d > 1:
@@ -400,13 +390,12 @@ def transient_basis(chain: Chain, structure: Structure) -> TransientBasis:
     for d, cls in sorted(by_period.items()):
         solved = {}
         X = solve_transient(chain, S, entering(d, cls), solved)
-        more_rows, more_pieces, more_own = _collect(X, solved, lambda i, k: col_of[(i, k)], S.transient)
+        more_rows, more_pieces = _collect(X, solved, lambda i, k: col_of[(i, k)], S.transient)
         for s in S.transient:
             rows[s].update(more_rows[s])
             pieces[s].extend(more_pieces[s])
-            own[s].update(more_own[s])
-    _merge_own(field, pieces, own)
-    return TransientBasis({s: dict(sorted(row.items())) for s, row in rows.items()}, pieces, absorption, absorption_shared)
+    return TransientBasis({s: dict(sorted(row.items())) for s, row in rows.items()}, pieces,
+                          {s: dict(sorted(row.items())) for s, row in absorption.items()}, absorption_shared)
 
 
 def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, SparseVector]:

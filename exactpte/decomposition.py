@@ -138,7 +138,8 @@ def decompose(chain: Chain, anchors: Any = None, *, strata: bool = False, arithm
 
 
 def weighted_sums(field: Field, rows: dict[int, SparseVector], weights: Sequence[Sequence],
-                  shared: dict[int, list[Shared]] | None = None, groups: Sequence[int] | None = None) -> list[dict[int, Any]]:
+                  shared: dict[int, list[Shared]] | None = None, groups: Sequence[int] | None = None,
+                  splits: dict | None = None) -> list[dict[int, Any]]:
     """``{s: sum_c w[c] rows[s][c]}`` for every weight vector ``w`` (rows sparse).
 
     The sums run on numerators and every result is cancelled once (adding large fractions one by
@@ -148,7 +149,9 @@ def weighted_sums(field: Field, rows: dict[int, SparseVector], weights: Sequence
     Each weight vector is split per group of columns (``groups[c]``, e.g. the column's class, whose
     weights share most of their denominator), so the products with the rows stay small and the
     groups' partial sums are brought to the weights' common denominator once per row.  A result
-    touching one piece and one group is cancelled over those two denominators only.
+    touching one piece and one group is cancelled over those two denominators only.  ``splits``
+    (a dict kept by the caller) remembers rows already split, by the identity of their values: the
+    absorption rows and the period-1 basis columns hold the same numbers.
 
     Examples
     --------
@@ -183,12 +186,22 @@ def weighted_sums(field: Field, rows: dict[int, SparseVector], weights: Sequence
     row_common: dict[tuple[int, ...], tuple[Any, list, list]] = {}  # lcm and cofactors of a row's pieces
     out: list[dict[int, Any]] = [{} for _ in weights]
     for s, row in rows.items():
-        pieces = shared.get(s) if shared is not None else None
-        if pieces is None:
-            pieces = []
-            if row:
-                nums, den = field.split(list(row.values()))
-                pieces = [Shared(list(row), nums, den)]
+        pieces = list(shared.get(s, ())) if shared is not None else []
+        if pieces:
+            covered = {c for piece in pieces for c in piece.columns}
+            rest = {c: v for c, v in row.items() if c not in covered}
+        else:
+            rest = row
+        if rest:  # entries no block solve shares: over the row's own common denominator
+            values = list(rest.values())
+            if splits is None:
+                nums, den = field.split(values)
+            else:
+                key = tuple(map(id, values))
+                if key not in splits:
+                    splits[key] = (field.split(values), values)  # the values keep their ids valid
+                nums, den = splits[key][0]
+            pieces.append(Shared(list(rest), nums, den))
         for (numerators, group_den, group_cof, w_lcm), acc in zip(split_weights, out):
             partials: list[dict[int, Any]] = []
             for piece in pieces:
@@ -300,9 +313,11 @@ class DecompositionWork:
         ``ψ = sum c b``), ``ρ`` and ``P∞ v*`` as sums over the absorption probabilities
         (``P∞ x = sum_i (π_i·x) α_i``), whose denominators are far smaller."""
         B, classes = self.basis_transient, [i for i, _ in self.S.index_set]
-        g_star, psi = weighted_sums(self.field, B.rows, [self.theta, self.psi_coords], B.shared, groups=classes)
+        splits: dict = {}
+        g_star, psi = weighted_sums(self.field, B.rows, [self.theta, self.psi_coords], B.shared, groups=classes,
+                                    splits=splits)
         rho, Pinf_v = weighted_sums(self.field, B.absorption, [self.class_gain, self.class_mean_v], B.absorption_shared,
-                                    groups=range(len(self.S.classes)))
+                                    groups=range(len(self.S.classes)), splits=splits)
         return {"g_star": g_star, "psi": psi, "rho": rho, "Pinf_v": Pinf_v}
 
     # -- the quantities -------------------------------------------------------------------------------

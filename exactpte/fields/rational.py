@@ -111,11 +111,15 @@ class RationalField:
 
     @staticmethod
     def split(xs: Sequence[flint.fmpq]) -> tuple[list[flint.fmpz], flint.fmpz]:
-        """``xs`` as integer numerators over their least common denominator."""
-        den = flint.fmpz(1)
+        """``xs`` as integer numerators over their least common denominator.
+
+        Starts from the largest denominator and widens only by one that does not divide it (a
+        division, where an lcm costs a gcd): the denominators of one row usually divide one another.
+        """
+        den = max((x.q for x in xs), default=flint.fmpz(1))
         for x in xs:
             q = x.q
-            if q != den:
+            if den % q:
                 den = den.lcm(q)
         return [x.p * (den // x.q) if x.q != den else x.p for x in xs], den
 
