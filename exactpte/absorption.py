@@ -308,29 +308,35 @@ class TransientBasis(NamedTuple):
     absorption_shared: dict[int, list[Shared]]
 
 
-def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Shared], column, transient: Sequence[int],
-             keep=None) -> tuple[dict[int, SparseVector], dict[int, list[Shared]]]:
-    """A solve's answer ``X[k][s] = {i: value}`` as rows ``{s: {column(i, k): value}}`` and the block
-    solves' pieces over those columns (only classes in ``keep``)."""
+def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Shared], columns: list[dict[int, int]],
+             transient: Sequence[int]) -> tuple[dict[int, SparseVector], dict[int, list[Shared]]]:
+    """A solve's answer ``X[k][s] = {i: value}`` as rows ``{s: {columns[k][i]: value}}`` (classes missing
+    from ``columns[k]`` left out) and the block solves' pieces over those columns."""
     rows: dict[int, SparseVector] = {s: {} for s in transient}
     pieces: dict[int, list[Shared]] = {s: [] for s in transient}
     for k, Xk in enumerate(X):
+        column = columns[k]
         for s, vec in Xk.items():
-            rows[s].update((column(i, k), v) for i, v in vec.items() if keep is None or i in keep)
+            row = rows[s]
+            for i, v in vec.items():
+                c = column.get(i)
+                if c is not None:
+                    row[c] = v
             piece = solved.get((s, k))
             if piece is None:
                 continue
-            columns, nums = [], []
+            cols, nums = [], []
             for i, n in zip(piece.columns, piece.nums):
-                if keep is None or i in keep:
-                    columns.append(column(i, k))
+                c = column.get(i)
+                if c is not None:
+                    cols.append(c)
                     nums.append(n)
             mine = pieces[s]
             if mine and mine[-1].den is piece.den:  # the phases of one lifted solve: one piece
-                mine[-1].columns.extend(columns)
+                mine[-1].columns.extend(cols)
                 mine[-1].nums.extend(nums)
-            elif columns:
-                mine.append(Shared(columns, nums, piece.den))
+            elif cols:
+                mine.append(Shared(cols, nums, piece.den))
     return rows, pieces
 
 
@@ -380,9 +386,8 @@ def transient_basis(chain: Chain, structure: Structure) -> TransientBasis:
 
     solved: dict[tuple[int, int], Shared] = {}
     X = solve_transient(chain, S, entering(1, set(range(len(S.classes)))), solved)
-    absorption, absorption_shared = _collect(X, solved, lambda i, k: i, S.transient)
-    period_one = {i for i, d in enumerate(S.periods) if d == 1}
-    rows, pieces = _collect(X, solved, lambda i, k: col_of[(i, 0)], S.transient, keep=period_one)
+    absorption, absorption_shared = _collect(X, solved, [{i: i for i in range(len(S.classes))}], S.transient)
+    rows, pieces = _collect(X, solved, [{i: col_of[(i, 0)] for i, d in enumerate(S.periods) if d == 1}], S.transient)
     by_period: dict[int, set[int]] = {}
     for i, d in enumerate(S.periods):
         if d > 1:
@@ -390,7 +395,7 @@ def transient_basis(chain: Chain, structure: Structure) -> TransientBasis:
     for d, cls in sorted(by_period.items()):
         solved = {}
         X = solve_transient(chain, S, entering(d, cls), solved)
-        more_rows, more_pieces = _collect(X, solved, lambda i, k: col_of[(i, k)], S.transient)
+        more_rows, more_pieces = _collect(X, solved, [{i: col_of[(i, k)] for i in cls} for k in range(d)], S.transient)
         for s in S.transient:
             rows[s].update(more_rows[s])
             pieces[s].extend(more_pieces[s])

@@ -345,12 +345,16 @@ class DecompositionWork:
         """``α_i(s) = sum_k b_{i,k}(s)`` for every state and class (on ``T``: the absorbing solve)."""
         field, S = self.field, self.S
         on_T = self.basis_transient.absorption
-        zero, one = field.zero, field.one
-        classes = range(len(S.classes))
+        blank = [field.zero] * len(S.classes)
         rows = []
         for s in range(S.n):
-            i = S.class_of[s]
-            rows.append(tuple(on_T[s].get(j, zero) for j in classes) if i < 0 else tuple(one if j == i else zero for j in classes))
+            i, row = S.class_of[s], blank.copy()
+            if i < 0:
+                for j, v in on_T[s].items():
+                    row[j] = v
+            else:
+                row[i] = field.one
+            rows.append(tuple(row))
         return tuple(rows)
 
     def _assemble(self, name: str, on_class) -> tuple:
