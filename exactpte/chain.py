@@ -96,10 +96,11 @@ class Chain:
 
     @cached_property
     def support_graph(self):
-        """The support graph as a scipy CSR 0/1 matrix (shares the chain's column array)."""
+        """The support graph as a scipy CSR 0/1 matrix (shares the chain's column array; float64 entries,
+        which scipy's graph routines take without a converted copy)."""
         import scipy.sparse as sp
 
-        return sp.csr_matrix((np.ones(len(self._indices), dtype=np.int8), self._indices, np.asarray(self._ptr, dtype=np.int64)),
+        return sp.csr_matrix((np.ones(len(self._indices)), self._indices, np.asarray(self._ptr, dtype=np.int64)),
                              shape=(self.n, self.n))
 
     @property

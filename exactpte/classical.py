@@ -46,6 +46,8 @@ def stationary_distribution(chain: Chain, members: Sequence[int] | None = None) 
             S.class_of[members[0]] < 0 or S.classes[S.class_of[members[0]]] != tuple(sorted(members)):
         raise UsageError(f"members must list the states of one closed class, one of {[list(c) for c in chain.structure.classes]}")
     m = len(members)
+    if m == 1:  # an absorbing state
+        return [field.one]
     pos = {s: a for a, s in enumerate(members)}
     rows: list[list] = [[(a, field.one)] for a in range(m)]
     for a, s in enumerate(members):

@@ -7,8 +7,9 @@ denominators carry ``det(I - Q^d)``) while the matrix is sparse and small-entrie
 in producing digits.  Here they come from floats: with the rows scaled to integers
 (``A x = b``, ``A`` sparse, entries below ``2^20``),
 
-- ``y_i = round(2^32 A^{-1} R_i)`` by a float solve (dense LU of ``I - Q^d`` in float, factored
-  once; the other phases by back-substitution),
+- ``y_i = round(2^32 A^{-1} R_i)`` by a float solve (factored once: a sparse LU of ``I - Q``, or for
+  ``d > 1`` of ``I - ωQ`` over the ``d``-th roots of unity, when its fill is small, else a dense LU of
+  ``I - Q^d``; the other phases by back-substitution),
 - ``R_{i+1} = 2^32 R_i - A y_i`` exactly (machine integers, sparse; ``R`` stays small because the
   float solve is accurate to far more than 32 bits on these well-conditioned M-matrices),
 
@@ -19,7 +20,8 @@ integers): nothing about the floats is trusted.  Any doubt — a float solve tha
 contract the residual, entries too large for machine integers, a failed verification — returns
 ``None`` and the caller takes the p-adic route (python-flint's Dixon solver).  This is the
 numeric–symbolic iteration of Wan (*Computing the rational solution of a linear system*, 2006),
-specialised to the phase systems so that ``I - Q^d`` is factored in floats only.
+specialised to the phase systems so that ``I - Q^d`` is factored in floats only.  The factorisation's
+``log2 |det|`` bounds the denominator's size and schedules the reconstruction attempts.
 """
 
 from __future__ import annotations

@@ -35,13 +35,18 @@ __all__ = [
 
 
 def support_matrix(succ: Sequence[Sequence[int]]) -> "sp.csr_matrix":
-    """The support graph as a scipy CSR 0/1 matrix."""
+    """The support graph as a scipy CSR 0/1 matrix (float64 entries: what scipy's graph routines
+    work on, so they take it without a converted copy)."""
     n = len(succ)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum([len(s) for s in succ], out=indptr[1:])
     indices = np.fromiter((j for s in succ for j in s), dtype=np.int64, count=int(indptr[-1]))
-    data = np.ones(len(indices), dtype=np.int8)
-    return sp.csr_matrix((data, indices, indptr), shape=(n, n))
+    return sp.csr_matrix((np.ones(len(indices)), indices, indptr), shape=(n, n))
+
+
+def _edge_sources(graph: "sp.csr_matrix") -> np.ndarray:
+    """The source state of every stored edge (``graph.indices`` holds the targets)."""
+    return np.repeat(np.arange(graph.shape[0]), np.diff(graph.indptr))
 
 
 def strongly_connected_components(graph: "sp.csr_matrix") -> tuple[int, np.ndarray]:
@@ -68,10 +73,10 @@ def closed_components(graph: "sp.csr_matrix", k: int, labels: np.ndarray) -> np.
     >>> bool(closed[labels[2]]), bool(closed[labels[0]])
     (True, False)
     """
-    coo = graph.tocoo()
-    leaving = labels[coo.row] != labels[coo.col]
+    rows = _edge_sources(graph)
+    leaving = labels[rows] != labels[graph.indices]
     closed = np.ones(k, dtype=bool)
-    closed[labels[coo.row[leaving]]] = False
+    closed[labels[rows[leaving]]] = False
     return closed
 
 
@@ -91,8 +96,7 @@ def reverse_topological_components(graph: "sp.csr_matrix", labels: np.ndarray, c
     >>> [s for c in order for s in (0, 1, 3) if labels[s] == c]
     [1, 0, 3]
     """
-    coo = graph.tocoo()
-    lr, lc = labels[coo.row], labels[coo.col]
+    lr, lc = labels[_edge_sources(graph)], labels[graph.indices]
     mask = lr != lc
     if bool(np.all(lr[mask] > lc[mask])):
         return np.sort(np.asarray(comps, dtype=np.int64)).tolist()
@@ -165,14 +169,20 @@ def closed_class_phases(graph: "sp.csr_matrix", labels: np.ndarray, closed: np.n
     rank[np.argsort(rec[first_pos], kind="stable")] = np.arange(len(uniq))  # classes by smallest state
     cls = rank[np.searchsorted(uniq, rec_labels)]
     R = len(rec)
-    rows_of_rec = graph[rec]  # closed classes have no edge leaving them: every target is recurrent
+    # the rows of the recurrent states (closed classes have no edge leaving them: every target is
+    # recurrent), gathered straight from the CSR arrays
+    starts, counts = graph.indptr[rec], np.diff(graph.indptr)[rec]
+    ends = np.cumsum(counts)
+    edge = np.arange(int(ends[-1])) - np.repeat(ends - counts - starts, counts)
     position = np.empty(graph.shape[0], dtype=np.int64)
     position[rec] = np.arange(R)
-    u = np.repeat(np.arange(R), np.diff(rows_of_rec.indptr))
-    v = position[rows_of_rec.indices]
-    aug = sp.csr_matrix((np.ones(len(u) + len(first_pos), dtype=np.int8),
-                         (np.concatenate([u, np.full(len(first_pos), R)]), np.concatenate([v, first_pos]))),
-                        shape=(R + 1, R + 1))
+    u = np.repeat(np.arange(R), counts)
+    v = position[graph.indices[edge]]
+    # the same graph plus a virtual source R joined to each class's smallest state, as CSR (u is sorted)
+    indptr = np.zeros(R + 2, dtype=np.int64)
+    indptr[1 : R + 1] = ends
+    indptr[R + 1] = ends[-1] + len(first_pos)
+    aug = sp.csr_matrix((np.ones(len(u) + len(first_pos)), np.concatenate([v, first_pos]), indptr), shape=(R + 1, R + 1))
     level = csgraph.shortest_path(aug, directed=True, unweighted=True, indices=R)[:R].astype(np.int64) - 1
     diff = np.abs(level[u] + 1 - level[v])
     edge_cls = cls[u]
