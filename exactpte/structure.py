@@ -195,14 +195,16 @@ def closed_class_phases(graph: "sp.csr_matrix", labels: np.ndarray, closed: np.n
     rec_sorted, cls_sorted, phase_sorted = rec[key].tolist(), cls[key], phase[key]
     bounds = np.searchsorted(cls_sorted, np.arange(len(uniq) + 1)).tolist()
     members = rec[np.argsort(cls, kind="stable")].tolist()  # grouped by class, ascending inside
-    classes, periods, cyclic = [], [], []
-    for i in range(len(uniq)):
-        a, b = bounds[i], bounds[i + 1]
-        di = int(d[i])
-        cuts = (a + np.searchsorted(phase_sorted[a:b], np.arange(di + 1))).tolist()
-        cyclic.append(tuple(tuple(rec_sorted[cuts[k] : cuts[k + 1]]) for k in range(di)))
-        classes.append(tuple(members[a:b]))
-        periods.append(di)
+    # every (class, phase) group is non-empty, so class i's cyclic classes are its d_i consecutive groups
+    group = cls_sorted * int(d.max()) + phase_sorted
+    cuts = [0] + (np.flatnonzero(np.diff(group)) + 1).tolist() + [R]
+    periods = d.tolist()
+    classes, cyclic = [], []
+    g = 0
+    for i, di in enumerate(periods):
+        cyclic.append(tuple(tuple(rec_sorted[cuts[g + k] : cuts[g + k + 1]]) for k in range(di)))
+        classes.append(tuple(members[bounds[i] : bounds[i + 1]]))
+        g += di
     return classes, periods, cyclic
 
 
