@@ -39,6 +39,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+REPEATS = 20
+"""Millisecond timings (ρ alone on the models, on both sides) are the best of this many runs: at a
+millisecond, single runs on this machine move by tens of percent."""
 DATA = os.path.join(HERE, "data")
 
 
@@ -104,7 +107,7 @@ def storm_rho_file(path: str, prop: str) -> dict:
     model = stormpy.build_model_from_drn[stormpy.Rational](path)
     prop = stormpy.parse_properties(prop)[0]
     res, t = timed(stormpy.model_checking, model, prop, only_initial_states=False)
-    for _ in range(4 if t < 1.0 else 0):  # millisecond timings: the best of five, as for exactpte's ρ alone
+    for _ in range(REPEATS - 1 if t < 1.0 else 0):  # millisecond timings: the best of REPEATS, as for exactpte's ρ alone
         t = min(t, timed(stormpy.model_checking, model, prop, only_initial_states=False)[1])
     vals = [f"{v.numerator}/{v.denominator}" if str(v.denominator) != "1" else str(v.numerator) for v in res.get_value_vector()]
     return {"seconds": t, "rho": vals}
@@ -173,7 +176,7 @@ def one_model(path: str, reward: str) -> dict:
 
     warm_up()
     t_rho = float("inf")
-    for _ in range(5):  # the best of five fresh loads (millisecond timings), structure analysis included
+    for _ in range(REPEATS):  # the best of REPEATS fresh loads (millisecond timings), structure analysis included
         chain = load(path, reward_model=reward or None)
         rho, t = timed(lambda: exactpte.decompose(chain).rho)
         t_rho = min(t_rho, t)

@@ -356,8 +356,10 @@ class MarkovRewardProcess(Chain):
         if len(bad):
             e = bad[0]
             raise NegativeEntryError(f"P[{rows[e]}][{cols[e]}] is {flint.fmpq(int(num[e]), int(den[e]))}, expected a probability >= 0")
-        order = np.argsort(rows * n + cols, kind="stable") if n < 2**31 else np.lexsort((cols, rows))
-        rows, cols, num, den = rows[order], cols[order], num[order], den[order]
+        in_order = bool(np.all((rows[1:] > rows[:-1]) | ((rows[1:] == rows[:-1]) & (cols[1:] > cols[:-1]))))
+        if not in_order:  # (edges given row by row, columns ascending, need no sort)
+            order = np.argsort(rows * n + cols, kind="stable") if n < 2**31 else np.lexsort((cols, rows))
+            rows, cols, num, den = rows[order], cols[order], num[order], den[order]
         dup = np.flatnonzero((rows[1:] == rows[:-1]) & (cols[1:] == cols[:-1]))
         if len(dup):
             raise ShapeError(f"the transition {rows[dup[0]]} -> {cols[dup[0]]} is given twice; give each transition once")
@@ -374,13 +376,13 @@ class MarkovRewardProcess(Chain):
         distinct = [flint.fmpq(int(a), int(b)) for a, b in pairs.tolist()]
         self = cls.__new__(cls)
         self.n = n
-        self._set_csr(ptr.tolist(), cols.copy(), tuple(distinct[k] for k in inverse.reshape(-1).tolist()))
+        self._set_csr(ptr.tolist(), cols.copy(), tuple(map(distinct.__getitem__, inverse.reshape(-1).tolist())))
         r_arr = np.asarray(r) if isinstance(r, np.ndarray) else None
         if r_arr is not None and r_arr.ndim == 1 and r_arr.dtype.kind in "iu" and len(r_arr) == n:
             values, idx = np.unique(r_arr, return_inverse=True)
             scale = flint.fmpq(1, reward_denominator)
             distinct_r = [flint.fmpq(int(v)) * scale for v in values.tolist()]
-            self.r = tuple(distinct_r[k] for k in idx.reshape(-1).tolist())
+            self.r = tuple(map(distinct_r.__getitem__, idx.reshape(-1).tolist()))
         else:
             scale = flint.fmpq(1, reward_denominator)
             self.r = tuple(to_fmpq(x, f"r[{i}]") * scale for i, x in enumerate(reward_vector(r, n)))
