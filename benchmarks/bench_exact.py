@@ -203,10 +203,10 @@ def models_table(storm_cap: float) -> None:
         s = in_process(["--storm", path, spec["property"]], timeout=storm_cap) if storm else None
         if s is not None:
             assert s["rho"] == r["rho"], f"{name}: Storm's exact rho differs from exactpte's"
-        st = f"{s['seconds']:7.3f}" if s else f"{'-':>7}"
+        st = f"{s['seconds']:7.4f}" if s else f"{'-':>7}"
         q1 = f"{r['rho_s'] / s['seconds']:9.1f}" if s else f"{'-':>9}"
         q2 = f"{r['full_s'] / s['seconds']:10.1f}" if s else f"{'-':>10}"
-        print(f"{name:>16} {r['n']:6d} {r['classes']:7d} {r['T']:5d} {r['block']:5d} {r['rho_s']:7.3f} {r['full_s']:7.2f} "
+        print(f"{name:>16} {r['n']:6d} {r['classes']:7d} {r['T']:5d} {r['block']:5d} {r['rho_s']:7.4f} {r['full_s']:7.2f} "
               f"{r['peak_mb']:7.0f} {st} {q1} {q2}", flush=True)
 
 
