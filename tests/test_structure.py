@@ -4,6 +4,7 @@ import random
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 import exactpte
 from exactpte import AnchorError, MarkovRewardProcess
@@ -110,3 +111,30 @@ def test_non_canonical_anchors_change_only_the_gauge():
     assert a.g_star == b.g_star
     diffs = {x - y for x, y in zip(a.v_star, b.v_star)}
     assert len(diffs) == 1 and b.v_star[2] == 0
+
+
+@given(st.integers(1, 60).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.lists(st.integers(0, n - 1), max_size=4),
+                                                                             min_size=n, max_size=n))),
+       st.data())
+def test_bfs_levels_are_the_unweighted_shortest_path_lengths(graph, data):
+    """The pointer-jumping depths of scipy's BFS tree (what the class phases are cut from) against
+    scipy's unweighted shortest paths, from any source, unreachable nodes included."""
+    import numpy as np
+    from scipy.sparse import csgraph
+
+    from exactpte.structure import bfs_levels, support_matrix
+
+    n, succ = graph
+    g = support_matrix([sorted(set(s)) for s in succ])
+    source = data.draw(st.integers(0, n - 1))
+    expected = csgraph.shortest_path(g, directed=True, unweighted=True, indices=source)
+    expected = np.where(np.isinf(expected), -1, expected).astype(np.int64)
+    assert bfs_levels(g, source).tolist() == expected.tolist()
+
+
+def test_bfs_levels_on_a_long_path():
+    """Depth 4,999: thirteen pointer-jumping passes."""
+    from exactpte.structure import bfs_levels, support_matrix
+
+    n = 5000
+    assert bfs_levels(support_matrix([[i + 1] for i in range(n - 1)] + [[0]]), 0).tolist() == list(range(n))
