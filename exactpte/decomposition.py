@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from .absorption import Shared, SparseVector, TransientBasis, transient_basis
+from .absorption import Shared, SparseVector, TransientBasis, extend_to_transient, transient_basis
 from .classical import bias, class_means, gain, psi_coordinates, stationary_distribution
 from .chain import Chain, check_chain
 from .errors import UsageError
@@ -251,7 +251,16 @@ class DecompositionWork:
     the classical route (:func:`~exactpte.classical.bias`: one absorbing solve with a small
     answer), and ``v* = h - ψ + P∞v*`` on ``T`` follows without a solve of its own
     (``thm:comparison_gain_bias``).  ``ρ`` read before the phase basis takes
-    :func:`~exactpte.gain`'s route, which needs no basis.
+    :func:`~exactpte.gain`'s route, which needs no basis; when every class is aperiodic, so do
+    ``g* = ρ``, ``ψ = 0`` and ``v* = h + P∞v*`` (``P∞v*`` by one more scalar absorbing pass).
+
+    Examples
+    --------
+    >>> import exactpte
+    >>> dec = exactpte.decompose(exactpte.example("two-paths"))       # one aperiodic class
+    >>> _ = dec.v_star, dec.g_star
+    >>> "basis_transient" in dec.computed(), dec.g_star == dec.rho
+    (False, True)
     """
 
     def __init__(self, chain: Chain, structure: Structure, anchors: tuple[tuple[int, ...], ...]) -> None:
@@ -362,15 +371,35 @@ class DecompositionWork:
         S, sums = self.S, self.transient_sums[name]
         return tuple(sums[s] if S.class_of[s] < 0 else on_class(S.class_of[s], S.phase_of[s]) for s in range(S.n))
 
+    def _aperiodic_without_basis(self) -> bool:
+        """Every closed class aperiodic and the basis not computed: then ``K(P)`` is spanned by the
+        absorption probabilities ``α_i`` (``b_{i,0} = α_i``, ``θ_i = γ_i``), so ``g* = ρ``, ``ψ = 0`` and
+        ``P∞v*`` is one scalar absorbing pass, and the decomposition needs no ``n x N`` basis."""
+        return "basis_transient" not in vars(self) and all(d == 1 for d in self.S.periods)
+
+    def _cesaro(self, class_means_: Sequence) -> tuple:
+        """``P∞ x`` from the class means ``π_i · x``: ``μ_i`` on ``F_i``, on ``T`` the harmonic extension
+        ``y = Q y + P_{T,F} y_F`` (one scalar absorbing pass, as for ``ρ``)."""
+        S, zero = self.S, self.field.zero
+        y = [zero] * S.n
+        for members, mu in zip(S.classes, class_means_):
+            for s in members:
+                y[s] = mu
+        return tuple(extend_to_transient(self.chain, S, y, lambda s: zero))
+
     @cached_property
     def g_star(self) -> tuple:
-        """``g* = θ_{phase}`` on the classes, ``sum θ b`` on ``T``."""
+        """``g* = θ_{phase}`` on the classes, ``sum θ b`` on ``T`` (``= ρ`` when every class is aperiodic)."""
+        if self._aperiodic_without_basis():
+            return self.rho
         col_of, theta = self.S.column_of, self.theta
         return self._assemble("g_star", lambda i, k: theta[col_of[(i, k)]])
 
     @cached_property
     def psi(self) -> tuple:
-        """``ψ = c_{i,k}`` on ``C_{i,k}``, ``sum c b`` on ``T``."""
+        """``ψ = c_{i,k}`` on ``C_{i,k}``, ``sum c b`` on ``T`` (``= 0`` when every class is aperiodic)."""
+        if self._aperiodic_without_basis():
+            return (self.field.zero,) * self.S.n
         col_of, c = self.S.column_of, self.psi_coords
         return self._assemble("psi", lambda i, k: c[col_of[(i, k)]])
 
@@ -389,6 +418,9 @@ class DecompositionWork:
         # answer than v*'s own (whose right-hand side r - g* carries every period's phase
         # determinant), so the classical route is the cheaper one.
         v_rec = self.gauge[1]
+        if self._aperiodic_without_basis():  # ψ = 0
+            Pinf_v, h = self._cesaro(self.class_mean_v), self.h
+            return tuple(v_rec[s] if s in v_rec else h[s] + Pinf_v[s] for s in range(self.S.n))
         psi, Pinf_v, h = self.transient_sums["psi"], self.transient_sums["Pinf_v"], self.h
         return tuple(v_rec[s] if s in v_rec else h[s] - psi[s] + Pinf_v[s] for s in range(self.S.n))
 

@@ -171,3 +171,20 @@ def test_block_routes_hold_on_large_transient_blocks(seed):
     assert failed == []
     assert {"thm:wellposed", "thm:comparison_gain_bias", "def:main_b", "cor:projected_bias",
             "lem:anchor_interpolation", "cor:recover_invariant_gain"} <= held
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_aperiodic_chains_decompose_without_the_basis(seed):
+    """Every class aperiodic: g* = ρ, ψ = 0 and v* = h + P∞v* by scalar absorbing passes, without the
+    n x N basis, and equal to the basis route's values entry for entry."""
+    from exactpte.testing.random_chains import random_chain_arrays
+
+    rows, cols, num, den, r = random_chain_arrays(300, seed=seed, periods=(1,), transient_target_percent=85)
+    chain = MarkovRewardProcess.from_arrays(300, rows, cols, num, den, r)
+    lean = exactpte.decompose(chain)
+    scalar = (lean.g_star, lean.v_star, lean.psi, lean.h, lean.rho)
+    assert "basis_transient" not in lean.computed()
+    full = exactpte.decompose(MarkovRewardProcess.from_arrays(300, rows, cols, num, den, r))
+    _ = full.basis  # the basis first: every quantity then takes the basis route
+    assert (full.g_star, full.v_star, full.psi, full.h, full.rho) == scalar
+    assert all(x == 0 for x in scalar[2])
