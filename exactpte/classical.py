@@ -124,6 +124,8 @@ def class_bias(chain: Chain, members: Sequence[int], pi: Sequence, gain_i) -> li
     """
     field = chain.field
     m = len(members)
+    if m == 1:  # an absorbing state: h = 0 there
+        return [field.zero]
     pos = {s: a for a, s in enumerate(members)}
     rows: list[list] = []
     rhs = []

@@ -46,6 +46,8 @@ def class_gauge_solve(
     (['1', '0'], {0: 0, 1: 0})
     """
     field = chain.field
+    if len(members) == 1:  # an absorbing state: θ = r there, v* = 0 at its anchor
+        return [chain.r[members[0]]], {members[0]: field.zero}
     anchor_set = set(anchors)
     unknown = [s for s in members if s not in anchor_set]
     col = {s: j for j, s in enumerate(unknown)}
