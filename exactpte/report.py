@@ -61,7 +61,7 @@ def assumptions(dec: "Decomposition", only: tuple[str, ...] | None = None) -> li
     if not dec.field.is_parametric:
         return []
     seen: dict[str, None] = {}
-    keys = only or ("theta", "g_star", "v_star", "rho", "h", "psi", "class_gain", "basis", "stationary")
+    keys = only or ("basis", "theta", "g_star", "v_star", "rho", "h", "psi", "class_gain", "stationary")  # basis first: the rest reuse it
     values = []
     for key in keys:
         if key in ("basis", "stationary"):
