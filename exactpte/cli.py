@@ -93,6 +93,7 @@ def _parser() -> argparse.ArgumentParser:
                    "rho,h; structure keys always come) in --json or --csv; ρ alone costs one transient solve")
     d.add_argument("--no-p-inf", action="store_true", help="leave the dense P_inf out of --json")
     d.add_argument("--hitting-times", action="store_true", help="add expected anchor hitting times to --json")
+    d.add_argument("--quiet", action="store_true", help=f"no progress output (shown on standard error from {PROGRESS_STATES} states)")
     d.add_argument("--indent", type=nonnegative_int, default=None, help="indent --json output by this many spaces (default: one line)")
 
     sub.add_parser("examples", help="list the built-in examples, one a line, name first")
@@ -237,6 +238,7 @@ def _dispatch(args) -> int:
         print(strat.to_json(indent=args.indent) if args.json else strat, file=out)
         return 0
     dec = decompose(chain, anchors=_parse_anchors(args.anchors))
+    _compute(dec, _quantities_printed(args), enabled=not args.quiet and chain.n >= PROGRESS_STATES)
     if args.json:
         print(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times, indent=args.indent,
                           only=args.only), file=out)
@@ -249,6 +251,43 @@ def _dispatch(args) -> int:
     else:
         print(dec, file=out)
     return 0
+
+
+PROGRESS_STATES = 2000
+"""``exactpte decompose`` reports its progress (quantity by quantity) on chains of at least this many states."""
+
+TABLE_QUANTITIES = ("theta", "g_star", "v_star", "rho", "h", "psi")
+
+
+def _quantities_printed(args: argparse.Namespace) -> tuple[str, ...]:
+    """The quantities the chosen output reads, in an order that reuses shared work (basis first)."""
+    from .report import QUANTITY_KEYS, check_only
+
+    only = check_only(args.only)
+    if args.json:
+        if only is not None:
+            return only
+        skip = {"P_inf"} if args.no_p_inf else set()
+        if not args.hitting_times:
+            skip.add("hitting_times")
+        return tuple(k for k in QUANTITY_KEYS if k not in skip)
+    if args.csv and only is not None:
+        return only
+    return TABLE_QUANTITIES
+
+
+def _compute(dec, names: Sequence[str], *, enabled: bool) -> None:
+    """Compute ``names`` one by one (each cached on ``dec``), with a progress report per quantity."""
+    if not enabled:
+        return
+    from .progress import Progress
+
+    bar = Progress("exact decomposition", enabled=True, unit="quantities", interval=10.0)
+    bar.update(0, len(names))
+    for done, name in enumerate(names, 1):
+        getattr(dec, name)
+        bar.update(done, len(names))
+    bar.close()
 
 
 def _refuse(used: dict[str, bool], options, why: str) -> None:

@@ -69,3 +69,21 @@ def test_bad_anchor_and_unknown_example(capsys):
     assert code == 2 and "unknown example 'nope'" in err
     code, _, err = run(capsys, "decompose", "--example", "branching", "--anchors", "a,b")
     assert code == 2 and "--anchors takes" in err
+
+
+@pytest.mark.parametrize("argv, total", [((), 6), (("--json", "--no-p-inf"), 9), (("--json", "--only", "rho,h"), 2)])
+def test_decompose_reports_progress_on_large_chains(capsys, monkeypatch, argv, total):
+    """Past PROGRESS_STATES states the quantities the output prints are computed one by one with a
+    progress line on standard error (plain lines off a terminal); --quiet silences it; the output
+    itself is unchanged."""
+    import exactpte.cli as cli
+
+    code, quiet_out, quiet_err = run(capsys, "decompose", "--example", "branching", *argv)
+    assert code == 0 and "exact decomposition" not in quiet_err  # below the threshold: nothing
+    monkeypatch.setattr(cli, "PROGRESS_STATES", 1)
+    code, out, err = run(capsys, "decompose", "--example", "branching", *argv)
+    assert code == 0 and out == quiet_out
+    assert err.splitlines()[0].startswith(f"exact decomposition: 0/{total} quantities")
+    assert err.splitlines()[-1].startswith(f"exact decomposition: {total}/{total} quantities")
+    code, out, err = run(capsys, "decompose", "--example", "branching", "--quiet", *argv)
+    assert code == 0 and out == quiet_out and "exact decomposition" not in err
