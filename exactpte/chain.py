@@ -369,7 +369,7 @@ class MarkovRewardProcess(Chain):
         _check_row_sums(ptr, num, den)
         width = int(den.max(initial=1)) + 1
         if int(num.max(initial=0)) < 2**62 // width:  # one int64 key per (numerator, denominator) pair
-            keys, inverse = np.unique(num * width + den, return_inverse=True)
+            keys, inverse = _unique(num * width + den)
             pairs = np.stack([keys // width, keys % width], axis=1)
         else:
             pairs, inverse = np.unique(np.stack([num, den], axis=1), axis=0, return_inverse=True)
@@ -379,7 +379,7 @@ class MarkovRewardProcess(Chain):
         self._set_csr(ptr.tolist(), cols.copy(), tuple(map(distinct.__getitem__, inverse.reshape(-1).tolist())))
         r_arr = np.asarray(r) if isinstance(r, np.ndarray) else None
         if r_arr is not None and r_arr.ndim == 1 and r_arr.dtype.kind in "iu" and len(r_arr) == n:
-            values, idx = np.unique(r_arr, return_inverse=True)
+            values, idx = _unique(r_arr)
             scale = flint.fmpq(1, reward_denominator)
             distinct_r = [flint.fmpq(int(v)) * scale for v in values.tolist()]
             self.r = tuple(map(distinct_r.__getitem__, idx.reshape(-1).tolist()))
@@ -511,6 +511,29 @@ class MarkovRewardProcess(Chain):
 
     def __repr__(self) -> str:
         return f"MarkovRewardProcess(n={self.n}, nnz={self.nnz})"
+
+
+def _unique(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, return_inverse=True)`` for integer keys; by a presence table, without a sort,
+    when the keys span a small range (the distinct probabilities of a chain are few).
+
+    Examples
+    --------
+    >>> values, inverse = _unique(np.array([7, 3, 7, 5]))
+    >>> values.tolist(), inverse.tolist()
+    ([3, 5, 7], [2, 0, 2, 1])
+    """
+    if not len(keys):
+        return keys, np.zeros(0, dtype=np.int64)
+    low, high = int(keys.min()), int(keys.max())
+    if high - low > 2**24 or high >= 2**63:  # (uint64 keys past int64: np.unique keeps their dtype)
+        values, inverse = np.unique(keys, return_inverse=True)
+        return values, inverse.reshape(-1)
+    present = np.zeros(high - low + 1, dtype=bool)
+    shifted = keys - low
+    present[shifted] = True
+    rank = np.cumsum(present) - 1
+    return np.flatnonzero(present) + low, rank[shifted]
 
 
 def _check_row_sums(ptr: np.ndarray, num: np.ndarray, den: np.ndarray) -> None:

@@ -188,3 +188,11 @@ def test_aperiodic_chains_decompose_without_the_basis(seed):
     _ = full.basis  # the basis first: every quantity then takes the basis route
     assert (full.g_star, full.v_star, full.psi, full.h, full.rho) == scalar
     assert all(x == 0 for x in scalar[2])
+
+
+@pytest.mark.parametrize("r", [np.array([2**63 + 1, 5], dtype=np.uint64), np.array([-3, 2**40], dtype=np.int64),
+                               np.array([0, 2**62], dtype=np.int64)])
+def test_from_arrays_keeps_integer_rewards_exactly(r):
+    """Rewards as integer arrays become exact rationals, whatever their range (no wrap-around)."""
+    chain = MarkovRewardProcess.from_arrays(2, [0, 1], [0, 1], [1, 1], [1, 1], r)
+    assert [int(x.p) for x in chain.r] == [int(v) for v in r]
