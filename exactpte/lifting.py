@@ -26,7 +26,6 @@ specialised to the phase systems so that ``I - Q^d`` is factored in floats only.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from collections.abc import Callable
 from math import lcm
 from typing import NamedTuple
@@ -502,6 +501,30 @@ def _combine(digits: list[np.ndarray]) -> list[int]:
     return [int.from_bytes(buf[e * width : (e + 1) * width], "little") + (top[e] << shift) for e in range(E)]
 
 
+def _convergent_denominator(num: int, den: int, max_den: int) -> int:
+    """The denominator of the last continued-fraction convergent of ``num / den`` (``den > 0``) not
+    above ``max_den``.  A fraction ``p/q`` with ``|x - p/q| < 1/(2q^2)`` is a convergent of ``x``
+    (Legendre), so with enough digits this is the answer's denominator.  Only the denominators are
+    carried and each step is one ``divmod`` (``Fraction.limit_denominator`` also carries the
+    numerators and its semiconvergents, three times the big-integer work).
+
+    Examples
+    --------
+    >>> _convergent_denominator(355, 113, 1000), _convergent_denominator(-1, 3, 10), _convergent_denominator(314159, 100000, 10)
+    (113, 3, 7)
+    """
+    n, d = num % den, den  # the integer part changes no denominator
+    q0, q1 = 0, 1  # denominators of the convergents before the current one
+    while n:
+        a, r = divmod(d, n)
+        q2 = a * q1 + q0
+        if q2 > max_den:
+            break
+        q0, q1 = q1, q2
+        d, n = n, r
+    return q1
+
+
 def _reconstruct(digits: "_Digits", probe: int, L, Qz, Cz, d, m, c):
     """The exact answer from the digits so far, or ``None`` when more are needed."""
     shift = digits.bits
@@ -512,7 +535,7 @@ def _reconstruct(digits: "_Digits", probe: int, L, Qz, Cz, d, m, c):
     plausible = (shift - 62) // 2 - 16
 
     def denominator(s: int) -> int | None:
-        q = Fraction(s, 1 << shift).limit_denominator(max_den).denominator
+        q = _convergent_denominator(s, 1 << shift, max_den)
         return q if q.bit_length() <= plausible else None
 
     den = denominator(digits.entry(probe))
