@@ -16,7 +16,8 @@ from .errors import UsageError
 from .fields import Field
 from .structure import Structure
 
-__all__ = ["stationary_distribution", "gain", "bias", "class_bias", "psi_coordinates", "class_means", "cesaro_apply"]
+__all__ = ["stationary_distribution", "gain", "bias", "class_bias", "psi_coordinates", "class_means", "cesaro_apply",
+           "harmonic_extension"]
 
 
 def stationary_distribution(chain: Chain, members: Sequence[int] | None = None) -> list:
@@ -98,11 +99,26 @@ def gain(chain: Chain, *, stationary: Sequence[Sequence] | None = None) -> tuple
     S = chain.structure
     if stationary is None:
         stationary = [stationary_distribution(chain, members) for members in S.classes]
-    rho = [field.zero] * chain.n
-    for members, g in zip(S.classes, class_means(S.classes, stationary, chain.r, field=field)):
+    return harmonic_extension(chain, class_means(S.classes, stationary, chain.r, field=field))
+
+
+def harmonic_extension(chain: Chain, per_class: Sequence) -> tuple:
+    """``P∞ x`` from the class means ``μ_i = π_i · x``: ``μ_i`` on ``F_i`` and, on ``T``, the solution of
+    ``y = Q y + P_{T,F} y_F`` (one scalar absorbing pass, :func:`~exactpte.absorption.extend_to_transient`).
+
+    Examples
+    --------
+    >>> from exactpte import MarkovRewardProcess
+    >>> m = MarkovRewardProcess([[1, 0, 0], [0, 1, 0], ["1/4", "3/4", 0]], [0, 0, 0])
+    >>> [str(v) for v in harmonic_extension(m, [m.field.one * 4, m.field.zero])]
+    ['4', '0', '1']
+    """
+    S, zero = chain.structure, chain.field.zero
+    y = [zero] * chain.n
+    for members, mu in zip(S.classes, per_class):
         for s in members:
-            rho[s] = g
-    return tuple(extend_to_transient(chain, S, rho, lambda s: field.zero))
+            y[s] = mu
+    return tuple(extend_to_transient(chain, S, y, lambda s: zero))
 
 
 def class_bias(chain: Chain, members: Sequence[int], pi: Sequence, gain_i) -> list:

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from .absorption import Shared, SparseVector, TransientBasis, extend_to_transient, transient_basis
-from .classical import bias, class_means, gain, psi_coordinates, stationary_distribution
+from .absorption import Shared, SparseVector, TransientBasis, transient_basis
+from .classical import bias, class_means, gain, harmonic_extension, psi_coordinates, stationary_distribution
 from .chain import Chain, check_chain
 from .errors import UsageError
 from .fields import Field
@@ -379,16 +379,6 @@ class DecompositionWork:
         ``P∞v*`` is one scalar absorbing pass, and the decomposition needs no ``n x N`` basis."""
         return "basis_transient" not in vars(self) and all(d == 1 for d in self.S.periods)
 
-    def _cesaro(self, class_means_: Sequence) -> tuple:
-        """``P∞ x`` from the class means ``π_i · x``: ``μ_i`` on ``F_i``, on ``T`` the harmonic extension
-        ``y = Q y + P_{T,F} y_F`` (one scalar absorbing pass, as for ``ρ``)."""
-        S, zero = self.S, self.field.zero
-        y = [zero] * S.n
-        for members, mu in zip(S.classes, class_means_):
-            for s in members:
-                y[s] = mu
-        return tuple(extend_to_transient(self.chain, S, y, lambda s: zero))
-
     @cached_property
     def g_star(self) -> tuple:
         """``g* = θ_{phase}`` on the classes, ``sum θ b`` on ``T`` (``= ρ`` when every class is aperiodic)."""
@@ -421,7 +411,7 @@ class DecompositionWork:
         # determinant), so the classical route is the cheaper one.
         v_rec = self.gauge[1]
         if self._aperiodic_without_basis():  # ψ = 0
-            Pinf_v, h = self._cesaro(self.class_mean_v), self.h
+            Pinf_v, h = harmonic_extension(self.chain, self.class_mean_v), self.h
             return tuple(v_rec[s] if s in v_rec else h[s] + Pinf_v[s] for s in range(self.S.n))
         psi, Pinf_v, h = self.transient_sums["psi"], self.transient_sums["Pinf_v"], self.h
         return tuple(v_rec[s] if s in v_rec else h[s] - psi[s] + Pinf_v[s] for s in range(self.S.n))
