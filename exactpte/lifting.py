@@ -96,7 +96,8 @@ def lift_phase_system(Q_rows: list[list[tuple[int, flint.fmpq]]], C: list[list[l
 
 def lift_sparse_system(rows: list[list[tuple[int, flint.fmpq]]], B: list[list[flint.fmpq]]) -> list[list[flint.fmpq]] | None:
     """``X`` with ``A X = B`` for a square sparse ``A`` (``rows[a]`` lists ``(column, A_ab)``), by the
-    same lifting with a dense float LU of ``A``, or ``None`` (entries too large, no contraction).
+    same lifting with a float LU of ``A`` (sparse when its fill is small, else dense), or ``None``
+    (entries too large, no contraction).
 
     Examples
     --------
@@ -175,18 +176,6 @@ def _integer_rows(rows) -> tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix] | Non
     return L, Z, F
 
 
-def _dense_lu(dense: np.ndarray):
-    """A float LU factorisation, or ``None`` if it is not usable (not finite, a zero pivot)."""
-    try:
-        with np.errstate(all="ignore"):
-            lu = sla.lu_factor(dense, check_finite=True)
-    except (ValueError, np.linalg.LinAlgError):
-        return None
-    if not np.all(np.isfinite(lu[0])) or np.min(np.abs(np.diag(lu[0]))) == 0.0:
-        return None
-    return lu
-
-
 class FloatSolver(NamedTuple):
     """``solve(R) ≈ A^{-1} R`` in floats, and ``log2 |det A|`` from the same factorisation."""
 
@@ -207,8 +196,13 @@ def _log2_det(lu) -> float:
 
 
 def _dense_solver(dense: np.ndarray) -> FloatSolver | None:
-    lu = _dense_lu(dense)
-    if lu is None:
+    """A dense float LU, or ``None`` if it is not usable (not finite, a zero pivot)."""
+    try:
+        with np.errstate(all="ignore"):
+            lu = sla.lu_factor(dense, check_finite=True)
+    except (ValueError, np.linalg.LinAlgError):
+        return None
+    if not np.all(np.isfinite(lu[0])) or np.min(np.abs(np.diag(lu[0]))) == 0.0:
         return None
     return FloatSolver(lambda R: sla.lu_solve(lu, R, check_finite=False), _log2_det(lu))
 
@@ -368,14 +362,17 @@ def _phase_float_solver(Qf: sp.csr_matrix, d: int) -> FloatSolver | None:
     factors over the roots of unity, or a dense LU of ``I - Q^d``), then ``x_k = r_k + Q x_{k+1}``
     for ``k = d-1 .. 1``."""
     m = Qf.shape[0]
-    factored = _float_solver(sp.identity(m, format="csr") - Qf) if d == 1 else _roots_solver(Qf, d)
-    if factored is None:
-        power = Qf
-        for _ in range(d - 1):
-            power = power @ Qf
-        factored = _dense_solver(np.eye(m) - power.toarray())
+    if d == 1:  # a sparse LU of I - Q, or its dense LU
+        factored = _float_solver(sp.identity(m, format="csr") - Qf)
+    else:  # sparse factors over the roots of unity, or a dense LU of I - Q^d
+        factored = _roots_solver(Qf, d)
         if factored is None:
-            return None
+            power = Qf
+            for _ in range(d - 1):
+                power = power @ Qf
+            factored = _dense_solver(np.eye(m) - power.toarray())
+    if factored is None:
+        return None
     core = factored.solve
 
     def solve(Rf: np.ndarray) -> np.ndarray:
