@@ -54,7 +54,14 @@ class Chain:
     """
 
     __slots__ = ()
+    n: int
     field: Field
+    r: tuple[Any, ...]
+    labels: tuple[str, ...] | None
+    notes: tuple[str, ...]
+    _ptr: list[int]
+    _indices: np.ndarray
+    _values: tuple[Any, ...]
 
     # -- access -----------------------------------------------------------------------
     def row(self, i: int) -> tuple[tuple[int, Any], ...]:
