@@ -1,14 +1,15 @@
 """Certified float enclosures of the decomposition, for chains too large for exact arithmetic.
 
 ``exactpte.decompose(chain, arithmetic="certified", tol=1e-9)`` returns a
-:class:`~exactpte.certified.decomposition.CertifiedDecomposition`: the exact structure, and for
+:class:`~exactpte.certified.result.CertifiedDecomposition`: the exact structure, and for
 every number an interval that provably holds the exact value, with the certificate of each
 solved system (:mod:`exactpte.certified.systems`).  Floats do the work (numpy, scipy); only
 exactly checked inequalities and a-priori rounding bounds (:mod:`exactpte.certified.rounding`)
 enter the enclosures.
 """
 
-from .decomposition import CertifiedDecomposition, decompose_certified
+from .decomposition import decompose_certified
+from .result import CertifiedDecomposition
 from .rounding import Interval
 from .systems import Certificate, MMatrixSystem
 
