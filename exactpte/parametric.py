@@ -25,7 +25,8 @@ from typing import Any
 import flint
 
 from ._numbers import to_fmpq
-from .chain import Chain, MarkovRewardProcess, check_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
+from .chain import Chain, MarkovRewardProcess
+from .coercion import check_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
 from .errors import GenericRegionError, SymbolicEntryError
 from .fields import RationalFunctionField
 
