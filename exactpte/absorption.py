@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .chain import Chain
+from .fields import Field
 from .fields.rows import solve_rows_densely
 from .structure import Structure
 
@@ -19,13 +20,13 @@ __all__ = ["solve_transient", "extend_to_transient", "transient_basis", "phase_o
 SparseVector = dict  # column -> nonzero scalar; a missing column is zero
 
 
-def _sparse_power(rows: list[list[tuple[int, object]]], d: int, field) -> list[dict[int, object]]:
+def _sparse_power(rows: list[list[tuple[int, Any]]], d: int, field: Field[Any]) -> list[dict[int, Any]]:
     """Rows of ``Q^d`` from the rows of ``Q`` (sparse products: ``Q`` has a few entries a row)."""
     power = [dict(row) for row in rows]
     for _ in range(d - 1):
         nxt = []
         for row in power:
-            acc: dict[int, object] = {}
+            acc: dict[int, Any] = {}
             for b, q in row.items():
                 for c, q2 in rows[b]:
                     acc[c] = acc.get(c, field.zero) + q * q2

@@ -64,9 +64,9 @@ class Chain:
         Conversions stated by the reader that built the chain (e.g. decimals read exactly).
     """
 
-    __slots__ = ()
+    __slots__ = ("n", "_ptr", "_indices", "_values", "r", "labels", "notes", "__dict__")  # (__dict__: cached properties)
     n: int
-    field: Field
+    field: Field[Any]
     r: tuple[Any, ...]
     labels: tuple[str, ...] | None
     notes: tuple[str, ...]
@@ -178,7 +178,7 @@ class Chain:
         """
         return _FieldChain(self, self.field, reward=r)
 
-    def over(self, field: Field) -> "Chain":
+    def over(self, field: Field[Any]) -> "Chain":
         """The same chain with its entries in another exact field (each converted with ``field.scalar``).
 
         Used to cross-check the two arithmetic fields: a rational chain over ``QQ()`` (rational
@@ -212,7 +212,7 @@ class Chain:
 class _FieldChain(Chain):
     """A chain's entries re-expressed in another field (:meth:`Chain.over`)."""
 
-    def __init__(self, chain: Chain, field: Field, *, reward: Any = None) -> None:
+    def __init__(self, chain: Chain, field: Field[Any], *, reward: Any = None) -> None:
         self.n, self.field, self.labels, self.notes = chain.n, field, chain.labels, chain.notes
         same = field is chain.field
         self._set_csr(chain._ptr, chain._indices, chain._values if same else tuple(field.scalar(q) for q in chain._values))
@@ -264,7 +264,7 @@ class MarkovRewardProcess(Chain):
     exactpte.errors.RowSumError: row 1 sums to 11/10, expected exactly 1
     """
 
-    __slots__ = ("n", "_ptr", "_indices", "_values", "r", "labels", "notes", "__dict__")
+    __slots__ = ()
     field = QQ
 
     def __init__(
@@ -489,7 +489,7 @@ def check_chain(chain: Any) -> Chain:
 
 # -- the one validator ------------------------------------------------------------------------
 def validated_rows(
-    rows: Sequence[Sequence[tuple[int, Any]]], field: Field, *, identically: bool = False
+    rows: Sequence[Sequence[tuple[int, Any]]], field: Field[Any], *, identically: bool = False
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[Any, ...], ...]]:
     """Sparse rows ``(columns, values)`` of a row-stochastic matrix, zeros dropped, after checking
     that no entry is negative (:meth:`Field.is_negative`) and every row sums to exactly 1.

@@ -59,7 +59,7 @@ def to_drn(chain: Chain, *, reward_name: str = "r") -> str:
     """
     check_chain(chain)
     value = _storm_value if chain.field.is_parametric else str
-    params = " ".join(chain.params) if chain.field.is_parametric else ""
+    params = " ".join(chain.field.params)
     lines = ["@type: DTMC", "@parameters", params, "@reward_models", reward_name,
              "@nr_states", str(chain.n), "@nr_choices", str(chain.n), "@model"]
     for s in range(chain.n):

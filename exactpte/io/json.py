@@ -198,7 +198,7 @@ def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict:
     if chain.labels is not None:
         out["labels"] = list(chain.labels)
     if chain.field.is_parametric:
-        out["params"] = list(chain.params)
+        out["params"] = list(chain.field.params)
     return out
 
 
