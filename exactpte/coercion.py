@@ -53,7 +53,7 @@ def dense_rows(P: Any, denominator: int | None = None) -> list[Sequence[Any]]:
         return P.tolist()
     if isinstance(P, (str, bytes, Mapping)) or not isinstance(P, Iterable):
         raise ShapeError(f"P must be a matrix (nested sequences), got {type(P).__name__}")
-    rows = []
+    rows: list[Sequence[Any]] = []
     for i, row in enumerate(P):
         if isinstance(row, (str, bytes, Mapping)) or not isinstance(row, Iterable):
             raise ShapeError(f"row {i} of P is not a sequence ({row!r})")

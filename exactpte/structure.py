@@ -104,7 +104,7 @@ def closed_components(graph: "sp.csr_matrix", k: int, labels: np.ndarray) -> np.
     return closed
 
 
-def reverse_topological_components(graph: "sp.csr_matrix", labels: np.ndarray, comps: Sequence[int]) -> list[int]:
+def reverse_topological_components(graph: "sp.csr_matrix", labels: np.ndarray, comps: "Sequence[int] | np.ndarray") -> list[int]:
     """The SCC labels ``comps`` ordered downstream first (every SCC after those it reaches).
 
     This is the order in which absorbing systems on the transient part are solved

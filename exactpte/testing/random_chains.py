@@ -339,14 +339,13 @@ def random_chain_arrays(
         stay = rng.random(n_t) * 100 < (transient_target_percent or 0)
         rows.append(t_states)
         cols.append(np.where(stay, rng.integers(n_rec, n, size=n_t), rng.integers(0, n, size=n_t)))
-    rows, cols = np.concatenate(rows), np.concatenate(cols)
-    key = np.unique(rows * n + cols)
-    rows, cols = key // n, key % n
-    weights = rng.integers(1, max_denominator + 1, size=len(rows))
-    totals = np.bincount(rows, weights=weights, minlength=n).astype(np.int64)
-    g = np.gcd(weights, totals[rows])
+    key = np.unique(np.concatenate(rows) * n + np.concatenate(cols))
+    sources, targets = key // n, key % n
+    weights = rng.integers(1, max_denominator + 1, size=len(sources))
+    totals = np.bincount(sources, weights=weights, minlength=n).astype(np.int64)
+    g = np.gcd(weights, totals[sources])
     rewards = rng.integers(-3, 4, size=n)
-    return rows, cols, weights // g, totals[rows] // g, rewards
+    return sources, targets, weights // g, totals[sources] // g, rewards
 
 
 def parametrize(chain: MarkovRewardProcess, integer: IntSource, *, params: Sequence[str] = ("p",), max_rows: int = 3,
