@@ -271,8 +271,8 @@ class MarkovRewardProcess(Chain):
         self,
         P: Any,
         r: Any,
-        labels: Sequence[str] | None = None,
         *,
+        labels: Sequence[str] | None = None,
         denominator: int | None = None,
         floats: str = "refuse",
         limit_denominator: int | None = None,
@@ -293,8 +293,8 @@ class MarkovRewardProcess(Chain):
         n: int,
         edges: Iterable[tuple[int, int, Any]],
         r: Any,
-        labels: Sequence[str] | None = None,
         *,
+        labels: Sequence[str] | None = None,
         floats: str = "refuse",
         limit_denominator: int | None = None,
     ) -> "MarkovRewardProcess":
@@ -321,8 +321,8 @@ class MarkovRewardProcess(Chain):
         numerators: Any,
         denominators: Any,
         r: Any,
-        labels: Sequence[str] | None = None,
         *,
+        labels: Sequence[str] | None = None,
         reward_denominator: int = 1,
     ) -> "MarkovRewardProcess":
         """Build from integer edge arrays: ``P[rows[e], cols[e]] = numerators[e] / denominators[e]``.
@@ -362,6 +362,7 @@ class MarkovRewardProcess(Chain):
         transitions: Any,
         rewards: Any,
         policy: Any,
+        *,
         labels: Sequence[str] | None = None,
     ) -> "MarkovRewardProcess":
         """The chain a stationary policy induces on a finite MDP (paper, Section 2).
@@ -413,15 +414,15 @@ class MarkovRewardProcess(Chain):
                 sum((pis[a] * action_rows[a][j] for a in range(A) if pis[a] != 0), flint.fmpq(0)) for j in range(n)
             ])
             r.append(sum((pis[a] * to_fmpq(rewards[s][a], f"rewards[{s}][{a}]") for a in range(A) if pis[a] != 0), flint.fmpq(0)))
-        return cls(P_rows, r, labels)
+        return cls(P_rows, r, labels=labels)
 
     @classmethod
     def from_sparse(
         cls,
         matrix: Any,
         r: Any,
-        labels: Sequence[str] | None = None,
         *,
+        labels: Sequence[str] | None = None,
         denominator: int | None = None,
         floats: str = "refuse",
         limit_denominator: int | None = None,
@@ -451,7 +452,7 @@ class MarkovRewardProcess(Chain):
         scale = denominator_scale(denominator)
         edges = [(i, j, to_fmpq(x, f"P[{i}][{j}]", policy) * scale)
                  for i, j, x in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist())]
-        return cls.from_edges(coo.shape[0], edges, r, labels, floats=floats, limit_denominator=limit_denominator)
+        return cls.from_edges(coo.shape[0], edges, r, labels=labels, floats=floats, limit_denominator=limit_denominator)
 
     # -- validation -----------------------------------------------------------------
     def _init(self, n: int, rows, r, labels, policy: FloatPolicy) -> None:

@@ -149,7 +149,7 @@ class ParametricChain(Chain):
                 raise GenericRegionError(f"{where} = {x} has a pole at this point") from None
 
         edges = [(i, j, value(e, f"P[{i}][{j}]")) for i, j, e in self.edges()]
-        return MarkovRewardProcess.from_edges(self.n, edges, [value(x, f"r[{s}]") for s, x in enumerate(self.r)], self.labels)
+        return MarkovRewardProcess.from_edges(self.n, edges, [value(x, f"r[{s}]") for s, x in enumerate(self.r)], labels=self.labels)
 
     def assumptions(self) -> list[str]:
         """The generic region, as conditions: each non-constant support entry is positive.

@@ -170,8 +170,8 @@ def from_dict(data: Any, *, source: str = "<dict>") -> Chain:
             return ParametricChain(P, r, params=params, labels=labels)
         return ParametricChain.from_edges(n, edges, r, params=params, labels=labels)
     if edges is None:
-        return MarkovRewardProcess(P, r, labels)
-    return MarkovRewardProcess.from_edges(n, edges, r, labels)
+        return MarkovRewardProcess(P, r, labels=labels)
+    return MarkovRewardProcess.from_edges(n, edges, r, labels=labels)
 
 
 def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict:
