@@ -5,7 +5,9 @@
 ``r``, labels, and the support-graph structure (computed once).  :class:`MarkovRewardProcess`
 is the rational chain; :class:`exactpte.parametric.ParametricChain` the parametric one.
 Both are validated by the same function, :func:`validated_rows`, so that every later stage
-may assume a valid chain; errors name the row, entry or size at fault.
+may assume a valid chain; errors name the row, entry or size at fault.  Turning user input
+(matrices, edge lists, arrays, labels) into rows is :mod:`exactpte.coercion`'s job; the
+support-graph analysis is :mod:`exactpte.structure`'s, which knows nothing of chains.
 """
 
 from __future__ import annotations
