@@ -25,6 +25,7 @@ from typing import Any
 
 from ..chain import Chain, MarkovRewardProcess, check_chain
 from ..errors import ChainFileError
+from ..parametric import ParametricChain
 
 __all__ = ["loads", "from_dict", "chain_to_dict", "dump", "KEYS"]
 
@@ -160,8 +161,6 @@ def from_dict(data: Any, *, source: str = "<dict>") -> Chain:
             edges.append((_integer(e[0], f"{source}: edges[{k}][0]"), _integer(e[1], f"{source}: edges[{k}][1]"),
                           _number(e[2], f"{source}: edges[{k}][2]")))
     if "params" in data:
-        from ..parametric import ParametricChain
-
         params = _list(data["params"], f"{source}: 'params'", 'parameter names such as ["p", "q"]')
         if not params or not all(isinstance(p, str) and p.isidentifier() and p.isascii() for p in params):
             raise ChainFileError(f"{source}: 'params' must be a non-empty list of parameter names (ASCII identifiers) "

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 
 from ..errors import UsageError
 from ..chain import MarkovRewardProcess
+from ..parametric import ParametricChain
 
 __all__ = ["build_chain", "draw_spec", "random_chain", "random_small_chain", "parametrize", "ChainSpec"]
 
@@ -358,8 +359,6 @@ def parametrize(chain: MarkovRewardProcess, integer: IntSource, *, params: Seque
     With ``products`` (and two or more parameters) a row may instead get ``m·x·y`` and
     ``m·(1 - x·y)``: entries that vanish on two lines and on a curve meeting the square in a point.
     """
-    from ..parametric import ParametricChain
-
     n = chain.n
     P = [[str(x) for x in row] for row in chain.dense()]
     r = [str(x) for x in chain.r]
