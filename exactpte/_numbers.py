@@ -48,7 +48,7 @@ class FloatPolicy:
                 f"floats='exact' (the float's exact binary value) or limit_denominator=N"
             )
         f = Fraction(x)
-        if self.mode == "limit":
+        if self.mode == "limit" and self.limit_denominator is not None:
             f = f.limit_denominator(self.limit_denominator)
         return flint.fmpq(f.numerator, f.denominator)
 

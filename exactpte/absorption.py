@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .chain import Chain
+from .fields import Field
 from .fields.rows import solve_rows_densely
 from .structure import Structure
 
@@ -19,13 +20,13 @@ __all__ = ["solve_transient", "extend_to_transient", "transient_basis", "phase_o
 SparseVector = dict  # column -> nonzero scalar; a missing column is zero
 
 
-def _sparse_power(rows: list[list[tuple[int, object]]], d: int, field) -> list[dict[int, object]]:
+def _sparse_power(rows: list[list[tuple[int, Any]]], d: int, field: Field[Any]) -> list[dict[int, Any]]:
     """Rows of ``Q^d`` from the rows of ``Q`` (sparse products: ``Q`` has a few entries a row)."""
     power = [dict(row) for row in rows]
     for _ in range(d - 1):
         nxt = []
         for row in power:
-            acc: dict[int, object] = {}
+            acc: dict[int, Any] = {}
             for b, q in row.items():
                 for c, q2 in rows[b]:
                     acc[c] = acc.get(c, field.zero) + q * q2
@@ -158,83 +159,119 @@ def solve_transient(
     >>> x[0][0]
     {0: 1}
     """
-    field = chain.field
-    zero = field.zero
     d = len(const)
     X: list[dict[int, SparseVector]] = [dict() for _ in range(d)]
     pieces: dict[tuple[int, int], Shared] = {} if shared is None else shared
     for scc in structure.transient_sccs:
         if d == 1 and len(scc) == 1:  # the common case on DAG-like transient parts: no solve at all
-            s = scc[0]
-            acc = dict(const[0].get(s, ()))
-            loop = None
-            outside = []
-            for j, q in chain.row(s):
-                if j == s:
-                    loop = q
-                else:
-                    outside.append((j, q))
-            _flow_in(field, outside, X[0], pieces, 0, acc)
-            if loop is not None:  # x = c + q x  =>  x = c / (1 - q)
-                scale = field.one / (field.one - loop)
-                acc = {col: v * scale for col, v in acc.items()}
-            vec = {col: v for col, v in acc.items() if v != 0}
-            if vec:
-                X[0][s] = vec
+            _solve_state(chain, scc[0], const[0], X[0], pieces)
             continue
-        pos = {s: j for j, s in enumerate(scc)}
-        m = len(scc)
-        # c_k on S: the constant plus what flows to already-solved transient states
-        c = [[dict(const[k].get(s, ())) for s in scc] for k in range(d)]
-        Q_rows: list[list[tuple[int, object]]] = [[] for _ in range(m)]
-        for a, s in enumerate(scc):
-            outside = []
-            for j, q in chain.row(s):
-                b = pos.get(j)
-                if b is None:
-                    outside.append((j, q))
-                else:
-                    Q_rows[a].append((b, q))
-            for k in range(d):
-                _flow_in(field, outside, X[(k + 1) % d], pieces, (k + 1) % d, c[k][a])
+        Q_rows, c = _block_system(chain, scc, const, X, pieces)
         active = sorted({col for ck in c for vec in ck for col, v in vec.items() if v != 0})
         if not active:
             continue
         if not any(Q_rows):  # no coupling inside S: x_k = c_k
             for k in range(d):
                 for a, s in enumerate(scc):
-                    vec = {col: v for col, v in c[k][a].items() if v != 0}
-                    if vec:
-                        X[k][s] = vec
+                    _store(X[k], s, c[k][a].items())
             continue
-        C = [[[vec.get(col, zero) for col in active] for vec in c[k]] for k in range(d)]
-        lifted = field.solve_phase_system(Q_rows, C, d)
-        values: list[list[list] | None] = [None] * d  # exact entries where the solve gave them
-        if lifted is not None:
-            nums, den = lifted
-            phases = [(nums[k], den) for k in range(d)]
-        else:
-            y = C[d - 1]
-            for k in range(d - 2, -1, -1):  # Horner: y = sum_j Q^j c_j
-                y = [[u + w for u, w in zip(ca, qa)] for ca, qa in zip(C[k], _matvec(Q_rows, y, field))]
-            A = field.identity(m)
-            for a, row in enumerate(_sparse_power(Q_rows, d, field) if d > 1 else [dict(r) for r in Q_rows]):
-                for b, q in row.items():
-                    A[a, b] -= q
-            X0 = field.solve(A, field.matrix(y, len(active)))
-            values[0] = field.to_lists(X0)
-            phases = [field.matrix_split(X0) if d > 1 or shared is not None else (None, None)]
-            if d > 1:
-                phases += _back_substitute(field, Q_rows, C, *phases[0])
-        for k, (nums, den) in enumerate(phases):
-            for a, s in enumerate(scc):
-                row = values[k][a] if values[k] is not None else [field.fraction(v, den) for v in nums[a]]
-                vec = {col: v for col, v in zip(active, row) if v != 0}
-                if vec:
-                    X[k][s] = vec
-                    if nums is not None:
-                        pieces[(s, k)] = Shared(active, nums[a], den)
+        _solve_block(chain.field, scc, Q_rows, c, active, X, pieces, keep_shared=shared is not None)
     return X
+
+
+def _store(X_k: dict[int, SparseVector], s: int, items: Any) -> SparseVector:
+    """``X_k[s]`` = the nonzero ``(column, value)`` pairs of ``items`` (left unset when there are none)."""
+    vec = {col: v for col, v in items if v != 0}
+    if vec:
+        X_k[s] = vec
+    return vec
+
+
+def _solve_state(chain: Chain, s: int, const: dict[int, SparseVector], X_0: dict[int, SparseVector],
+                 pieces: dict[tuple[int, int], Shared]) -> None:
+    """A transient SCC of one state with ``d = 1``: ``x = c + sum_j P(s, j) x(j) + q x`` solved by
+    hand (``x = (c + flow) / (1 - q)`` for a self-loop ``q``), no matrix."""
+    field = chain.field
+    acc = dict(const.get(s, ()))
+    loop = None
+    outside = []
+    for j, q in chain.row(s):
+        if j == s:
+            loop = q
+        else:
+            outside.append((j, q))
+    _flow_in(field, outside, X_0, pieces, 0, acc)
+    if loop is not None:  # x = c + q x  =>  x = c / (1 - q)
+        scale = field.one / (field.one - loop)
+        acc = {col: v * scale for col, v in acc.items()}
+    _store(X_0, s, acc.items())
+
+
+def _block_system(chain: Chain, scc: Sequence[int], const: Sequence[dict[int, SparseVector]],
+                  X: list[dict[int, SparseVector]], pieces: dict[tuple[int, int], Shared]
+                  ) -> tuple[list[list[tuple[int, Any]]], list[list[SparseVector]]]:
+    """``(Q_rows, c)`` of one SCC ``S``: ``Q_SS`` as rows in block positions, and ``c_k`` on ``S``:
+    the constant plus what flows to already-solved transient states."""
+    field = chain.field
+    d = len(const)
+    pos = {s: j for j, s in enumerate(scc)}
+    c = [[dict(const[k].get(s, ())) for s in scc] for k in range(d)]
+    Q_rows: list[list[tuple[int, Any]]] = [[] for _ in scc]
+    for a, s in enumerate(scc):
+        outside = []
+        for j, q in chain.row(s):
+            b = pos.get(j)
+            if b is None:
+                outside.append((j, q))
+            else:
+                Q_rows[a].append((b, q))
+        for k in range(d):
+            _flow_in(field, outside, X[(k + 1) % d], pieces, (k + 1) % d, c[k][a])
+    return Q_rows, c
+
+
+def _solve_block(field: Any, scc: Sequence[int], Q_rows: list[list[tuple[int, Any]]], c: list[list[SparseVector]],
+                 active: list[int], X: list[dict[int, SparseVector]], pieces: dict[tuple[int, int], Shared],
+                 *, keep_shared: bool) -> None:
+    """A coupled SCC: ``x_0`` by the field's fast phase route or by ``(I - Q^d) x_0 = sum_j Q^j c_j``,
+    then ``x_{d-1} .. x_1`` by back-substitution; stored in ``X`` (and in ``pieces`` over the solve's
+    common denominator)."""
+    d = len(c)
+    C = [[[vec.get(col, field.zero) for col in active] for vec in c[k]] for k in range(d)]
+    values: list[list[list] | None] = [None] * d  # exact entries where the solve gave them
+    lifted = field.solve_phase_system(Q_rows, C, d)
+    if lifted is not None:
+        nums, den = lifted
+        phases: list[tuple[Any, Any]] = [(nums[k], den) for k in range(d)]
+    else:
+        X0 = field.solve(_phase_matrix(field, Q_rows, d), field.matrix(_horner(field, Q_rows, C), len(active)))
+        values[0] = field.to_lists(X0)
+        phases = [field.matrix_split(X0) if d > 1 or keep_shared else (None, None)]
+        if d > 1:
+            phases += _back_substitute(field, Q_rows, C, *phases[0])
+    for k, (nums, den) in enumerate(phases):
+        for a, s in enumerate(scc):
+            exact = values[k]
+            row = exact[a] if exact is not None else [field.fraction(v, den) for v in nums[a]]
+            if _store(X[k], s, zip(active, row)) and nums is not None:
+                pieces[(s, k)] = Shared(active, nums[a], den)
+
+
+def _horner(field: Any, Q_rows: list[list[tuple[int, Any]]], C: list[list[list]]) -> list[list]:
+    """``sum_j Q^j c_j`` by Horner's scheme on the dense right-hand sides."""
+    y = C[-1]
+    for k in range(len(C) - 2, -1, -1):
+        y = [[u + w for u, w in zip(ca, qa)] for ca, qa in zip(C[k], _matvec(Q_rows, y, field))]
+    return y
+
+
+def _phase_matrix(field: Any, Q_rows: list[list[tuple[int, Any]]], d: int) -> Any:
+    """``I - Q^d`` as a dense field matrix."""
+    A = field.identity(len(Q_rows))
+    for a, row in enumerate(_sparse_power(Q_rows, d, field) if d > 1 else [dict(r) for r in Q_rows]):
+        for b, q in row.items():
+            A[a, b] -= q
+    return A
 
 
 def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> list:

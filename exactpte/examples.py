@@ -56,7 +56,7 @@ def two_paths(lengths: Sequence[int] = (3, 14)) -> MarkovRewardProcess:
             s = start + off
             edges.append((s, s + 1 if off < L - 1 else 0, 1))
     r = [1] + [0] * (len(labels) - 1)
-    return MarkovRewardProcess.from_edges(len(labels), edges, r, labels)
+    return MarkovRewardProcess.from_edges(len(labels), edges, r, labels=labels)
 
 
 def two_cycles() -> MarkovRewardProcess:
@@ -66,7 +66,7 @@ def two_cycles() -> MarkovRewardProcess:
     """
     edges = [(k, (k + 1) % 4, 1) for k in range(4)] + [(4 + k, 4 + (k + 1) % 4, 1) for k in range(4)]
     labels = [f"A{k}" for k in range(4)] + [f"B{k}" for k in range(4)]
-    return MarkovRewardProcess.from_edges(8, edges, [1, 1, 0, 0, 1, 0, 1, 0], labels)
+    return MarkovRewardProcess.from_edges(8, edges, [1, 1, 0, 0, 1, 0, 1, 0], labels=labels)
 
 
 def lazy_two_state() -> MarkovRewardProcess:
@@ -88,7 +88,7 @@ def branching() -> MarkovRewardProcess:
         (6, 0, "1/3"), (6, 3, "2/3"),
     ]
     labels = ["x0", "x1", "y0", "y1", "y2", "t0", "t1"]
-    return MarkovRewardProcess.from_edges(7, edges, [1, 0, 0, 3, 0, 0, 0], labels)
+    return MarkovRewardProcess.from_edges(7, edges, [1, 0, 0, 3, 0, 0, 0], labels=labels)
 
 
 def paper_benchmark(
@@ -147,7 +147,7 @@ def paper_benchmark(
         if j < line_length - 1:
             edges.append((s, s + 1, 1 - eps - eta))
         labels.append(f"t{j}")
-    return MarkovRewardProcess.from_edges(n_rec + line_length, edges, r, labels)
+    return MarkovRewardProcess.from_edges(n_rec + line_length, edges, r, labels=labels)
 
 
 # -- parametric examples (closed forms: examples/closed_forms.py, docs/closed-forms.md) ----------

@@ -17,12 +17,17 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flint
 import numpy as np
 
 from .errors import UsageError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import scipy.sparse as sp
+
+    from .chain import Chain
 
 __all__ = ["to_float", "to_floats", "float_matrix", "float_sparse_matrix", "split_values", "split_sparse_matrix"]
 
@@ -43,18 +48,18 @@ def to_floats(values: Iterable[Any]) -> np.ndarray:
     return np.array([to_float(x) for x in values], dtype=float)
 
 
-def float_matrix(chain) -> np.ndarray:
+def float_matrix(chain: Chain) -> np.ndarray:
     """The chain's transition matrix as a dense float array (a rational chain's; a parametric chain
     needs a point first: :class:`~exactpte.errors.UsageError`)."""
     if chain.field.is_parametric:
-        raise UsageError(f"{chain!r} has parameters {list(chain.params)}; substitute a point first (chain.at(point))")
+        raise UsageError(f"{chain!r} has parameters {list(chain.field.params)}; substitute a point first (chain.at(point))")
     P = np.zeros((chain.n, chain.n))
     for i, j, q in chain.edges():
         P[i, j] = to_float(q)
     return P
 
 
-def float_sparse_matrix(chain):
+def float_sparse_matrix(chain: Chain) -> sp.csr_matrix:
     """The transition matrix as a scipy CSR float matrix sharing the chain's column array, every entry
     the nearest double (:func:`to_float`, once per distinct probability)."""
     return split_sparse_matrix(chain)[0]
@@ -70,7 +75,7 @@ def split_values(values: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
     >>> abs(Fraction(1, 3) - Fraction(hi[0]) - Fraction(lo[0])) <= Fraction(1, 3) / 2**106, bool(lo[1] == 0.0)
     (True, True)
     """
-    cache: dict = {}
+    cache: dict[Any, tuple[float, float]] = {}
     values = list(values)
     hi = np.empty(len(values))
     lo = np.empty(len(values))
@@ -83,7 +88,7 @@ def split_values(values: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
     return hi, lo
 
 
-def split_sparse_matrix(chain):
+def split_sparse_matrix(chain: Chain) -> tuple[sp.csr_matrix, np.ndarray]:
     """The transition matrix as two aligned CSR float arrays ``hi + lo`` (:func:`split_values` of each
     entry): returns ``(csr hi, lo data array)``.
 
@@ -95,9 +100,9 @@ def split_sparse_matrix(chain):
     >>> all(abs(q - Fraction(h) - Fraction(l)) <= q / 2**106 for q, h, l in zip(exact, hi.data, lo))
     True
     """
-    import scipy.sparse as sp
+    import scipy.sparse as sp  # noqa: F811 (at run time, on first use)
 
     if chain.field.is_parametric:
-        raise UsageError(f"{chain!r} has parameters {list(chain.params)}; substitute a point first (chain.at(point))")
+        raise UsageError(f"{chain!r} has parameters {list(chain.field.params)}; substitute a point first (chain.at(point))")
     data, low = split_values(chain._values)
     return sp.csr_matrix((data, chain._indices, np.asarray(chain._ptr)), shape=(chain.n, chain.n)), low

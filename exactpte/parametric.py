@@ -25,7 +25,8 @@ from typing import Any
 import flint
 
 from ._numbers import to_fmpq
-from .chain import Chain, MarkovRewardProcess, check_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
+from .chain import Chain, MarkovRewardProcess
+from .coercion import check_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
 from .errors import GenericRegionError, SymbolicEntryError
 from .fields import RationalFunctionField
 
@@ -148,7 +149,7 @@ class ParametricChain(Chain):
                 raise GenericRegionError(f"{where} = {x} has a pole at this point") from None
 
         edges = [(i, j, value(e, f"P[{i}][{j}]")) for i, j, e in self.edges()]
-        return MarkovRewardProcess.from_edges(self.n, edges, [value(x, f"r[{s}]") for s, x in enumerate(self.r)], self.labels)
+        return MarkovRewardProcess.from_edges(self.n, edges, [value(x, f"r[{s}]") for s, x in enumerate(self.r)], labels=self.labels)
 
     def assumptions(self) -> list[str]:
         """The generic region, as conditions: each non-constant support entry is positive.

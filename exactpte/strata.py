@@ -317,7 +317,7 @@ def _substituted(level: _Level, var: int, value) -> tuple[_Level, list]:
     if rest:
         sub = ParametricChain.from_edges(chain.n, edges, r, params=list(rest), labels=chain.labels)
     else:
-        sub = MarkovRewardProcess.from_edges(chain.n, edges, r, chain.labels)
+        sub = MarkovRewardProcess.from_edges(chain.n, edges, r, labels=chain.labels)
     subst = {p: F.compose(v, images, G) for p, v in level.subst.items()}
     subst[name] = value_g
     return _Level(sub, level.original, subst), images

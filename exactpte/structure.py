@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
-from .chain import Chain
 from .errors import AnchorError, ShapeError
 
 __all__ = [
@@ -31,18 +30,42 @@ __all__ = [
     "period_and_phases",
     "bfs_levels",
     "chain_structure",
+    "graph_structure",
+    "csr_graph",
+    "HasSupportGraph",
     "Structure",
 ]
 
 
+@runtime_checkable
+class HasSupportGraph(Protocol):
+    """Anything that offers its support graph as a scipy CSR matrix (a chain does)."""
+
+    @property
+    def support_graph(self) -> "sp.csr_matrix":
+        """The support graph: a square scipy CSR matrix, nonzero where a transition is possible."""
+
+
+def csr_graph(n: int, indptr: Any, indices: np.ndarray) -> "sp.csr_matrix":
+    """The graph on ``0..n-1`` whose state ``s`` has the successors ``indices[indptr[s]:indptr[s+1]]``,
+    as a scipy CSR 0/1 matrix (float64 entries: what scipy's graph routines work on, so they take it
+    without a converted copy; ``indices`` is shared, not copied).
+
+    Examples
+    --------
+    >>> csr_graph(2, [0, 1, 2], np.array([1, 0])).toarray().tolist()
+    [[0.0, 1.0], [1.0, 0.0]]
+    """
+    return sp.csr_matrix((np.ones(len(indices)), indices, np.asarray(indptr, dtype=np.int64)), shape=(n, n))
+
+
 def support_matrix(succ: Sequence[Sequence[int]]) -> "sp.csr_matrix":
-    """The support graph as a scipy CSR 0/1 matrix (float64 entries: what scipy's graph routines
-    work on, so they take it without a converted copy)."""
+    """The support graph of successor lists as a scipy CSR 0/1 matrix (:func:`csr_graph`)."""
     n = len(succ)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum([len(s) for s in succ], out=indptr[1:])
     indices = np.fromiter((j for s in succ for j in s), dtype=np.int64, count=int(indptr[-1]))
-    return sp.csr_matrix((np.ones(len(indices)), indices, indptr), shape=(n, n))
+    return csr_graph(n, indptr, indices)
 
 
 def _edge_sources(graph: "sp.csr_matrix") -> np.ndarray:
@@ -81,7 +104,7 @@ def closed_components(graph: "sp.csr_matrix", k: int, labels: np.ndarray) -> np.
     return closed
 
 
-def reverse_topological_components(graph: "sp.csr_matrix", labels: np.ndarray, comps: Sequence[int]) -> list[int]:
+def reverse_topological_components(graph: "sp.csr_matrix", labels: np.ndarray, comps: "Sequence[int] | np.ndarray") -> list[int]:
     """The SCC labels ``comps`` ordered downstream first (every SCC after those it reaches).
 
     This is the order in which absorbing systems on the transient part are solved
@@ -364,7 +387,7 @@ class Structure:
         return tuple(out)
 
 
-def chain_structure(succ: "Sequence[Sequence[int]] | Chain") -> Structure:
+def chain_structure(succ: "Sequence[Sequence[int]] | HasSupportGraph") -> Structure:
     """Canonical :class:`Structure` of a support graph (``lem:recurrent_decomp``).
 
     Closed classes are the closed strongly connected components; the period of a class is the
@@ -373,9 +396,10 @@ def chain_structure(succ: "Sequence[Sequence[int]] | Chain") -> Structure:
 
     Parameters
     ----------
-    succ : sequence of sequences of int, or Chain
-        Successor lists (``succ[s]`` = states reachable in one step from ``s``), or a chain
-        (its support graph is used; ``chain.structure`` caches the same result).
+    succ : sequence of sequences of int, or a chain
+        Successor lists (``succ[s]`` = states reachable in one step from ``s``), checked; or
+        anything with a ``support_graph`` (a chain: its graph is used as it is, and
+        ``chain.structure`` caches the same result).
 
     Returns
     -------
@@ -392,11 +416,22 @@ def chain_structure(succ: "Sequence[Sequence[int]] | Chain") -> Structure:
     >>> chain_structure(exactpte.example("branching")) == exactpte.example("branching").structure
     True
     """
-    if isinstance(succ, Chain):
-        n, graph = succ.n, succ.support_graph
-    else:
-        _check_successors(succ)
-        n, graph = len(succ), support_matrix(succ)
+    if isinstance(succ, HasSupportGraph):
+        return graph_structure(succ.support_graph)
+    _check_successors(succ)
+    return graph_structure(support_matrix(succ))
+
+
+def graph_structure(graph: "sp.csr_matrix") -> Structure:
+    """Canonical :class:`Structure` of a support graph given as a square scipy CSR matrix (not
+    checked: the pure-graph entry point :attr:`Chain.structure <exactpte.chain.Chain.structure>` calls).
+
+    Examples
+    --------
+    >>> graph_structure(csr_graph(3, [0, 1, 2, 3], np.array([1, 0, 0]))).transient
+    (2,)
+    """
+    n = graph.shape[0]
     k, labels = strongly_connected_components(graph)
     closed = closed_components(graph, k, labels)
     order = np.argsort(labels, kind="stable")  # states grouped by label, ascending inside

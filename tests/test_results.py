@@ -34,7 +34,7 @@ def test_output_is_canonical():
     assert a == b
     # the same chain built another way gives byte-identical output
     m = exactpte.example("branching")
-    m2 = exactpte.MarkovRewardProcess(m.dense(), list(m.r), m.labels)
+    m2 = exactpte.MarkovRewardProcess(m.dense(), list(m.r), labels=m.labels)
     assert exactpte.decompose(m2).to_json() == a
 
 

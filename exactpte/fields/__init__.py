@@ -24,17 +24,27 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
+import flint
+
+from .polymatrix import PolyMatrix
 from .rational import QQ, RationalField
-from .rational_functions import PolyMatrix, RationalFunction, RationalFunctionField
+from .rational_functions import RationalFunction, RationalFunctionField
 
 __all__ = ["Field", "QQ", "RationalField", "RationalFunctionField", "RationalFunction", "PolyMatrix"]
 
+E = TypeVar("E")
+
 
 @runtime_checkable
-class Field(Protocol):
-    """What an exact field offers the algorithms (scalars, dense block matrices, a solve, output).
+class Field(Protocol[E]):
+    """What an exact field offers the algorithms (scalars, dense block matrices, a solve, output),
+    generic over its element type ``E``: :class:`RationalField` is a ``Field[flint.fmpq]``,
+    :class:`RationalFunctionField` a ``Field[RationalFunction]``.
+
+    Matrices are the field's own dense type (``fmpq_mat``, :class:`PolyMatrix`), used only through
+    the methods below; ring elements (numerators, denominators) are ``fmpz`` or ``fmpz_mpoly``.
 
     Attributes
     ----------
@@ -44,17 +54,20 @@ class Field(Protocol):
         The field's neutral elements.
     is_parametric : bool
         Whether elements are rational functions of parameters (changes output keys only).
+    params : tuple of str
+        The parameters' names (none over ``QQ``).
     """
 
     name: str
-    zero: Any
-    one: Any
+    zero: E
+    one: E
     is_parametric: bool
+    params: tuple[str, ...]
 
-    def scalar(self, x: Any) -> Any:
+    def scalar(self, x: Any) -> E:
         """The field element for an exact input number (int, ``fmpq``, ...)."""
 
-    def convert(self, x: Any, where: str = "entry") -> Any:
+    def convert(self, x: Any, where: str = "entry") -> E:
         """One user value (number, or expression text for rational functions) as a field element."""
 
     def matrix(self, rows: Sequence[Sequence[Any]], ncols: int | None = None) -> Any:
@@ -69,20 +82,20 @@ class Field(Protocol):
     def solve(self, A: Any, B: Any) -> Any:
         """``X`` with ``A X = B``; raises :class:`~exactpte.errors.SingularSystemError` if ``A`` is singular."""
 
-    def to_lists(self, M: Any) -> list[list[Any]]:
+    def to_lists(self, M: Any) -> list[list[E]]:
         """The matrix's entries as a list of rows."""
 
-    def solve_sparse(self, rows: Sequence[Sequence[tuple[int, Any]]], B: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    def solve_sparse(self, rows: Sequence[Sequence[tuple[int, E]]], B: Sequence[Sequence[E]]) -> list[list[E]]:
         """``X`` with ``A X = B`` for a square ``A`` given as sparse rows ``[(column, value), ...]``
         (:func:`~exactpte.fields.rows.solve_rows_densely`, or a field-specific faster route)."""
 
-    def solve_phase_system(self, Q_rows: Sequence[Sequence[tuple[int, Any]]], C: Sequence[Sequence[Sequence[Any]]],
+    def solve_phase_system(self, Q_rows: Sequence[Sequence[tuple[int, E]]], C: Sequence[Sequence[Sequence[E]]],
                            d: int) -> tuple[list[list[list[Any]]], Any] | None:
         """``x_0 .. x_{d-1}`` with ``x_k = Q x_{k+1} + C_k`` (``x_d = x_0``) by a field-specific fast
         route, as ``(nums, den)`` with ``x_k[a][j] = fraction(nums[k][a][j], den)``; or ``None``: the
         caller then solves ``(I - Q^d) x_0 = Σ_j Q^j C_j`` itself."""
 
-    def split(self, xs: Sequence[Any]) -> tuple[list[Any], Any]:
+    def split(self, xs: Sequence[E]) -> tuple[list[Any], Any]:
         """``xs`` over one common denominator: ``(numerators, den)`` in the field's ring
         (integers over ``QQ``, polynomials over ``QQ(params)``), ``x = num / den``.
 
@@ -93,23 +106,28 @@ class Field(Protocol):
     def matrix_split(self, M: Any) -> tuple[list[list[Any]], Any]:
         """A matrix over one common denominator: ``(rows of numerators, den)``."""
 
-    def fraction(self, num: Any, den: Any) -> Any:
+    def fraction(self, num: Any, den: Any) -> E:
         """The field element ``num / den`` (ring elements), cancelled."""
 
-    def is_negative(self, x: Any) -> bool:
+    def is_negative(self, x: E) -> bool:
         """Whether ``x < 0`` (for rational functions: at every point where it is defined, when decidable)."""
 
-    def is_constant(self, x: Any) -> bool:
+    def is_constant(self, x: E) -> bool:
         """Whether ``x`` does not depend on any parameter."""
 
-    def evaluate(self, x: Any, values: Sequence[Any]) -> Any:
+    def evaluate(self, x: E, values: Sequence[Any]) -> flint.fmpq:
         """The exact rational value of ``x`` at a parameter point (``x`` itself over ``QQ``)."""
 
-    def to_text(self, x: Any) -> str:
+    def to_text(self, x: E) -> str:
         """Canonical text: ``"p/q"`` for rationals, a sympy-parsable expression otherwise."""
 
-    def to_latex(self, x: Any) -> str:
+    def to_latex(self, x: E) -> str:
         """LaTeX for one element (without ``$``)."""
 
-    def denominator_factors(self, x: Any) -> list[str]:
+    def denominator_factors(self, x: E) -> list[str]:
         """Irreducible non-constant factors of ``x``'s denominator, as text (none over ``QQ``)."""
+
+
+def _conforms(qq: RationalField, qp: RationalFunctionField) -> tuple[Field[flint.fmpq], Field[RationalFunction]]:
+    """(For the type checker: each field implements the protocol over its element type.)"""
+    return qq, qp

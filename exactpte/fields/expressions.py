@@ -37,7 +37,7 @@ exactpte.errors.SymbolicEntryError: entry is 'exec(p)', which is not an expressi
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .._numbers import parse_number
 from ..errors import EntryError, SymbolicEntryError
@@ -79,7 +79,7 @@ def _tokens(text: str, where: str) -> list[tuple[str, str, int]]:
             at = len(text) - len(text[pos:].lstrip())
             raise SymbolicEntryError(f"{where} is {_show(text)}, which is not an expression of the parameters (unexpected "
                                      f"{bad!r} at position {at}; allowed are numbers, parameter names, + - * / ^ ** and parentheses)")
-        kind = m.lastgroup
+        kind = cast(str, m.lastgroup)  # every alternative of _TOKEN is a named group
         out.append((kind, m.group(kind), m.start(kind)))
         pos = m.end()
     return out
@@ -194,6 +194,7 @@ class _Parser:
             k >>= 1
             if k:
                 square = self.product(square, square)
+        assert result is not None  # k >= 1: the loop multiplied at least once
         return result
 
     def atom(self) -> "RationalFunction":

@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from math import gcd
 
+from .polynomials import factor
+
 __all__ = ["poly_text", "rational_text"]
 
 
@@ -87,9 +89,7 @@ def _product(factors: list[tuple[object, int]], names: Sequence[str]) -> str:
 
 def _factors(f) -> tuple[int, list]:
     """``f = c * prod g**e`` with primitive ``g`` of positive leading coefficient, sorted canonically."""
-    from .rational_functions import _factor
-
-    c, raw = _factor(f)
+    c, raw = factor(f)
     c = int(c)
     factors = []
     for g, e in raw:

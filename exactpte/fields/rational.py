@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import flint
 
+from .._numbers import to_fmpq
 from ..errors import SingularSystemError
+from .rows import solve_rows_densely
 
 __all__ = ["RationalField", "QQ"]
 
@@ -26,6 +28,7 @@ class RationalField:
     zero = flint.fmpq(0)
     one = flint.fmpq(1)
     is_parametric = False
+    params: tuple[str, ...] = ()
 
     @staticmethod
     def scalar(x: Any) -> flint.fmpq:
@@ -35,8 +38,6 @@ class RationalField:
     @staticmethod
     def convert(x: Any, where: str = "entry") -> flint.fmpq:
         """One user value as an ``fmpq`` (exact numbers only; floats refused), ``where`` naming it in errors."""
-        from .._numbers import to_fmpq
-
         return to_fmpq(x, where)
 
     @staticmethod
@@ -75,7 +76,7 @@ class RationalField:
         A_z, a = A.numer_denom()
         B_z, b = B.numer_denom()
         try:
-            X = A_z.solve(B_z)
+            X = cast(flint.fmpq_mat, A_z.solve(B_z))
         except ZeroDivisionError:
             raise SingularSystemError(f"singular {A.nrows()}x{A.ncols()} block system") from None
         return X if a == b else X * flint.fmpq(a, b)
@@ -89,7 +90,6 @@ class RationalField:
         """Numeric-symbolic lifting (:func:`exactpte.lifting.lift_sparse_system`) on systems of at
         least ``MIN_BLOCK`` rows, the dense p-adic solve otherwise or when lifting does not apply."""
         from ..lifting import MIN_BLOCK, lift_sparse_system
-        from .rows import solve_rows_densely
 
         if len(rows) >= MIN_BLOCK:
             X = lift_sparse_system(rows, B)

@@ -1,10 +1,13 @@
 """``QQ(params)``: rational functions of a chain's parameters over python-flint ``fmpz_mpoly``.
 
 An element is a cancelled fraction ``num / den`` of integer polynomials
-(:class:`RationalFunction`); :class:`PolyMatrix` is the dense block matrix the algorithms
-solve; :class:`RationalFunctionField` implements the :class:`~exactpte.fields.Field`
-protocol, its solves fraction-free (Bareiss) elimination over the polynomials, so every
-algorithm runs unchanged on parametric chains.
+(:class:`RationalFunction`); :class:`RationalFunctionField` implements the
+:class:`~exactpte.fields.Field` protocol over them, so every algorithm runs unchanged on
+parametric chains.  Its parts live apart, each importing nothing of this module:
+polynomial helpers (:mod:`~exactpte.fields.polynomials`), dense matrices and the
+fraction-free solve (:mod:`~exactpte.fields.polymatrix`), the sign test
+(:mod:`~exactpte.fields.signs`), sympy in and out (:mod:`~exactpte.fields.sympy_bridge`),
+text in and out (:mod:`~exactpte.fields.expressions`, :mod:`~exactpte.fields.printing`).
 
 Examples
 --------
@@ -17,17 +20,21 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import reduce
-from typing import TYPE_CHECKING, Any
-
 from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 import flint
 
 from .._numbers import is_float_like, to_fmpq
-from ..errors import EntryError, FloatEntryError, SingularSystemError, SymbolicEntryError, UsageError
+from ..errors import EntryError, FloatEntryError, SymbolicEntryError, UsageError
+from . import polynomials, sympy_bridge
+from .expressions import parse_expression
+from .polymatrix import PolyMatrix, bareiss_solve
+from .printing import poly_text, rational_text
+from .rows import solve_rows_densely
+from .signs import never_positive
 
-__all__ = ["RationalFunction", "PolyMatrix", "RationalFunctionField"]
+__all__ = ["RationalFunction", "RationalFunctionField"]
 
 if TYPE_CHECKING:  # pragma: no cover
     import sympy
@@ -160,50 +167,6 @@ class RationalFunction:
         return f"RationalFunction({self})"
 
 
-class PolyMatrix:
-    """Dense matrix over a :class:`RationalFunctionField` with the operations the algorithms use."""
-
-    __slots__ = ("entries", "field")
-
-    def __init__(self, rows: list[list[RationalFunction]], field: "RationalFunctionField") -> None:
-        self.entries, self.field = rows, field
-
-    def nrows(self) -> int:
-        """Number of rows."""
-        return len(self.entries)
-
-    def ncols(self) -> int:
-        """Number of columns."""
-        return len(self.entries[0]) if self.entries else 0
-
-    def __getitem__(self, ij):
-        i, j = ij
-        return self.entries[i][j]
-
-    def __setitem__(self, ij, value) -> None:
-        i, j = ij
-        self.entries[i][j] = value if isinstance(value, RationalFunction) else self.field.scalar(value)
-
-    def __add__(self, other: "PolyMatrix") -> "PolyMatrix":
-        return PolyMatrix([[a + b for a, b in zip(r1, r2)] for r1, r2 in zip(self.entries, other.entries)], self.field)
-
-    def __sub__(self, other: "PolyMatrix") -> "PolyMatrix":
-        return PolyMatrix([[a - b for a, b in zip(r1, r2)] for r1, r2 in zip(self.entries, other.entries)], self.field)
-
-    def __mul__(self, other: "PolyMatrix") -> "PolyMatrix":
-        zero = self.field.zero
-        cols = list(zip(*other.entries)) if other.entries else []
-        out = []
-        for row in self.entries:
-            nz = [(k, a) for k, a in enumerate(row) if not a.num.is_zero()]
-            out.append([reduce(lambda acc, ka: acc + ka[1] * col[ka[0]], nz, zero) for col in cols])
-        return PolyMatrix(out, self.field)
-
-    def tolist(self) -> list[list[RationalFunction]]:
-        """The entries as a list of row lists."""
-        return [list(r) for r in self.entries]
-
-
 class RationalFunctionField:
     """``QQ(params)`` over python-flint ``fmpz_mpoly``: the parametric backend."""
 
@@ -233,11 +196,9 @@ class RationalFunctionField:
         return self.scalar(to_fmpq(x))
 
     @cached_property
-    def symbols(self) -> tuple:
+    def symbols(self) -> tuple[Any, ...]:
         """The parameters as real sympy symbols (sympy is imported only for printing and sympy input)."""
-        import sympy
-
-        return tuple(sympy.Symbol(p, real=True) for p in self.params)
+        return sympy_bridge.sympy_symbols(self.params)
 
     def variable(self, name: str) -> RationalFunction:
         """The parameter ``name`` as an element of the field."""
@@ -262,8 +223,6 @@ class RationalFunctionField:
                 raise SymbolicEntryError(f"{where} is a rational function of {', '.join(x.field.params)}, not of {', '.join(self.params)}")
             return x if x.field is self else RationalFunction(x.num, x.den, self, canonical=True)
         if isinstance(x, str):
-            from .expressions import parse_expression
-
             return parse_expression(x, self, where)
         if is_float_like(x):
             raise FloatEntryError(
@@ -278,58 +237,19 @@ class RationalFunctionField:
 
     def _from_sympy(self, expr: Any, where: str) -> RationalFunction:
         """A sympy expression object (already built by Python code) through its numerator and denominator polynomials."""
-        import sympy
+        num, den = sympy_bridge.polynomials_from_sympy(expr, self.params, self.symbols, self.ctx, where)
+        return RationalFunction(num, den, self)
 
-        if not isinstance(expr, sympy.Expr):
-            raise SymbolicEntryError(f"{where} is {expr!r}, which is not an expression")
-        by_name = dict(zip(self.params, self.symbols))
-        unknown = sorted(str(s) for s in expr.free_symbols if str(s) not in by_name)
-        if unknown:
-            raise SymbolicEntryError(f"{where} uses unknown symbol(s) {', '.join(unknown)}; declared parameters are {', '.join(self.params)}")
-        expr = expr.xreplace({s: by_name[str(s)] for s in expr.free_symbols})
-        if expr.has(sympy.Float):
-            raise SymbolicEntryError(f"{where} is {expr}, which holds a float; write exact numbers")
-        num, den = sympy.fraction(sympy.together(expr))
-        try:
-            pn = sympy.Poly(num, *self.symbols, domain="QQ")
-            pd = sympy.Poly(den, *self.symbols, domain="QQ")
-        except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed, sympy.GeneratorsNeeded):
-            raise SymbolicEntryError(
-                f"{where} is {expr}, which is not a rational function of {', '.join(self.params)} with rational "
-                f"coefficients (irrational constants such as sqrt(2) are not supported)") from None
-        if pd.is_zero:
-            raise SymbolicEntryError(f"{where} is {expr}, which divides by zero")
-        n_int, n_den = self._poly_from_sympy(pn)
-        d_int, d_den = self._poly_from_sympy(pd)
-        # num/den = (n_int / n_den) / (d_int / d_den)
-        return RationalFunction(n_int * self.ctx.constant(d_den), d_int * self.ctx.constant(n_den), self)
-
-    def _poly_from_sympy(self, poly):
-        from math import lcm
-
-        terms = poly.terms()
-        den = lcm(*(int(c.q) for _, c in terms)) if terms else 1
-        return self.ctx.from_dict({m: int(c * den) for m, c in terms}), den
-
-    def poly_to_sympy(self, f) -> "sympy.Expr":
+    def poly_to_sympy(self, f: Any) -> "sympy.Expr":
         """An ``fmpz_mpoly`` as a sympy polynomial expression in the parameters."""
-        import sympy
+        return sympy_bridge.poly_to_sympy(f, self.symbols)
 
-        return sympy.Add(*[int(c) * sympy.Mul(*[s**e for s, e in zip(self.symbols, m)]) for m, c in f.to_dict().items()])
-
-    def _eval_poly(self, f, values: Sequence[flint.fmpq]) -> flint.fmpq:
-        if f.is_zero():
-            return flint.fmpq(0)
-        q = self.qctx.from_dict({m: flint.fmpq(int(c)) for m, c in f.to_dict().items()})
-        return q(*values)
+    def _eval_poly(self, f: Any, values: Sequence[flint.fmpq]) -> flint.fmpq:
+        return polynomials.poly_value(f, self.qctx, values)
 
     def _display(self, x: RationalFunction) -> "sympy.Expr":
         """The sympy expression printed for ``x``: cancelled, factored when that prints shorter."""
-        expanded = self.poly_to_sympy(x.num) / self.poly_to_sympy(x.den)
-        if x.is_constant():
-            return expanded
-        factored = self._factored(x.num) / self._factored(x.den)
-        return factored if len(str(factored)) < len(str(expanded)) else expanded
+        return sympy_bridge.display(x.num, x.den, self.symbols)
 
     def to_text(self, x: RationalFunction) -> str:
         """A sympy-parsable string: cancelled, factored when that is shorter
@@ -343,8 +263,6 @@ class RationalFunctionField:
         cache = self._text_cache
         text = cache.get(x)
         if text is None:
-            from .printing import rational_text
-
             text = rational_text(x.num, x.den, self.params)
             if len(cache) < 200_000:
                 cache[x] = text
@@ -356,19 +274,11 @@ class RationalFunctionField:
             return []
         return [self.poly_text(g) for g in self.irreducible_factors(x.den)]
 
-    def _factored(self, f) -> "sympy.Expr":
-        import sympy
-
-        if f.is_constant():
-            return sympy.Integer(int(f.leading_coefficient())) if not f.is_zero() else sympy.Integer(0)
-        c, factors = _factor(f)
-        return sympy.Integer(int(c)) * sympy.Mul(*[self.poly_to_sympy(g) ** e for g, e in factors])
-
     def to_latex(self, x: RationalFunction) -> str:
         """LaTeX of the factored-if-shorter form (printed by sympy from the polynomials, never parsed)."""
         import sympy
 
-        return sympy.latex(self._display(x))
+        return str(sympy.latex(self._display(x)))
 
     # matrices ------------------------------------------------------------------------------
     def matrix(self, rows: Sequence[Sequence[Any]], ncols: int | None = None) -> PolyMatrix:
@@ -391,10 +301,8 @@ class RationalFunctionField:
         """The entries as a list of rows."""
         return M.tolist()
 
-    def solve_sparse(self, rows, B) -> list[list[RationalFunction]]:
+    def solve_sparse(self, rows: Sequence[Sequence[tuple[int, Any]]], B: Sequence[Sequence[Any]]) -> list[list[RationalFunction]]:
         """The dense fraction-free solve (:func:`~exactpte.fields.rows.solve_rows_densely`)."""
-        from .rows import solve_rows_densely
-
         return solve_rows_densely(self, rows, B)
 
     @staticmethod
@@ -435,121 +343,31 @@ class RationalFunctionField:
         """
         return self.compose_poly(x.num, images, target) / self.compose_poly(x.den, images, target)
 
-    def compose_poly(self, f, images: Sequence[Any], target: Any) -> Any:
+    def compose_poly(self, f: Any, images: Sequence[Any], target: Any) -> Any:
         """A polynomial of this field's ring with parameter ``i`` replaced by ``images[i]`` (in ``target``)."""
-        acc = target.zero
-        for exps, c in f.to_dict().items():
-            term = target.scalar(int(c))
-            for img, e in zip(images, exps):
-                for _ in range(e):
-                    term = term * img
-            acc = acc + term
-        return acc
+        return polynomials.substitute(f, images, target)
 
     def poly(self, f) -> RationalFunction:
         """A ring polynomial as a field element."""
         return RationalFunction(f, self._one_poly, self, canonical=True)
 
-    def irreducible_factors(self, f) -> list:
+    def irreducible_factors(self, f: Any) -> list[Any]:
         """The distinct non-constant irreducible factors of a polynomial, each primitive with a
         positive leading coefficient (so equal sets compare equal)."""
-        if f.is_zero() or f.is_constant():
-            return []
-        out = []
-        for g, _e in _factor(f)[1]:
-            if g.is_constant():
-                continue
-            if g.leading_coefficient() < 0:
-                g = -g
-            if g not in out:
-                out.append(g)
-        return out
+        return polynomials.irreducible_factors(f)
 
-    def linear_in(self, f, var: int) -> tuple[Any, Any] | None:
+    def linear_in(self, f: Any, var: int) -> tuple[Any, Any] | None:
         """``(a, b)`` with ``f = a * x_var + b`` and ``a, b`` free of ``x_var``, when ``f`` has degree 1 in it."""
-        a, b = {}, {}
-        for exps, c in f.to_dict().items():
-            e = exps[var]
-            if e > 1:
-                return None
-            rest = tuple(0 if k == var else x for k, x in enumerate(exps))
-            (a if e == 1 else b)[rest] = int(c)
-        if not a:
-            return None
-        return self.ctx.from_dict(a), self.ctx.from_dict(b)
+        return polynomials.linear_in(f, var, self.ctx)
 
-    def poly_text(self, f) -> str:
+    def poly_text(self, f: Any) -> str:
         """A ring polynomial as sympy-parsable text (expanded)."""
-        from .printing import poly_text
-
         return poly_text(f, self.params)
 
     def solve(self, A: PolyMatrix, B: PolyMatrix) -> PolyMatrix:
-        """``X`` with ``A X = B`` by fraction-free (Bareiss) elimination over ``fmpz_mpoly``.
-
-        Each row of ``A`` is scaled by the lcm of its denominators and each column of ``B``
-        brought to one common denominator (kept aside); forward
-        elimination keeps every entry a polynomial (exact divisions by the previous
-        pivot); back-substitution computes ``det(A) x`` as polynomials, and each
-        ``x_i = (det x_i) / det`` is cancelled once.
-        """
-        m, c = A.nrows(), B.ncols()
-        if m == 0:
-            return self.zeros(0, c)
-        lcm = lambda acc, x: acc if x.den.is_one() else (acc * x.den) / acc.gcd(x.den)
-        # right-hand sides get one common denominator per column, the matrix one per row, so
-        # unrelated denominators of different columns are never multiplied together
-        col_den = [reduce(lcm, (B.entries[i][j] for i in range(m)), self._one_poly) for j in range(c)]
-        M = []
-        for i in range(m):
-            l = reduce(lcm, A.entries[i], self._one_poly)
-            row = [x.num * (l / x.den) if not x.num.is_zero() else self._zero_poly for x in A.entries[i]]
-            row += [x.num * ((col_den[j] / x.den) * l) if not x.num.is_zero() else self._zero_poly
-                    for j, x in enumerate(B.entries[i])]
-            M.append(row)
-        prev = self._one_poly
-        sign = 1
-        for k in range(m):
-            piv = None
-            best = None
-            for i in range(k, m):
-                if not M[i][k].is_zero():
-                    size = len(M[i][k])
-                    if best is None or size < best:
-                        piv, best = i, size
-            if piv is None:
-                raise SingularSystemError(f"singular {m}x{m} parametric block system (generically)")
-            if piv != k:
-                M[k], M[piv] = M[piv], M[k]
-                sign = -sign
-            pk = M[k][k]
-            rowk = M[k]
-            for i in range(k + 1, m):
-                rowi = M[i]
-                a = rowi[k]
-                if a.is_zero():
-                    if not (pk == prev):
-                        for j in range(k + 1, m + c):
-                            if not rowi[j].is_zero():
-                                rowi[j] = (rowi[j] * pk) / prev
-                else:
-                    for j in range(k + 1, m + c):
-                        rowi[j] = (rowi[j] * pk - a * rowk[j]) / prev
-                    rowi[k] = self._zero_poly
-            prev = pk
-        det = M[m - 1][m - 1]
-        X = [[None] * c for _ in range(m)]
-        for col in range(c):
-            xt = [self._zero_poly] * m  # det * x, polynomials
-            for i in range(m - 1, -1, -1):
-                acc = det * M[i][m + col]
-                for j in range(i + 1, m):
-                    if not M[i][j].is_zero() and not xt[j].is_zero():
-                        acc = acc - M[i][j] * xt[j]
-                xt[i] = acc / M[i][i]
-            for i in range(m):
-                X[i][col] = RationalFunction(xt[i], det * col_den[col], self)
-        return PolyMatrix(X, self)
+        """``X`` with ``A X = B`` by fraction-free (Bareiss) elimination over ``fmpz_mpoly``
+        (:func:`~exactpte.fields.polymatrix.bareiss_solve`)."""
+        return bareiss_solve(A, B)
 
     @staticmethod
     def is_constant(x: RationalFunction) -> bool:
@@ -573,54 +391,8 @@ class RationalFunctionField:
             return x.constant_value() < 0
         if len(self.params) != 1:
             return False
-        f = _univariate(x.num * x.den)
-        _, factors = f.factor()
-        if any(e % 2 == 1 and _real_root_count(g) > 0 for g, e in factors):
-            return False  # f changes sign somewhere
-        return f.coeffs()[-1] < 0 if f.degree() % 2 == 0 else False
+        return never_positive(polynomials.univariate(x.num * x.den))
 
     def evaluate(self, x: RationalFunction, values: Sequence[flint.fmpq]) -> flint.fmpq:
         """The exact value of ``x`` at a rational parameter point (``ZeroDivisionError`` at a pole)."""
         return x.evaluate(values)
-
-
-def _univariate(f) -> flint.fmpz_poly:
-    """A polynomial in the field's single parameter as an ``fmpz_poly``."""
-    coeffs: dict[int, int] = {m[0]: int(c) for m, c in f.to_dict().items()}
-    return flint.fmpz_poly([coeffs.get(k, 0) for k in range(max(coeffs) + 1)] if coeffs else [0])
-
-
-def _real_root_count(g: flint.fmpz_poly) -> int:
-    """Number of distinct real roots of a squarefree ``g`` (Sturm's theorem, exact)."""
-    if g.degree() < 1:
-        return 0
-    chain = [flint.fmpq_poly(g), flint.fmpq_poly(g.derivative())]
-    while chain[-1].degree() > 0:
-        rem = chain[-2] % chain[-1]
-        if rem == 0:
-            break
-        chain.append(-rem)
-
-    def changes(at_plus_infinity: bool) -> int:
-        signs = []
-        for h in chain:
-            lead = h.coeffs()[-1] if h.degree() >= 0 else 0
-            if lead == 0:
-                continue
-            sign = 1 if lead > 0 else -1
-            if not at_plus_infinity and h.degree() % 2 == 1:
-                sign = -sign
-            signs.append(sign)
-        return sum(1 for a, b in zip(signs, signs[1:]) if a != b)
-
-    return changes(False) - changes(True)
-
-
-def _factor(f) -> tuple:
-    """``f.factor()``, or ``f`` as its own single factor when python-flint cannot order the factors
-    (its sort overflows on coefficients of 2^63 and more): still a correct factorisation, only coarser."""
-    try:
-        return f.factor()
-    except OverflowError:
-        c = f.content()
-        return (c, [(f / c, 1)]) if c != 1 else (1, [(f, 1)])

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import TypeVar
 
 import flint
 
 from .._numbers import parse_number
-from ..chain import MarkovRewardProcess
+from ..chain import Chain
 from ..errors import ChainFileError, ExactpteError
 
 __all__ = ["DECIMAL_NOTE", "note_decimals", "state_index", "exact_value"]
@@ -15,7 +17,10 @@ __all__ = ["DECIMAL_NOTE", "note_decimals", "state_index", "exact_value"]
 DECIMAL_NOTE = "decimal numbers were read as exact decimals (0.1 = 1/10), not as binary floats"
 
 
-def note_decimals(chain: MarkovRewardProcess, texts) -> MarkovRewardProcess:
+C = TypeVar("C", bound=Chain)
+
+
+def note_decimals(chain: C, texts: Iterable[str | None]) -> C:
     """Add :data:`DECIMAL_NOTE` to ``chain.notes`` when any of ``texts`` spells a decimal number."""
     if any(re.search(r"\d\.\d|\d[eE][+-]?\d", t or "") for t in texts):
         chain.notes = chain.notes + (DECIMAL_NOTE,)

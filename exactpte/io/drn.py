@@ -29,10 +29,14 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
+from .._numbers import parse_number
 from ..chain import Chain, MarkovRewardProcess, check_chain
 from ..errors import ChainFileError, ExactpteError
+from ..fields import RationalFunctionField
+from ..parametric import ParametricChain, parameter_field
 from .common import note_decimals
 
 __all__ = ["to_drn", "read_drn"]
@@ -55,7 +59,7 @@ def to_drn(chain: Chain, *, reward_name: str = "r") -> str:
     """
     check_chain(chain)
     value = _storm_value if chain.field.is_parametric else str
-    params = " ".join(chain.params) if chain.field.is_parametric else ""
+    params = " ".join(chain.field.params)
     lines = ["@type: DTMC", "@parameters", params, "@reward_models", reward_name,
              "@nr_states", str(chain.n), "@nr_choices", str(chain.n), "@model"]
     for s in range(chain.n):
@@ -248,19 +252,48 @@ def read_drn(text: str, *, source: str = "<drn>", reward_model: str | int | None
     """
     rd = _Reader(text, source)
     head = rd.header()
-    n, params, placeholders = head["n"], head["params"], head["placeholders"]
+    n, params = head["n"], head["params"]
     if n > len(rd.lines) - rd.pos:  # bounded work: every state needs its own lines, so n cannot exceed them
         raise rd.error(head["@nr_states"][0], f"@nr_states is {n}, but the file has only {len(rd.lines) - rd.pos} lines after @model")
-    if params and head.get("@value_type") in ("double", "rational"):
-        raise rd.error(None, f"parameters {params} are declared but @value_type is {head['@value_type']}")
-    field = None
-    if params:
-        from ..parametric import parameter_field
+    field = _parameter_field(rd, head)
+    value = _value_reader(rd, field, head["placeholders"])
+    edges, state_rw, action_rw = rd.states(n, value)
+    count = max([len(head["reward_names"])] + [len(x) for _, x in state_rw] + [len(x) for _, x in action_rw])
+    names = head["reward_names"] + [f"rew{i}" for i in range(len(head["reward_names"]), count)]
+    pick = _pick_reward_model(rd, names, reward_model)
+    r: list[Any] = []
+    for s in range(n):
+        total = field.zero if field is not None else 0
+        for kind, (k, vals) in (("state", state_rw[s]), ("action", action_rw[s])):
+            if pick is not None and pick < len(vals):
+                total = total + value(vals[pick], k, f"the {kind} reward of state {s}")
+        r.append(total)
+    chain: Chain
+    if field is not None:
+        chain = ParametricChain.from_edges(n, edges, r, params=params)
+    else:
+        chain = MarkovRewardProcess.from_edges(n, edges, r)
+    if pick is None:
+        chain.notes = chain.notes + ("the DRN file has no rewards: r = 0",)
+    return note_decimals(chain, [text])
 
-        try:
-            field = parameter_field(params)
-        except ExactpteError as e:
-            raise rd.error(head["@parameters"][0], f"bad @parameters line: {e}") from None
+
+def _parameter_field(rd: _Reader, head: dict[str, Any]) -> RationalFunctionField | None:
+    """The field of the declared ``@parameters`` (``None`` for a file without parameters)."""
+    params = head["params"]
+    if not params:
+        return None
+    if head.get("@value_type") in ("double", "rational"):
+        raise rd.error(None, f"parameters {params} are declared but @value_type is {head['@value_type']}")
+    try:
+        return parameter_field(params)
+    except ExactpteError as e:
+        raise rd.error(head["@parameters"][0], f"bad @parameters line: {e}") from None
+
+
+def _value_reader(rd: _Reader, field: RationalFunctionField | None, placeholders: dict[str, str]) -> Callable[[str, int, str], Any]:
+    """``value(raw, line, what)``: one probability or reward of the file, placeholders ``$name``
+    resolved, as an exact number (or an element of ``field`` when the file has parameters)."""
 
     def value(raw: str, k: int, what: str) -> Any:
         text_ = raw.strip()
@@ -273,8 +306,6 @@ def read_drn(text: str, *, source: str = "<drn>", reward_model: str | int | None
                 return field.convert(text_, what)
             except ExactpteError as e:
                 raise rd.error(k, str(e)) from None
-        from .._numbers import parse_number
-
         try:
             q = parse_number(text_)
         except ExactpteError as e:
@@ -284,39 +315,23 @@ def read_drn(text: str, *, source: str = "<drn>", reward_model: str | int | None
                               + (" (a file with parameters declares them in @parameters)" if re.search(r"[A-Za-z_]", text_) else ""))
         return q
 
-    edges, state_rw, action_rw = rd.states(n, value)
-    count = max([len(head["reward_names"])] + [len(x) for _, x in state_rw] + [len(x) for _, x in action_rw])
-    names = head["reward_names"] + [f"rew{i}" for i in range(len(head["reward_names"]), count)]
-    notes: list[str] = []
+    return value
+
+
+def _pick_reward_model(rd: _Reader, names: list[str], reward_model: str | int | None) -> int | None:
+    """The position of the reward model to read among ``names`` (``None``: the file has none)."""
+    count = len(names)
     if count == 0:
-        pick = None
-        notes.append("the DRN file has no rewards: r = 0")
-    elif reward_model is None:
+        return None
+    if reward_model is None:
         if count > 1:
             raise rd.error(None, f"the file has {count} reward models ({', '.join(names)}); choose one "
                                  f"(reward_model=NAME, or --reward-model NAME on the command line)")
-        pick = 0
-    elif isinstance(reward_model, int) and not isinstance(reward_model, bool):
+        return 0
+    if isinstance(reward_model, int) and not isinstance(reward_model, bool):
         if not 0 <= reward_model < count:
             raise rd.error(None, f"reward model {reward_model} asked, the file has {count} ({', '.join(names)})")
-        pick = reward_model
-    else:
-        if reward_model not in names:
-            raise rd.error(None, f"no reward model {reward_model!r}; the file has {', '.join(names) or 'none'}")
-        pick = names.index(reward_model)
-    zero = field.zero if field is not None else 0
-    r: list[Any] = []
-    for s in range(n):
-        total = zero
-        for kind, (k, vals) in (("state", state_rw[s]), ("action", action_rw[s])):
-            if pick is not None and pick < len(vals):
-                total = total + value(vals[pick], k, f"the {kind} reward of state {s}")
-        r.append(total)
-    if field is not None:
-        from ..parametric import ParametricChain
-
-        chain: Chain = ParametricChain.from_edges(n, edges, r, params=params)
-    else:
-        chain = MarkovRewardProcess.from_edges(n, edges, r)
-    chain.notes = chain.notes + tuple(notes)
-    return note_decimals(chain, [text])
+        return reward_model
+    if reward_model not in names:
+        raise rd.error(None, f"no reward model {reward_model!r}; the file has {', '.join(names) or 'none'}")
+    return names.index(reward_model)

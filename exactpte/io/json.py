@@ -25,6 +25,7 @@ from typing import Any
 
 from ..chain import Chain, MarkovRewardProcess, check_chain
 from ..errors import ChainFileError
+from ..parametric import ParametricChain
 
 __all__ = ["loads", "from_dict", "chain_to_dict", "dump", "KEYS"]
 
@@ -160,8 +161,6 @@ def from_dict(data: Any, *, source: str = "<dict>") -> Chain:
             edges.append((_integer(e[0], f"{source}: edges[{k}][0]"), _integer(e[1], f"{source}: edges[{k}][1]"),
                           _number(e[2], f"{source}: edges[{k}][2]")))
     if "params" in data:
-        from ..parametric import ParametricChain
-
         params = _list(data["params"], f"{source}: 'params'", 'parameter names such as ["p", "q"]')
         if not params or not all(isinstance(p, str) and p.isidentifier() and p.isascii() for p in params):
             raise ChainFileError(f"{source}: 'params' must be a non-empty list of parameter names (ASCII identifiers) "
@@ -170,8 +169,8 @@ def from_dict(data: Any, *, source: str = "<dict>") -> Chain:
             return ParametricChain(P, r, params=params, labels=labels)
         return ParametricChain.from_edges(n, edges, r, params=params, labels=labels)
     if edges is None:
-        return MarkovRewardProcess(P, r, labels)
-    return MarkovRewardProcess.from_edges(n, edges, r, labels)
+        return MarkovRewardProcess(P, r, labels=labels)
+    return MarkovRewardProcess.from_edges(n, edges, r, labels=labels)
 
 
 def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict:
@@ -198,7 +197,7 @@ def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict:
     if chain.labels is not None:
         out["labels"] = list(chain.labels)
     if chain.field.is_parametric:
-        out["params"] = list(chain.params)
+        out["params"] = list(chain.field.params)
     return out
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 
 from ..errors import UsageError
 from ..chain import MarkovRewardProcess
+from ..parametric import ParametricChain
 
 __all__ = ["build_chain", "draw_spec", "random_chain", "random_small_chain", "parametrize", "ChainSpec"]
 
@@ -149,9 +150,29 @@ def build_chain(
     ``transient_target_percent`` (``None``: no bias) sends that percentage of a transient state's
     extra edges to transient states, which then form large strongly connected blocks.
     """
+    succ = _class_successors(integer, spec, out_degree)
+    succ += _transient_successors(integer, spec, len(succ), out_degree, spread_entry=spread_entry,
+                                  transient_target_percent=transient_target_percent)
+    n = len(succ)
+    perm = _permutation(integer, n) if permute else list(range(n))
+    edges = []
+    for s, targets in enumerate(succ):
+        ts = list(targets)
+        for t, (w, D) in zip(ts, _weights(integer, len(ts), max_denominator)):
+            edges.append((perm[s], perm[t], f"{w}/{D}"))
+    lo, hi = reward_range
+    r = [""] * n
+    for s in range(n):
+        r[perm[s]] = f"{integer(lo * reward_denominator, hi * reward_denominator)}/{reward_denominator}"
+    return MarkovRewardProcess.from_edges(n, edges, r)
+
+
+def _class_successors(integer: IntSource, spec: ChainSpec, out_degree: tuple[int, int]) -> list[dict[int, None]]:
+    """Successor sets of the closed classes' states (numbered class by class, phase by phase): a walk
+    through every state of a class phase after phase, the d-cycle through the phases' first states
+    (period exactly ``d``), then drawn edges into the next phase up to the drawn out-degree."""
     lo_deg, hi_deg = out_degree
     succ: list[dict[int, None]] = []
-    recurrent: list[int] = []
     offset = 0
     for sizes in spec.classes:
         d = len(sizes)
@@ -171,8 +192,14 @@ def build_chain(
                 want = min(integer(lo_deg, hi_deg), len(nxt))
                 for _ in range(max(0, want - len(succ[s]))):
                     succ[s][nxt[integer(0, len(nxt) - 1)]] = None
-        recurrent.extend(range(offset - sum(sizes), offset))
-    n_rec = offset
+    return succ
+
+
+def _transient_successors(integer: IntSource, spec: ChainSpec, n_rec: int, out_degree: tuple[int, int], *,
+                          spread_entry: bool, transient_target_percent: int | None) -> list[dict[int, None]]:
+    """Successor sets of the transient states ``n_rec ..``: one edge down (to a recurrent or an earlier
+    transient state, so every transient state reaches a class) and drawn extra edges."""
+    lo_deg, hi_deg = out_degree
     n = n_rec + spec.n_transient
     periodic_firsts = None
     start = 0
@@ -181,8 +208,8 @@ def build_chain(
             periodic_firsts = (start, start + sizes[0])  # first states of phases 0 and 1
             break
         start += sum(sizes)
+    out = []
     for j in range(spec.n_transient):
-        s = n_rec + j
         targets: dict[int, None] = {}
         if spread_entry and j == 0 and periodic_firsts is not None:
             targets.update(dict.fromkeys(periodic_firsts))
@@ -193,22 +220,17 @@ def build_chain(
                 targets[integer(n_rec, n - 1)] = None
             else:
                 targets[integer(0, n - 1)] = None
-        succ.append(targets)
+        out.append(targets)
+    return out
+
+
+def _permutation(integer: IntSource, n: int) -> list[int]:
+    """A drawn permutation of ``0..n-1`` (Fisher-Yates; shrinks to the identity)."""
     perm = list(range(n))
-    if permute:
-        for i in range(n - 1, 0, -1):  # Fisher-Yates; shrinks to the identity
-            j = integer(0, i)
-            perm[i], perm[j] = perm[j], perm[i]
-    edges = []
-    for s, targets in enumerate(succ):
-        ts = list(targets)
-        for t, (w, D) in zip(ts, _weights(integer, len(ts), max_denominator)):
-            edges.append((perm[s], perm[t], f"{w}/{D}"))
-    lo, hi = reward_range
-    r = [0] * n
-    for s in range(n):
-        r[perm[s]] = f"{integer(lo * reward_denominator, hi * reward_denominator)}/{reward_denominator}"
-    return MarkovRewardProcess.from_edges(n, edges, r)
+    for i in range(n - 1, 0, -1):
+        j = integer(0, i)
+        perm[i], perm[j] = perm[j], perm[i]
+    return perm
 
 
 def random_chain(
@@ -318,14 +340,13 @@ def random_chain_arrays(
         stay = rng.random(n_t) * 100 < (transient_target_percent or 0)
         rows.append(t_states)
         cols.append(np.where(stay, rng.integers(n_rec, n, size=n_t), rng.integers(0, n, size=n_t)))
-    rows, cols = np.concatenate(rows), np.concatenate(cols)
-    key = np.unique(rows * n + cols)
-    rows, cols = key // n, key % n
-    weights = rng.integers(1, max_denominator + 1, size=len(rows))
-    totals = np.bincount(rows, weights=weights, minlength=n).astype(np.int64)
-    g = np.gcd(weights, totals[rows])
+    key = np.unique(np.concatenate(rows) * n + np.concatenate(cols))
+    sources, targets = key // n, key % n
+    weights = rng.integers(1, max_denominator + 1, size=len(sources))
+    totals = np.bincount(sources, weights=weights, minlength=n).astype(np.int64)
+    g = np.gcd(weights, totals[sources])
     rewards = rng.integers(-3, 4, size=n)
-    return rows, cols, weights // g, totals[rows] // g, rewards
+    return sources, targets, weights // g, totals[sources] // g, rewards
 
 
 def parametrize(chain: MarkovRewardProcess, integer: IntSource, *, params: Sequence[str] = ("p",), max_rows: int = 3,
@@ -338,8 +359,6 @@ def parametrize(chain: MarkovRewardProcess, integer: IntSource, *, params: Seque
     With ``products`` (and two or more parameters) a row may instead get ``m·x·y`` and
     ``m·(1 - x·y)``: entries that vanish on two lines and on a curve meeting the square in a point.
     """
-    from ..parametric import ParametricChain
-
     n = chain.n
     P = [[str(x) for x in row] for row in chain.dense()]
     r = [str(x) for x in chain.r]

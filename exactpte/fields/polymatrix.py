@@ -1,0 +1,146 @@
+"""Dense matrices over ``QQ(params)`` and their fraction-free (Bareiss) solve.
+
+Examples
+--------
+>>> from exactpte.fields import RationalFunctionField
+>>> F = RationalFunctionField(["p"])
+>>> A = F.matrix([[F.convert("1 - p"), 0], [0, 2]])
+>>> [str(row[0]) for row in bareiss_solve(A, F.matrix([[1], [1]])).tolist()]
+['-1/(p - 1)', '1/2']
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from typing import TYPE_CHECKING, Any
+
+from ..errors import SingularSystemError
+from .polynomials import poly_lcm
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rational_functions import RationalFunction, RationalFunctionField
+
+__all__ = ["PolyMatrix", "bareiss_solve"]
+
+
+class PolyMatrix:
+    """Dense matrix over a :class:`~exactpte.fields.RationalFunctionField` with the operations the algorithms use."""
+
+    __slots__ = ("entries", "field")
+
+    def __init__(self, rows: list[list[RationalFunction]], field: RationalFunctionField) -> None:
+        self.entries, self.field = rows, field
+
+    def nrows(self) -> int:
+        """Number of rows."""
+        return len(self.entries)
+
+    def ncols(self) -> int:
+        """Number of columns."""
+        return len(self.entries[0]) if self.entries else 0
+
+    def __getitem__(self, ij: tuple[int, int]) -> RationalFunction:
+        i, j = ij
+        return self.entries[i][j]
+
+    def __setitem__(self, ij: tuple[int, int], value: Any) -> None:
+        i, j = ij
+        self.entries[i][j] = self.field.scalar(value)
+
+    def __add__(self, other: PolyMatrix) -> PolyMatrix:
+        return PolyMatrix([[a + b for a, b in zip(r1, r2)] for r1, r2 in zip(self.entries, other.entries)], self.field)
+
+    def __sub__(self, other: PolyMatrix) -> PolyMatrix:
+        return PolyMatrix([[a - b for a, b in zip(r1, r2)] for r1, r2 in zip(self.entries, other.entries)], self.field)
+
+    def __mul__(self, other: PolyMatrix) -> PolyMatrix:
+        zero = self.field.zero
+        cols = list(zip(*other.entries)) if other.entries else []
+        out = []
+        for row in self.entries:
+            nz = [(k, a) for k, a in enumerate(row) if not a.num.is_zero()]
+            out.append([reduce(lambda acc, ka: acc + ka[1] * col[ka[0]], nz, zero) for col in cols])
+        return PolyMatrix(out, self.field)
+
+    def tolist(self) -> list[list[RationalFunction]]:
+        """The entries as a list of row lists."""
+        return [list(r) for r in self.entries]
+
+
+def bareiss_solve(A: PolyMatrix, B: PolyMatrix) -> PolyMatrix:
+    """``X`` with ``A X = B`` by fraction-free (Bareiss) elimination over ``fmpz_mpoly``.
+
+    Each row of ``A`` is scaled by the lcm of its denominators and each column of ``B``
+    brought to one common denominator (kept aside); forward elimination keeps every entry a
+    polynomial (exact divisions by the previous pivot); back-substitution computes ``det(A) x``
+    as polynomials, and each ``x_i = (det x_i) / det`` is cancelled once.
+    """
+    field = A.field
+    m, c = A.nrows(), B.ncols()
+    if m == 0:
+        return field.zeros(0, c)
+    M, col_den = _polynomial_system(A, B)
+    _eliminate(M, m, c, field.one.num, field.zero.num)
+    det = M[m - 1][m - 1]
+    X: list[list[RationalFunction]] = [[field.zero] * c for _ in range(m)]
+    zero = field.zero.num
+    for col in range(c):
+        xt = [zero] * m  # det * x, polynomials
+        for i in range(m - 1, -1, -1):
+            acc = det * M[i][m + col]
+            for j in range(i + 1, m):
+                if not M[i][j].is_zero() and not xt[j].is_zero():
+                    acc = acc - M[i][j] * xt[j]
+            xt[i] = acc / M[i][i]
+        for i in range(m):
+            X[i][col] = field.fraction(xt[i], det * col_den[col])
+    return PolyMatrix(X, field)
+
+
+def _polynomial_system(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], list[Any]]:
+    """``[A | B]`` as polynomial rows: a row of ``A`` times the lcm of its denominators, ``B``'s
+    columns over one common denominator each (returned), so unrelated denominators of different
+    columns are never multiplied together."""
+    one, zero = A.field.one.num, A.field.zero.num
+    m, c = A.nrows(), B.ncols()
+    col_den = [reduce(poly_lcm, (B.entries[i][j].den for i in range(m)), one) for j in range(c)]
+    M = []
+    for i in range(m):
+        l = reduce(poly_lcm, (x.den for x in A.entries[i]), one)
+        row = [x.num * (l / x.den) if not x.num.is_zero() else zero for x in A.entries[i]]
+        row += [x.num * ((col_den[j] / x.den) * l) if not x.num.is_zero() else zero for j, x in enumerate(B.entries[i])]
+        M.append(row)
+    return M, col_den
+
+
+def _eliminate(M: list[list[Any]], m: int, c: int, one: Any, zero: Any) -> None:
+    """Fraction-free forward elimination of the ``m x (m + c)`` polynomial rows ``M`` in place
+    (pivot: the shortest nonzero entry of the column; every division exact)."""
+    prev = one
+    for k in range(m):
+        piv = None
+        best = None
+        for i in range(k, m):
+            if not M[i][k].is_zero():
+                size = len(M[i][k])
+                if best is None or size < best:
+                    piv, best = i, size
+        if piv is None:
+            raise SingularSystemError(f"singular {m}x{m} parametric block system (generically)")
+        if piv != k:
+            M[k], M[piv] = M[piv], M[k]
+        pk = M[k][k]
+        rowk = M[k]
+        for i in range(k + 1, m):
+            rowi = M[i]
+            a = rowi[k]
+            if a.is_zero():
+                if not (pk == prev):
+                    for j in range(k + 1, m + c):
+                        if not rowi[j].is_zero():
+                            rowi[j] = (rowi[j] * pk) / prev
+            else:
+                for j in range(k + 1, m + c):
+                    rowi[j] = (rowi[j] * pk - a * rowk[j]) / prev
+                rowi[k] = zero
+        prev = pk

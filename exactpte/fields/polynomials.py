@@ -1,0 +1,96 @@
+"""Helpers on python-flint integer polynomials (``fmpz_mpoly``), independent of any field object.
+
+Factorisation that survives python-flint's overflow, the distinct irreducible factors, exact
+evaluation at a rational point, degree-1 splitting, substitution into another field, and the
+one-parameter view as an ``fmpz_poly``.  The printer, the sign test and the field build on these.
+
+Examples
+--------
+>>> import flint
+>>> ctx = flint.fmpz_mpoly_ctx.get(("p",), "degrevlex")
+>>> p = ctx.gen(0)
+>>> irreducible_factors(2 * p**2 - 2)
+[p - 1, p + 1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import flint
+
+__all__ = ["factor", "irreducible_factors", "poly_value", "linear_in", "substitute", "univariate", "poly_lcm"]
+
+
+def factor(f: Any) -> tuple[Any, list[tuple[Any, int]]]:
+    """``f.factor()``, or ``f`` as its own single factor when python-flint cannot order the factors
+    (its sort overflows on coefficients of 2^63 and more): still a correct factorisation, only coarser."""
+    try:
+        return f.factor()
+    except OverflowError:
+        c = f.content()
+        return (c, [(f / c, 1)]) if c != 1 else (1, [(f, 1)])
+
+
+def irreducible_factors(f: Any) -> list[Any]:
+    """The distinct non-constant irreducible factors of a polynomial, each primitive with a
+    positive leading coefficient (so equal sets compare equal)."""
+    if f.is_zero() or f.is_constant():
+        return []
+    out: list[Any] = []
+    for g, _e in factor(f)[1]:
+        if g.is_constant():
+            continue
+        if g.leading_coefficient() < 0:
+            g = -g
+        if g not in out:
+            out.append(g)
+    return out
+
+
+def poly_value(f: Any, qctx: flint.fmpq_mpoly_ctx, values: Sequence[flint.fmpq]) -> flint.fmpq:
+    """The exact value of ``f`` at a rational point (``qctx``: the rational-coefficient context of ``f``'s variables)."""
+    if f.is_zero():
+        return flint.fmpq(0)
+    q = qctx.from_dict({m: flint.fmpq(int(c)) for m, c in f.to_dict().items()})
+    return q(*values)
+
+
+def linear_in(f: Any, var: int, ctx: flint.fmpz_mpoly_ctx) -> tuple[Any, Any] | None:
+    """``(a, b)`` with ``f = a * x_var + b`` and ``a, b`` free of ``x_var``, when ``f`` has degree 1 in it."""
+    a: dict[tuple[int, ...], int] = {}
+    b: dict[tuple[int, ...], int] = {}
+    for exps, c in f.to_dict().items():
+        e = exps[var]
+        if e > 1:
+            return None
+        rest = tuple(0 if k == var else x for k, x in enumerate(exps))
+        (a if e == 1 else b)[rest] = int(c)
+    if not a:
+        return None
+    return ctx.from_dict(a), ctx.from_dict(b)
+
+
+def substitute(f: Any, images: Sequence[Any], target: Any) -> Any:
+    """``f`` with variable ``i`` replaced by ``images[i]``, computed in the field ``target``
+    (anything with ``zero`` and ``scalar``: :data:`~exactpte.fields.QQ`, a ``QQ(params)``)."""
+    acc = target.zero
+    for exps, c in f.to_dict().items():
+        term = target.scalar(int(c))
+        for img, e in zip(images, exps):
+            for _ in range(e):
+                term = term * img
+        acc = acc + term
+    return acc
+
+
+def univariate(f: Any) -> flint.fmpz_poly:
+    """A polynomial in a single variable as an ``fmpz_poly``."""
+    coeffs: dict[int, int] = {m[0]: int(c) for m, c in f.to_dict().items()}
+    return flint.fmpz_poly([coeffs.get(k, 0) for k in range(max(coeffs) + 1)] if coeffs else [0])
+
+
+def poly_lcm(acc: Any, den: Any) -> Any:
+    """``lcm(acc, den)`` up to a unit (``acc`` itself when ``den`` is 1): the fold step of common denominators."""
+    return acc if den.is_one() else (acc * den) / acc.gcd(den)
