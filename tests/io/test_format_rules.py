@@ -19,7 +19,7 @@ from exactpte import ChainFileError, InvalidChainError, RowSumError, ShapeError,
 from exactpte.cli import main
 from exactpte.errors import CandidateError, EntryError, NegativeEntryError
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "formats.md"
+DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "formats.md"
 
 DRN_HEAD = "@type: DTMC\n@nr_states\n2\n@model\n"
 DRN_BODY = "state 0\n action 0\n  1 : 1\nstate 1\n action 0\n  1 : 1\n"
