@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 import exactpte
 import proofs_check
 from proofs_check.cli import main
@@ -98,10 +100,9 @@ def test_sweeps_give_the_same_report_serially_and_in_workers(tmp_path):
     assert strip(a) == strip(b) and a["coverage"] == b["coverage"] and a["failures"] == b["failures"]
 
 
+@pytest.mark.extra("dask")
 def test_a_dask_cluster_sweep_reports_what_a_serial_sweep_reports(tmp_path):
     """Per-chain seeds do not depend on where a chain runs: a local Dask cluster gives the serial report."""
-    import pytest
-
     distributed = pytest.importorskip("distributed", reason="dask's distributed scheduler is not installed (pip install \".[dask]\")")
     from proofs_check.sweep import sweep
 

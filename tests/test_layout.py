@@ -257,3 +257,59 @@ def test_every_exception_lives_in_one_module(module):
         for name, obj in vars(mod).items():
             if inspect.isclass(obj) and issubclass(obj, Exception) and obj.__module__ == mod.__name__:
                 assert mod is errors_module, f"{mod.__name__}.{name} is an exception outside {module}"
+
+
+# the module each optional extra brings, for the check below; NO_EXTRA: importorskip'd, in no extra, and why
+EXTRA_OF_MODULE = {"stormpy": "peers", "quantecon": "peers", "matplotlib": "plot", "distributed": "dask", "dask": "dask",
+                   "mkdocs": "docs", "mkdocstrings": "docs", "material": "docs"}
+NO_EXTRA = {"pydtmc": "pins numpy < 2", "tomllib": "standard library from Python 3.11"}
+
+
+def _extra_marks(decorators) -> set[str]:
+    """The NAMEs of ``pytest.mark.extra(NAME)`` among decorators (or a ``pytestmark`` value)."""
+    out = set()
+    for d in decorators:
+        for node in ast.walk(d):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "extra"
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                out.add(node.args[0].value)
+    return out
+
+
+def test_every_test_needing_an_extra_is_marked_with_it():
+    """A test (or fixture) that importorskips a module of an optional extra carries
+    ``@pytest.mark.extra(NAME)`` (itself or through its module's ``pytestmark``), NAME a real extra
+    of pyproject.toml: so the extras stage of .ci/run (-m extra, EXACTPTE_REQUIRE_EXTRAS=1) runs it
+    and fails it instead of skipping it."""
+    tomllib = pytest.importorskip("tomllib", reason="tomllib needs Python 3.11")
+    extras = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"])
+    problems = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        if "data" in path.relative_to(ROOT / "tests").parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        module_marks = set()
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+                module_marks |= _extra_marks([node.value])
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            marks = module_marks | _extra_marks(fn.decorator_list)
+            problems += [f"{path.relative_to(ROOT)}:{fn.lineno} {fn.name}: extra({m!r}) is no extra of pyproject.toml"
+                         for m in marks - extras]
+            for call in ast.walk(fn):
+                if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "importorskip"
+                        and call.args and isinstance(call.args[0], ast.Constant)):
+                    continue
+                module = call.args[0].value.split(".")[0]
+                if module in NO_EXTRA:
+                    continue
+                extra = EXTRA_OF_MODULE.get(module)
+                if extra is None:
+                    problems.append(f"{path.relative_to(ROOT)}:{call.lineno} {fn.name}: importorskip({module!r}) belongs "
+                                    "to no known extra (add it to EXTRA_OF_MODULE or NO_EXTRA)")
+                elif extra not in marks:
+                    problems.append(f"{path.relative_to(ROOT)}:{call.lineno} {fn.name}: importorskip({module!r}) "
+                                    f"without @pytest.mark.extra({extra!r})")
+    assert problems == [], "\n".join(problems)
