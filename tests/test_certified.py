@@ -251,6 +251,8 @@ def test_decompose_dispatch_and_refusals():
 
 
 def test_cli_certified_json(capsys):
+    """exactpte decompose --certified --json: the exact structure, and an enclosure [lo, hi] around
+    every exact value, every certificate certified and within tolerance."""
     assert main(["decompose", "--example", "paper-benchmark", "--certified", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     exact = exactpte.decompose(exactpte.example("paper-benchmark")).to_dict()
@@ -260,8 +262,12 @@ def test_cli_certified_json(capsys):
         for (lo, hi), x in zip(d[key], exact[key]):
             assert Fraction(lo) <= Fraction(x) <= Fraction(hi)
     assert d["certificate"] and all(c["certified"] for c in d["certificate"]) and all(d["within_tol"].values())
-    assert main(["decompose", "--example", "branching", "--certified", "--strata"]) == 2
-    assert main(["decompose", "--example", "branching", "--tol", "1e-6"]) == 2
+
+
+@pytest.mark.parametrize("argv", [("--certified", "--strata"), ("--tol", "1e-6")], ids=["certified-strata", "tol-without-certified"])
+def test_cli_certified_usage_errors(argv):
+    """--certified does not combine with --strata, and --tol needs --certified: both exit with status 2."""
+    assert main(["decompose", "--example", "branching", *argv]) == 2
 
 
 def test_oracle_against_enclosures(tmp_path, capsys):

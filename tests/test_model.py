@@ -103,22 +103,26 @@ def test_numpy_float_array_is_refused():
         MarkovRewardProcess(np.array([[0.5, 0.5], [0.0, 1.0]]), [0, 0])
 
 
-def test_edges_and_their_errors():
+def test_edges_drop_explicit_zeros():
+    """from_edges builds the chain from (source, target, probability) triples; an explicit zero
+    probability is dropped, not stored."""
     m = MarkovRewardProcess.from_edges(3, [(0, 1, "1/2"), (0, 2, "1/2"), (1, 1, 1), (2, 2, 1), (2, 0, 0)], [0, 1, 2])
-    assert dict(m.row(2)) == {2: 1}  # explicit zero dropped
-    with pytest.raises(ShapeError, match="repeats the transition 0 -> 1"):
-        MarkovRewardProcess.from_edges(2, [(0, 1, "1/2"), (0, 1, "1/2"), (1, 1, 1)], [0, 0])
-    with pytest.raises(ShapeError, match="edge 0 has target 5"):
-        MarkovRewardProcess.from_edges(2, [(0, 5, 1), (1, 1, 1)], [0, 0])
-    with pytest.raises(ShapeError, match="expected a triple"):
-        MarkovRewardProcess.from_edges(2, [(0, 1), (1, 1, 1)], [0, 0])
-    with pytest.raises(RowSumError, match="row 1 sums to 0"):
-        MarkovRewardProcess.from_edges(2, [(0, 0, "1/2"), (0, 1, "1/2")], [0, 0])
+    assert dict(m.row(2)) == {2: 1}
+
+
+@pytest.mark.parametrize("n, edges, r, err, message", [
+    (2, [(0, 1, "1/2"), (0, 1, "1/2"), (1, 1, 1)], [0, 0], ShapeError, "repeats the transition 0 -> 1"),
+    (2, [(0, 5, 1), (1, 1, 1)], [0, 0], ShapeError, "edge 0 has target 5"),
+    (2, [(0, 1), (1, 1, 1)], [0, 0], ShapeError, "expected a triple"),
+    (2, [(0, 0, "1/2"), (0, 1, "1/2")], [0, 0], RowSumError, "row 1 sums to 0"),
     # bounded work: a declared size the edge list cannot fill is refused before anything is allocated
-    with pytest.raises(ShapeError, match="need at least n transitions"):
-        MarkovRewardProcess.from_edges(10**12, [(0, 0, 1), (1, 1, 1), (2, 2, 1)], [0, 0, 0])
-    with pytest.raises(ShapeError, match="n must be a positive int"):
-        MarkovRewardProcess.from_edges(0, [], [])
+    (10**12, [(0, 0, 1), (1, 1, 1), (2, 2, 1)], [0, 0, 0], ShapeError, "need at least n transitions"),
+    (0, [], [], ShapeError, "n must be a positive int"),
+], ids=["repeated-edge", "target-out-of-range", "not-a-triple", "row-sum", "size-beyond-the-edges", "n-zero"])
+def test_bad_edges_are_refused_by_name(n, edges, r, err, message):
+    """Each bad edge list is refused with its named error and a message saying what is wrong."""
+    with pytest.raises(err, match=message):
+        MarkovRewardProcess.from_edges(n, edges, r)
 
 
 def test_policy_induced_chain():
