@@ -9,6 +9,12 @@
 
 Tests that are costly per example scale their budget from the active profile
 (:func:`scaled`), so no test caps the ``thorough`` profile.
+
+Optional extras: a test that needs one is marked ``@pytest.mark.extra("peers")`` (or ``plot``,
+``dask``, ``docs``) and skips, with the reason, when the extra is missing.  With
+``EXACTPTE_REQUIRE_EXTRAS=1`` (the extras stage of ``.ci/run``) such a skip is a failure instead,
+so a broken install of an extra cannot pass as "skipped".  ``python -m pytest -m extra`` runs
+just those tests.
 """
 
 import os
@@ -24,6 +30,8 @@ settings.register_profile("thorough", max_examples=2000, deadline=None, print_bl
 settings.register_profile("fuzz", max_examples=2000, deadline=1000, print_blob=True, suppress_health_check=SLOW)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+REQUIRE_EXTRAS = os.environ.get("EXACTPTE_REQUIRE_EXTRAS", "") not in ("", "0")
+
 # tests/data holds data and the script that regenerates it by hand (it needs stormpy): not tests
 collect_ignore_glob = ["data/*"]
 
@@ -35,6 +43,9 @@ def scaled(fraction: float) -> settings:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", 'extra(name): needs the optional extra NAME (pip install ".[NAME]"): skipped when it is '
+        "missing, failed instead under EXACTPTE_REQUIRE_EXTRAS=1")
     # one seed for the whole session, drawn here (before hypothesis' plugin reads the option) and printed
     if config.getoption("hypothesis_seed", default=None) is None:
         config.option.hypothesis_seed = random.SystemRandom().randrange(2**32)
@@ -48,3 +59,16 @@ def pytest_report_header(config):
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     # shown even under -q, at the end where a failure is read
     terminalreporter.write_line(pytest_report_header(config))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    # EXACTPTE_REQUIRE_EXTRAS=1: a test marked extra(NAME) that skipped fails, with the skip's reason
+    outcome = yield
+    report = outcome.get_result()
+    marker = item.get_closest_marker("extra")
+    if REQUIRE_EXTRAS and marker is not None and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = (f"EXACTPTE_REQUIRE_EXTRAS is set and this test needs the {marker.args[0]!r} extra "
+                           f'(pip install ".[{marker.args[0]}]"), but it skipped: {reason}')

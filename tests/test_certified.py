@@ -251,6 +251,8 @@ def test_decompose_dispatch_and_refusals():
 
 
 def test_cli_certified_json(capsys):
+    """exactpte decompose --certified --json: the exact structure, and an enclosure [lo, hi] around
+    every exact value, every certificate certified and within tolerance."""
     assert main(["decompose", "--example", "paper-benchmark", "--certified", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     exact = exactpte.decompose(exactpte.example("paper-benchmark")).to_dict()
@@ -260,24 +262,47 @@ def test_cli_certified_json(capsys):
         for (lo, hi), x in zip(d[key], exact[key]):
             assert Fraction(lo) <= Fraction(x) <= Fraction(hi)
     assert d["certificate"] and all(c["certified"] for c in d["certificate"]) and all(d["within_tol"].values())
-    assert main(["decompose", "--example", "branching", "--certified", "--strata"]) == 2
-    assert main(["decompose", "--example", "branching", "--tol", "1e-6"]) == 2
 
 
-def test_oracle_against_enclosures(tmp_path, capsys):
+@pytest.mark.parametrize("argv", [("--certified", "--strata"), ("--tol", "1e-6")], ids=["certified-strata", "tol-without-certified"])
+def test_cli_certified_usage_errors(argv):
+    """--certified does not combine with --strata, and --tol needs --certified: both exit with status 2."""
+    assert main(["decompose", "--example", "branching", *argv]) == 2
+
+
+def _paper_benchmark_candidate():
+    """The paper benchmark and a right float candidate for it (rho, h, classes)."""
     chain = exactpte.example("paper-benchmark")
-    cert = decompose_certified(chain)
     dec = exactpte.decompose(chain)
-    good = {"rho": [float(x) for x in dec.rho], "h": [float(x) for x in dec.h], "classes": [list(c) for c in dec.classes]}
-    assert compare(good, cert, atol=1e-9).ok
+    return chain, dec, {"rho": [float(x) for x in dec.rho], "h": [float(x) for x in dec.h], "classes": [list(c) for c in dec.classes]}
+
+
+def test_oracle_against_enclosures_accepts_a_right_candidate():
+    """compare() against certified enclosures accepts the exact answer rounded to floats."""
+    chain, _, good = _paper_benchmark_candidate()
+    assert compare(good, decompose_certified(chain), atol=1e-9).ok
+
+
+def test_oracle_against_enclosures_names_a_wrong_entry():
+    """compare() against certified enclosures refuses an h off by 1e-6 at one state and says the
+    reference was the certified enclosures."""
+    chain, dec, good = _paper_benchmark_candidate()
     bad = dict(good, h=[float(x) + (1e-6 if s == 40 else 0) for s, x in enumerate(dec.h)])
-    report = compare(bad, cert, atol=1e-9)
+    report = compare(bad, decompose_certified(chain), atol=1e-9)
     assert not report.ok and "certified enclosures" in next(f.detail for f in report.findings if f.key == "h")
+
+
+@pytest.mark.parametrize("argv, reference", [
+    (("--arithmetic", "certified"), "reference: certified enclosures (asked for)"),
+    ((), "reference: exact decomposition"),
+], ids=["certified-asked-for", "exact-by-default"])
+def test_check_cli_names_its_reference(tmp_path, capsys, argv, reference):
+    """exactpte check accepts a right candidate and says which reference judged it: the certified
+    enclosures when asked for, the exact decomposition by default."""
+    chain, _, good = _paper_benchmark_candidate()
     path = tmp_path / "candidate.json"
     path.write_text(json.dumps(good))
     chain_file = tmp_path / "chain.json"
     exactpte.dump(chain, chain_file)
-    assert main(["check", str(path), "--chain", str(chain_file), "--arithmetic", "certified"]) == 0
-    assert "reference: certified enclosures (asked for)" in capsys.readouterr().out
-    assert main(["check", str(path), "--chain", str(chain_file)]) == 0
-    assert "reference: exact decomposition" in capsys.readouterr().out
+    assert main(["check", str(path), "--chain", str(chain_file), *argv]) == 0
+    assert reference in capsys.readouterr().out

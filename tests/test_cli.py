@@ -15,25 +15,41 @@ def run(capsys, *argv):
 
 
 def test_examples_lists_one_a_line_name_first(capsys):
+    """exactpte examples prints one example a line, its name first, in EXAMPLES order."""
     code, out, _ = run(capsys, "examples")
     assert code == 0
     names = [line.split()[0] for line in out.splitlines()]
     assert names == list(exactpte.EXAMPLES)
 
 
-def test_decompose_example_default_json_latex_table(capsys):
+def test_decompose_default_output_is_the_readable_summary(capsys):
+    """exactpte decompose with no format option prints the summary: classes named F0/C0, exact values."""
     code, out, _ = run(capsys, "decompose", "--example", "two-paths")
     assert code == 0 and "-14" in out and "F0/C0" in out
+
+
+def test_decompose_json_is_the_json_contract(capsys):
+    """exactpte decompose --json prints the JSON contract, values by state label."""
     code, out, _ = run(capsys, "decompose", "--example", "two-paths", "--json")
     data = json.loads(out)
     assert code == 0 and data["v_star"][data["labels"].index("p1_14")] == "-14"
+
+
+def test_decompose_latex_is_a_tabular(capsys):
+    """exactpte decompose --latex prints a LaTeX tabular."""
     code, out, _ = run(capsys, "decompose", "--example", "branching", "--latex")
     assert code == 0 and "\\begin{tabular}" in out
+
+
+def test_decompose_table_starts_with_its_header(capsys):
+    """exactpte decompose --table prints the plain table, header first."""
     code, out, _ = run(capsys, "decompose", "--example", "branching", "--table")
     assert code == 0 and out.startswith("state")
 
 
 def test_decompose_file_with_anchors(tmp_path, capsys):
+    """A chain file decomposed with --anchors, --no-p-inf and --hitting-times: the chosen anchor is
+    used, P_inf is left out, hitting times are added."""
     path = tmp_path / "c.json"
     exactpte.dump(exactpte.example("aperiodic"), path)
     code, out, _ = run(capsys, "decompose", str(path), "--json", "--anchors", "1", "--no-p-inf", "--hitting-times")
@@ -48,27 +64,35 @@ def test_decompose_file_with_anchors(tmp_path, capsys):
         ('{"P": [[1, 0], ["1/2", "3/5"]], "r": [0, 0]}', "row 1 sums to 11/10, expected exactly 1"),
         ("not json", "not valid JSON"),
         ('{"P": [[1]]}', "missing key 'r'"),
-        ('{"P": [[1, 0], [0, 1]], "r": [0, 0.5]}', None),
     ],
 )
 def test_errors_are_one_line_without_traceback(tmp_path, capsys, content, message):
+    """A bad chain file exits with status 2, nothing on standard output, and one line on standard
+    error that names the problem (no traceback)."""
     path = tmp_path / "bad.json"
     path.write_text(content)
     code, out, err = run(capsys, "decompose", str(path))
-    if message is None:  # a decimal literal in a file is an exact decimal, not a refused float
-        assert code == 0
-        return
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and message in err and "Traceback" not in err
 
 
-def test_bad_anchor_and_unknown_example(capsys):
-    code, _, err = run(capsys, "decompose", "--example", "branching", "--anchors", "1,0,2,3,4")
-    assert code == 2 and "anchor for class 0, phase 0 is state 1" in err
-    code, _, err = run(capsys, "decompose", "--example", "nope")
-    assert code == 2 and "unknown example 'nope'" in err
-    code, _, err = run(capsys, "decompose", "--example", "branching", "--anchors", "a,b")
-    assert code == 2 and "--anchors takes" in err
+def test_a_decimal_literal_in_a_file_is_an_exact_decimal(tmp_path, capsys):
+    """A decimal number in a chain file (r = 0.5) is read as the exact decimal 1/2, not refused as a float."""
+    path = tmp_path / "c.json"
+    path.write_text('{"P": [[1, 0], [0, 1]], "r": [0, 0.5]}')
+    code, out, _ = run(capsys, "decompose", str(path), "--json")
+    assert code == 0 and json.loads(out)["rho"] == ["0", "1/2"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("--example", "branching", "--anchors", "1,0,2,3,4"), "anchor for class 0, phase 0 is state 1"),
+    (("--example", "branching", "--anchors", "a,b"), "--anchors takes"),
+    (("--example", "nope"), "unknown example 'nope'"),
+], ids=["anchor-in-the-wrong-phase", "anchors-not-numbers", "unknown-example"])
+def test_usage_errors_exit_2_and_say_what_is_wrong(capsys, argv, message):
+    """A bad --anchors or an unknown --example exits with status 2 and names the problem."""
+    code, _, err = run(capsys, "decompose", *argv)
+    assert code == 2 and message in err
 
 
 @pytest.mark.parametrize("argv, total", [((), 6), (("--json", "--no-p-inf"), 9), (("--json", "--only", "rho,h"), 2)])

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 import exactpte
 import proofs_check
 from proofs_check.cli import main
@@ -50,25 +52,54 @@ def test_conjecture_that_raises_is_a_finding_not_a_crash():
     assert res.failed == 3 and "ZeroDivisionError" in res.details[0]
 
 
-def test_sweep_with_a_conjecture_file(tmp_path, capsys):
-    path = tmp_path / "my_conjectures.py"
+@pytest.fixture(scope="module")
+def conjecture_sweep(tmp_path_factory):
+    """One CLI sweep of CONJECTURE_FILE over 60 chains (shared by the tests below: it is the costly
+    part): the exit code, the JSON report and what it printed."""
+    import contextlib
+    import io
+
+    tmp = tmp_path_factory.mktemp("sweep")
+    path = tmp / "my_conjectures.py"
     path.write_text(CONJECTURE_FILE)
-    report, fails = tmp_path / "rep.json", tmp_path / "fails"
-    code = main(["sweep", "--checks", str(path), "--chains", "60", "--seed", "4", "--max-states", "9",
-                 "--json", str(report), "--failures", str(fails), "--quiet", "--only", "my:rho_within_rewards", "my:h_is_v_star"])
-    assert code == 1  # the false conjecture fails
-    data = json.loads(report.read_text())
-    true, false = data["checks"]["my:rho_within_rewards"], data["checks"]["my:h_is_v_star"]
+    report, fails = tmp / "rep.json", tmp / "fails"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = main(["sweep", "--checks", str(path), "--chains", "60", "--seed", "4", "--max-states", "9", "--json",
+                     str(report), "--failures", str(fails), "--quiet", "--only", "my:rho_within_rewards", "my:h_is_v_star"])
+    return code, json.loads(report.read_text()), printed.getvalue()
+
+
+def test_sweep_exits_1_when_a_conjecture_fails(conjecture_sweep):
+    """proofs-check sweep exits with status 1 when a conjecture of the file fails on some chain."""
+    code, _, _ = conjecture_sweep
+    assert code == 1
+
+
+def test_sweep_reports_a_true_conjecture_held_on_every_chain(conjecture_sweep):
+    """The report counts a true conjecture checked and held on all 60 chains, with no counterexample."""
+    true = conjecture_sweep[1]["checks"]["my:rho_within_rewards"]
     assert true["checked"] == true["held"] == 60 and true["failed"] == 0 and true["counterexamples"] == []
+
+
+def test_sweep_writes_shrunk_counterexamples_of_a_false_conjecture(conjecture_sweep):
+    """A false conjecture's counterexamples are chain files exactpte reads, smallest first, the
+    first of at most 3 states; its entry is timed."""
+    false = conjecture_sweep[1]["checks"]["my:h_is_v_star"]
     assert false["failed"] > 0 and false["checked"] == 60 and "seconds" in false
-    first = exactpte.load(false["counterexamples"][0])  # a chain file exactpte reads
+    first = exactpte.load(false["counterexamples"][0])
     assert first.n <= 3
     sizes = [exactpte.load(p).n for p in false["counterexamples"]]
     assert sizes == sorted(sizes)
+
+
+def test_sweep_reports_and_prints_its_coverage(conjecture_sweep):
+    """The report has coverage histograms of states, classes, periods and transient states over all
+    60 chains, and the sweep prints them."""
+    _, data, printed = conjecture_sweep
     assert set(data["coverage"]) == {"states", "classes", "periods", "transient"}
     assert sum(data["coverage"]["states"].values()) == 60
-    out = capsys.readouterr().out
-    assert "coverage:" in out and "periods (per class)" in out
+    assert "coverage:" in printed and "periods (per class)" in printed
 
 
 def test_built_in_check_failures_are_shrunk_too():
@@ -98,10 +129,9 @@ def test_sweeps_give_the_same_report_serially_and_in_workers(tmp_path):
     assert strip(a) == strip(b) and a["coverage"] == b["coverage"] and a["failures"] == b["failures"]
 
 
+@pytest.mark.extra("dask")
 def test_a_dask_cluster_sweep_reports_what_a_serial_sweep_reports(tmp_path):
     """Per-chain seeds do not depend on where a chain runs: a local Dask cluster gives the serial report."""
-    import pytest
-
     distributed = pytest.importorskip("distributed", reason="dask's distributed scheduler is not installed (pip install \".[dask]\")")
     from proofs_check.sweep import sweep
 

@@ -1,5 +1,7 @@
-"""The documentation site builds strictly (no broken reference, no unparsable docstring)."""
+"""The documentation: the site builds strictly (no broken reference, no unparsable docstring), every
+page is in the docs index and the site nav, no link points outside the project."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -10,7 +12,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.extra("docs")
 def test_docs_build_strictly(tmp_path):
+    """mkdocs build --strict succeeds (no broken link or reference, every docstring renders) and
+    writes the API reference."""
     pytest.importorskip("mkdocstrings", reason='the docs extra is not installed (pip install ".[docs]")')
     pytest.importorskip("material", reason='the docs extra is not installed (pip install ".[docs]")')
     mkdocs = shutil.which("mkdocs") or f"{sys.executable} -m mkdocs"
@@ -21,6 +26,26 @@ def test_docs_build_strictly(tmp_path):
 
 
 def test_docs_never_point_outside_the_project():
+    """No page (nor README.md) links the old shared folder or THEOREMS.md, which are outside the project."""
     for path in list((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]:
         text = path.read_text(encoding="utf-8")
         assert "../shared" not in text and "THEOREMS.md" not in text, path
+
+
+def _pages() -> list[str]:
+    """Every page of the docs site: docs/**/*.md, relative to docs/."""
+    return sorted(p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md"))
+
+
+def test_docs_readme_lists_every_page():
+    """docs/README.md (the docs index, also the site's home page) links every page of docs/."""
+    linked = set(re.findall(r"\]\(([^)#\s]+\.md)\)", (ROOT / "docs" / "README.md").read_text(encoding="utf-8")))
+    assert [p for p in _pages() if p != "README.md" and p not in linked] == []
+
+
+def test_mkdocs_nav_has_every_page():
+    """mkdocs.yml's nav names every page of docs/ (mkdocs only warns about a page left out of it)."""
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = text[text.index("\nnav:"):]
+    in_nav = set(re.findall(r":\s*(\S+\.md)\s*$", nav, flags=re.MULTILINE))
+    assert [p for p in _pages() if p not in in_nav] == []

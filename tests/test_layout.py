@@ -1,9 +1,14 @@
-"""The layout's promises: documented public API, one direction of dependence, no import cycles."""
+"""The layout's promises: documented public API, one direction of dependence, no import cycles
+(imports inside functions included), short functions, typed packages that ship their marker."""
 
 import ast
 import importlib
 import inspect
 import pkgutil
+import shutil
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -45,71 +50,204 @@ def test_every_public_function_class_and_method_has_a_docstring():
     assert undocumented == []
 
 
-def _imports(path: Path, package: str) -> set[str]:
-    """Modules of the two packages that ``path`` imports at module level (not inside functions)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+def _module_name(path: Path) -> str:
     parts = path.relative_to(ROOT).with_suffix("").parts
-    here = list(parts[:-1]) if parts[-1] != "__init__" else list(parts[:-1])
-    out = set()
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = here[: len(here) - (node.level - 1)]
-                mod = ".".join(base + ([node.module] if node.module else []))
-                names = [mod] if node.module else [f"{mod}.{a.name}" for a in node.names]
-            else:
-                names = [node.module]
-            out.update(n for n in names if n.split(".")[0] in PACKAGES)
-        elif isinstance(node, ast.Import):
-            out.update(a.name for a in node.names if a.name.split(".")[0] in PACKAGES)
-    return out
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _graph() -> dict[str, set[str]]:
-    graph = {}
-    for pkg in PACKAGES:
-        for path in (ROOT / pkg).rglob("*.py"):
-            parts = path.relative_to(ROOT).with_suffix("").parts
-            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-            graph[name] = _imports(path, pkg)
-    return graph
+def _is_type_checking(test: ast.expr) -> bool:
+    """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:``."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def test_exactpte_never_imports_proofs_check():
-    offenders = {m: deps for m, deps in _graph().items() if m.startswith("exactpte") and any(d.startswith("proofs_check") for d in deps)}
-    assert offenders == {}
+def _import_nodes(node: ast.AST):
+    """Every import statement under ``node``: module level, inside functions, methods, nested
+    functions, classes, ``try`` and ``if`` blocks alike; only the body of ``if TYPE_CHECKING:`` is
+    left out (it never runs)."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.Import, ast.ImportFrom)):
+            yield child
+        elif isinstance(child, ast.If) and _is_type_checking(child.test):
+            for sub in child.orelse:
+                yield from _import_nodes(ast.Module(body=[sub], type_ignores=[]))
+        else:
+            yield from _import_nodes(child)
 
 
-def test_module_level_imports_have_no_cycles():
-    graph = _graph()
-    known = set(graph)
+def _imports(path: Path, known: set[str]) -> set[str]:
+    """Modules of the two packages that ``path`` imports anywhere (module level or inside functions),
+    relative imports resolved, each import resolved to the longest known module it names."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    here = _module_name(path).split(".")
+    if path.name != "__init__.py":
+        here = here[:-1]  # the package a relative import starts from
 
     def resolve(name):  # 'exactpte.fields.QQ' -> 'exactpte.fields'
         while name and name not in known:
             name = name.rpartition(".")[0]
         return name
 
-    edges = {m: {resolve(d) for d in deps} - {"", m} for m, deps in graph.items()}
-    # a package's __init__ importing its own submodules is not a cycle of ideas
-    edges = {m: {d for d in deps if not d.startswith(m + ".")} for m, deps in edges.items()}
-    state: dict[str, int] = {}
-    cycle: list[str] = []
+    out = set()
+    for node in _import_nodes(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[: len(here) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            # 'from pkg import submodule' imports the submodule; 'from mod import name' the module
+            names = [resolve(f"{mod}.{a.name}") for a in node.names]
+        else:
+            names = [resolve(a.name) for a in node.names]
+        out.update(n for n in names if n.split(".")[0] in PACKAGES)
+    return out
 
-    def visit(m, stack):
-        state[m] = 1
-        for d in edges.get(m, ()):
-            if state.get(d) == 1:
-                cycle.extend(stack[stack.index(d):] + [d])
-                return True
-            if state.get(d) is None and visit(d, stack + [d]):
-                return True
-        state[m] = 2
-        return False
 
-    for m in sorted(edges):
-        if state.get(m) is None and visit(m, [m]):
-            break
-    assert cycle == []
+def _graph() -> dict[str, set[str]]:
+    """Module -> the modules of exactpte and proofs_check it imports.
+
+    A package's ``__init__`` importing its submodules is an edge (importing the package runs those
+    imports); a module importing one of its own parent packages is not (Python has imported the
+    parents before the module itself starts)."""
+    paths = {_module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
+    known = set(paths)
+    graph = {}
+    for name, path in paths.items():
+        deps = _imports(path, known) - {"", name}
+        graph[name] = {d for d in deps if not name.startswith(d + ".")}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One shortest cycle through each module that lies on a cycle, deduplicated: the strongly
+    connected components of the import graph, spelled out module by module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[set[str]] = []
+
+    def connect(v):  # Tarjan's algorithm; the graph has ~100 nodes, recursion is fine
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                components.append(comp)
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    cycles: list[list[str]] = []
+    seen: set[tuple[str, ...]] = set()
+    for comp in components:
+        for start in sorted(comp):
+            # breadth-first search back to start inside the component: a shortest cycle through it
+            parent = {start: None}
+            queue = [start]
+            found = None
+            while queue and found is None:
+                v = queue.pop(0)
+                for w in sorted(graph[v] & comp):
+                    if w == start:
+                        found = v
+                        break
+                    if w not in parent:
+                        parent[w] = v
+                        queue.append(w)
+            path = [start]
+            v = found
+            while v is not None and v != start:
+                path.insert(1, v)
+                v = parent[v]
+            key = min(tuple(path[i:] + path[:i]) for i in range(len(path)))
+            if key not in seen:
+                seen.add(key)
+                cycles.append(list(key) + [key[0]])
+    return cycles
+
+
+def test_exactpte_never_imports_proofs_check():
+    """No module of exactpte imports proofs_check, at module level or inside a function."""
+    offenders = {m: sorted(d for d in deps if d.startswith("proofs_check"))
+                 for m, deps in _graph().items() if m.split(".")[0] == "exactpte"}
+    assert {m: deps for m, deps in offenders.items() if deps} == {}
+
+
+def test_imports_have_no_cycles():
+    """No import cycle among the modules of exactpte and proofs_check, counting imports inside
+    functions too (a deferred import hides a cycle, it does not remove it); each cycle found is
+    reported module by module."""
+    cycles = _cycles(_graph())
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+MAX_FUNCTION_LINES = 80
+
+
+def _functions(tree: ast.AST, prefix: str = ""):
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield f"{prefix}{node.name}", node
+            yield from _functions(node, f"{prefix}{node.name}.")
+        elif isinstance(node, ast.ClassDef):
+            yield from _functions(node, f"{prefix}{node.name}.")
+        else:
+            yield from _functions(node, prefix)
+
+
+def test_no_function_is_longer_than_80_lines():
+    """Every function and method of exactpte and proofs_check (nested ones included) spans at most
+    80 lines from its ``def`` to its last line, docstring included."""
+    long = []
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for name, node in _functions(tree):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    long.append(f"{path.relative_to(ROOT)}:{node.lineno} {name} ({lines} lines)")
+    assert long == [], "functions longer than 80 lines:\n" + "\n".join(long)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_py_typed_marker_exists_and_is_declared(package):
+    """The PEP 561 marker ``py.typed`` is in each package and pyproject's package-data lists it."""
+    assert (ROOT / package / "py.typed").is_file()
+    tomllib = pytest.importorskip("tomllib", reason="tomllib needs Python 3.11")
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "py.typed" in data["tool"]["setuptools"]["package-data"].get(package, [])
+
+
+def test_wheel_ships_py_typed(tmp_path):
+    """A wheel built from the sources carries ``exactpte/py.typed`` and ``proofs_check/py.typed``
+    (builds the wheel with pip, ~3 s: the packaging, not the declaration, is what ships)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, src / name)
+    for pkg in PACKAGES:
+        shutil.copytree(ROOT / pkg, src / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"), str(src)],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {f"{pkg}/py.typed" for pkg in PACKAGES} <= set(names)
 
 
 @pytest.mark.parametrize("module", ["exactpte.errors"])
@@ -119,3 +257,59 @@ def test_every_exception_lives_in_one_module(module):
         for name, obj in vars(mod).items():
             if inspect.isclass(obj) and issubclass(obj, Exception) and obj.__module__ == mod.__name__:
                 assert mod is errors_module, f"{mod.__name__}.{name} is an exception outside {module}"
+
+
+# the module each optional extra brings, for the check below; NO_EXTRA: importorskip'd, in no extra, and why
+EXTRA_OF_MODULE = {"stormpy": "peers", "quantecon": "peers", "matplotlib": "plot", "distributed": "dask", "dask": "dask",
+                   "mkdocs": "docs", "mkdocstrings": "docs", "material": "docs"}
+NO_EXTRA = {"pydtmc": "pins numpy < 2", "tomllib": "standard library from Python 3.11"}
+
+
+def _extra_marks(decorators) -> set[str]:
+    """The NAMEs of ``pytest.mark.extra(NAME)`` among decorators (or a ``pytestmark`` value)."""
+    out = set()
+    for d in decorators:
+        for node in ast.walk(d):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "extra"
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                out.add(node.args[0].value)
+    return out
+
+
+def test_every_test_needing_an_extra_is_marked_with_it():
+    """A test (or fixture) that importorskips a module of an optional extra carries
+    ``@pytest.mark.extra(NAME)`` (itself or through its module's ``pytestmark``), NAME a real extra
+    of pyproject.toml: so the extras stage of .ci/run (-m extra, EXACTPTE_REQUIRE_EXTRAS=1) runs it
+    and fails it instead of skipping it."""
+    tomllib = pytest.importorskip("tomllib", reason="tomllib needs Python 3.11")
+    extras = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"])
+    problems = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        if "data" in path.relative_to(ROOT / "tests").parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        module_marks = set()
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+                module_marks |= _extra_marks([node.value])
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            marks = module_marks | _extra_marks(fn.decorator_list)
+            problems += [f"{path.relative_to(ROOT)}:{fn.lineno} {fn.name}: extra({m!r}) is no extra of pyproject.toml"
+                         for m in marks - extras]
+            for call in ast.walk(fn):
+                if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "importorskip"
+                        and call.args and isinstance(call.args[0], ast.Constant)):
+                    continue
+                module = call.args[0].value.split(".")[0]
+                if module in NO_EXTRA:
+                    continue
+                extra = EXTRA_OF_MODULE.get(module)
+                if extra is None:
+                    problems.append(f"{path.relative_to(ROOT)}:{call.lineno} {fn.name}: importorskip({module!r}) belongs "
+                                    "to no known extra (add it to EXTRA_OF_MODULE or NO_EXTRA)")
+                elif extra not in marks:
+                    problems.append(f"{path.relative_to(ROOT)}:{call.lineno} {fn.name}: importorskip({module!r}) "
+                                    f"without @pytest.mark.extra({extra!r})")
+    assert problems == [], "\n".join(problems)

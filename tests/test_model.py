@@ -61,16 +61,28 @@ def test_float_message_says_how_to_fix():
         MarkovRewardProcess([[0.5, 0.5], [0, 1]], [0, 0])
 
 
-def test_float_conversions_on_request():
+def test_floats_exact_takes_each_float_binary_value():
+    """floats="exact" converts each float to its exact binary value (0.25 is 1/4; 0.1 is not 1/10)."""
     exact = MarkovRewardProcess([[0.25, 0.75], [0, 1]], [0.1, 0], floats="exact")
     assert dict(exact.row(0)) == {0: flint.fmpq(1, 4), 1: flint.fmpq(3, 4)}
     assert exact.r[0] == flint.fmpq(Fraction(0.1).numerator, Fraction(0.1).denominator) != flint.fmpq(1, 10)
-    # the binary values of 0.1 and 0.9 do not sum to exactly 1, and exact mode says so
+
+
+def test_floats_exact_refuses_a_row_whose_binary_values_miss_one():
+    """The binary values of 0.1 and 0.9 do not sum to exactly 1: floats="exact" says so, with the sum."""
     with pytest.raises(RowSumError, match="row 0 sums to 36028797018963969/36028797018963968"):
         MarkovRewardProcess([[0.1, 0.9], [0, 1]], [0, 0], floats="exact")
+
+
+def test_limit_denominator_takes_the_nearest_small_fraction():
+    """limit_denominator=1000 reads 0.1 and 0.9 as 1/10 and 9/10."""
     limited = MarkovRewardProcess([[0.1, 0.9], [0, 1]], [0, 0], limit_denominator=1000)
     assert dict(limited.row(0)) == {0: flint.fmpq(1, 10), 1: flint.fmpq(9, 10)}
-    with pytest.raises(RowSumError):  # a conversion that breaks stochasticity is still caught
+
+
+def test_limit_denominator_that_breaks_a_row_sum_is_refused():
+    """A conversion that breaks stochasticity (1/3 three times with denominator 2) is still caught."""
+    with pytest.raises(RowSumError):
         MarkovRewardProcess([[1 / 3, 1 / 3, 1 / 3], [0, 1, 0], [0, 0, 1]], [0, 0, 0], limit_denominator=2)
 
 
@@ -103,38 +115,50 @@ def test_numpy_float_array_is_refused():
         MarkovRewardProcess(np.array([[0.5, 0.5], [0.0, 1.0]]), [0, 0])
 
 
-def test_edges_and_their_errors():
+def test_edges_drop_explicit_zeros():
+    """from_edges builds the chain from (source, target, probability) triples; an explicit zero
+    probability is dropped, not stored."""
     m = MarkovRewardProcess.from_edges(3, [(0, 1, "1/2"), (0, 2, "1/2"), (1, 1, 1), (2, 2, 1), (2, 0, 0)], [0, 1, 2])
-    assert dict(m.row(2)) == {2: 1}  # explicit zero dropped
-    with pytest.raises(ShapeError, match="repeats the transition 0 -> 1"):
-        MarkovRewardProcess.from_edges(2, [(0, 1, "1/2"), (0, 1, "1/2"), (1, 1, 1)], [0, 0])
-    with pytest.raises(ShapeError, match="edge 0 has target 5"):
-        MarkovRewardProcess.from_edges(2, [(0, 5, 1), (1, 1, 1)], [0, 0])
-    with pytest.raises(ShapeError, match="expected a triple"):
-        MarkovRewardProcess.from_edges(2, [(0, 1), (1, 1, 1)], [0, 0])
-    with pytest.raises(RowSumError, match="row 1 sums to 0"):
-        MarkovRewardProcess.from_edges(2, [(0, 0, "1/2"), (0, 1, "1/2")], [0, 0])
+    assert dict(m.row(2)) == {2: 1}
+
+
+@pytest.mark.parametrize("n, edges, r, err, message", [
+    (2, [(0, 1, "1/2"), (0, 1, "1/2"), (1, 1, 1)], [0, 0], ShapeError, "repeats the transition 0 -> 1"),
+    (2, [(0, 5, 1), (1, 1, 1)], [0, 0], ShapeError, "edge 0 has target 5"),
+    (2, [(0, 1), (1, 1, 1)], [0, 0], ShapeError, "expected a triple"),
+    (2, [(0, 0, "1/2"), (0, 1, "1/2")], [0, 0], RowSumError, "row 1 sums to 0"),
     # bounded work: a declared size the edge list cannot fill is refused before anything is allocated
-    with pytest.raises(ShapeError, match="need at least n transitions"):
-        MarkovRewardProcess.from_edges(10**12, [(0, 0, 1), (1, 1, 1), (2, 2, 1)], [0, 0, 0])
-    with pytest.raises(ShapeError, match="n must be a positive int"):
-        MarkovRewardProcess.from_edges(0, [], [])
+    (10**12, [(0, 0, 1), (1, 1, 1), (2, 2, 1)], [0, 0, 0], ShapeError, "need at least n transitions"),
+    (0, [], [], ShapeError, "n must be a positive int"),
+], ids=["repeated-edge", "target-out-of-range", "not-a-triple", "row-sum", "size-beyond-the-edges", "n-zero"])
+def test_bad_edges_are_refused_by_name(n, edges, r, err, message):
+    """Each bad edge list is refused with its named error and a message saying what is wrong."""
+    with pytest.raises(err, match=message):
+        MarkovRewardProcess.from_edges(n, edges, r)
+
+
+STAY = [[1, 0], [0, 1]]
+MOVE = [[0, 1], [1, 0]]
 
 
 def test_policy_induced_chain():
-    # two actions: stay / move; policy mixes them in state 0 and moves in state 1
-    stay = [[1, 0], [0, 1]]
-    move = [[0, 1], [1, 0]]
-    m = MarkovRewardProcess.from_policy([stay, move], [[2, 0], [0, 4]], [["1/4", "3/4"], [0, 1]])
+    """from_policy mixes the actions' rows and rewards by the policy (two actions, stay and move;
+    the policy mixes them in state 0 and moves in state 1)."""
+    m = MarkovRewardProcess.from_policy([STAY, MOVE], [[2, 0], [0, 4]], [["1/4", "3/4"], [0, 1]])
     assert dict(m.row(0)) == {0: flint.fmpq(1, 4), 1: flint.fmpq(3, 4)}
     assert dict(m.row(1)) == {0: 1}
     assert m.r == (flint.fmpq(1, 2), 4)
-    with pytest.raises(RowSumError, match=r"policy\[0\] sums to 1/2"):
-        MarkovRewardProcess.from_policy([stay, move], [[0, 0], [0, 0]], [["1/4", "1/4"], [0, 1]])
-    with pytest.raises(RowSumError, match=r"transitions\[1\] row 0 sums to 2"):
-        MarkovRewardProcess.from_policy([stay, [[1, 1], [1, 0]]], [[0, 0], [0, 0]], [[1, 0], [1, 0]])
-    with pytest.raises(NegativeEntryError, match=r"policy\[1\]\[0\]"):
-        MarkovRewardProcess.from_policy([stay, move], [[0, 0], [0, 0]], [[1, 0], [-1, 2]])
+
+
+@pytest.mark.parametrize("transitions, policy, err, message", [
+    ([STAY, MOVE], [["1/4", "1/4"], [0, 1]], RowSumError, r"policy\[0\] sums to 1/2"),
+    ([STAY, [[1, 1], [1, 0]]], [[1, 0], [1, 0]], RowSumError, r"transitions\[1\] row 0 sums to 2"),
+    ([STAY, MOVE], [[1, 0], [-1, 2]], NegativeEntryError, r"policy\[1\]\[0\]"),
+], ids=["policy-row-sum", "action-row-sum", "negative-policy-entry"])
+def test_bad_policy_inputs_are_refused_by_name(transitions, policy, err, message):
+    """A policy row or an action's transition row that is not a distribution is refused, named."""
+    with pytest.raises(err, match=message):
+        MarkovRewardProcess.from_policy(transitions, [[0, 0], [0, 0]], policy)
 
 
 def test_chain_equality_and_dense():

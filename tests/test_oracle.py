@@ -95,25 +95,43 @@ def test_candidate_with_no_known_key(dec):
         compare({"foo": [1], "rho": f(dec.rho)}, dec)
 
 
-def test_check_cli_json_csv_npz(tmp_path, capsys, dec):
-    chain_path = tmp_path / "c.json"
-    exactpte.dump(dec.chain, chain_path)
+@pytest.fixture
+def chain_path(tmp_path, dec):
+    path = tmp_path / "c.json"
+    exactpte.dump(dec.chain, path)
+    return path
+
+
+def test_check_cli_accepts_a_right_json_candidate(tmp_path, capsys, dec, chain_path):
+    """exactpte check on a JSON candidate with the right rho (floats) and h (exact strings) exits 0: agrees."""
     cand = {"rho": [float(x) for x in f(dec.rho)], "h": [str(x) for x in dec.h]}
     jp = tmp_path / "cand.json"
     jp.write_text(json.dumps(cand))
     assert main(["check", str(jp), "--chain", str(chain_path)]) == 0
     assert "agrees" in capsys.readouterr().out
+
+
+def test_check_cli_reports_a_shifted_bias_in_a_csv_candidate(tmp_path, capsys, dec, chain_path):
+    """exactpte check on a CSV candidate (rows in any order) whose h is shifted by 1/2 exits 1 and
+    reports the mismatch (or the gauge shift)."""
     cp = tmp_path / "cand.csv"
     rows = ["state,rho,h"] + [f"{s},{a},{b}" for s, (a, b) in reversed(list(enumerate(zip(f(dec.rho), f(dec.h) + 0.5))))]
     cp.write_text("\n".join(rows))
     assert main(["check", str(cp), "--chain", str(chain_path)]) == 1
     out = capsys.readouterr().out
     assert "mismatch" in out or "same up to gauge" in out
+
+
+def test_check_cli_judges_an_npz_candidate_at_the_given_tolerance(tmp_path, dec, chain_path):
+    """exactpte check on an .npz candidate off by 1e-6: refused at --atol 1e-9, accepted at 1e-5."""
     npz = tmp_path / "cand.npz"
     np.savez(npz, rho=f(dec.rho) + 1e-6)
     assert main(["check", str(npz), "--chain", str(chain_path), "--atol", "1e-9"]) == 1
     assert main(["check", str(npz), "--chain", str(chain_path), "--atol", "1e-5"]) == 0
-    capsys.readouterr()
+
+
+def test_check_cli_exits_2_on_an_unreadable_candidate(tmp_path, chain_path):
+    """exactpte check on a candidate file that is not valid JSON exits with status 2 (a usage error)."""
     bad = tmp_path / "bad.json"
     bad.write_text("{]")
     assert main(["check", str(bad), "--chain", str(chain_path)]) == 2

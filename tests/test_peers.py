@@ -10,7 +10,7 @@ import tempfile
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 
 import exactpte
 from exactpte.floats import float_matrix, to_floats
@@ -26,9 +26,11 @@ def storm_lra(stormpy, path, exact=True):
     return stormpy.model_checking(model, prop, only_initial_states=False).get_value_vector()
 
 
+@pytest.mark.extra("peers")
 @PEER_SETTINGS
 @given(chains(max_states=14, reward_denominator=2))
 def test_storm_exact_long_run_average_equals_rho(chain):
+    """Storm's exact long-run average reward (DRN route, rationals) equals exactpte's rho, state by state."""
     stormpy = pytest.importorskip("stormpy", reason="stormpy (Storm's Python bindings) is not installed")
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "m.drn")
@@ -40,6 +42,7 @@ def test_storm_exact_long_run_average_equals_rho(chain):
     assert got == expected
 
 
+@pytest.mark.extra("peers")
 @PEER_SETTINGS
 @given(chains(max_states=14, reward_denominator=2, reward_range=(0, 3)))
 def test_prism_explicit_through_storm(chain):
@@ -65,9 +68,11 @@ def _blocks(chain):
     return S, float_matrix(chain)
 
 
+@pytest.mark.extra("peers")
 @PEER_SETTINGS
 @given(chains(max_states=14))
 def test_structure_agrees_with_quantecon(chain):
+    """QuantEcon finds the same recurrent classes, periods and cyclic classes."""
     qe = pytest.importorskip("quantecon", reason="quantecon is not installed")
     S, P = _blocks(chain)
     mc = qe.MarkovChain(P)
@@ -83,10 +88,11 @@ def test_structure_agrees_with_quantecon(chain):
 @PEER_SETTINGS
 @given(chains(max_states=14))
 def test_structure_agrees_with_pydtmc(chain):
-    pydtmc = pytest.importorskip("pydtmc", reason="pydtmc is not installed")
+    """PyDTMC finds the same recurrent classes, periods and cyclic classes (PyDTMC is in no extra:
+    it pins numpy < 2; this test skips unless it is installed by hand)."""
+    pydtmc = pytest.importorskip("pydtmc", reason="pydtmc is not installed (in no extra: it pins numpy < 2)")
+    assume(chain.n >= 2)  # pydtmc only takes chains of 2 states or more
     S, P = _blocks(chain)
-    if chain.n < 2:
-        return  # pydtmc only takes chains of 2 states or more
     names = [str(i) for i in range(chain.n)]
     mc = pydtmc.MarkovChain(P, names)
     assert sorted(sorted(int(s) for s in c) for c in mc.recurrent_classes) == sorted(sorted(c) for c in S.classes)

@@ -14,23 +14,36 @@ def test_chain_command(tmp_path, capsys):
     assert "thm:wellposed" in out and "0 failed" in out
 
 
-def test_result_command_accepts_exact_output_and_names_failures(tmp_path, capsys):
+def _branching_files(tmp_path):
+    """The branching example as a chain file, its exact decomposition as a dict, and a result path."""
     chain = exactpte.example("branching")
     cpath = tmp_path / "c.json"
     exactpte.dump(chain, cpath)
-    data = json.loads(exactpte.decompose(chain).to_json())
-    rpath = tmp_path / "r.json"
+    return cpath, json.loads(exactpte.decompose(chain).to_json()), tmp_path / "r.json"
+
+
+def test_result_command_accepts_exactptes_own_output(tmp_path):
+    """proofs-check result on exactpte's exact JSON output for the chain exits 0."""
+    cpath, data, rpath = _branching_files(tmp_path)
     rpath.write_text(json.dumps(data))
     assert main(["result", str(rpath), "--chain", str(cpath)]) == 0
-    capsys.readouterr()
-    # another tool that reports the classical bias as its transient part
+
+
+def test_result_command_names_the_failed_theorem_and_states(tmp_path, capsys):
+    """A result from another tool that reports the classical bias h as its transient part v*
+    exits 1; the JSON verdicts say thm:wellposed does not hold and name the states."""
+    cpath, data, rpath = _branching_files(tmp_path)
     data["v_star"] = data["h"]
     rpath.write_text(json.dumps(data))
     assert main(["result", str(rpath), "--chain", str(cpath), "--json"]) == 1
     verdicts = {v["key"]: v for v in json.loads(capsys.readouterr().out)}
     assert verdicts["thm:wellposed"]["holds"] is False
     assert "states" in verdicts["thm:wellposed"]["detail"]
-    # a result lacking a key is a clean error
+
+
+def test_result_command_refuses_a_result_lacking_a_key(tmp_path, capsys):
+    """A result without g_star exits with status 2 and names the missing key on standard error."""
+    cpath, data, rpath = _branching_files(tmp_path)
     del data["g_star"]
     rpath.write_text(json.dumps(data))
     assert main(["result", str(rpath), "--chain", str(cpath)]) == 2

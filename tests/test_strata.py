@@ -128,24 +128,50 @@ def test_rational_chains_have_no_strata():
         exactpte.decompose(exactpte.example("two-state-pq"), anchors=[0], strata=True)
 
 
-def test_outputs(capsys):
-    strat = exactpte.decompose(exactpte.example("two-state-pq"), strata=True)
-    d = json.loads(strat.to_json())
+def _two_state_strata():
+    return exactpte.decompose(exactpte.example("two-state-pq"), strata=True)
+
+
+def test_strata_json_lists_each_stratum_with_its_conditions():
+    """The strata JSON has the parameters, and each stratum its conditions (each '... = 0' or
+    '... != 0', the generic stratum first) and its decomposition keys."""
+    d = json.loads(_two_state_strata().to_json())
     assert d["params"] == ["p", "q"] and d["strata"][0]["conditions"][:2] == ["p != 0", "p - 1 != 0"]
     for s in d["strata"]:
         assert {"conditions", "n", "classes", "g_star", "rho", "h", "params", "assumptions"} <= set(s)
         for c in s["conditions"]:
             assert c.endswith(" = 0") or c.endswith(" != 0")
+
+
+def test_strata_to_sympy_is_piecewise_with_the_right_values():
+    """to_sympy gives a Piecewise rho whose value is right on the boundary p = 0 (state 0
+    absorbing) and at a generic point."""
     import sympy
 
-    pieces = strat.to_sympy(["rho"])["rho"]
+    pieces = _two_state_strata().to_sympy(["rho"])["rho"]
     p, q = sympy.symbols("p q", real=True)
-    assert pieces[0].subs({p: 0, q: sympy.Rational(1, 2)}) == 1  # p = 0: state 0 absorbing
+    assert pieces[0].subs({p: 0, q: sympy.Rational(1, 2)}) == 1
     assert pieces[0].subs({p: sympy.Rational(1, 3), q: sympy.Rational(1, 2)}) == sympy.Rational(3, 5)
-    assert r"\begin{cases}" in strat.to_latex()
+
+
+def test_strata_latex_is_by_cases():
+    """to_latex of a stratified result writes each closed form by cases."""
+    assert r"\begin{cases}" in _two_state_strata().to_latex()
+
+
+def test_cli_strata_json_equals_the_library_json(capsys):
+    """exactpte decompose --strata --json prints the library's strata JSON."""
     assert main(["decompose", "--example", "two-state-pq", "--strata", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == d
+    assert json.loads(capsys.readouterr().out) == json.loads(_two_state_strata().to_json())
+
+
+def test_cli_strata_summary_names_the_boundary_conditions(capsys):
+    """exactpte decompose --strata (no format option) prints each stratum's conditions, such as p = 0."""
     assert main(["decompose", "--example", "two-state-pq", "--strata"]) == 0
     assert "p = 0" in capsys.readouterr().out
+
+
+def test_cli_strata_refuses_csv(capsys):
+    """exactpte decompose --strata --csv exits with status 2: the CSV table has no room for strata."""
     assert main(["decompose", "--example", "two-state-pq", "--strata", "--csv"]) == 2
     assert "does not combine with --strata" in capsys.readouterr().err

@@ -86,21 +86,26 @@ def test_structure_matches_definitions(m):
     assert s.N == sum(s.periods) == sum(len(c) for c in s.cyclic_classes)
 
 
-def test_user_anchors_are_validated():
+def test_user_anchors_as_a_list_or_a_mapping():
+    """Anchors given as a flat list (class by class, phase by phase) or as a {(class, phase): state}
+    mapping give the same anchors."""
     m = exactpte.example("branching")
     dec = exactpte.decompose(m, anchors=[0, 1, 2, 3, 4])
     assert dec.anchors == ((0, 1), (2, 3, 4))
     assert exactpte.decompose(m, anchors={(0, 0): 0, (0, 1): 1, (1, 0): 2, (1, 1): 3, (1, 2): 4}).anchors == dec.anchors
-    with pytest.raises(AnchorError, match="4 anchors given, expected N = 5"):
-        exactpte.decompose(m, anchors=[0, 1, 2, 3])
-    with pytest.raises(AnchorError, match="class 0, phase 0 is state 1, which is in class 0, phase 1"):
-        exactpte.decompose(m, anchors=[1, 0, 2, 3, 4])
-    with pytest.raises(AnchorError, match="state 5, which is transient"):
-        exactpte.decompose(m, anchors=[5, 1, 2, 3, 4])
-    with pytest.raises(AnchorError, match="class 1 has period 3 and needs 3 anchors"):
-        exactpte.decompose(m, anchors=[[0, 1], [2, 3]])
-    with pytest.raises(AnchorError, match="expected a state index"):
-        exactpte.decompose(m, anchors=[0, 1, 2, 3, 99])
+
+
+@pytest.mark.parametrize("anchors, message", [
+    ([0, 1, 2, 3], "4 anchors given, expected N = 5"),
+    ([1, 0, 2, 3, 4], "class 0, phase 0 is state 1, which is in class 0, phase 1"),
+    ([5, 1, 2, 3, 4], "state 5, which is transient"),
+    ([[0, 1], [2, 3]], "class 1 has period 3 and needs 3 anchors"),
+    ([0, 1, 2, 3, 99], "expected a state index"),
+], ids=["too-few", "wrong-phase", "transient", "too-few-for-the-period", "not-a-state"])
+def test_bad_user_anchors_are_refused_by_name(anchors, message):
+    """Each bad anchor choice is an AnchorError saying what is wrong."""
+    with pytest.raises(AnchorError, match=message):
+        exactpte.decompose(exactpte.example("branching"), anchors=anchors)
 
 
 def test_non_canonical_anchors_change_only_the_gauge():

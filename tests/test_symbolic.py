@@ -123,7 +123,6 @@ def test_subs_outside_the_generic_region_is_refused():
         ([["1-p", "p/2"], [0, 1]], [0, 0], ["p"], RowSumError, "row 0 sums to"),
         ([["1+p**2+1", "-p**2-1"], [0, 1]], [0, 0], ["p"], NegativeEntryError, "negative for every value"),
         ([["1-sqrt(2)*p", "sqrt(2)*p"], [0, 1]], [0, 0], ["p"], SymbolicEntryError, "sqrt"),
-        ([["1-p", "p"], [0, 1]], [0, "0.5"], ["p"], SymbolicEntryError, None),
         ([["1-p", "p"], ["-1/2", "3/2"]], [0, 0], ["p"], NegativeEntryError, r"P\[1\]\[0\] is -1/2"),
         ([["1-p", "p"], [0, 1]], [0, "p +"], ["p"], SymbolicEntryError, "not an expression"),
         ([["1-p", "p"], [0, 1]], [0, 0.5], ["p"], exactpte.FloatEntryError, "the float 0.5"),
@@ -131,11 +130,15 @@ def test_subs_outside_the_generic_region_is_refused():
     ],
 )
 def test_bad_symbolic_input(P, r, params, err, message):
-    if message is None:  # a decimal string is an exact decimal, accepted
-        ParametricChain(P, r, params=params)
-        return
+    """Each bad parametric entry is refused with its named error and a message saying what is wrong."""
     with pytest.raises(err, match=message):
         ParametricChain(P, r, params=params)
+
+
+def test_a_decimal_string_is_an_exact_decimal():
+    """A decimal string entry ("0.5") of a parametric chain is the exact decimal 1/2, not refused."""
+    chain = ParametricChain([["1-p", "p"], [0, 1]], [0, "0.5"], params=["p"])
+    assert chain.r[1] == chain.field.convert("1/2")
 
 
 def test_cli_on_parametric_file(tmp_path, capsys):

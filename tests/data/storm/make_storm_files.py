@@ -1,4 +1,4 @@
-"""Regenerate the Storm exports used by ``tests/test_storm_files.py`` (run by hand; needs stormpy).
+"""Regenerate the Storm exports used by ``tests/io/test_storm_files.py`` (run by hand; needs stormpy).
 
 For each model (the DTMCs that stormpy ships in ``stormpy.examples.files`` and
 ``two_rewards.pm`` beside this script): build it with Storm's exact (rational) builder and

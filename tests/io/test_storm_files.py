@@ -14,7 +14,7 @@ import pytest
 
 import exactpte
 
-DATA = Path(__file__).resolve().parent / "data" / "storm"
+DATA = Path(__file__).resolve().parent.parent / "data" / "storm"
 EXPECTED = json.loads((DATA / "expected.json").read_text())
 CASES = [(f, name) for f, d in EXPECTED.items() for name in d["rho"]]
 

@@ -1,0 +1,53 @@
+"""The plot extra's other pictures: estimator error curves and a sweep's coverage histograms
+(the chain drawing is tested with the CLI in test_results.py)."""
+
+import pytest
+
+pytestmark = pytest.mark.extra("plot")
+
+
+@pytest.fixture
+def pyplot():
+    pytest.importorskip("matplotlib", reason="matplotlib (the plot extra) is not installed")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    yield plt
+    plt.close("all")
+
+
+def test_plot_errors_draws_one_line_a_curve_on_log_axes(pyplot):
+    """plot_errors draws each named curve through its (samples, error) points, both axes logarithmic."""
+    from exactpte.plotting import plot_errors
+
+    curves = {"E_v": [(100, 1.0), (400, 0.5), (1600, 0.25)], "E_g": [(100, 0.3), (400, 0.2)]}
+    ax = plot_errors(curves)
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert set(lines) == set(curves)
+    for name, points in curves.items():
+        assert list(zip(lines[name].get_xdata(), lines[name].get_ydata())) == points
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+
+
+def test_plot_coverage_draws_a_panel_a_histogram(pyplot):
+    """plot_coverage draws one titled panel a histogram, a bar a value with its count."""
+    from exactpte.plotting import plot_coverage
+
+    histograms = {"states": {"3": 2, "1": 5}, "periods": {"1": 4, "2": 1}}
+    fig = plot_coverage(histograms)
+    assert [ax.get_title() for ax in fig.axes] == list(histograms)
+    for ax, name in zip(fig.axes, histograms):
+        bars = sorted((round(p.get_x() + p.get_width() / 2), p.get_height()) for p in ax.patches)
+        assert bars == sorted((int(k), v) for k, v in histograms[name].items())
+
+
+def test_save_writes_the_format_of_the_file_ending(pyplot, tmp_path):
+    """save() writes an SVG for .svg and a PDF for .pdf (by the ending), from an Axes or a Figure."""
+    from exactpte.plotting import plot_coverage, plot_errors, save
+
+    save(plot_errors({"E_v": [(100, 1.0), (400, 0.5)]}), str(tmp_path / "e.svg"))
+    save(plot_coverage({"states": {"1": 1}}), str(tmp_path / "c.pdf"))
+    assert (tmp_path / "e.svg").read_text().lstrip().startswith("<?xml") and "<svg" in (tmp_path / "e.svg").read_text()
+    assert (tmp_path / "c.pdf").read_bytes().startswith(b"%PDF")
