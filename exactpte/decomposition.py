@@ -148,9 +148,9 @@ class DecompositionWork:
         (``P∞ x = sum_i (π_i·x) α_i``), whose denominators are far smaller."""
         B, classes = self.basis_transient, [i for i, _ in self.S.index_set]
         splits: dict = {}
-        g_star, psi = weighted_sums(self.field, B.rows, [self.theta, self.psi_coords], B.shared, groups=classes,
+        g_star, psi = weighted_sums(self.field, B.rows, [self.theta, self.psi_coords], shared=B.shared, groups=classes,
                                     splits=splits)
-        rho, Pinf_v = weighted_sums(self.field, B.absorption, [self.class_gain, self.class_mean_v], B.absorption_shared,
+        rho, Pinf_v = weighted_sums(self.field, B.absorption, [self.class_gain, self.class_mean_v], shared=B.absorption_shared,
                                     groups=range(len(self.S.classes)), splits=splits)
         return {"g_star": g_star, "psi": psi, "rho": rho, "Pinf_v": Pinf_v}
 

@@ -55,7 +55,7 @@ def check_only(only: Any) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(items))
 
 
-def assumptions(dec: "Decomposition", only: tuple[str, ...] | None = None) -> list[str]:
+def assumptions(dec: "Decomposition", *, only: tuple[str, ...] | None = None) -> list[str]:
     """Where a parametric decomposition holds: the generic region of the chain, then
     ``f != 0`` for every irreducible factor of a denominator of an output (of the ``only``
     quantities when given; empty over ``QQ``)."""
@@ -119,7 +119,7 @@ def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting
             put(key)
     if dec.field.is_parametric:
         out["params"] = _params(dec)
-        out["assumptions"] = assumptions(dec, only)
+        out["assumptions"] = assumptions(dec, only=only)
     for key in keys:
         if key in ("P_inf", "hitting_times"):
             put(key)
@@ -197,7 +197,7 @@ def to_latex(dec: "Decomposition") -> str:
     return "\n".join(out)
 
 
-def per_state_rows(dec: "Decomposition", columns: tuple[str, ...] = COLUMNS) -> list[list[str]]:
+def per_state_rows(dec: "Decomposition", *, columns: tuple[str, ...] = COLUMNS) -> list[list[str]]:
     """One row a state, as text: the ``columns`` (from :data:`COLUMNS`; ``where`` is ``F{i}/C{k}`` or ``T``)."""
     S, text = dec.structure, dec.field.to_text
     vectors = {name: (dec.chain.r if name == "r" else getattr(dec, name)) for name in columns[3:]}
@@ -231,7 +231,7 @@ def to_csv(dec: "Decomposition", *, only: Any = None) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
-    writer.writerows(per_state_rows(dec, columns))
+    writer.writerows(per_state_rows(dec, columns=columns))
     return out.getvalue()
 
 

@@ -128,7 +128,7 @@ def row_sum(field: Field, pieces: list[Shared], sw: SplitWeights, group_of: list
     return field.fraction(total, lcm * sw.lcm)
 
 
-def weighted_sums(field: Field, rows: dict[int, SparseVector], weights: Sequence[Sequence[Any]],
+def weighted_sums(field: Field, rows: dict[int, SparseVector], weights: Sequence[Sequence[Any]], *,
                   shared: dict[int, list[Shared]] | None = None, groups: Sequence[int] | None = None,
                   splits: dict | None = None) -> list[dict[int, Any]]:
     """``{s: sum_c w[c] rows[s][c]}`` for every weight vector ``w`` (rows sparse).
