@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import UnknownNameError, UsageError
 from .parametric import ParametricChain
-from .quantities import CORE, NESTED, PER_STATE, QUANTITY_KEYS
+from .quantities import CORE, NESTED, PER_STATE, QUANTITY_KEYS, Only
 from .structure_view import structure_dict
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,7 +32,7 @@ FORMAT = "exactpte.decomposition/1"
 the keys that hold computed quantities; ``only=`` selects among them, and only what is selected is computed)."""
 
 
-def check_only(only: Any) -> tuple[str, ...] | None:
+def check_only(only: Only) -> tuple[str, ...] | None:
     """``only`` as a tuple of :data:`QUANTITY_KEYS` (``None``: everything); a comma-separated string is accepted.
 
     Examples
@@ -88,7 +88,7 @@ def _params(dec: "Decomposition") -> list[str]:
 
 
 def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting_times: bool = False,
-            only: Any = None) -> dict[str, Any]:
+            only: Only = None) -> dict[str, Any]:
     """The JSON contract as a dict (numbers as text, states 0-based); see ``docs/json-contract.md``.
 
     ``only`` (names from :data:`QUANTITY_KEYS`, or ``"rho,h"``) keeps the structure keys and
@@ -127,7 +127,7 @@ def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting
 
 
 def to_json(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting_times: bool = False,
-            indent: int | None = None, only: Any = None) -> str:
+            indent: int | None = None, only: Only = None) -> str:
     """JSON text of :func:`to_dict`; canonical, so two runs compare with ``==``."""
     return json.dumps(to_dict(dec, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only),
                       indent=indent)
@@ -208,7 +208,7 @@ def per_state_rows(dec: "Decomposition", *, columns: tuple[str, ...] = COLUMNS) 
     return rows
 
 
-def to_csv(dec: "Decomposition", *, only: Any = None) -> str:
+def to_csv(dec: "Decomposition", *, only: Only = None) -> str:
     """The per-state table as CSV (header :data:`COLUMNS`; numbers exact, quoted when they hold a comma);
     ``only`` keeps the per-state quantities named (``"rho,h"``) and computes nothing else.
 

@@ -25,7 +25,7 @@ from .decomposition import DecompositionWork
 from .errors import GenericRegionError, UsageError
 from .fields import Field
 from .parametric import ParametricChain
-from .quantities import COMPUTED, NESTED, REGISTRY
+from .quantities import COMPUTED, NESTED, REGISTRY, Only
 from .report import FORMAT
 from .structure import Structure
 from .structure_view import Anchors, AnchorSpec, StructureShortcuts
@@ -63,7 +63,7 @@ class Result(Protocol):
     """
 
     @property
-    def chain(self) -> Any:
+    def chain(self) -> Chain:
         """The chain decomposed."""
 
     @property
@@ -130,11 +130,11 @@ class Result(Protocol):
     def P_inf(self) -> Any:
         """The Cesàro limit ``P∞(s, y) = α_i(s) π_i(y)``."""
 
-    def to_dict(self, *, only: Any = None, include_P_inf: bool = True,
+    def to_dict(self, *, only: Only = None, include_P_inf: bool = True,
                 include_hitting_times: bool = False) -> dict[str, Any]:
         """The JSON contract as a dict (``only``: just these quantities)."""
 
-    def to_json(self, *, only: Any = None, include_P_inf: bool = True, include_hitting_times: bool = False,
+    def to_json(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
                 indent: int | None = None) -> str:
         """JSON text of :meth:`to_dict`."""
 
@@ -408,12 +408,12 @@ class Decomposition(StructureShortcuts):
         return report.assumptions(self)[len(self.chain.assumptions()):]
 
     # -- output (exactpte.report) ------------------------------------------------------------------
-    def to_dict(self, *, only: Any = None, include_P_inf: bool = True,
+    def to_dict(self, *, only: Only = None, include_P_inf: bool = True,
                 include_hitting_times: bool = False) -> dict[str, Any]:
         """The JSON contract as a dict (:func:`exactpte.report.to_dict`; ``only="rho,h"`` computes just those)."""
         return report.to_dict(self, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only)
 
-    def to_json(self, *, only: Any = None, include_P_inf: bool = True, include_hitting_times: bool = False,
+    def to_json(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
                 indent: int | None = None) -> str:
         """JSON text of the contract; canonical, so two runs compare with ``==`` (:func:`exactpte.report.to_json`)."""
         return report.to_json(self, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times,
@@ -431,7 +431,7 @@ class Decomposition(StructureShortcuts):
         """A LaTeX ``tabular`` of the per-state table (:func:`exactpte.report.to_latex`)."""
         return report.to_latex(self)
 
-    def to_csv(self, *, only: Any = None) -> str:
+    def to_csv(self, *, only: Only = None) -> str:
         """The per-state table as CSV (:func:`exactpte.report.to_csv`; ``only="rho,h"`` keeps just those columns)."""
         return report.to_csv(self, only=only)
 

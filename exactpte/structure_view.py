@@ -13,7 +13,7 @@ from typing import Any, Protocol, Union
 
 from .structure import Structure
 
-__all__ = ["StructureShortcuts", "StructureView", "structure_dict", "anchor_list", "Anchors", "AnchorSpec"]
+__all__ = ["StructureShortcuts", "StructureView", "Labelled", "structure_dict", "anchor_list", "Anchors", "AnchorSpec"]
 
 Anchors = tuple[tuple[int, ...], ...]
 """``anchors[i][k]``: the anchor state ``a_{i,k}`` of the cyclic class ``C_{i,k}``."""
@@ -23,11 +23,19 @@ AnchorSpec = Union[None, Sequence[int], Sequence[Sequence[int]], Mapping[tuple[i
 ``(class, phase)`` order, or ``{(i, k): state}`` (:meth:`~exactpte.structure.Structure.validate_anchors`)."""
 
 
+class Labelled(Protocol):
+    """What the structure view reads of a chain: its state labels (a :class:`~exactpte.Chain` has them)."""
+
+    @property
+    def labels(self) -> tuple[str, ...] | None:
+        """The display names of the states, or ``None``."""
+
+
 class StructureView(Protocol):
     """Anything with a chain, its :class:`~exactpte.structure.Structure` and anchors: every result kind."""
 
     @property
-    def chain(self) -> Any:
+    def chain(self) -> Labelled:
         """The chain (its ``labels`` are read)."""
 
     @property
@@ -51,7 +59,7 @@ class StructureShortcuts:
     True
     """
 
-    chain: Any
+    chain: Labelled
     structure: Structure
     anchors: Anchors
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..chain import MarkovRewardProcess
 from ..errors import UnknownNameError, UsageError
-from ..quantities import CORE, NESTED, QUANTITY_KEYS
+from ..quantities import CORE, NESTED, QUANTITY_KEYS, Only
 from ..structure import Structure
 from ..structure_view import Anchors, StructureShortcuts, anchor_list, structure_dict
 from .rounding import Interval
@@ -35,7 +35,7 @@ FORMAT = "exactpte.certified/1"
 """The ``format`` key of the certified JSON output."""
 
 
-def _only(only: Any) -> tuple[str, ...] | None:
+def _only(only: Only) -> tuple[str, ...] | None:
     """``only`` as a tuple of enclosed quantities (``None``: all); a comma-separated string is accepted."""
     if only is None:
         return None
@@ -167,7 +167,7 @@ class CertifiedDecomposition(StructureShortcuts):
         """Whether each quantity met ``tol`` (a wider enclosure is reported as it is)."""
         return {k: w <= self.tol for k, w in self.widths().items()}
 
-    def to_dict(self, *, only: Any = None, include_P_inf: bool = True,
+    def to_dict(self, *, only: Only = None, include_P_inf: bool = True,
                 include_hitting_times: bool = False) -> dict[str, Any]:
         """The JSON contract's keys, every number as ``[lo, hi]``, plus ``widths``, ``tol`` and
         ``certificate`` (one entry per solved system).  The options are the exact result's:
@@ -189,7 +189,7 @@ class CertifiedDecomposition(StructureShortcuts):
         out["certificate"] = [c.to_dict() for c in self.certificates]
         return out
 
-    def to_json(self, *, only: Any = None, include_P_inf: bool = True, include_hitting_times: bool = False,
+    def to_json(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
                 indent: int | None = None) -> str:
         """JSON text of :meth:`to_dict` (floats as JSON numbers; infinite bounds as ``±Infinity``)."""
         return json.dumps(self.to_dict(only=only, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times),
