@@ -5,7 +5,7 @@ Chains: the exact benchmark's family (``random_chain_arrays(n, transient_target_
 30 % transient states, most in one large strongly connected block, 8 closed classes of periods
 1-4, denominators <= 50), built with ``MarkovRewardProcess.from_arrays``.  Each size runs in a
 fresh process (peak RSS is its own).  Columns: build (arrays to chain), certified decomposition
-(``arithmetic="certified"``), peak memory, the largest relative width of each quantity group, and
+(``exactpte.decompose_certified``), peak memory, the largest relative width of each quantity group, and
 Storm: its float ``R=? [LRA]`` time (sparse engine, model checking only) and its error on ρ,
 *certified* by our enclosures (``[lower, upper]`` bound of ``max_s |ρ_storm(s) - ρ(s)|``; Storm is given
 ``r + c >= 0`` and ``c`` is subtracted, since its float LRA does not terminate on negative rewards); where the

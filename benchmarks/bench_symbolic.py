@@ -8,7 +8,7 @@
    ``Matrix.LUsolve`` followed by ``cancel``.  Each sympy route gets a time budget per size;
    sizes past a route's first time-out are skipped for that route.
 3. Printing and strata: JSON of a 20-state two-parameter chain (printed from the polynomials,
-   beside the same values printed through sympy, as before), and ``decompose(strata=True)`` on
+   beside the same values printed through sympy, as before), and ``exactpte.stratify`` on
    10-state two-parameter chains whose entries vanish on lines and curves.
 """
 

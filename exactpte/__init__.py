@@ -1,5 +1,11 @@
 """exactpte: exact persistent–transient decomposition of finite Markov reward processes.
 
+One entry point per result kind: :func:`decompose` (exact, a :class:`Decomposition`),
+:func:`stratify` (a parametric chain on every stratum of its parameter space, a
+:class:`~exactpte.strata.StratifiedDecomposition`) and :func:`decompose_certified` (certified
+float enclosures for chains too large for exact arithmetic, a
+:class:`~exactpte.certified.CertifiedDecomposition`).
+
 Examples
 --------
 >>> import exactpte
@@ -9,45 +15,54 @@ Examples
 """
 
 import importlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-# the public names load on first use (PEP 562), so `exactpte --help` and `import exactpte.errors`
-# do not pay for numpy, scipy and python-flint
+# The public names, each with the module that defines it: the one list (``__all__`` is derived from
+# it; the TYPE_CHECKING block below repeats it for type checkers, and tests/test_public_api.py checks
+# the two agree).  They load on first use (PEP 562), so `exactpte --help` and `import exactpte.errors`
+# do not pay for numpy, scipy and python-flint.
 _LAZY = {
     'Chain': 'chain',
     'MarkovRewardProcess': 'chain',
-    'gain': 'classical',
-    'stationary_distribution': 'classical',
-    'decompose': 'decomposition',
-    'AnchorError': 'errors',
-    'CandidateError': 'errors',
-    'ChainFileError': 'errors',
-    'EntryError': 'errors',
-    'ExactpteError': 'errors',
-    'FloatEntryError': 'errors',
-    'GenericRegionError': 'errors',
-    'InvalidChainError': 'errors',
-    'LabelError': 'errors',
-    'NegativeEntryError': 'errors',
-    'RowSumError': 'errors',
-    'ShapeError': 'errors',
-    'SingularSystemError': 'errors',
-    'SymbolicEntryError': 'errors',
-    'UnknownNameError': 'errors',
-    'UsageError': 'errors',
-    'EXAMPLES': 'examples',
-    'example': 'examples',
-    'dump': 'io',
-    'load': 'io',
-    'loads': 'io',
     'ParametricChain': 'parametric',
     'Decomposition': 'result',
+    'Result': 'result',
+    'StratifiedDecomposition': 'strata',
+    'CertifiedDecomposition': 'certified',
     'Structure': 'structure',
+    'decompose': 'result',
+    'stratify': 'strata',
+    'decompose_certified': 'certified',
+    'gain': 'classical',
+    'stationary_distribution': 'classical',
     'chain_structure': 'structure',
+    'load': 'io',
+    'loads': 'io',
+    'dump': 'io',
+    'example': 'examples',
+    'EXAMPLES': 'examples',
+    'ExactpteError': 'errors',
+    'InvalidChainError': 'errors',
+    'ShapeError': 'errors',
+    'EntryError': 'errors',
+    'FloatEntryError': 'errors',
+    'NegativeEntryError': 'errors',
+    'RowSumError': 'errors',
+    'LabelError': 'errors',
+    'ChainFileError': 'errors',
+    'AnchorError': 'errors',
+    'GenericRegionError': 'errors',
+    'SymbolicEntryError': 'errors',
+    'CandidateError': 'errors',
+    'SingularSystemError': 'errors',
+    'UsageError': 'errors',
+    'UnknownNameError': 'errors',
 }
 
+__all__ = list(_LAZY)
 
-def __getattr__(name: str):
+
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
@@ -59,10 +74,10 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs (the same names as _LAZY)
+    from .certified import CertifiedDecomposition, decompose_certified
     from .chain import Chain, MarkovRewardProcess
     from .classical import gain, stationary_distribution
-    from .decomposition import decompose
     from .errors import (
         AnchorError,
         CandidateError,
@@ -84,40 +99,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .examples import EXAMPLES, example
     from .io import dump, load, loads
     from .parametric import ParametricChain
-    from .result import Decomposition
+    from .result import Decomposition, Result, decompose
+    from .strata import StratifiedDecomposition, stratify
     from .structure import Structure, chain_structure
 
 __version__ = "0.1.0"
-
-__all__ = [
-    "Chain",
-    "MarkovRewardProcess",
-    "ParametricChain",
-    "Decomposition",
-    "Structure",
-    "decompose",
-    "gain",
-    "stationary_distribution",
-    "chain_structure",
-    "load",
-    "loads",
-    "dump",
-    "example",
-    "EXAMPLES",
-    "ExactpteError",
-    "InvalidChainError",
-    "ShapeError",
-    "EntryError",
-    "FloatEntryError",
-    "NegativeEntryError",
-    "RowSumError",
-    "LabelError",
-    "ChainFileError",
-    "AnchorError",
-    "GenericRegionError",
-    "SymbolicEntryError",
-    "CandidateError",
-    "SingularSystemError",
-    "UsageError",
-    "UnknownNameError",
-]

@@ -13,6 +13,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from . import __version__
 from .errors import ExactpteError, UsageError
@@ -196,8 +197,8 @@ def _dispatch(args) -> int:
     if args.command == "estimate":
         return _estimate(chain, args, out)
     if args.command == "draw":
-        from .decomposition import decompose
         from .plotting import draw, save
+        from .result import decompose
 
         if not args.output.lower().endswith((".svg", ".png", ".pdf")):
             raise UsageError(f"-o takes a .svg, .png or .pdf file, got {args.output!r}")
@@ -216,27 +217,30 @@ def _dispatch(args) -> int:
         from .report import check_only
 
         check_only(args.only)  # a bad name is refused before any work
-    from .decomposition import decompose
-
     if args.tol is not None and not args.certified:
         raise UsageError("--tol applies to --certified")
     if args.certified:
         _refuse(used, ("--strata", "--only", "--anchors", "--latex", "--table", "--csv", "--hitting-times", "--no-p-inf"),
                 "does not combine with --certified (enclosures print as text or --json, without P_inf: "
-                "CertifiedDecomposition.P_inf() gives it)")
+                "CertifiedDecomposition.P_inf gives it)")
         if chain.field.is_parametric:
             raise UsageError("--certified applies to rational chains")
         from .certified import decompose_certified
 
         cert = decompose_certified(chain, tol=args.tol if args.tol is not None else 1e-9)
-        print(cert.to_json(indent=args.indent) if args.json else cert, file=out)  # P∞ only when asked: cert.P_inf()
+        # the dense n x n P∞ is left out: --certified is for chains too large for it (cert.P_inf gives it)
+        print(cert.to_json(include_P_inf=False, indent=args.indent) if args.json else cert, file=out)
         return 0
     if args.strata:
         _refuse(used, ("--only", "--anchors", "--latex", "--table", "--csv", "--no-p-inf", "--hitting-times"),
                 "does not combine with --strata (strata print as text or --json)")
-        strat = decompose(chain, strata=True)
+        from .strata import stratify
+
+        strat = stratify(chain)
         print(strat.to_json(indent=args.indent) if args.json else strat, file=out)
         return 0
+    from .result import decompose
+
     dec = decompose(chain, anchors=_parse_anchors(args.anchors))
     _compute(dec, _quantities_printed(args), enabled=not args.quiet and chain.n >= PROGRESS_STATES)
     if args.json:
@@ -247,7 +251,7 @@ def _dispatch(args) -> int:
     elif args.table:
         print(dec.table(), file=out)
     elif args.csv:
-        out.write(dec.to_csv(args.only))
+        out.write(dec.to_csv(only=args.only))
     else:
         print(dec, file=out)
     return 0
@@ -256,12 +260,12 @@ def _dispatch(args) -> int:
 PROGRESS_STATES = 2000
 """``exactpte decompose`` reports its progress (quantity by quantity) on chains of at least this many states."""
 
-TABLE_QUANTITIES = ("theta", "g_star", "v_star", "rho", "h", "psi")
 
 
 def _quantities_printed(args: argparse.Namespace) -> tuple[str, ...]:
     """The quantities the chosen output reads, in an order that reuses shared work (basis first)."""
-    from .report import QUANTITY_KEYS, check_only
+    from .quantities import QUANTITY_KEYS, TABLE_QUANTITIES
+    from .report import check_only
 
     only = check_only(args.only)
     if args.json:
@@ -316,6 +320,7 @@ def _check(args, out) -> int:
         arithmetic = "certified" if chain.n > EXACT_CHECK_LIMIT else "exact"
     if arithmetic == "certified" and args.up_to_gauge:
         raise UsageError("--up-to-gauge needs the exact reference (--arithmetic exact)")
+    reference: Any  # compare() judges against a chain (exact) or certified enclosures
     if arithmetic == "certified":
         from .certified import decompose_certified
 
@@ -353,7 +358,7 @@ def _estimate(chain, args, out) -> int:
         }), file=out)
         return 0
     learned = est.structure.structure
-    same = (learned.classes, learned.periods) == (truth.dec.classes, truth.dec.periods)
+    same = (learned.classes, learned.periods) == (chain.structure.classes, chain.structure.periods)
     print(f"learned structure: {len(learned.classes)} class(es), periods {list(learned.periods)} "
           f"({'equal to' if same else 'DIFFERENT from'} the exact structure)", file=out)
     head = f"{'state':>6} {'g_hat':>10} {'g*':>10} {'v_hat':>10} {'v*':>10}"

@@ -4,7 +4,8 @@ Solves only what needs solving: the phase-offset basis on the transient block
 (:mod:`exactpte.absorption`), one ``|F_i| x |F_i|`` system per closed class for
 ``θ_i`` and ``v*`` on ``F_i``, then one absorbing solve for ``v*`` on ``T``.
 The classical ``ρ``, ``ψ``, ``h`` follow from these by vector operations.  Nothing is
-computed before it is read (:class:`DecompositionWork`).
+computed before it is read (:class:`DecompositionWork`); the result that reads it is
+:class:`exactpte.result.Decomposition`, made by :func:`exactpte.decompose`.
 """
 
 from __future__ import annotations
@@ -13,15 +14,14 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from .absorption import Shared, SparseVector, TransientBasis, transient_basis
+from .absorption import TransientBasis, transient_basis
+from .chain import Chain
 from .classical import bias, class_means, gain, harmonic_extension, psi_coordinates, stationary_distribution
-from .chain import Chain, check_chain
-from .errors import UsageError
-from .fields import Field
-from .result import Decomposition
 from .structure import Structure
+from .structure_view import Anchors
+from .summation import weighted_sums
 
-__all__ = ["decompose", "class_gauge_solve", "DecompositionWork", "weighted_sums"]
+__all__ = ["class_gauge_solve", "DecompositionWork"]
 
 
 def class_gauge_solve(
@@ -66,183 +66,6 @@ def class_gauge_solve(
     return sol[len(unknown) :], v
 
 
-def decompose(chain: Chain, anchors: Any = None, *, strata: bool = False, arithmetic: str = "exact",
-              tol: float = 1e-9) -> Decomposition:
-    """Exact persistent–transient decomposition of ``(P, r)`` in the anchor gauge.
-
-    Computes ``g*`` in ``K(P)`` and ``v*`` (zero at the anchors) with
-    ``r = g* + (I - P) v*`` (``thm:wellposed``), the phase-offset basis ``b``
-    (``def:main_b``), ``θ* = g*(anchors)`` (``def:theta_star``), the classical gain
-    ``ρ = P∞ r``, the normalized bias ``h`` and the bridge ``ψ`` with
-    ``g* = ρ + (I - P) ψ`` and ``h = v* + ψ - P∞ v*`` (``thm:comparison_gain_bias``).
-    Only the blocks that need it are solved: the transient block (by SCC, downstream
-    first) and one system per closed class.  Every quantity is computed on first access
-    from shared intermediate results, so reading ``dec.rho`` alone costs one class solve per
-    class and one transient solve with a small right-hand side (:func:`~exactpte.gain`'s
-    route), ``dec.h`` alone two (:func:`~exactpte.classical.bias`'s route), and the phase
-    basis is solved only when something needs it (``basis``, ``g_star``, ``v_star``, ``psi``).
-
-    Parameters
-    ----------
-    chain : Chain
-        A :class:`~exactpte.MarkovRewardProcess` (answers over ``QQ``) or a
-        :class:`~exactpte.ParametricChain` (answers as rational functions).
-    anchors : optional
-        ``None`` for the canonical anchors (smallest state of each cyclic class), per-class
-        groups ``[[a_00, a_01], [a_10]]``, a flat list in ``(class, phase)`` order, or a
-        mapping ``{(i, k): state}``.
-    strata : bool
-        For a :class:`~exactpte.ParametricChain`: the decomposition on every stratum of the
-        parameter space (a :class:`~exactpte.strata.StratifiedDecomposition`), not only the
-        generic one (:func:`exactpte.strata.stratify`).
-    arithmetic : {"exact", "certified"}
-        ``"certified"``: float work with certified enclosures of every number (a
-        :class:`~exactpte.certified.CertifiedDecomposition`), for chains too large for exact
-        arithmetic (10^5-10^6 states); ``tol`` is the relative width asked for.
-
-    Returns
-    -------
-    Decomposition
-        Frozen result with fields named after the paper's symbols.
-
-    Raises
-    ------
-    AnchorError
-        The anchors do not pick one state of every cyclic class.
-
-    Examples
-    --------
-    >>> from exactpte.examples import example
-    >>> dec = decompose(example("two-paths"))
-    >>> chain = dec.chain
-    >>> Pv = chain.matvec(dec.v_star)
-    >>> all(r == g + v - pv for r, g, v, pv in zip(chain.r, dec.g_star, dec.v_star, Pv))
-    True
-    """
-    check_chain(chain)
-    if arithmetic not in ("exact", "certified"):
-        raise UsageError(f"arithmetic must be 'exact' or 'certified', got {arithmetic!r}")
-    if arithmetic == "certified":
-        if strata or anchors is not None:
-            raise UsageError("certified arithmetic uses the canonical anchors and has no strata")
-        from .certified import decompose_certified
-
-        return decompose_certified(chain, tol=tol)  # type: ignore[return-value]
-    if strata:
-        from .strata import stratify
-
-        if anchors is not None:
-            raise UsageError("anchors apply to one decomposition; every stratum uses its canonical anchors")
-        return stratify(chain)  # type: ignore[return-value]
-    S = chain.structure
-    A = S.validate_anchors(anchors)
-    return Decomposition(chain=chain, structure=S, anchors=A, _work=DecompositionWork(chain, S, A))
-
-
-def weighted_sums(field: Field, rows: dict[int, SparseVector], weights: Sequence[Sequence],
-                  shared: dict[int, list[Shared]] | None = None, groups: Sequence[int] | None = None,
-                  splits: dict | None = None) -> list[dict[int, Any]]:
-    """``{s: sum_c w[c] rows[s][c]}`` for every weight vector ``w`` (rows sparse).
-
-    The sums run on numerators and every result is cancelled once (adding large fractions one by
-    one would cancel after every addition).  A row is read from ``shared[s]`` when given (pieces
-    over a block solve's common denominator, :class:`~exactpte.absorption.Shared`: no splitting
-    at all), else brought to its own common denominator (:meth:`~exactpte.fields.Field.split`).
-    Each weight vector is split per group of columns (``groups[c]``, e.g. the column's class, whose
-    weights share most of their denominator), so the products with the rows stay small and the
-    groups' partial sums are brought to the weights' common denominator once per row.  A result
-    touching one piece and one group is cancelled over those two denominators only.  ``splits``
-    (a dict kept by the caller) remembers rows already split, by the identity of their values: the
-    absorption rows and the period-1 basis columns hold the same numbers.
-
-    Examples
-    --------
-    >>> from exactpte.fields import QQ
-    >>> weighted_sums(QQ, {0: {0: QQ.one, 2: QQ.one / 2}}, [[1, 5, 4]])
-    [{0: 3}]
-    >>> weighted_sums(QQ, {0: {0: QQ.one / 3, 1: QQ.one / 5}}, [[QQ.one / 7, QQ.one / 11]], groups=[0, 1])
-    [{0: 76/1155}]
-    """
-    one = field.split([field.one])[1]  # the ring's one
-    group_of = list(groups) if groups is not None else [0] * max((len(w) for w in weights), default=0)
-    members: dict[int, list[int]] = {}
-    for c, g in enumerate(group_of):
-        members.setdefault(g, []).append(c)
-
-    def common_denominator(dens: list) -> tuple[list, Any]:
-        """The cofactors ``lcm / den`` and the lcm of ring elements."""
-        return field.split([field.fraction(one, den) for den in dens])
-
-    split_weights = []
-    for w in weights:
-        values = [field.scalar(x) for x in w]
-        numerators: list[Any] = [0] * len(values)
-        group_den: dict[int, Any] = {}
-        for g, cols in members.items():
-            nums, den = field.split([values[c] for c in cols])
-            for c, v in zip(cols, nums):
-                numerators[c] = v
-            group_den[g] = den
-        cofactors, lcm = common_denominator(list(group_den.values()))
-        split_weights.append((numerators, group_den, dict(zip(group_den, cofactors)), lcm))
-    row_common: dict[tuple[int, ...], tuple[Any, list, list]] = {}  # lcm and cofactors of a row's pieces
-    out: list[dict[int, Any]] = [{} for _ in weights]
-    for s, row in rows.items():
-        pieces = list(shared.get(s, ())) if shared is not None else []
-        if pieces:
-            covered = {c for piece in pieces for c in piece.columns}
-            rest = {c: v for c, v in row.items() if c not in covered}
-        else:
-            rest = row
-        if rest:  # entries no block solve shares: over the row's own common denominator
-            values = list(rest.values())
-            if splits is None:
-                nums, den = field.split(values)
-            else:
-                key = tuple(map(id, values))
-                if key not in splits:
-                    splits[key] = (field.split(values), values)  # the values keep their ids valid
-                nums, den = splits[key][0]
-            pieces.append(Shared(list(rest), nums, den))
-        for (numerators, group_den, group_cof, w_lcm), acc in zip(split_weights, out):
-            partials: list[dict[int, Any]] = []
-            for piece in pieces:
-                partial: dict[int, Any] = {}
-                for c, v in zip(piece.columns, piece.nums):
-                    n = numerators[c]
-                    if n:
-                        g = group_of[c]
-                        partial[g] = partial[g] + n * v if g in partial else n * v
-                partials.append({g: t for g, t in partial.items() if t})
-            touched = [j for j, partial in enumerate(partials) if partial]
-            if not touched:
-                acc[s] = field.zero
-                continue
-            if len(touched) == 1 and len(partials[touched[0]]) == 1:
-                (g, t), = partials[touched[0]].items()
-                acc[s] = field.fraction(t, pieces[touched[0]].den * group_den[g])
-                continue
-            per_piece = []
-            for j in touched:
-                total = 0
-                for g, t in partials[j].items():
-                    total += t * group_cof[g]
-                per_piece.append(total)
-            if len(touched) == 1:
-                acc[s] = field.fraction(per_piece[0], pieces[touched[0]].den * w_lcm)
-                continue
-            key = tuple(id(piece.den) for piece in pieces)
-            if key not in row_common:
-                cofactors, lcm = common_denominator([piece.den for piece in pieces])
-                row_common[key] = (lcm, cofactors, pieces)  # the pieces keep the ids valid
-            lcm, cofactors, _ = row_common[key]
-            total = 0
-            for j, t in zip(touched, per_piece):
-                total += t * cofactors[j]
-            acc[s] = field.fraction(total, lcm * w_lcm)
-    return out
-
-
 class DecompositionWork:
     """The shared intermediate results of one decomposition, each computed once on first use.
 
@@ -265,7 +88,7 @@ class DecompositionWork:
     (False, True)
     """
 
-    def __init__(self, chain: Chain, structure: Structure, anchors: tuple[tuple[int, ...], ...]) -> None:
+    def __init__(self, chain: Chain, structure: Structure, anchors: Anchors) -> None:
         self.chain, self.S, self.anchors, self.field = chain, structure, anchors, chain.field
 
     def computed(self) -> tuple[str, ...]:
@@ -325,9 +148,9 @@ class DecompositionWork:
         (``P∞ x = sum_i (π_i·x) α_i``), whose denominators are far smaller."""
         B, classes = self.basis_transient, [i for i, _ in self.S.index_set]
         splits: dict = {}
-        g_star, psi = weighted_sums(self.field, B.rows, [self.theta, self.psi_coords], B.shared, groups=classes,
+        g_star, psi = weighted_sums(self.field, B.rows, [self.theta, self.psi_coords], shared=B.shared, groups=classes,
                                     splits=splits)
-        rho, Pinf_v = weighted_sums(self.field, B.absorption, [self.class_gain, self.class_mean_v], B.absorption_shared,
+        rho, Pinf_v = weighted_sums(self.field, B.absorption, [self.class_gain, self.class_mean_v], shared=B.absorption_shared,
                                     groups=range(len(self.S.classes)), splits=splits)
         return {"g_star": g_star, "psi": psi, "rho": rho, "Pinf_v": Pinf_v}
 
@@ -413,8 +236,8 @@ class DecompositionWork:
         if self._aperiodic_without_basis():  # ψ = 0
             Pinf_v, h = harmonic_extension(self.chain, self.class_mean_v), self.h
             return tuple(v_rec[s] if s in v_rec else h[s] + Pinf_v[s] for s in range(self.S.n))
-        psi, Pinf_v, h = self.transient_sums["psi"], self.transient_sums["Pinf_v"], self.h
-        return tuple(v_rec[s] if s in v_rec else h[s] - psi[s] + Pinf_v[s] for s in range(self.S.n))
+        sums, bias_ = self.transient_sums, self.h
+        return tuple(v_rec[s] if s in v_rec else bias_[s] - sums["psi"][s] + sums["Pinf_v"][s] for s in range(self.S.n))
 
     @cached_property
     def h(self) -> tuple:

@@ -9,16 +9,38 @@ the anchor set, by one solve per closed class and one absorbing solve on the tra
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from .absorption import extend_to_transient
 from .chain import Chain
 from .errors import UsageError
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .result import Decomposition
+__all__ = ["returns", "return_split", "hitting_times", "check_horizon", "Persistent"]
 
-__all__ = ["returns", "return_split", "hitting_times", "check_horizon"]
+
+class Persistent(Protocol):
+    """What :func:`return_split` reads of a decomposition (an exact :class:`~exactpte.Decomposition` has it)."""
+
+    @property
+    def chain(self) -> Chain:
+        """The chain."""
+
+    @property
+    def periods(self) -> tuple[int, ...]:
+        """Period ``d_i`` of every closed class."""
+
+    @property
+    def theta(self) -> Sequence[Any]:
+        """``θ*`` in basis-column order."""
+
+    @property
+    def basis(self) -> Sequence[Sequence[Any]]:
+        """``basis[s][c] = b_{i,k}(s)``."""
+
+    @property
+    def v_star(self) -> Sequence[Any]:
+        """``v*``."""
 
 
 def check_horizon(T: Any) -> int:
@@ -28,7 +50,7 @@ def check_horizon(T: Any) -> int:
     return T
 
 
-def returns(chain: Chain, T: int) -> tuple:
+def returns(chain: Chain, T: int) -> tuple[Any, ...]:
     """``J_T = sum_{t<T} P^t r`` exactly (``T`` sparse products).
 
     Parameters
@@ -58,7 +80,7 @@ def returns(chain: Chain, T: int) -> tuple:
     return tuple(J)
 
 
-def return_split(dec: "Decomposition", T: int) -> tuple[tuple, tuple]:
+def return_split(dec: Persistent, T: int) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """``(sum_{t<T} P^t g*, v* - P^T v*)``, whose sum is ``J_T`` (``lem:app_telescoping``).
 
     The persistent orbit uses ``P b_{i,k} = b_{i,k-1}`` (``lem:shift_b``):
@@ -73,7 +95,7 @@ def return_split(dec: "Decomposition", T: int) -> tuple[tuple, tuple]:
     True
     """
     T = check_horizon(T)
-    zero = dec.field.zero
+    zero = dec.chain.field.zero
     coeffs = []
     col = 0
     for d in dec.periods:
@@ -91,7 +113,7 @@ def return_split(dec: "Decomposition", T: int) -> tuple[tuple, tuple]:
     return persistent, boundary
 
 
-def hitting_times(chain: Chain, anchors: "list[int]") -> tuple:
+def hitting_times(chain: Chain, anchors: Sequence[int]) -> tuple[Any, ...]:
     """``E_s[τ_A]``, the expected hitting time of the anchor set ``A`` (0 at anchors).
 
     ``A`` holds one state of every cyclic class, so every closed class contains anchors and

@@ -13,7 +13,7 @@ Examples
 >>> dec = exactpte.decompose(m)
 >>> str(dec.rho[0]), str(dec.h[0])
 ('q/(p + q)', 'p/(p + q)**2')
->>> dec.subs({"p": "1/3", "q": "1/2"}).rho == exactpte.decompose(m.at({"p": "1/3", "q": "1/2"})).rho
+>>> dec.at({"p": "1/3", "q": "1/2"}).rho == exactpte.decompose(m.at({"p": "1/3", "q": "1/2"})).rho
 True
 """
 

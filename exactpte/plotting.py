@@ -13,16 +13,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import UsageError
+from .structure import Structure
+from .structure_view import StructureView, anchor_list
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
 
 __all__ = ["draw", "layout", "plot_errors", "plot_coverage", "save"]
 
 _CLASS_COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f"]
 
 
-def _pyplot():
+def _pyplot() -> Any:
     try:
         import matplotlib.pyplot as plt  # headless machines fall back to the Agg backend by themselves
     except ImportError:
@@ -30,7 +35,7 @@ def _pyplot():
     return plt
 
 
-def layout(structure) -> dict[int, tuple[float, float]]:
+def layout(structure: Structure) -> dict[int, tuple[float, float]]:
     """State positions: a ring per closed class (phases in order around it), transient states below.
 
     Examples
@@ -58,22 +63,16 @@ def layout(structure) -> dict[int, tuple[float, float]]:
     return pos
 
 
-def draw(obj: Any, ax=None, *, edge_labels: bool = False, node_size: float = 320):
-    """Draw a chain's support graph (a :class:`~exactpte.Decomposition` or a chain).
+def draw(obj: Any, ax: "Axes | None" = None, *, edge_labels: bool = False, node_size: float = 320) -> "Axes":
+    """Draw a chain's support graph (a chain, or any result: a :class:`~exactpte.Decomposition`, a
+    :class:`~exactpte.certified.CertifiedDecomposition`, anything with ``chain``, ``structure`` and
+    ``anchors``, :class:`~exactpte.structure_view.StructureView`).
 
     Closed classes are coloured, laid out as rings of their cyclic classes in phase order;
     transient states are grey, in a row beneath; anchors (of a decomposition) are squares.
     ``edge_labels`` writes each transition probability.  Returns the matplotlib ``Axes``.
     """
-    from .chain import Chain
-    from .result import Decomposition
-
-    if isinstance(obj, Decomposition):
-        chain, S, anchors = obj.chain, obj.structure, {s for _, _, s in obj.anchor_list}
-    elif isinstance(obj, Chain):
-        chain, S, anchors = obj, obj.structure, set()
-    else:
-        raise UsageError(f"draw() takes a chain or a decomposition, got {type(obj).__name__}")
+    chain, S, anchors = _graph_of(obj)
     plt = _pyplot()
     if ax is None:
         _, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(S.classes) + 0.25 * chain.n), 4.0))
@@ -107,13 +106,25 @@ def draw(obj: Any, ax=None, *, edge_labels: bool = False, node_size: float = 320
     return ax
 
 
-def _loop(x: float, y: float):
+def _graph_of(obj: "StructureView | Any") -> tuple[Any, Structure, set[int]]:
+    """``(chain, structure, anchor states)`` of a result (anything with ``chain``, ``structure`` and
+    ``anchors``) or of a chain (no anchors)."""
+    structure = getattr(obj, "structure", None)
+    if isinstance(structure, Structure) and hasattr(obj, "chain") and hasattr(obj, "anchors"):
+        return obj.chain, structure, {s for _, _, s in anchor_list(obj.anchors)}
+    if isinstance(structure, Structure) and hasattr(obj, "edges") and hasattr(obj, "field"):  # a chain
+        return obj, structure, set()
+    raise UsageError(f"draw() takes a chain or a decomposition, got {type(obj).__name__}")
+
+
+def _loop(x: float, y: float) -> Any:
     from matplotlib.patches import Arc
 
     return Arc((x, y + 0.22), 0.3, 0.3, theta1=-60, theta2=240, color="#777777", lw=0.8)
 
 
-def plot_errors(curves: Mapping[str, Sequence[tuple[float, float]]], ax=None, *, ylabel: str = "error", logy: bool = True):
+def plot_errors(curves: Mapping[str, Sequence[tuple[float, float]]], ax: "Axes | None" = None, *, ylabel: str = "error",
+                logy: bool = True) -> "Axes":
     """Estimator error curves: ``{"E_v": [(samples, error), ...], ...}`` on log axes; returns the ``Axes``.
 
     Examples
@@ -135,7 +146,7 @@ def plot_errors(curves: Mapping[str, Sequence[tuple[float, float]]], ax=None, *,
     return ax
 
 
-def plot_coverage(histograms: Mapping[str, Mapping[Any, int]], *, fig=None):
+def plot_coverage(histograms: Mapping[str, Mapping[Any, int]], *, fig: Any = None) -> Any:
     """A sweep's coverage histograms (states, classes, periods, transient), one panel each."""
     plt = _pyplot()
     names = list(histograms)
@@ -151,7 +162,7 @@ def plot_coverage(histograms: Mapping[str, Mapping[Any, int]], *, fig=None):
     return fig
 
 
-def save(figure_or_ax, path: str) -> None:
+def save(figure_or_ax: Any, path: str) -> None:
     """Write a picture (``.svg``, ``.png``, ``.pdf``: by the ending)."""
     fig = figure_or_ax.figure if hasattr(figure_or_ax, "figure") and not hasattr(figure_or_ax, "savefig") else figure_or_ax
     fig.savefig(path, bbox_inches="tight")

@@ -1,5 +1,6 @@
 """Outputs of a :class:`~exactpte.result.Decomposition`: the JSON contract, a per-state table,
-a summary and LaTeX.
+a summary and LaTeX.  The keys and columns come from :mod:`exactpte.quantities`; the structure
+keys from :func:`exactpte.structure_view.structure_dict`.
 
 Canonical by construction (states 0-based, classes and anchors in the conventions of
 :mod:`exactpte.structure`, numbers as reduced ``"p/q"`` strings or, for parametric chains,
@@ -12,24 +13,26 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from .errors import UnknownNameError, UsageError
+from .parametric import ParametricChain
+from .quantities import CORE, NESTED, PER_STATE, QUANTITY_KEYS, Only
+from .structure_view import structure_dict
+
 if TYPE_CHECKING:  # pragma: no cover
     from .result import Decomposition
 
 __all__ = ["FORMAT", "QUANTITY_KEYS", "check_only", "structure_dict", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
            "to_html", "latex_array", "to_dataframe", "COLUMNS"]
 
-COLUMNS = ("state", "label", "where", "r", "g_star", "v_star", "rho", "h", "psi")
+COLUMNS: tuple[str, ...] = ("state", "label", "where", "r", *PER_STATE)
 """The per-state columns of :func:`to_csv`, :func:`to_html` and :func:`to_dataframe`."""
 
 FORMAT = "exactpte.decomposition/1"
-
-QUANTITY_KEYS = ("basis", "theta", "g_star", "v_star", "rho", "h", "psi", "stationary", "class_gain", "P_inf",
-                 "hitting_times")
-"""The keys of the JSON contract that hold computed quantities (the rest is structure);
-``only=`` selects among them, and only what is selected is computed."""
+"""The ``format`` key of the exact JSON contract (``QUANTITY_KEYS``, from :mod:`exactpte.quantities`, are
+the keys that hold computed quantities; ``only=`` selects among them, and only what is selected is computed)."""
 
 
-def check_only(only: Any) -> tuple[str, ...] | None:
+def check_only(only: Only) -> tuple[str, ...] | None:
     """``only`` as a tuple of :data:`QUANTITY_KEYS` (``None``: everything); a comma-separated string is accepted.
 
     Examples
@@ -43,8 +46,6 @@ def check_only(only: Any) -> tuple[str, ...] | None:
     """
     if only is None:
         return None
-    from .errors import UnknownNameError
-
     items = [x.strip() for x in only.split(",")] if isinstance(only, str) else list(only)
     for x in items:
         if x not in QUANTITY_KEYS:
@@ -54,42 +55,40 @@ def check_only(only: Any) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(items))
 
 
-def assumptions(dec: "Decomposition", only: tuple[str, ...] | None = None) -> list[str]:
+def assumptions(dec: "Decomposition", *, only: tuple[str, ...] | None = None) -> list[str]:
     """Where a parametric decomposition holds: the generic region of the chain, then
     ``f != 0`` for every irreducible factor of a denominator of an output (of the ``only``
     quantities when given; empty over ``QQ``)."""
     if not dec.field.is_parametric:
         return []
     seen: dict[str, None] = {}
-    keys = only or ("basis", "theta", "g_star", "v_star", "rho", "h", "psi", "class_gain", "stationary")  # basis first: the rest reuse it
+    keys = only or CORE  # basis first: the rest reuse it
     values = []
     for key in keys:
-        if key in ("basis", "stationary"):
+        if key in ("P_inf", "hitting_times"):
+            continue
+        if key in NESTED:
             values += [x for row in getattr(dec, key) for x in row]
-        elif key not in ("P_inf", "hitting_times"):
+        else:
             values += list(getattr(dec, key))
     for x in values:
         for factor in dec.field.denominator_factors(x):
             seen.setdefault(f"{factor} != 0", None)
-    return dec.chain.assumptions() + list(seen)
+    return _region(dec) + list(seen)
 
 
-def structure_dict(dec: Any) -> dict[str, Any]:
-    """The structure keys of the contract (``n``, ``labels``, ``classes``, ``transient``, ``periods``,
-    ``cyclic_classes``, ``anchors``), exact, for any result with the structure shortcuts."""
-    return {
-        "n": dec.n,
-        "labels": list(dec.chain.labels) if dec.chain.labels is not None else None,
-        "classes": [list(c) for c in dec.classes],
-        "transient": list(dec.transient),
-        "periods": list(dec.periods),
-        "cyclic_classes": [[list(ck) for ck in cyc] for cyc in dec.cyclic_classes],
-        "anchors": [list(a) for a in dec.anchor_list],
-    }
+def _region(dec: "Decomposition") -> list[str]:
+    """The generic region of a parametric chain (where every entry that is not identically zero is positive)."""
+    return dec.chain.assumptions() if isinstance(dec.chain, ParametricChain) else []
+
+
+def _params(dec: "Decomposition") -> list[str]:
+    """The parameters of a parametric chain (none for a rational one)."""
+    return list(dec.chain.params) if isinstance(dec.chain, ParametricChain) else []
 
 
 def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting_times: bool = False,
-            only: Any = None) -> dict:
+            only: Only = None) -> dict[str, Any]:
     """The JSON contract as a dict (numbers as text, states 0-based); see ``docs/json-contract.md``.
 
     ``only`` (names from :data:`QUANTITY_KEYS`, or ``"rho,h"``) keeps the structure keys and
@@ -113,14 +112,14 @@ def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting
     s = lambda v: [text(x) for x in v]
     out: dict[str, Any] = {"format": FORMAT, **structure_dict(dec)}
     def put(key: str) -> None:
-        out[key] = [s(row) for row in getattr(dec, key)] if key in ("basis", "stationary", "P_inf") else s(getattr(dec, key))
+        out[key] = [s(row) for row in getattr(dec, key)] if key in NESTED else s(getattr(dec, key))
 
     for key in keys:
         if key not in ("P_inf", "hitting_times"):
             put(key)
     if dec.field.is_parametric:
-        out["params"] = list(dec.chain.params)
-        out["assumptions"] = assumptions(dec, only)
+        out["params"] = _params(dec)
+        out["assumptions"] = assumptions(dec, only=only)
     for key in keys:
         if key in ("P_inf", "hitting_times"):
             put(key)
@@ -128,7 +127,7 @@ def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting
 
 
 def to_json(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting_times: bool = False,
-            indent: int | None = None, only: Any = None) -> str:
+            indent: int | None = None, only: Only = None) -> str:
     """JSON text of :func:`to_dict`; canonical, so two runs compare with ``==``."""
     return json.dumps(to_dict(dec, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only),
                       indent=indent)
@@ -166,7 +165,7 @@ def summary(dec: "Decomposition") -> str:
     text = dec.field.to_text
     lines = [f"n = {dec.n}, {len(S.classes)} closed class(es), {len(S.transient)} transient state(s), N = {S.N}"]
     if dec.field.is_parametric:
-        lines.append(f"parameters {', '.join(dec.chain.params)}; valid where " + (", ".join(assumptions(dec)) or "every parameter value"))
+        lines.append(f"parameters {', '.join(_params(dec))}; valid where " + (", ".join(assumptions(dec)) or "every parameter value"))
     col = 0
     for i, (members, d) in enumerate(zip(S.classes, S.periods)):
         th = ", ".join(text(t) for t in dec.theta[col : col + d])
@@ -198,7 +197,7 @@ def to_latex(dec: "Decomposition") -> str:
     return "\n".join(out)
 
 
-def per_state_rows(dec: "Decomposition", columns: tuple[str, ...] = COLUMNS) -> list[list[str]]:
+def per_state_rows(dec: "Decomposition", *, columns: tuple[str, ...] = COLUMNS) -> list[list[str]]:
     """One row a state, as text: the ``columns`` (from :data:`COLUMNS`; ``where`` is ``F{i}/C{k}`` or ``T``)."""
     S, text = dec.structure, dec.field.to_text
     vectors = {name: (dec.chain.r if name == "r" else getattr(dec, name)) for name in columns[3:]}
@@ -209,7 +208,7 @@ def per_state_rows(dec: "Decomposition", columns: tuple[str, ...] = COLUMNS) -> 
     return rows
 
 
-def to_csv(dec: "Decomposition", only: Any = None) -> str:
+def to_csv(dec: "Decomposition", *, only: Only = None) -> str:
     """The per-state table as CSV (header :data:`COLUMNS`; numbers exact, quoted when they hold a comma);
     ``only`` keeps the per-state quantities named (``"rho,h"``) and computes nothing else.
 
@@ -227,14 +226,12 @@ def to_csv(dec: "Decomposition", only: Any = None) -> str:
     if only is not None:
         per_state = [k for k in only if k in COLUMNS]
         if not per_state:
-            from .errors import UsageError
-
             raise UsageError(f"CSV holds per-state quantities; only= names none of {', '.join(COLUMNS[4:])}")
         columns = COLUMNS[:4] + tuple(per_state)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
-    writer.writerows(per_state_rows(dec, columns))
+    writer.writerows(per_state_rows(dec, columns=columns))
     return out.getvalue()
 
 
@@ -276,13 +273,11 @@ def latex_array(dec: "Decomposition") -> str:
     return "$$\\begin{array}{llrrrrrr}" + head + " \\\\ \\hline " + " \\\\ ".join(rows) + "\\end{array}$$"
 
 
-def to_dataframe(dec: "Decomposition"):
+def to_dataframe(dec: "Decomposition") -> Any:
     """The per-state table as a pandas DataFrame indexed by state (exact numbers as text); needs pandas."""
     try:
         import pandas as pd
     except ImportError:
-        from .errors import UsageError
-
         raise UsageError("to_dataframe needs pandas (pip install pandas); to_csv() gives the same table as text") from None
     rows = per_state_rows(dec)
     return pd.DataFrame([r[1:] for r in rows], index=pd.Index([int(r[0]) for r in rows], name="state"), columns=list(COLUMNS[1:]))

@@ -1,46 +1,164 @@
-"""The immutable result of a decomposition.
+"""The immutable result of an exact decomposition, its entry point :func:`decompose`, and the
+interface every result kind shares (:class:`Result`).
 
-Fields carry the paper's symbols (``g_star``, ``v_star``, ``theta``, ``rho``,
-``h``, ``psi``, ``P_inf``); all are exact, over the chain's field.  ``P∞`` is kept
-factored (``absorption`` x ``stationary``) and only materialised as an n x n matrix
-when ``P_inf`` is read; hitting times are solved on first use, once.  Outputs
-(JSON, table, LaTeX) live in :mod:`exactpte.report`, returns and hitting times in
-:mod:`exactpte.evaluation`; the methods here delegate to them.
+Fields carry the paper's symbols (``g_star``, ``v_star``, ``theta``, ``rho``, ``h``, ``psi``,
+``P_inf``; :mod:`exactpte.quantities` lists them all); all are exact, over the chain's field.
+``P∞`` is kept factored (``absorption`` x ``stationary``) and only materialised as an n x n
+matrix when ``P_inf`` is read; every quantity is computed on first access, once
+(:class:`~exactpte.decomposition.DecompositionWork`).  Outputs (JSON, table, LaTeX) live in
+:mod:`exactpte.report`, returns and hitting times in :mod:`exactpte.evaluation`; the methods
+here delegate to them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cached_property
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload
 
 from . import evaluation, report
-from .chain import Chain
-from .classical import cesaro_apply
+from .chain import Chain, check_chain
+from .classical import bias, cesaro_apply
+from .decomposition import DecompositionWork
 from .errors import GenericRegionError, UsageError
 from .fields import Field
+from .parametric import ParametricChain
+from .quantities import COMPUTED, NESTED, REGISTRY, Only
 from .report import FORMAT
 from .structure import Structure
+from .structure_view import Anchors, AnchorSpec, StructureShortcuts
 
-__all__ = ["Decomposition", "StructureShortcuts", "FORMAT", "QUANTITIES"]
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
 
-QUANTITIES = ("basis", "theta", "g_star", "v_star", "stationary", "absorption", "class_gain", "rho", "psi_coords",
-              "psi", "h")
-"""The exact quantities of a decomposition, each computed on first access."""
+__all__ = ["Decomposition", "Result", "decompose", "FORMAT", "QUANTITIES", "Vector", "Matrix"]
+
+QUANTITIES = COMPUTED
+"""The exact quantities of a decomposition, each computed on first access (from :mod:`exactpte.quantities`)."""
+
+Vector = tuple[Any, ...]
+"""A vector of field elements (``fmpq``, or rational functions for a parametric chain)."""
+Matrix = tuple[tuple[Any, ...], ...]
+"""Rows of field elements."""
+
+T = TypeVar("T")
 
 
-def _quantity(name: str, doc: str) -> cached_property:
-    """A result field read (once) from the decomposition's shared intermediate results."""
+class Result(Protocol):
+    """The interface every decomposition result shares: :class:`Decomposition` (exact), and
+    :class:`~exactpte.certified.CertifiedDecomposition` (interval enclosures of the same
+    quantities).  Same names, all properties, the same output options; a
+    :class:`~exactpte.strata.StratifiedDecomposition` holds one :class:`Decomposition` per
+    stratum and shares ``chain``, ``at``, ``to_dict`` and ``to_json``.
 
-    def get(self: "Decomposition") -> Any:
-        return getattr(self._work, name)
+    Examples
+    --------
+    >>> import exactpte
+    >>> def gains(result: Result) -> object:
+    ...     return result.rho
+    >>> len(gains(exactpte.decompose(exactpte.example("periodic")))) == 2
+    True
+    """
 
-    get.__name__ = name
-    get.__doc__ = doc
-    prop = cached_property(get)
-    prop.__set_name__(None, name)  # type: ignore[arg-type]
-    return prop
+    @property
+    def chain(self) -> Chain:
+        """The chain decomposed."""
+
+    @property
+    def structure(self) -> Structure:
+        """Classes, periods, cyclic classes, transient states."""
+
+    @property
+    def anchors(self) -> Anchors:
+        """``anchors[i][k] = a_{i,k}``."""
+
+    @property
+    def n(self) -> int:
+        """Number of states."""
+
+    @property
+    def N(self) -> int:
+        """``N = sum_i d_i``."""
+
+    @property
+    def basis(self) -> Any:
+        """``basis[s][c] = b_{i,k}(s)``, columns in ``(class, phase)`` order."""
+
+    @property
+    def theta(self) -> Any:
+        """``θ*_{i,k} = g*(a_{i,k})`` in basis-column order."""
+
+    @property
+    def g_star(self) -> Any:
+        """``g* ∈ K(P)`` with ``r = g* + (I - P) v*``."""
+
+    @property
+    def v_star(self) -> Any:
+        """``v*``, zero at the anchors, with ``r = g* + (I - P) v*``."""
+
+    @property
+    def rho(self) -> Any:
+        """The classical gain ``ρ = P∞ r``."""
+
+    @property
+    def h(self) -> Any:
+        """The normalized bias: ``r = ρ + (I - P) h``, ``P∞ h = 0``."""
+
+    @property
+    def psi(self) -> Any:
+        """``ψ ∈ K ∩ ker P∞`` with ``g* = ρ + (I - P) ψ``."""
+
+    @property
+    def psi_coords(self) -> Any:
+        """Coordinates of ``ψ`` in the basis ``b``."""
+
+    @property
+    def stationary(self) -> Any:
+        """``stationary[i]``: the stationary distribution of ``F_i``, aligned with ``classes[i]``."""
+
+    @property
+    def absorption(self) -> Any:
+        """``absorption[s][i] = α_i(s)``, the probability of ending in ``F_i``."""
+
+    @property
+    def class_gain(self) -> Any:
+        """``class_gain[i] = π_i · r``."""
+
+    @property
+    def P_inf(self) -> Any:
+        """The Cesàro limit ``P∞(s, y) = α_i(s) π_i(y)``."""
+
+    def to_dict(self, *, only: Only = None, include_P_inf: bool = True,
+                include_hitting_times: bool = False) -> dict[str, Any]:
+        """The JSON contract as a dict (``only``: just these quantities)."""
+
+    def to_json(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
+                indent: int | None = None) -> str:
+        """JSON text of :meth:`to_dict`."""
+
+
+class _Quantity(Generic[T]):
+    """A result field read once from the decomposition's shared intermediate results (its doc and
+    paper label from :data:`exactpte.quantities.REGISTRY`)."""
+
+    def __init__(self, name: str, doc: str | None = None) -> None:
+        self.name = name
+        self.__doc__ = doc if doc is not None else f"{REGISTRY[name].doc} (``{REGISTRY[name].label}``)"
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> "_Quantity[T]": ...
+
+    @overload
+    def __get__(self, obj: "Decomposition", owner: type | None = None) -> T: ...
+
+    def __get__(self, obj: "Decomposition | None", owner: type | None = None) -> "T | _Quantity[T]":
+        if obj is None:
+            return self
+        value: T = getattr(obj._work, self.name)
+        obj.__dict__[self.name] = value  # a non-data descriptor: the next read finds the value itself
+        return value
 
 
 class GivenValues:
@@ -56,52 +174,13 @@ class GivenValues:
         return tuple(vars(self))
 
 
-
-class StructureShortcuts:
-    """The structure of a result read through ``structure``, ``chain`` and ``anchors`` (shared by the
-    exact :class:`Decomposition` and :class:`~exactpte.certified.CertifiedDecomposition`)."""
-
-    @property
-    def n(self) -> int:
-        """Number of states."""
-        return self.chain.n
-
-    @property
-    def classes(self):
-        """Closed classes ``F_i`` (sorted states; ordered by smallest state)."""
-        return self.structure.classes
-
-    @property
-    def periods(self):
-        """Period ``d_i`` of every closed class."""
-        return self.structure.periods
-
-    @property
-    def cyclic_classes(self):
-        """``cyclic_classes[i][k]``: the states of ``C_{i,k}``."""
-        return self.structure.cyclic_classes
-
-    @property
-    def transient(self):
-        """The transient states."""
-        return self.structure.transient
-
-    @property
-    def N(self) -> int:
-        """``N = sum_i d_i = dim K(P)``."""
-        return self.structure.N
-
-    @property
-    def anchor_list(self) -> list[tuple[int, int, int]]:
-        """Anchors as ``(class, phase, state)`` in basis-column order."""
-        return [(i, k, s) for i, group in enumerate(self.anchors) for k, s in enumerate(group)]
-
-
 @dataclass(frozen=True, eq=False)
 class Decomposition(StructureShortcuts):
     """Exact persistent–transient decomposition of a Markov reward process.
 
-    Attributes (vectors are tuples indexed by state; ``N = sum_i d_i``):
+    ``Decomposition(chain, structure, anchors)`` reads nothing until a quantity is asked for;
+    :func:`decompose` checks the chain and the anchors first.  Attributes (vectors are tuples
+    indexed by state; ``N = sum_i d_i``):
 
     - ``structure``: classes, periods, cyclic classes, transient states;
       ``classes``, ``periods``, ``cyclic_classes``, ``transient`` are shortcuts.
@@ -115,27 +194,49 @@ class Decomposition(StructureShortcuts):
       ``g* = ρ + (I - P) ψ`` (``thm:comparison_gain_bias``); ``psi_coords`` its
       coordinates in the basis ``b``.
     - ``P_inf``: the Cesàro limit, materialised on first access.
+
+    Examples
+    --------
+    >>> import exactpte
+    >>> m = exactpte.example("periodic")
+    >>> Decomposition(m, m.structure, ((0, 1),)).g_star == exactpte.decompose(m).g_star
+    True
     """
 
     chain: Chain
     structure: Structure
-    anchors: tuple[tuple[int, ...], ...]
-    _work: Any = dataclass_field(repr=False)
+    anchors: Anchors
+    _work: DecompositionWork | GivenValues = dataclass_field(init=False, repr=False)
 
-    basis = _quantity("basis", "``basis[s][c] = b_{i,k}(s)``, columns in ``(class, phase)`` order (``def:main_b``).")
-    basis_sparse = _quantity("basis_sparse", "``basis_sparse[s] = {c: b_c(s)}``, nonzero entries only (a transient "
-                                             "state holds only the classes it reaches).")
-    theta = _quantity("theta", "``θ*_{i,k} = g*(a_{i,k})`` in basis-column order (``def:theta_star``).")
-    g_star = _quantity("g_star", "``g* ∈ K(P)`` with ``r = g* + (I - P) v*`` (``thm:wellposed``).")
-    v_star = _quantity("v_star", "``v*``, zero at the anchors, with ``r = g* + (I - P) v*`` (``thm:wellposed``).")
-    stationary = _quantity("stationary", "``stationary[i]``: the stationary distribution of ``F_i``, aligned with "
-                                         "``classes[i]``.")
-    absorption = _quantity("absorption", "``absorption[s][i] = α_i(s)``, the probability of ending in ``F_i``.")
-    class_gain = _quantity("class_gain", "``class_gain[i] = π_i · r``.")
-    rho = _quantity("rho", "The classical gain ``ρ = P∞ r``.")
-    psi_coords = _quantity("psi_coords", "Coordinates of ``ψ`` in the basis ``b`` (``thm:comparison_gain_bias``).")
-    psi = _quantity("psi", "``ψ ∈ K ∩ ker P∞`` with ``g* = ρ + (I - P) ψ`` (``thm:comparison_gain_bias``).")
-    h = _quantity("h", "The normalized bias: ``r = ρ + (I - P) h``, ``P∞ h = 0``.")
+    def __post_init__(self) -> None:
+        if self.structure is not self.chain.structure and self.structure != self.chain.structure:
+            raise UsageError("the structure is not the chain's (pass chain.structure)")
+        anchors = self.structure.validate_anchors(self.anchors)
+        object.__setattr__(self, "anchors", anchors)
+        object.__setattr__(self, "_work", DecompositionWork(self.chain, self.structure, anchors))
+
+    @classmethod
+    def _given(cls, chain: Chain, structure: Structure, anchors: Anchors, values: GivenValues) -> "Decomposition":
+        """A decomposition whose quantities are already known (no checks, nothing solved)."""
+        dec = cls.__new__(cls)
+        for name, value in (("chain", chain), ("structure", structure), ("anchors", anchors), ("_work", values)):
+            object.__setattr__(dec, name, value)
+        return dec
+
+    basis = _Quantity[Matrix]("basis")
+    basis_sparse = _Quantity[tuple[dict[int, Any], ...]](
+        "basis_sparse", "``basis_sparse[s] = {c: b_c(s)}``, nonzero entries only (a transient state holds only the "
+                        "classes it reaches)")
+    theta = _Quantity[Vector]("theta")
+    g_star = _Quantity[Vector]("g_star")
+    v_star = _Quantity[Vector]("v_star")
+    stationary = _Quantity[Matrix]("stationary")
+    absorption = _Quantity[Matrix]("absorption")
+    class_gain = _Quantity[Vector]("class_gain")
+    rho = _Quantity[Vector]("rho")
+    psi_coords = _Quantity[Vector]("psi_coords")
+    psi = _Quantity[Vector]("psi")
+    h = _Quantity[Vector]("h")
 
     def computed(self) -> tuple[str, ...]:
         """The intermediate results computed so far (quantities are computed on first access).
@@ -150,13 +251,12 @@ class Decomposition(StructureShortcuts):
         """
         return self._work.computed()
 
-    # -- structure shortcuts -------------------------------------------------------
     @property
     def field(self) -> Field:
         """The exact field of every number in the result (the chain's)."""
         return self.chain.field
 
-    def b(self, i: int, k: int) -> tuple:
+    def b(self, i: int, k: int) -> Vector:
         """The basis vector ``b_{i,k}`` as a tuple over states (``def:main_b``).
 
         Examples
@@ -174,7 +274,7 @@ class Decomposition(StructureShortcuts):
 
     # -- derived objects ------------------------------------------------------------
     @cached_property
-    def P_inf(self) -> tuple[tuple, ...]:
+    def P_inf(self) -> Matrix:
         """The Cesàro limit ``P∞(s, y) = α_i(s) π_i(y)`` as an n x n matrix (materialised once).
 
         Examples
@@ -186,7 +286,7 @@ class Decomposition(StructureShortcuts):
         """
         zero = self.field.zero
         n = self.n
-        rows = []
+        rows: list[Vector] = []
         for s in range(n):
             row = [zero] * n
             for i, members in enumerate(self.classes):
@@ -197,11 +297,11 @@ class Decomposition(StructureShortcuts):
             rows.append(tuple(row))
         return tuple(rows)
 
-    def P_inf_apply(self, x: Sequence) -> tuple:
+    def P_inf_apply(self, x: Sequence[Any]) -> Vector:
         """``P∞ x`` through the factored form (no n x n matrix)."""
         return tuple(cesaro_apply(self.classes, self.stationary, self.absorption, x, field=self.field))
 
-    def project(self, v: Sequence) -> tuple:
+    def project(self, v: Sequence[Any]) -> Vector:
         """The anchor-gauge projection ``(Π v)(s) = v(s) - sum v(a_{i,k}) b_{i,k}(s)`` (``eq:anchor_projection``).
 
         Examples
@@ -213,13 +313,13 @@ class Decomposition(StructureShortcuts):
         """
         if isinstance(v, (str, bytes)) or not isinstance(v, Sequence) or len(v) != self.n:
             raise UsageError(f"project() takes a vector of length n = {self.n}, got {v!r:.40}")
-        v = [self.field.convert(x, f"v[{s}]") for s, x in enumerate(v)]
-        at = [v[s] for _, _, s in self.anchor_list]
+        w = [self.field.convert(x, f"v[{s}]") for s, x in enumerate(v)]
+        at = [w[s] for _, _, s in self.anchor_list]
         zero = self.field.zero
-        return tuple(v[s] - sum((at[c] * bv for c, bv in self.basis_sparse[s].items()), zero) for s in range(self.n))
+        return tuple(w[s] - sum((at[c] * bv for c, bv in self.basis_sparse[s].items()), zero) for s in range(self.n))
 
     @cached_property
-    def hitting_times(self) -> tuple:
+    def hitting_times(self) -> Vector:
         """``E_s[τ_A]``, the expected hitting time of the anchor set (0 at anchors); see
         :func:`exactpte.evaluation.hitting_times`.
 
@@ -231,7 +331,7 @@ class Decomposition(StructureShortcuts):
         """
         return evaluation.hitting_times(self.chain, [s for _, _, s in self.anchor_list])
 
-    def returns(self, T: int) -> tuple:
+    def returns(self, T: int) -> Vector:
         """``J_T = sum_{t<T} P^t r`` exactly (:func:`exactpte.evaluation.returns`).
 
         Examples
@@ -242,7 +342,7 @@ class Decomposition(StructureShortcuts):
         """
         return evaluation.returns(self.chain, T)
 
-    def return_split(self, T: int) -> tuple[tuple, tuple]:
+    def return_split(self, T: int) -> tuple[Vector, Vector]:
         """``(sum_{t<T} P^t g*, v* - P^T v*)``, whose sum is ``J_T`` (``lem:app_telescoping``);
         see :func:`exactpte.evaluation.return_split`.
 
@@ -262,24 +362,34 @@ class Decomposition(StructureShortcuts):
         """Whether the numbers are rational functions of parameters."""
         return self.field.is_parametric
 
-    def subs(self, point) -> "Decomposition":
-        """The rational decomposition at a parameter point (``{"p": "1/3", ...}``).
+    def at(self, point: Mapping[str, Any]) -> "Decomposition":
+        """The rational decomposition at a parameter point (``{"p": "1/3", ...}``): every quantity's
+        closed form evaluated there (the structure is the generic one).
 
         Raises
         ------
         GenericRegionError
             At a point where a support entry vanishes or turns negative: there the structure
-            changes and the closed form does not apply; decompose ``chain.at(point, check=False)``.
+            changes and the closed form does not apply; decompose ``chain.at(point, check=False)``
+            or use :func:`exactpte.stratify`.
         UsageError
             When the decomposition is not parametric.
+
+        Examples
+        --------
+        >>> import exactpte
+        >>> dec = exactpte.decompose(exactpte.example("two-state-pq"))
+        >>> point = {"p": "1/3", "q": "1/2"}
+        >>> dec.at(point).h == exactpte.decompose(dec.chain.at(point)).h
+        True
         """
-        if not self.is_parametric:
-            raise UsageError("subs() applies to a decomposition of a ParametricChain")
+        if not isinstance(self.chain, ParametricChain):
+            raise UsageError("at() applies to a decomposition of a ParametricChain")
         values = self.chain.check_point(point)
         rational = self.chain.at(point)
         ev = self.field.evaluate
 
-        def vec(v):
+        def vec(v: Sequence[Any]) -> Vector:
             try:
                 return tuple(ev(x, values) for x in v)
             except ZeroDivisionError:
@@ -287,25 +397,24 @@ class Decomposition(StructureShortcuts):
                     "the point is a pole of the closed form (a denominator factor vanishes there: see "
                     "dec.denominator_conditions()); decompose chain.at(point) instead") from None
 
-        values = GivenValues(
-            basis=tuple(vec(row) for row in self.basis), theta=vec(self.theta), g_star=vec(self.g_star),
-            v_star=vec(self.v_star), stationary=tuple(vec(pi) for pi in self.stationary),
-            absorption=tuple(vec(row) for row in self.absorption), class_gain=vec(self.class_gain),
-            rho=vec(self.rho), psi_coords=vec(self.psi_coords), psi=vec(self.psi), h=vec(self.h),
-        )
-        return Decomposition(chain=rational, structure=self.structure, anchors=self.anchors, _work=values)
+        given = {name: tuple(vec(row) for row in getattr(self, name)) if name in NESTED else vec(getattr(self, name))
+                 for name in COMPUTED}
+        return Decomposition._given(rational, self.structure, self.anchors, GivenValues(**given))
 
     def denominator_conditions(self) -> list[str]:
         """Parametric only: ``f != 0`` for every irreducible factor of a denominator of an output."""
-        return report.assumptions(self)[len(self.chain.assumptions()):] if self.is_parametric else []
+        if not isinstance(self.chain, ParametricChain):
+            return []
+        return report.assumptions(self)[len(self.chain.assumptions()):]
 
     # -- output (exactpte.report) ------------------------------------------------------------------
-    def to_dict(self, *, include_P_inf: bool = True, include_hitting_times: bool = False, only: Any = None) -> dict:
+    def to_dict(self, *, only: Only = None, include_P_inf: bool = True,
+                include_hitting_times: bool = False) -> dict[str, Any]:
         """The JSON contract as a dict (:func:`exactpte.report.to_dict`; ``only="rho,h"`` computes just those)."""
         return report.to_dict(self, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only)
 
-    def to_json(self, *, include_P_inf: bool = True, include_hitting_times: bool = False, indent: int | None = None,
-                only: Any = None) -> str:
+    def to_json(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
+                indent: int | None = None) -> str:
         """JSON text of the contract; canonical, so two runs compare with ``==`` (:func:`exactpte.report.to_json`)."""
         return report.to_json(self, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times,
                               indent=indent, only=only)
@@ -322,11 +431,11 @@ class Decomposition(StructureShortcuts):
         """A LaTeX ``tabular`` of the per-state table (:func:`exactpte.report.to_latex`)."""
         return report.to_latex(self)
 
-    def to_csv(self, only: Any = None) -> str:
+    def to_csv(self, *, only: Only = None) -> str:
         """The per-state table as CSV (:func:`exactpte.report.to_csv`; ``only="rho,h"`` keeps just those columns)."""
-        return report.to_csv(self, only)
+        return report.to_csv(self, only=only)
 
-    def to_dataframe(self):
+    def to_dataframe(self) -> Any:
         """The per-state table as a pandas DataFrame (:func:`exactpte.report.to_dataframe`; needs pandas)."""
         return report.to_dataframe(self)
 
@@ -336,7 +445,7 @@ class Decomposition(StructureShortcuts):
     def _repr_latex_(self) -> str | None:
         return report.latex_array(self) if self.is_parametric else None
 
-    def draw(self, ax=None, *, edge_labels: bool = False):
+    def draw(self, ax: "Axes | None" = None, *, edge_labels: bool = False) -> "Axes":
         """Draw the support graph: classes as rings of cyclic classes, transient states apart, anchors
         marked (:func:`exactpte.plotting.draw`; needs matplotlib)."""
         from .plotting import draw
@@ -344,10 +453,11 @@ class Decomposition(StructureShortcuts):
         return draw(self, ax=ax, edge_labels=edge_labels)
 
     # -- the deviation (fundamental) matrix -------------------------------------------------------
-    def deviation_apply(self, x: Sequence) -> tuple:
+    def deviation_apply(self, x: Sequence[Any]) -> Vector:
         """``D x`` with the deviation matrix ``D = (I - P + P∞)^-1 - P∞``: the unique ``y`` with
-        ``(I - P) y = x - P∞ x`` and ``P∞ y = 0`` (the normalized bias of the reward ``x``), by the
-        decomposition's sparse block solves (no n x n matrix).
+        ``(I - P) y = x - P∞ x`` and ``P∞ y = 0``, the normalized bias of the reward ``x``
+        (``thm:comparison_gain_bias``), by :func:`~exactpte.classical.bias`'s sparse block solves
+        with this decomposition's stationary distributions (no n x n matrix; anchors play no part).
 
         Examples
         --------
@@ -358,12 +468,10 @@ class Decomposition(StructureShortcuts):
         """
         if isinstance(x, (str, bytes)) or not isinstance(x, Sequence) or len(x) != self.n:
             raise UsageError(f"deviation_apply() takes a vector of length n = {self.n}")
-        from .decomposition import decompose
-
-        return decompose(self.chain.with_reward(x), anchors=self.anchors).h
+        return bias(self.chain.with_reward(x), stationary=self.stationary)
 
     @cached_property
-    def deviation_matrix(self) -> tuple[tuple, ...]:
+    def deviation_matrix(self) -> Matrix:
         """The deviation (fundamental) matrix ``D = (I - P + P∞)^-1 - P∞``, n x n, materialised once by a
         dense solve (``D r = h``, ``P∞ D = D P∞ = 0``).
 
@@ -396,3 +504,62 @@ class Decomposition(StructureShortcuts):
 
     def __repr__(self) -> str:
         return f"<Decomposition n={self.n} classes={len(self.classes)} periods={list(self.periods)} N={self.N}>"
+
+
+def decompose(chain: Chain, *, anchors: AnchorSpec = None) -> Decomposition:
+    """Exact persistent–transient decomposition of ``(P, r)`` in the anchor gauge.
+
+    Computes ``g*`` in ``K(P)`` and ``v*`` (zero at the anchors) with
+    ``r = g* + (I - P) v*`` (``thm:wellposed``), the phase-offset basis ``b``
+    (``def:main_b``), ``θ* = g*(anchors)`` (``def:theta_star``), the classical gain
+    ``ρ = P∞ r``, the normalized bias ``h`` and the bridge ``ψ`` with
+    ``g* = ρ + (I - P) ψ`` and ``h = v* + ψ - P∞ v*`` (``thm:comparison_gain_bias``).
+    Only the blocks that need it are solved: the transient block (by SCC, downstream
+    first) and one system per closed class.  Every quantity is computed on first access
+    from shared intermediate results, so reading ``dec.rho`` alone costs one class solve per
+    class and one transient solve with a small right-hand side (:func:`~exactpte.gain`'s
+    route), ``dec.h`` alone two (:func:`~exactpte.classical.bias`'s route), and the phase
+    basis is solved only when something needs it (``basis``, ``g_star``, ``v_star``, ``psi``).
+
+    The other result kinds have their own entry points: :func:`exactpte.stratify` (a
+    parametric chain on every stratum of its parameter space) and
+    :func:`exactpte.decompose_certified` (certified float enclosures, for chains too large
+    for exact arithmetic).
+
+    Parameters
+    ----------
+    chain : Chain
+        A :class:`~exactpte.MarkovRewardProcess` (answers over ``QQ``) or a
+        :class:`~exactpte.ParametricChain` (answers as rational functions).
+    anchors : optional
+        ``None`` for the canonical anchors (smallest state of each cyclic class), per-class
+        groups ``[[a_00, a_01], [a_10]]``, a flat list in ``(class, phase)`` order, or a
+        mapping ``{(i, k): state}``.
+
+    Returns
+    -------
+    Decomposition
+        Frozen result with fields named after the paper's symbols.
+
+    Raises
+    ------
+    AnchorError
+        The anchors do not pick one state of every cyclic class.
+
+    Examples
+    --------
+    >>> from exactpte.examples import example
+    >>> dec = decompose(example("two-paths"))
+    >>> chain = dec.chain
+    >>> Pv = chain.matvec(dec.v_star)
+    >>> all(r == g + v - pv for r, g, v, pv in zip(chain.r, dec.g_star, dec.v_star, Pv))
+    True
+    """
+    check_chain(chain)
+    S = chain.structure
+    return Decomposition(chain, S, S.validate_anchors(anchors))
+
+
+if TYPE_CHECKING:  # pragma: no cover - mypy checks that the exact result has the shared interface
+    def _conforms(dec: Decomposition) -> Result:
+        return dec

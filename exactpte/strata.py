@@ -28,7 +28,7 @@ Examples
 --------
 >>> import exactpte
 >>> m = exactpte.ParametricChain([[0, "q", "1-q"], [0, "p", "1-p"], [0, 1, 0]], [0, 1, 0], params=["p", "q"])
->>> strat = exactpte.decompose(m, strata=True)
+>>> strat = exactpte.stratify(m)
 >>> [s.conditions for s in strat.strata][:3]
 [['p != 0', 'p - 1 != 0', 'q != 0', 'q - 1 != 0'], ['p = 0', 'q != 0', 'q - 1 != 0'], ['p = 0', 'q = 0']]
 >>> [str(x) for x in strat.at({"p": 0, "q": "1/3"}).g_star]    # periodic at p = 0
@@ -47,12 +47,12 @@ import flint
 
 from .chain import Chain, MarkovRewardProcess, check_chain
 from .errors import GenericRegionError, InvalidChainError, UsageError
-from .fields import QQ, RationalFunctionField
+from .fields import QQ, RationalField, RationalFunctionField
 from .parametric import ParametricChain
+from .quantities import PER_STATE, REGISTRY
+from .result import Decomposition, decompose
 
-__all__ = ["stratify", "Stratum", "StratifiedDecomposition", "Condition"]
-
-PER_STATE = ("g_star", "v_star", "rho", "h", "psi")
+__all__ = ["stratify", "Stratum", "StratifiedDecomposition", "Condition", "PER_STATE"]
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ class Stratum:
     params: tuple[str, ...]
     substitution: dict[str, Any] = field(repr=False)
     chain: Chain | None = field(repr=False)
-    decomposition: Any = field(repr=False)
+    decomposition: Decomposition | None = field(repr=False)
 
     @property
     def conditions(self) -> list[str]:
@@ -98,13 +98,13 @@ class Stratum:
         """Whether every condition holds at ``values``."""
         return all(c.holds(field_, values) for c in (*self.equations, *self.inequations))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The stratum in the JSON contract: ``conditions``, ``substitution`` and every key of the decomposition."""
         out: dict[str, Any] = {"conditions": self.conditions}
-        if self.pointwise:
+        if self.decomposition is None:
             out["pointwise"] = True
             return out
-        text = self.chain.field.to_text
+        text = self.decomposition.field.to_text
         out["substitution"] = {name: text(value) for name, value in self.substitution.items()}
         body = self.decomposition.to_dict(include_P_inf=False)
         body.setdefault("params", list(self.params))
@@ -113,17 +113,32 @@ class Stratum:
         return out
 
 
+@dataclass(frozen=True, eq=False)
 class StratifiedDecomposition:
     """The decomposition of a parametric chain on every stratum of its parameter space.
 
     ``strata[0]`` is the generic stratum; the strata partition the valid region (every point
-    where the entries are probabilities lies in exactly one).
+    where the entries are probabilities lies in exactly one).  Shares ``chain``, :meth:`at`,
+    :meth:`to_dict` and :meth:`to_json` with the other result kinds (:class:`exactpte.result.Result`).
     """
 
-    def __init__(self, chain: ParametricChain, strata: Sequence[Stratum]) -> None:
-        self.chain = chain
-        self.params = chain.params
-        self.strata = tuple(strata)
+    chain: ParametricChain
+    strata: tuple[Stratum, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "strata", tuple(self.strata))
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        """The chain's parameters."""
+        return tuple(self.chain.params)
+
+    @property
+    def field(self) -> RationalFunctionField:
+        """The chain's field, ``QQ(params)``."""
+        F = self.chain.field
+        assert isinstance(F, RationalFunctionField)
+        return F
 
     def locate(self, point: Mapping[str, Any]) -> Stratum:
         """The stratum holding ``point`` (``{"p": "1/3", ...}``), after checking the point is valid.
@@ -135,58 +150,56 @@ class StratifiedDecomposition:
         """
         return self._located(point)[0]
 
-    def _located(self, point: Mapping[str, Any]):
+    def _located(self, point: Mapping[str, Any]) -> tuple[Stratum, list[flint.fmpq], MarkovRewardProcess]:
         """``(stratum, values, rational chain at the point)``: the point parsed and substituted once."""
         values = self.chain._point(point)
         try:
             rational = self.chain.at(point, check=False)
         except (InvalidChainError, GenericRegionError) as e:
             raise GenericRegionError(f"the point {dict(zip(self.params, map(str, values)))} is not valid: {e}") from None
-        hits = [s for s in self.strata if s.contains(self.chain.field, values)]
+        hits = [s for s in self.strata if s.contains(self.field, values)]
         if len(hits) != 1:  # a partition: anything else is a bug, never a silent answer
             raise AssertionError(f"{len(hits)} strata hold the point {values}")
         return hits[0], values, rational
 
-    def at(self, point: Mapping[str, Any]):
+    def at(self, point: Mapping[str, Any]) -> Decomposition:
         """The exact rational :class:`~exactpte.Decomposition` at ``point``, from the stratum holding it.
 
         Examples
         --------
         >>> import exactpte
         >>> m = exactpte.ParametricChain([["1-p", "p"], [1, 0]], [1, 0], params=["p"])
-        >>> strat = exactpte.decompose(m, strata=True)
+        >>> strat = exactpte.stratify(m)
         >>> strat.at({"p": 0}).classes, strat.at({"p": "1/2"}).classes
         (((0,),), ((0, 1),))
         """
-        from .decomposition import decompose
-
         stratum, values, rational = self._located(point)
-        if stratum.pointwise:
+        if stratum.decomposition is None:
             return decompose(rational)
         if not stratum.params:
             return stratum.decomposition
         by_name = dict(zip(self.params, values))
-        return stratum.decomposition.subs({p: by_name[p] for p in stratum.params})
+        return stratum.decomposition.at({p: by_name[p] for p in stratum.params})
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"params": [...], "strata": [...]}``, each stratum a :meth:`Stratum.to_dict`."""
         return {"format": "exactpte.strata/1", "params": list(self.params), "strata": [s.to_dict() for s in self.strata]}
 
-    def to_json(self, indent: int | None = None) -> str:
+    def to_json(self, *, indent: int | None = None) -> str:
         """JSON text of :meth:`to_dict`."""
         import json
 
         return json.dumps(self.to_dict(), indent=indent)
 
-    def to_sympy(self, quantities: Sequence[str] = PER_STATE) -> dict[str, list]:
+    def to_sympy(self, *, quantities: Sequence[str] = PER_STATE) -> dict[str, list[Any]]:
         """A ``sympy.Piecewise`` per state for each per-state quantity (``g_star``, ``v_star``,
         ``rho``, ``h``, ``psi``): one piece per stratum, its condition the stratum's (pointwise
         strata give ``nan``: evaluate them with :meth:`at`)."""
         import sympy
 
-        F = self.chain.field
+        F = self.field
         syms = dict(zip(self.params, F.symbols))
-        out: dict[str, list] = {}
+        out: dict[str, list[Any]] = {}
         for name in quantities:
             if name not in PER_STATE:
                 raise UsageError(f"to_sympy gives the per-state quantities {', '.join(PER_STATE)}, not {name!r}")
@@ -195,7 +208,7 @@ class StratifiedDecomposition:
                 cond = sympy.And(*[(sympy.Eq if c.equation else sympy.Ne)(F.poly_to_sympy(c.poly), 0)
                                    for c in (*s.equations, *s.inequations)])
                 for state in range(self.chain.n):
-                    if s.pointwise:
+                    if s.decomposition is None:
                         expr = sympy.nan
                     else:
                         x = getattr(s.decomposition, name)[state]
@@ -205,19 +218,19 @@ class StratifiedDecomposition:
             out[name] = [sympy.Piecewise(*pieces) for pieces in pieces_per_state]
         return out
 
-    def to_latex(self, quantities: Sequence[str] = ("g_star", "rho")) -> str:
+    def to_latex(self, *, quantities: Sequence[str] = ("g_star", "rho")) -> str:
         """A cases table per state for each quantity: one line per stratum with its conditions."""
         lines = []
         for name in quantities:
             if name not in PER_STATE:
                 raise UsageError(f"to_latex gives the per-state quantities {', '.join(PER_STATE)}, not {name!r}")
-            symbol = {"g_star": "g^*", "v_star": "v^*", "rho": r"\rho", "h": "h", "psi": r"\psi"}[name]
+            symbol = REGISTRY[name].latex
             for state in range(self.chain.n):
                 cases = []
                 for s in self.strata:
                     cond = r",\ ".join(c.text.replace("**", "^").replace("*", " ") + (" = 0" if c.equation else r" \neq 0")
                                        for c in (*s.equations, *s.inequations)) or r"\text{always}"
-                    if s.pointwise:
+                    if s.decomposition is None:
                         value = r"\text{(pointwise)}"
                     else:
                         value = s.decomposition.field.to_latex(getattr(s.decomposition, name)[state])
@@ -229,7 +242,7 @@ class StratifiedDecomposition:
         out = [f"StratifiedDecomposition over {', '.join(self.params)}: {len(self.strata)} strata"]
         for k, s in enumerate(self.strata):
             where = " and ".join(s.conditions) or "everywhere"
-            if s.pointwise:
+            if s.decomposition is None:
                 out.append(f"  [{k}] {where}: pointwise (no rational elimination; decompose each point)")
                 continue
             d = s.decomposition
@@ -255,13 +268,20 @@ class _Level:
         self.subst = subst  # eliminated original parameter -> element of this level's field
         self.params: tuple[str, ...] = getattr(chain, "params", ())
 
+    @property
+    def rf(self) -> RationalFunctionField:
+        """The level's field while parameters are left (a rational function field)."""
+        F = self.field
+        assert isinstance(F, RationalFunctionField), "no parameter is left at this level"
+        return F
+
     def to_original(self, f) -> Any:
         """A polynomial of this level's ring (or a rational constant) in the original ring."""
         O = self.original
         if not self.params:
             return O.ctx.constant(int(flint.fmpq(f).p))
         images = [O.variable(p) for p in self.params]
-        return self.field.compose_poly(f, images, O).num
+        return self.rf.compose_poly(f, images, O).num
 
     def condition(self, f, equation: bool) -> Condition:
         g = self.to_original(f)
@@ -275,8 +295,8 @@ def _numerator(field_, x) -> Any:
     return field_.split([x])[0][0]
 
 
-def _special_factors(level: _Level, dec) -> list:
-    F = level.field
+def _special_factors(level: _Level, dec: Decomposition) -> list[Any]:
+    F = level.rf
     seen: list = []
 
     def add(poly):
@@ -295,12 +315,15 @@ def _special_factors(level: _Level, dec) -> list:
 
 def _substituted(level: _Level, var: int, value) -> tuple[_Level, list]:
     """The level with parameter ``var`` replaced by ``value`` (a function of the others)."""
-    F, chain = level.field, level.chain
+    F, chain = level.rf, level.chain
     name = level.params[var]
     rest = tuple(p for p in level.params if p != name)
-    G = RationalFunctionField(rest) if rest else QQ
-    gens = {p: G.variable(p) for p in rest} if rest else {}
-    images = [None] * len(level.params)
+    G: RationalFunctionField | RationalField = QQ
+    gens: dict[str, Any] = {}
+    if rest:
+        G = RationalFunctionField(rest)
+        gens = {p: G.variable(p) for p in rest}
+    images: list[Any] = [None] * len(level.params)
     for k, p in enumerate(level.params):
         if p != name:
             images[k] = gens[p]
@@ -314,6 +337,7 @@ def _substituted(level: _Level, var: int, value) -> tuple[_Level, list]:
         if x != 0:
             edges.append((i, j, x))
     r = [F.compose(x, images, G) for x in chain.r]
+    sub: Chain
     if rest:
         sub = ParametricChain.from_edges(chain.n, edges, r, params=list(rest), labels=chain.labels)
     else:
@@ -325,7 +349,6 @@ def _substituted(level: _Level, var: int, value) -> tuple[_Level, list]:
 
 def _solve(level: _Level, pending: list, neqs: list, eqs: list[Condition]) -> list[Stratum]:
     """Impose the equations ``pending`` (polynomials of the level's ring) and stratify what is left."""
-    F = level.field
     while pending and pending[0] == 0:
         pending = pending[1:]
     if not pending:
@@ -333,6 +356,7 @@ def _solve(level: _Level, pending: list, neqs: list, eqs: list[Condition]) -> li
     g = pending[0]
     if not level.params or g.is_constant():
         return []  # a nonzero constant = 0: empty
+    F = level.rf
     choice = None
     for constant_coefficient in (True, False):
         for v in range(len(level.params)):
@@ -380,7 +404,7 @@ def _generic_region_nonempty(level: _Level, neqs: list) -> bool | None:
         return None
     import sympy
 
-    F = level.field
+    F = level.rf
     entries = [e for _i, _j, e in level.chain.edges()]
     polys = [f for e in entries for f in (e.num, e.den)] + list(neqs)
     x = F.symbols[0]
@@ -406,12 +430,10 @@ def _generic_region_nonempty(level: _Level, neqs: list) -> bool | None:
 
 
 def _stratify(level: _Level, neqs: list, eqs: list[Condition]) -> list[Stratum]:
-    from .decomposition import decompose
-
     chain = level.chain
     if not level.params:
         return [Stratum(tuple(eqs), (), (), dict(level.subst), chain, decompose(chain))]
-    F = level.field
+    F = level.rf
     nonempty = _generic_region_nonempty(level, neqs)
     special = []
     for _i, _j, e in chain.edges():
@@ -473,5 +495,7 @@ def stratify(chain: ParametricChain) -> StratifiedDecomposition:
     check_chain(chain)
     if not isinstance(chain, ParametricChain):
         raise UsageError("strata apply to a ParametricChain; a rational chain has a single decomposition")
-    level = _Level(chain, chain.field, {})
-    return StratifiedDecomposition(chain, _stratify(level, [], []))
+    field = chain.field
+    assert isinstance(field, RationalFunctionField)  # a ParametricChain's field
+    level = _Level(chain, field, {})
+    return StratifiedDecomposition(chain, tuple(_stratify(level, [], [])))

@@ -55,7 +55,7 @@ def main() -> int:
 
     print("\n== Every stratum: P = [[0, q, 1-q], [0, p, 1-p], [0, 1, 0]], r = (0, 1, 0)")
     chain = exactpte.ParametricChain([[0, "q", "1-q"], [0, "p", "1-p"], [0, 1, 0]], [0, 1, 0], params=["p", "q"])
-    strat = exactpte.decompose(chain, strata=True)
+    strat = exactpte.stratify(chain)
     print(strat)
     generic = strat.strata[0].decomposition
     assert sympy.simplify(generic.g_star[0].to_sympy() + 1 / (p - 2)) == 0  # -> 1/2 as p -> 0 ...

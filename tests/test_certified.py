@@ -1,4 +1,4 @@
-"""Certified enclosures (``arithmetic="certified"``): the exact answer lies inside every enclosure,
+"""Certified enclosures (``exactpte.decompose_certified``): the exact answer lies inside every enclosure,
 bounds that cannot be certified widen instead of lying, and the oracle judges against them."""
 
 import json
@@ -18,7 +18,7 @@ from exactpte.certified import Interval, MMatrixSystem, decompose_certified
 from exactpte.certified.systems import ClassSolver
 from exactpte.cli import main
 from exactpte.errors import UsageError
-from exactpte.strategies import chains, edge_case_chains
+from exactpte.testing.strategies import chains, edge_case_chains
 from exactpte.testing.oracle import compare
 from exactpte.testing.random_chains import random_chain, random_chain_arrays
 
@@ -240,12 +240,12 @@ def test_undefined_bounds_widen_and_are_reported():
 
 # -- front ends -----------------------------------------------------------------------------------------
 def test_decompose_dispatch_and_refusals():
-    cert = exactpte.decompose(exactpte.example("branching"), arithmetic="certified")
+    cert = exactpte.decompose_certified(exactpte.example("branching"))
     assert cert.structure == exactpte.example("branching").structure
-    with pytest.raises(UsageError, match="arithmetic must be"):
-        exactpte.decompose(exactpte.example("branching"), arithmetic="float")
+    with pytest.raises(TypeError):
+        exactpte.decompose(exactpte.example("branching"), arithmetic="certified")  # type: ignore[call-arg]
     with pytest.raises(UsageError, match="rational chains"):
-        exactpte.decompose(exactpte.example("two-state-pq"), arithmetic="certified")
+        exactpte.decompose_certified(exactpte.example("two-state-pq"))
     with pytest.raises(UsageError, match="tol"):
         decompose_certified(exactpte.example("branching"), tol=float("nan"))
 

@@ -6,7 +6,7 @@ from hypothesis import event, given, strategies as st
 import exactpte
 from exactpte.examples import deterministic_cycle, two_paths
 from exactpte.testing.random_chains import random_chain
-from exactpte.strategies import chains, edge_case_chains
+from exactpte.testing.strategies import chains, edge_case_chains
 from exactpte.testing.strategies import describe
 
 from conftest import scaled

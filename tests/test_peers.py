@@ -15,7 +15,7 @@ from hypothesis import assume, given, settings
 import exactpte
 from exactpte.floats import float_matrix, to_floats
 from exactpte.io import to_drn, to_prism
-from exactpte.strategies import chains
+from exactpte.testing.strategies import chains
 
 PEER_SETTINGS = settings(max_examples=max(5, settings.default.max_examples // 2))  # scales with the profile
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 
 import exactpte
-from exactpte.strategies import chains
+from exactpte.testing.strategies import chains
 from proofs_check.routes import Routes
 
 CONTRACT_KEYS = {"classes", "transient", "periods", "cyclic_classes", "anchors", "basis", "v_star", "g_star",

@@ -1,4 +1,4 @@
-"""Stratified decompositions (``decompose(chain, strata=True)``): every evaluated point, generic or
+"""Stratified decompositions (``exactpte.stratify(chain)``): every evaluated point, generic or
 on a special set, agrees exactly with decomposing the substituted chain; strata partition the valid
 region at every sampled point."""
 
@@ -75,7 +75,7 @@ def check_chain(chain, seed):
 # -- the issue's example ------------------------------------------------------------------------------------
 def test_boundary_strata_of_the_example_have_their_own_g_star():
     m = ParametricChain([[0, "q", "1-q"], [0, "p", "1-p"], [0, 1, 0]], [0, 1, 0], params=["p", "q"])
-    strat = exactpte.decompose(m, strata=True)
+    strat = exactpte.stratify(m)
     by_conditions = {tuple(s.conditions): s for s in strat.strata}
     p0 = by_conditions[("p = 0", "q != 0", "q - 1 != 0")]
     assert p0.decomposition.periods == (2,) and [str(x) for x in p0.decomposition.g_star] == ["1 - q", "1", "0"]
@@ -91,12 +91,12 @@ def test_boundary_strata_of_the_example_have_their_own_g_star():
 def test_generic_closed_form_is_refused_where_strata_answer():
     m = ParametricChain([[0, "q", "1-q"], [0, "p", "1-p"], [0, 1, 0]], [0, 1, 0], params=["p", "q"])
     with pytest.raises(GenericRegionError):
-        exactpte.decompose(m).subs({"p": 0, "q": "1/3"})
-    assert exactpte.decompose(m, strata=True).at({"p": 0, "q": "1/3"}).periods == (2,)
+        exactpte.decompose(m).at({"p": 0, "q": "1/3"})
+    assert exactpte.stratify(m).at({"p": 0, "q": "1/3"}).periods == (2,)
 
 
 def test_points_outside_the_valid_region_are_refused():
-    strat = exactpte.decompose(exactpte.example("two-state-pq"), strata=True)
+    strat = exactpte.stratify(exactpte.example("two-state-pq"))
     with pytest.raises(GenericRegionError, match="not valid"):
         strat.at({"p": 2, "q": "1/2"})
 
@@ -123,13 +123,11 @@ def test_every_point_agrees_with_the_substituted_chain(params, seed):
 
 def test_rational_chains_have_no_strata():
     with pytest.raises(UsageError, match="ParametricChain"):
-        exactpte.decompose(exactpte.example("branching"), strata=True)
-    with pytest.raises(UsageError, match="anchors"):
-        exactpte.decompose(exactpte.example("two-state-pq"), anchors=[0], strata=True)
+        exactpte.stratify(exactpte.example("branching"))
 
 
 def _two_state_strata():
-    return exactpte.decompose(exactpte.example("two-state-pq"), strata=True)
+    return exactpte.stratify(exactpte.example("two-state-pq"))
 
 
 def test_strata_json_lists_each_stratum_with_its_conditions():
@@ -148,7 +146,7 @@ def test_strata_to_sympy_is_piecewise_with_the_right_values():
     absorbing) and at a generic point."""
     import sympy
 
-    pieces = _two_state_strata().to_sympy(["rho"])["rho"]
+    pieces = _two_state_strata().to_sympy(quantities=["rho"])["rho"]
     p, q = sympy.symbols("p q", real=True)
     assert pieces[0].subs({p: 0, q: sympy.Rational(1, 2)}) == 1
     assert pieces[0].subs({p: sympy.Rational(1, 3), q: sympy.Rational(1, 2)}) == sympy.Rational(3, 5)

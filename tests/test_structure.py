@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import exactpte
 from exactpte import AnchorError, MarkovRewardProcess
-from exactpte.strategies import chains
+from exactpte.testing.strategies import chains
 from exactpte.structure import chain_structure
 
 # successor lists -> (classes, periods, cyclic classes, transient)

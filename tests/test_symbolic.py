@@ -11,13 +11,13 @@ import exactpte
 from conftest import scaled
 from exactpte import GenericRegionError, NegativeEntryError, ParametricChain, RowSumError, SymbolicEntryError
 from exactpte.examples import branching_param, cycle_rewards, paths_with_exit, two_state
-from exactpte.strategies import generic_points, parametric_chains
+from exactpte.testing.strategies import generic_points, parametric_chains
 
 FIELDS = ("g_star", "v_star", "theta", "psi", "rho", "h", "class_gain", "psi_coords")
 
 
 def assert_subs_equals_rational(dec, point):
-    at = dec.subs(point)
+    at = dec.at(point)
     ref = exactpte.decompose(dec.chain.at(point))
     for key in FIELDS:
         assert getattr(at, key) == getattr(ref, key), key
@@ -105,11 +105,11 @@ def test_json_output_parses_back(tmp_path):
 def test_subs_outside_the_generic_region_is_refused():
     dec = exactpte.decompose(two_state())
     with pytest.raises(GenericRegionError, match=r"P\[0\]\[1\] = p vanishes"):
-        dec.subs({"p": 0, "q": "1/2"})
+        dec.at({"p": 0, "q": "1/2"})
     with pytest.raises(GenericRegionError, match="is -1/2 < 0"):
-        dec.subs({"p": "3/2", "q": "1/2"})
+        dec.at({"p": "3/2", "q": "1/2"})
     with pytest.raises(GenericRegionError, match="missing"):
-        dec.subs({"p": "1/2"})
+        dec.at({"p": "1/2"})
     # the user can re-decompose at that point: the structure changes (state 0 becomes absorbing)
     at = exactpte.decompose(dec.chain.at({"p": 0, "q": "1/2"}, check=False))
     assert at.classes == ((0,),)

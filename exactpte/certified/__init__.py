@@ -1,6 +1,6 @@
 """Certified float enclosures of the decomposition, for chains too large for exact arithmetic.
 
-``exactpte.decompose(chain, arithmetic="certified", tol=1e-9)`` returns a
+``exactpte.decompose_certified(chain, tol=1e-9)`` returns a
 :class:`~exactpte.certified.result.CertifiedDecomposition`: the exact structure, and for
 every number an interval that provably holds the exact value, with the certificate of each
 solved system (:mod:`exactpte.certified.systems`).  Floats do the work (numpy, scipy); only

@@ -103,7 +103,7 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
     --------
     >>> import exactpte
     >>> chain = exactpte.example("branching")
-    >>> cert = exactpte.decompose(chain, arithmetic="certified")
+    >>> cert = exactpte.decompose_certified(chain)
     >>> all(cert.contains(exactpte.decompose(chain)).values()), max(cert.widths().values()) < 1e-12
     (True, True)
     """

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import UsageError
-from ..decomposition import decompose
+from ..result import decompose
 from ..floats import float_matrix, to_floats
 from ..chain import MarkovRewardProcess
 from .algorithms import (

@@ -38,11 +38,11 @@ import numpy as np
 
 from .._numbers import parse_number
 from ..chain import MarkovRewardProcess
-from ..decomposition import decompose
 from ..errors import CandidateError, UsageError
 from ..floats import float_matrix, to_float, to_floats
 from ..report import FORMAT
-from ..result import Decomposition
+from ..quantities import MATRIX_KEYS, PER_CLASS_KEYS, STATE_KEYS, STRUCTURE_KEYS
+from ..result import Decomposition, decompose
 
 __all__ = [
     "Finding",
@@ -57,10 +57,7 @@ __all__ = [
     "ALIASES",
 ]
 
-VECTOR_KEYS = ("g_star", "v_star", "rho", "h", "psi", "hitting_times")
-MATRIX_KEYS = ("basis", "P_inf")
-STRUCTURE_KEYS = ("classes", "periods", "cyclic_classes", "transient", "anchors")
-PER_CLASS_KEYS = ("stationary", "class_gain")
+VECTOR_KEYS = STATE_KEYS  # the key groups come from exactpte.quantities
 KEYS = ("format", "n", "labels", *STRUCTURE_KEYS, *VECTOR_KEYS, "theta", *PER_CLASS_KEYS, *MATRIX_KEYS)
 """Every key a candidate may give: the keys of ``exactpte decompose --json`` for a rational chain."""
 ALIASES = {"g": "g_star", "gstar": "g_star", "v": "v_star", "vstar": "v_star", "gain": "rho", "bias": "h"}
@@ -400,7 +397,7 @@ def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decom
         return _compare_certified(cand, reference, atol, rtol)
     dec = reference if isinstance(reference, Decomposition) else decompose(reference)
     if dec.field.is_parametric:
-        raise UsageError("the oracle compares float candidates with a rational chain; substitute a point first (dec.subs(point))")
+        raise UsageError("the oracle compares float candidates with a rational chain; substitute a point first (dec.at(point))")
     orc = _Oracle(dec)
     findings: list[Finding] = []
     if "format" in cand:
@@ -488,9 +485,9 @@ def _compare_certified(cand: dict, cert, atol: float, rtol: float) -> Report:
                     worst = f
         findings.append(worst)
     if "basis" in cand:
-        findings.append(judge("basis", _matrix(cand["basis"], "basis"), cert.basis(), "row"))
+        findings.append(judge("basis", _matrix(cand["basis"], "basis"), cert.basis, "row"))
     if "P_inf" in cand:
-        findings.append(judge("P_inf", _matrix(cand["P_inf"], "P_inf"), cert.P_inf(), "row"))
+        findings.append(judge("P_inf", _matrix(cand["P_inf"], "P_inf"), cert.P_inf, "row"))
     return Report(findings, False)
 
 

@@ -1,4 +1,4 @@
-"""The exact answer lies inside exactpte's certified enclosures (``arithmetic="certified"``).
+"""The exact answer lies inside exactpte's certified enclosures (:func:`exactpte.decompose_certified`).
 
 Certified enclosures are computed from the chain in floats with checked bounds
 (:mod:`exactpte.certified`), a route that shares no arithmetic with the exact solver; a claimed

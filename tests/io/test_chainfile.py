@@ -7,7 +7,7 @@ from hypothesis import given
 import exactpte
 from exactpte import ChainFileError, RowSumError
 from exactpte.io import chain_to_dict
-from exactpte.strategies import chains
+from exactpte.testing.strategies import chains
 
 
 @given(chains(max_states=12))

@@ -9,7 +9,7 @@ from hypothesis import given
 import exactpte
 from exactpte import ChainFileError, FloatEntryError, MarkovRewardProcess
 from exactpte.io import read_drn, read_edge_csv, read_prism, to_drn, to_edge_csv, to_prism
-from exactpte.strategies import chains
+from exactpte.testing.strategies import chains
 
 
 @given(chains(max_states=12, reward_denominator=3))
