@@ -9,6 +9,7 @@ and ``ψ`` cost a few vector operations, never an n x n matrix.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .absorption import extend_to_transient
 from .chain import Chain, check_chain
@@ -202,7 +203,7 @@ def psi_coordinates(theta: Sequence, class_gain, structure: Structure, *, field:
     >>> [str(c) for c in psi_coordinates([QQ.one, QQ.zero], [QQ.one / 2], S, field=QQ)]
     ['1/4', '-1/4']
     """
-    out = []
+    out: list[Any] = []  # field elements
     col = 0
     for i, d in enumerate(structure.periods):
         th = theta[col : col + d]

@@ -130,8 +130,8 @@ def paper_benchmark(
     c1 = [[k * m1 + i for i in range(m1)] for k in range(2)]
     c2 = [[2 * m1 + k * m2 + i for i in range(m2)] for k in range(3)]
     n_rec = 2 * m1 + 3 * m2
-    edges = []
-    r: list = [0] * (n_rec + line_length)
+    edges: list[tuple[int, int, Fr]] = []
+    r: list[Fr | int] = [0] * (n_rec + line_length)
     for phases, size, rewards in ((c1, m1, (Fr(1, 20), Fr(19, 20))), (c2, m2, (Fr(1, 10), Fr(11, 20), Fr(19, 20)))):
         d = len(phases)
         for k, states in enumerate(phases):

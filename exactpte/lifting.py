@@ -26,7 +26,7 @@ specialised to the phase systems so that ``I - Q^d`` is factored in floats only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from math import lcm
 from typing import NamedTuple
 
@@ -128,7 +128,8 @@ def lift_sparse_system(rows: list[list[tuple[int, flint.fmpq]]], B: list[list[fl
     return [x[a * c : (a + 1) * c] for a in range(m)]
 
 
-def _solve_integer(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int, log2_det: float) -> tuple[list, int] | None:
+def _solve_integer(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve: Callable[[np.ndarray], np.ndarray], d: int, m: int,
+                   c: int, log2_det: float) -> tuple[list[flint.fmpz], int] | None:
     """``y = nums / den`` with ``A y = rhs`` exactly (``A = diag(L) - Qz`` on phases): a large
     right-hand side reduced by integer steps, then the digit lifting; ``float_solve`` maps an integer
     residual (as floats, shape ``(d, m, c)``) to an approximate ``A^{-1} R``; ``None`` if it fails."""
@@ -269,7 +270,7 @@ def _roots_solver(Qf: sp.csr_matrix, d: int) -> FloatSolver | None:
     return FloatSolver(solve, sum(weight * _log2_det(lu) for lu, weight in terms))
 
 
-def _fractions(y: tuple[list[int], int], rhs_den: int) -> list[flint.fmpq]:
+def _fractions(y: tuple[list[flint.fmpz], int], rhs_den: int) -> list[flint.fmpq]:
     """``x = nums / (den D)``, each entry cancelled once."""
     nums, den = y
     total = den * rhs_den
@@ -399,13 +400,14 @@ def _spmv_wrapping(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, Y:
     return cs[indptr[1:]] - cs[indptr[:-1]]
 
 
-def _lift(L, Qz, Cz, float_solve, d: int, max_bits: int, expected_bits: int | None = None) -> tuple[list[int], int] | None:
+def _lift(L: np.ndarray, Qz: sp.csr_matrix, Cz: np.ndarray, float_solve: Callable[[np.ndarray], np.ndarray], d: int, max_bits: int,
+          expected_bits: int | None = None) -> tuple[list[flint.fmpz], int] | None:
     """``A y = Cz`` for a small right-hand side (int64, ``(d, m, c)``): ``y = N / den``, verified."""
     m, c = Cz.shape[1], Cz.shape[2]
     Lu = L.astype(np.uint64)[:, None]
     indptr, indices, data = Qz.indptr, Qz.indices, Qz.data.astype(np.int64).view(np.uint64)
     if not Cz.any():
-        return [0] * (d * m * c), 1
+        return [flint.fmpz(0)] * (d * m * c), 1
     R = Cz.copy()
     digits = _Digits(d * m * c)
     probe = None
@@ -522,7 +524,8 @@ def _convergent_denominator(num: int, den: int, max_den: int) -> int:
     return q1
 
 
-def _reconstruct(digits: "_Digits", probe: int, L, Qz, Cz, d, m, c):
+def _reconstruct(digits: _Digits, probe: int, L: np.ndarray, Qz: sp.csr_matrix, Cz: np.ndarray, d: int, m: int,
+                 c: int) -> tuple[list[flint.fmpz], int] | None:
     """The exact answer from the digits so far, or ``None`` when more are needed."""
     shift = digits.bits
     # |x - S / 2^shift| <= ‖A^{-1}‖ |R_K| / 2^shift < 2^(60 - shift): a fraction with denominator up
@@ -560,7 +563,7 @@ def _reconstruct(digits: "_Digits", probe: int, L, Qz, Cz, d, m, c):
     half, tol, mask = flint.fmpz(1 << (low - 1)), 1 << (low - 24), flint.fmpz((1 << low) - 1)
     upper = (1 << low) - tol
     known: dict[int, tuple[flint.fmpz, int]] = {}
-    pending = range(len(S))
+    pending: Sequence[int] = range(len(S))
     for _ in range(64):  # an entry whose reduced denominator the common one lacks widens it
         still = []
         den_f = flint.fmpz(den)
@@ -588,9 +591,9 @@ def _reconstruct(digits: "_Digits", probe: int, L, Qz, Cz, d, m, c):
     return N, den
 
 
-def _verify(N: list[int], den: int, L, Qz, Cz, d: int, m: int, c: int) -> bool:
+def _verify(N: list[flint.fmpz], den: int, L: np.ndarray, Qz: sp.csr_matrix, Cz: np.ndarray, d: int, m: int, c: int) -> bool:
     """``L_a N_k(a) - Σ_b Qz_ab N_{k+1}(b) = den · Cz_k(a)`` for every row, phase and column, in
-    Python integers: the exact check the answer rests on."""
+    exact integers: the check the answer rests on."""
     indptr, indices, data = Qz.indptr.tolist(), Qz.indices.tolist(), Qz.data.tolist()
     Ll, Cl = L.tolist(), Cz.tolist()
     for k in range(d):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeAlias, overload
 
 import numpy as np
 
@@ -27,6 +28,9 @@ __all__ = [
     "projected_sa",
     "reconstruct_profile",
 ]
+
+StepSize: TypeAlias = Callable[[np.ndarray], np.ndarray]
+"""A step-size schedule: the steps ``α_t`` for an array of iteration indices ``t``."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,7 @@ def learn_structure(model: GenerativeModel, K: int, rng: np.random.Generator) ->
         nxt = model.sample(states, rng)
     pairs = np.unique(states * n + nxt)
     src, dst = pairs // n, pairs % n
-    support = [[] for _ in range(n)]
+    support: list[list[int]] = [[] for _ in range(n)]
     for a, b in zip(src.tolist(), dst.tolist()):
         support[a].append(b)
     return structure_from(support)
@@ -136,16 +140,20 @@ def build_gauge(anchors: np.ndarray, bhat: np.ndarray) -> GaugeMap:
     return GaugeMap(np.asarray(anchors, dtype=np.int64), np.asarray(bhat, dtype=float))
 
 
+@overload
+def paper_step_size(t: int) -> float: ...
+@overload
+def paper_step_size(t: np.ndarray) -> np.ndarray: ...
 def paper_step_size(t: np.ndarray | int) -> np.ndarray | float:
     """The paper's schedule ``α_t = 1.5 (t + 80)^-0.72``."""
     return 1.5 * (np.asarray(t) + 80.0) ** -0.72
 
 
-def harmonic_step_size(c: float = 2.0, t0: float = 10.0) -> Callable:
+def harmonic_step_size(c: float = 2.0, t0: float = 10.0) -> StepSize:
     """``α_t = min(1, c / (t + t0))``: the standard schedule under which projected SA reaches the
     ``O(T^-1/2)`` rate of ``thm:main_sa_rate`` (needs ``c`` above ``1 / (2(1 - γ))``)."""
 
-    def step(t):
+    def step(t: np.ndarray) -> np.ndarray:
         return np.minimum(1.0, c / (np.asarray(t, dtype=float) + t0))
 
     return step
@@ -158,7 +166,7 @@ def projected_sa(
     T: int,
     rng: np.random.Generator,
     *,
-    step_size: Callable = paper_step_size,
+    step_size: StepSize = paper_step_size,
     v0: np.ndarray | None = None,
     record: Callable[[int, np.ndarray], None] | None = None,
     progress: Callable[[int, int], None] | None = None,

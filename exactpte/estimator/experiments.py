@@ -92,18 +92,18 @@ def ablation(*, seeds: int = 3, K: int = 180, M: int = 500, T: int = 1200, J: in
     truth = truth or truth_of(paper_benchmark())
     chain = truth.chain
     variants = {
-        "Full learned": dict(structure="learned", weights="mc"),
-        "True structure + MC weights": dict(structure="true", weights="mc"),
-        "Learned structure + exact weights": dict(structure="learned", weights="exact"),
-        "Oracle projection": dict(structure="true", weights="exact"),
+        "Full learned": ("learned", "mc"),
+        "True structure + MC weights": ("true", "mc"),
+        "Learned structure + exact weights": ("learned", "exact"),
+        "Oracle projection": ("true", "exact"),
     }
     out = {}
     tick = _progress("ablation runs", progress)
     done = 0
-    for name, kw in variants.items():
+    for name, (structure, weights) in variants.items():
         rows = []
         for seed in range(seeds):
-            est = estimate(chain, K=K, M=M, T=T, J=J, seed=seed, truth=truth, **kw)
+            est = estimate(chain, K=K, M=M, T=T, J=J, seed=seed, truth=truth, structure=structure, weights=weights)
             rows.append(metrics(truth, est.g_hat, est.v_hat, H))
             done += 1
             tick(done, seeds * len(variants))
