@@ -52,7 +52,9 @@ def _solve(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:
     """Dense exact solve over the integers (flint ``fmpz_mat``: Dixon lifting)."""
     A_z, a = A.numer_denom()
     B_z, b = B.numer_denom()
-    return A_z.solve(B_z) * flint.fmpq(a, b)
+    X = A_z.solve(B_z)  # an fmpq_mat (python-flint 0.9's stub says flint_mat)
+    assert isinstance(X, flint.fmpq_mat)
+    return X * flint.fmpq(a, b)
 
 
 class BlockRoutes:
@@ -185,7 +187,7 @@ class BlockRoutes:
     @cached_property
     def rho(self) -> list:
         """``ρ = P∞ r``."""
-        x = [None] * self.n
+        x: list[flint.fmpq | None] = [None] * self.n
         for c, g in zip(self.classes, self.class_gain):
             for s in c:
                 x[s] = g
@@ -194,7 +196,7 @@ class BlockRoutes:
     @cached_property
     def h(self) -> list:
         """The bias from the deviation matrix, class by class, then the transient blocks."""
-        x = [None] * self.n
+        x: list[flint.fmpq | None] = [None] * self.n
         r = self.chain.r
         for c, pi, g in zip(self.classes, self.stationary, self.class_gain):
             m = len(c)

@@ -15,6 +15,7 @@ Every decision is exact or rests on arb's rigorous enclosures; no float is trust
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import cast
 
 import flint
 
@@ -98,7 +99,9 @@ def spectral_radius_upper(poly) -> flint.arb:
     if num.degree() < 1:
         return flint.arb(0)
     best = flint.arb(0)
-    for root, _mult in num.complex_roots():
+    # (root, multiplicity) pairs: python-flint 0.9's stub declares list[acb]
+    roots = cast("list[tuple[flint.acb, int]]", num.complex_roots())
+    for root, _mult in roots:
         m = abs(root)
         best = m if m.upper() > best.upper() else best
     return best.upper()

@@ -94,10 +94,15 @@ def from_decomposition(dec, *, with_P_inf: bool = True) -> Claimed:
     )
 
 
-def _vec(data: dict, key: str, n: int | None, required: bool) -> Vec | None:
+def _required_vec(data: dict, key: str, n: int | None) -> Vec:
+    v = _vec(data, key, n)
+    if v is None:
+        raise ChainFileError(f"result lacks the required key {key!r}")
+    return v
+
+
+def _vec(data: dict, key: str, n: int | None) -> Vec | None:
     if key not in data or data[key] is None:
-        if required:
-            raise ChainFileError(f"result lacks the required key {key!r}")
         return None
     v = data[key]
     if not isinstance(v, list) or (n is not None and len(v) != n):
@@ -134,12 +139,12 @@ def from_json_dict(data: dict, n: int) -> Claimed:
         cyclic_classes=cyclic,
         anchors=anchors,
         basis=basis,
-        theta=_vec(data, "theta", N, True),
-        g_star=_vec(data, "g_star", n, True),
-        v_star=_vec(data, "v_star", n, True),
-        rho=_vec(data, "rho", n, False),
-        h=_vec(data, "h", n, False),
-        psi=_vec(data, "psi", n, False),
+        theta=_required_vec(data, "theta", N),
+        g_star=_required_vec(data, "g_star", n),
+        v_star=_required_vec(data, "v_star", n),
+        rho=_vec(data, "rho", n),
+        h=_vec(data, "h", n),
+        psi=_vec(data, "psi", n),
         P_inf=P_inf,
         transient=transient,
     )

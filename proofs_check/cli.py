@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import exactpte
 from exactpte.cli import ArgumentParser, nonnegative_int, positive_int, run_guarded
+from exactpte.chain import MarkovRewardProcess
 from exactpte.errors import ExactpteError
 
 from .checks import CHECKS, run_checks
@@ -99,14 +100,14 @@ def _dispatch(args) -> int:
         return 0
     if args.command == "chain":
         chain = exactpte.load(args.file)
-        if chain.field.is_parametric:
+        if chain.field.is_parametric or not isinstance(chain, MarkovRewardProcess):
             raise ExactpteError(f"{args.file} is a parametric chain; the checks run on rational chains: "
                                 "check the closed form at points (ParametricChain.at) instead")
         claimed = from_decomposition(exactpte.decompose(chain), with_P_inf=chain.n <= (args.max_dense or 1500))
         return _emit(run_checks(chain, claimed, only=args.only, max_dense=args.max_dense), args.json)
     if args.command == "result":
         chain = exactpte.load(args.chain)
-        if chain.field.is_parametric:
+        if chain.field.is_parametric or not isinstance(chain, MarkovRewardProcess):
             raise ExactpteError(f"{args.chain} is a parametric chain; judge results of rational chains")
         claimed = load_result(args.result, chain.n)
         return _emit(run_checks(chain, claimed, only=args.only, max_dense=args.max_dense), args.json)

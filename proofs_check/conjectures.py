@@ -176,6 +176,8 @@ def load_conjectures(path: str | os.PathLike) -> list[str]:
     global _RECORDING
     name = f"proofs_check_user_{len(_FILE_LABELS)}_{os.path.splitext(os.path.basename(path))[0]}"
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ExactpteError(f"{path}: not a Python file (no module loader for it)")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     _RECORDING = []

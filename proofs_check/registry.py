@@ -173,7 +173,7 @@ def mismatch(name: str, got: Sequence, expected: Sequence, route: str) -> str | 
     return f"{name} differs from {route} at states {few(bad)} (e.g. state {s}: {got[s]} vs {expected[s]})"
 
 
-def few(xs: Sequence[int], k: int = 8) -> str:
+def few(xs: Sequence[object], k: int = 8) -> str:
     """At most ``k`` items of a list, with "..." when cut."""
     xs = list(xs)
     return str(xs[:k])[:-1] + (", ...]" if len(xs) > k else "]")
@@ -222,8 +222,9 @@ def run_checks(
     for key in keys:
         chk = CHECKS[key]
         t0 = time.perf_counter()
+        out: str | None | NotApplicable
         if problem:
-            out: str | None = f"malformed decomposition: {problem}"
+            out = f"malformed decomposition: {problem}"
         else:
             try:
                 if not chk.sparse and chk.block is not None and (routes.n > routes.max_dense or routes.n > PREFER_BLOCKS):

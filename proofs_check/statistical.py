@@ -84,6 +84,7 @@ def _true_structure(chain: MarkovRewardProcess) -> tuple:
 def _true_basis(chain: MarkovRewardProcess, anchors) -> np.ndarray:
     """``b`` by the dense route ``K (K[anchors, :])^-1`` (independent of exactpte's absorption solves)."""
     B = Routes(chain).anchor_basis([int(a) for a in anchors])
+    assert B is not None, "one anchor per cyclic class: K[anchors, :] is invertible"
     return np.array([[to_float(B[s, j]) for j in range(B.ncols())] for s in range(chain.n)])
 
 
@@ -177,9 +178,9 @@ def check_sa_rate(chain, *, Ts=(250, 500, 1000, 2000), seeds=10, alpha=1e-3, ste
         e = [float(np.max(np.abs(estimate(chain, T=T, J=1, seed=s, structure="true", weights="exact", truth=truth,
                                           step_size=step).v_hat - truth.v_star))) for s in range(seeds)]
         means.append(float(np.mean(e)))
-        for x in e:
+        for err in e:
             xs.append(math.log(T))
-            ys.append(math.log(max(x, 1e-300)))
+            ys.append(math.log(max(err, 1e-300)))
     x, y = np.array(xs), np.array(ys)
     xc = x - x.mean()
     beta = float((xc @ (y - y.mean())) / (xc @ xc))

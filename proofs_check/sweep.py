@@ -106,13 +106,13 @@ def verdicts_for(chain: MarkovRewardProcess, *, only: Sequence[str] | None, seed
                  conjectures: Sequence[str] = ()) -> list[Verdict]:
     """The built-in checks (all, or those in ``only``) and the given conjectures on one chain."""
     keys = [k for k in (only or CHECKS) if k in CHECKS]
-    conjectures = [CONJECTURES[k] for k in conjectures if not only or k in only]
+    chosen = [CONJECTURES[k] for k in conjectures if not only or k in only]
     try:
         dec = exactpte.decompose(chain)
         verdicts = run_checks(chain, from_decomposition(dec), only=keys, seed=seed) if keys else []
     except Exception as e:  # a crash in the code under test is a finding, not a sweep abort
         return [Verdict("decompose", "exactpte.decompose runs", False, f"{type(e).__name__}: {e}")]
-    for conj in conjectures:
+    for conj in chosen:
         t0 = time.perf_counter()
         detail = evaluate(conj, chain, dec)
         verdicts.append(Verdict(conj.label, conj.statement, detail is None, detail or "", time.perf_counter() - t0))

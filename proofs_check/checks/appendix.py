@@ -170,8 +170,8 @@ def _b_simplex(ctx: Context):
         tot = sum(row, flint.fmpq(0))
         if tot != 1:
             return f"sum_(i,k) b_(i,k)(s) = {tot} at state {s}, expected 1"
-    for s, row in enumerate(_perturbed_basis(ctx, flint.fmpq(1, 7))):
-        if any(x < 0 for x in row) or sum(row, flint.fmpq(0)) != 1:
+    for s, learned in enumerate(_perturbed_basis(ctx, flint.fmpq(1, 7))):
+        if any(x < 0 for x in learned) or sum(learned, flint.fmpq(0)) != 1:
             return f"the learned b^ leaves the simplex at state {s}"
     return None
 

@@ -75,7 +75,7 @@ def _cyclic(ctx: Context):
     for i, (members, d, cyc) in enumerate(zip(c.classes, c.periods, c.cyclic_classes)):
         if len(cyc) != d:
             return f"class {i} has period {d} but {len(cyc)} claimed cyclic classes"
-        phase = {}
+        phase: dict[int, int] = {}
         for k, part in enumerate(cyc):
             if not part:
                 return f"cyclic class C_{i},{k} is empty"
