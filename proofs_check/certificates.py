@@ -176,7 +176,7 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
     return None
 
 
-def power_norm_certificate(A: flint.fmpq_mat, max_doublings: int = 16) -> str | None:
+def power_norm_certificate(A: flint.fmpq_mat, *, max_doublings: int = 16) -> str | None:
     """Certificate for large quotients: a ``k`` with ``‖A^k‖∞ < 1``, bounded rigorously in ball arithmetic.
 
     Then ``‖x‖_q = sum_{i<k} γ^{-i} ‖A^i x‖∞`` with ``γ = ‖A^k‖∞^{1/k} < 1`` is a norm in which

@@ -188,7 +188,7 @@ def same_span(A: flint.fmpq_mat, B: flint.fmpq_mat) -> bool:
     return rank(A) == rank(B) == rank(joined)
 
 
-def random_vector(rng: random.Random, n: int, bound: int = 9) -> list:
+def random_vector(rng: random.Random, n: int, *, bound: int = 9) -> list[flint.fmpq]:
     """An exact random vector with small numerators and denominators."""
     return [flint.fmpq(rng.randint(-bound, bound), rng.randint(1, 4)) for _ in range(n)]
 

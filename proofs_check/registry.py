@@ -173,7 +173,7 @@ def mismatch(name: str, got: Sequence, expected: Sequence, route: str) -> str | 
     return f"{name} differs from {route} at states {few(bad)} (e.g. state {s}: {got[s]} vs {expected[s]})"
 
 
-def few(xs: Sequence[object], k: int = 8) -> str:
+def few(xs: Sequence[object], *, k: int = 8) -> str:
     """At most ``k`` items of a list, with "..." when cut."""
     xs = list(xs)
     return str(xs[:k])[:-1] + (", ...]" if len(xs) > k else "]")

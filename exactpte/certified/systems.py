@@ -173,7 +173,7 @@ class MMatrixSystem:
         self.u = self._certify(witness)
 
     # -- float solves (untrusted) ----------------------------------------------------------------------
-    def float_solve(self, C: np.ndarray, rtol: float = REFINE_RTOL) -> np.ndarray:
+    def float_solve(self, C: np.ndarray, *, rtol: float = REFINE_RTOL) -> np.ndarray:
         """An approximate solution (columns of ``C``) to about ``rtol``; never trusted, only checked
         (NaN when the float solver fails: the certificate then fails and the bounds are infinite)."""
         try:
@@ -217,7 +217,7 @@ class MMatrixSystem:
 
     def _certify(self, witness: np.ndarray | None) -> np.ndarray:
         ones = np.ones((self.m, 1))
-        u = witness if witness is not None else self.float_solve(2 * ones, WITNESS_RTOL)[:, 0]
+        u = witness if witness is not None else self.float_solve(2 * ones, rtol=WITNESS_RTOL)[:, 0]
         ok, low = False, 0.0
         if self.m == 0:
             ok, low = True, np.inf
@@ -288,7 +288,7 @@ class MMatrixSystem:
         e = self._cheap_error(center, C_mid, C_rad, rabs)
         redo = ~self._last_bits(e, center)
         if np.any(redo):
-            E = np.maximum(self.float_solve(rabs[:, redo], ERROR_RTOL), 0.0)
+            E = np.maximum(self.float_solve(rabs[:, redo], rtol=ERROR_RTOL), 0.0)
             e[:, redo] = np.minimum(e[:, redo], self._error_bound(E, rabs[:, redo]))
         cert = self.certificate
         cert.residual = max(cert.residual, float(res_abs.max()) if res_abs.size else 0.0)

@@ -75,7 +75,7 @@ def learn_structure(model: GenerativeModel, K: int, rng: np.random.Generator) ->
     return structure_from(support)
 
 
-def estimate_weights(model: GenerativeModel, learned: LearnedStructure, M: int, rng: np.random.Generator,
+def estimate_weights(model: GenerativeModel, learned: LearnedStructure, M: int, rng: np.random.Generator, *,
                      max_steps: int = 1_000_000) -> np.ndarray:
     """Algorithm ``alg:main_estimate_weights``: ``M`` absorption episodes per transient state.
 

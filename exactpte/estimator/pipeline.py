@@ -154,7 +154,7 @@ def estimate(
     return Estimate(g, v, theta, bhat, learned, queries)
 
 
-def plug_in(chain: MarkovRewardProcess, samples_per_state: int, seed: int = 0) -> Estimate:
+def plug_in(chain: MarkovRewardProcess, samples_per_state: int, *, seed: int = 0) -> Estimate:
     """Plug-in baseline: empirical ``P̂`` from ``samples_per_state`` draws a state, decomposed exactly."""
     model = TableModel.from_chain(chain)
     rng = np.random.default_rng(seed)

@@ -117,8 +117,8 @@ def _return_error(ctx: Context):
     rng = ctx.rng("ret")
     P = routes.P
     for trial in range(4):
-        dg = random_vector(rng, n, 3) if trial else [flint.fmpq(0)] * n
-        dv = random_vector(rng, n, 3) if trial else [flint.fmpq(0)] * n
+        dg = random_vector(rng, n, bound=3) if trial else [flint.fmpq(0)] * n
+        dv = random_vector(rng, n, bound=3) if trial else [flint.fmpq(0)] * n
         gh = [a + b for a, b in zip(c.g_star, dg)]
         vh = [a + b for a, b in zip(c.v_star, dv)]
         for T in _horizons(c):
