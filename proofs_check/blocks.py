@@ -30,6 +30,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from math import lcm
 
@@ -126,7 +127,7 @@ class BlockRoutes:
         """``P x`` exactly, by sparse rows."""
         return [sum((q * x[j] for j, q in row.items()), ZERO) for row in self.rows]
 
-    def in_K(self, x: list) -> bool:
+    def in_K(self, x: Sequence[flint.fmpq]) -> bool:
         """``P^D x = x`` (sparse exact products)."""
         y = list(x)
         for _ in range(self.D):
