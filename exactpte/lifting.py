@@ -150,7 +150,7 @@ def _solve_integer(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve
     return [w * den + n if w else n for w, n in zip(whole, N)], den
 
 
-def _integer_rows(rows) -> tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix] | None:
+def _integer_rows(rows: list[list[tuple[int, flint.fmpq]]]) -> tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix] | None:
     """Each row scaled by the lcm ``L_a`` of its denominators: ``(L, Z, F)`` with ``Z`` the integer
     rows (``Z_ab = L_a M_ab``) and ``F`` the unscaled entries as floats; ``None`` when an ``L_a`` or
     an entry of ``Z`` passes ``2^20`` (then ``A y`` would not stay inside 64-bit words)."""
@@ -189,7 +189,7 @@ _SPARSE_PENALTY = 3
 3.8e5 in 0.9 ms against a dense 2527^2 LU in 5.8 ms); complex factors count four times."""
 
 
-def _log2_det(lu) -> float:
+def _log2_det(lu: spla.SuperLU | tuple[np.ndarray, np.ndarray]) -> float:
     """``log2 |det|`` of a factored matrix (SuperLU: ``L`` has a unit diagonal; dense: ``(lu, piv)``)."""
     diagonal = lu.U.diagonal() if isinstance(lu, spla.SuperLU) else np.diag(lu[0])
     with np.errstate(divide="ignore"):
@@ -208,7 +208,7 @@ def _dense_solver(dense: np.ndarray) -> FloatSolver | None:
     return FloatSolver(lambda R: sla.lu_solve(lu, R, check_finite=False), _log2_det(lu))
 
 
-def _sparse_lu(A: sp.spmatrix, budget: float):
+def _sparse_lu(A: sp.spmatrix, budget: float) -> spla.SuperLU | None:
     """SuperLU of ``A`` (minimum-degree ordering on ``A + A^T``), or ``None`` when it fails or its fill
     passes ``budget`` entries (the dense LU is then the cheaper solver)."""
     try:
@@ -283,7 +283,7 @@ def _apply(L: np.ndarray, Qz: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
     return np.stack([L[:, None] * Y[k] - Qz @ Y[(k + 1) % d] for k in range(d)])
 
 
-def _integer_rhs(rows, scale: np.ndarray) -> tuple[list[int], int]:
+def _integer_rhs(rows: list[list[flint.fmpq]], scale: np.ndarray) -> tuple[list[int], int]:
     """``(L_a D b_a)`` flattened row by row, and ``D`` the lcm of every denominator (any size): the
     right-hand side of the scaled system ``A (D x) = L D b``.  (The lcm on GMP integers: the bias's
     right-hand side has thousands of distinct denominators of tens of thousands of bits.)"""
@@ -303,7 +303,8 @@ _WINDOW = 4096
 """Bits of the residual the refinement steps work on at a time (the lower bits wait unchanged)."""
 
 
-def _reduce_rhs(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int):
+def _reduce_rhs(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve: Callable[[np.ndarray], np.ndarray], d: int, m: int,
+                c: int) -> tuple[list[int], np.ndarray] | None:
     """A large right-hand side brought down: ``y = Y + A^{-1} R`` with ``Y`` integers and ``|A^{-1} R|``
     below ``2^16`` (so the digit lifting's first step fits in 53 bits).
 
@@ -318,7 +319,7 @@ def _reduce_rhs(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int):
     whole = [0] * len(R)
     base, hi, lo, part = 0, R, [0] * len(R), [0] * len(R)
 
-    def open_window(below: int):
+    def open_window(below: int) -> None:
         """Fold the window back into ``R`` and ``Y``, and split ``R`` at ``2^base`` with ``base < below``."""
         nonlocal base, hi, lo, part, whole, R
         R = [(h << base) + g for h, g in zip(hi, lo)] if base else hi

@@ -76,7 +76,7 @@ def exact_minus(r_split: tuple[np.ndarray, np.ndarray], f: np.ndarray | float, f
 
 def _arb_solve(A: list[list[Interval]], b: list[Interval]) -> list[Interval] | None:
     """``A x = b`` for a small dense interval system, in ball arithmetic (``None``: not certified)."""
-    def ball(iv: Interval):
+    def ball(iv: Interval) -> flint.arb:
         return flint.arb(float(iv.lo)).union(flint.arb(float(iv.hi)))
 
     try:

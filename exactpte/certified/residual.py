@@ -95,7 +95,7 @@ class SplitMatrix:
     rel_err: float
 
     @classmethod
-    def of(cls, M) -> "SplitMatrix":
+    def of(cls, M: "SplitMatrix | sp.spmatrix | np.ndarray") -> "SplitMatrix":
         """A split matrix from a float one (``lo = 0``, entries trusted to half an ulp only)."""
         if isinstance(M, SplitMatrix):
             return M

@@ -6,7 +6,7 @@ All vectorised over states and episodes; every random draw comes from the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias, overload
 
@@ -51,10 +51,10 @@ class LearnedStructure:
         return self.structure.N
 
 
-def structure_from(support) -> LearnedStructure:
+def structure_from(support: Sequence[Iterable[int]]) -> LearnedStructure:
     """Structure of a given support graph (the exact core's graph code)."""
-    support = tuple(tuple(sorted(set(int(j) for j in row))) for row in support)
-    return LearnedStructure(chain_structure(support), support)
+    rows = tuple(tuple(sorted(set(int(j) for j in row))) for row in support)
+    return LearnedStructure(chain_structure(rows), rows)
 
 
 def learn_structure(model: GenerativeModel, K: int, rng: np.random.Generator) -> LearnedStructure:
