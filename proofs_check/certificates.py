@@ -36,7 +36,8 @@ LYAPUNOV_MAX_DIM = 12
 """The exact Lyapunov system has q^2 unknowns; past this quotient dimension, the power-norm certificate."""
 
 
-def quotient_charpolys(P: flint.fmpq_mat, K: flint.fmpq_mat, whole=None):
+def quotient_charpolys(P: flint.fmpq_mat, K: flint.fmpq_mat,
+                       whole: flint.fmpq_poly | None = None) -> tuple[flint.fmpq_poly, flint.fmpq_poly] | tuple[None, None]:
     """``(charpoly of P on span K, charpoly of the quotient operator)``, or ``(None, None)``
     when ``span K`` is not ``P``-invariant.  ``K`` has full column rank; ``whole`` is
     ``P.charpoly()`` when the caller has it already.
@@ -63,7 +64,7 @@ def quotient_charpolys(P: flint.fmpq_mat, K: flint.fmpq_mat, whole=None):
     return restricted, quotient
 
 
-def has_cyclotomic_factor(poly) -> bool:
+def has_cyclotomic_factor(poly: "flint.fmpq_poly | flint.fmpz_poly") -> bool:
     """Whether ``poly`` has a root of unity among its roots."""
     return len(cyclotomic_part(poly)[0]) > 1
 
@@ -87,7 +88,7 @@ def quotient_matrix(P: flint.fmpq_mat, K: flint.fmpq_mat) -> flint.fmpq_mat:
     return flint.fmpq_mat([[M[off + a, off + b] for b in range(q)] for a in range(q)]) if q else flint.fmpq_mat(0, 0)
 
 
-def spectral_radius_upper(poly) -> flint.arb:
+def spectral_radius_upper(poly: "flint.fmpq_poly | flint.fmpz_poly") -> flint.arb:
     """Rigorous upper bound on the largest root modulus (arb balls from complex root isolation).
 
     Examples

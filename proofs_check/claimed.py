@@ -17,6 +17,7 @@ import flint
 
 from exactpte._numbers import to_fmpq
 from exactpte.errors import ChainFileError
+from exactpte.result import Decomposition
 
 __all__ = ["Claimed", "from_decomposition", "from_json_dict", "load_result"]
 
@@ -75,7 +76,7 @@ class Claimed:
         return [v[s] - sum((x * y for x, y in zip(at, rows[s])), flint.fmpq(0)) for s in range(len(v))]
 
 
-def from_decomposition(dec, *, with_P_inf: bool = True) -> Claimed:
+def from_decomposition(dec: Decomposition, *, with_P_inf: bool = True) -> Claimed:
     """What exactpte's :class:`~exactpte.Decomposition` claims."""
     return Claimed(
         classes=dec.classes,

@@ -14,6 +14,7 @@ from exactpte.errors import ExactpteError
 
 from .checks import CHECKS, run_checks
 from .claimed import from_decomposition, load_result
+from .registry import Verdict
 from .sweep import sweep
 
 __all__ = ["main"]
@@ -54,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _verdict_table(verdicts) -> str:
+def _verdict_table(verdicts: Sequence[Verdict]) -> str:
     w = max(len(v.key) for v in verdicts)
     lines = []
     marks = {"held": "ok", "failed": "FAIL", "not applicable": "n/a", "not claimed": "n/c", "not checked": "skip"}
@@ -67,7 +68,7 @@ def _verdict_table(verdicts) -> str:
     return "\n".join(lines)
 
 
-def _emit(verdicts, as_json: bool) -> int:
+def _emit(verdicts: Sequence[Verdict], as_json: bool) -> int:
     if as_json:
         print(json.dumps([v.to_dict() for v in verdicts], indent=1))
     else:
@@ -84,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_guarded("proofs-check", lambda: _dispatch(args))
 
 
-def _dispatch(args) -> int:
+def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "list":
         from .labels import COVERAGE
         from .statistical import STATISTICAL

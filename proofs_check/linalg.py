@@ -114,7 +114,7 @@ def columns_to_mat(cols: Sequence[Sequence], n: int) -> flint.fmpq_mat:
     return M
 
 
-def cyclotomic_part(charpoly) -> tuple[list, list]:
+def cyclotomic_part(charpoly: "flint.fmpq_poly | flint.fmpz_poly") -> tuple[list[int], list[int]]:
     """Cyclotomic factors of a characteristic polynomial: ``(with multiplicity, squarefree)``.
 
     A stochastic matrix's unimodular eigenvalues are roots of unity, so the
