@@ -185,6 +185,7 @@ class _Class:
     members_arr: np.ndarray
     a_pos: int
     others: np.ndarray  # N = F_i without a
+    P_NN: SplitMatrix
     anchors: list[int]
     fast: ClassSolver | None  # large classes mix slowly towards one state: float solves via the deviation operator
 
@@ -195,7 +196,8 @@ class _Class:
         fast = ClassSolver(P_F) if len(members) > DIRECT_LIMIT else None
         pi_hat = fast.pi if fast is not None else _float_stationary(P_F)
         a_pos = int(np.argmax(pi_hat))
-        return cls(i, list(members), members_arr, a_pos, np.delete(members_arr, a_pos), list(work.anchors[i]), fast)
+        others = np.delete(members_arr, a_pos)
+        return cls(i, list(members), members_arr, a_pos, others, work.exact_P.take(others, others), list(work.anchors[i]), fast)
 
     @property
     def a(self) -> int:
@@ -246,7 +248,7 @@ def _stationary(work: _Work, cls: _Class) -> tuple[Interval, _Visits | None]:
     if not len(cls.others):
         return Interval(np.ones(1), np.ones(1)), None
     i, a, a_pos, others = cls.i, cls.a, cls.a_pos, cls.others
-    left = work.system(work.exact_P.take(others, others).transpose(),
+    left = work.system(cls.P_NN.transpose(),
                        f"class {i}: expected visits before returning to state {a} (transposed)", solver=cls.via([a_pos], True))
     row_a = dict(work.chain.row(a))
     # P(a, N) kept to 2^-105 as well: z feeds γ, whose error h and v* multiply by hitting times
@@ -319,7 +321,7 @@ def _class_bias(work: _Work, cls: _Class, pi: Interval, gain_hi: float, gain_del
     """``h`` on the class (into ``work``): ``h = w - (π·w) 1``, ``w`` the first-passage reward to ``a``
     (``w = (I - P_NN)^{-1} (r - γ)_N``, ``w(a) = 0``)."""
     others, a_pos = cls.others, cls.a_pos
-    first = work.system(work.exact_P.take(others, others), f"class {cls.i}: first passage to state {cls.a}",
+    first = work.system(cls.P_NN, f"class {cls.i}: first passage to state {cls.a}",
                         solver=cls.via([a_pos]))
     rhs, low = exact_minus(work.split_r(others), np.full(len(others), gain_hi))
     wv = first.solve(rhs, low=low - gain_delta)[:, 0]
