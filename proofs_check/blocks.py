@@ -30,7 +30,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from math import lcm
 
@@ -162,7 +162,7 @@ class BlockRoutes:
         r = self.chain.r
         return [sum((p * r[s] for s, p in zip(c, pi)), ZERO) for c, pi in zip(self.classes, self.stationary)]
 
-    def _extend(self, blocks, x: list, base, what: str) -> list:
+    def _extend(self, blocks: Sequence[Sequence[int]], x: list, base: Callable[[int], flint.fmpq], what: str) -> list:
         """Fill ``x`` on ``blocks`` (downstream first) from ``x(s) = base(s) + Σ_j P(s, j) x(j)``, one dense
         solve per block; ``x`` is read on every state the blocks lead to (``ZeroDivisionError`` when a
         block is singular)."""
@@ -308,7 +308,7 @@ class BlockRoutes:
                 rows[s][i] = rows[s].get(i, ZERO) + v
         return rows
 
-    def hitting_cost(self, A: set, f) -> list | None:
+    def hitting_cost(self, A: set[int], f: Callable[[int], flint.fmpq]) -> list | None:
         """``x = 0`` on ``A``, ``x(s) = f(s) + Σ_j P(s, j) x(j)`` elsewhere: the expected sum of ``f`` before
         hitting ``A``, solved on the strongly connected blocks of the graph without ``A``, downstream first
         (``None`` when a block is singular: ``A`` is not reached almost surely)."""
