@@ -34,7 +34,7 @@ import flint
 import numpy as np
 import scipy.sparse as sp
 
-from ..chain import MarkovRewardProcess, check_chain
+from ..chain import Chain, MarkovRewardProcess, check_chain
 from ..errors import UsageError
 from ..floats import split_sparse_matrix, split_values
 from ..progress import Progress
@@ -94,7 +94,7 @@ def _arb_solve(A: list[list[Interval]], b: list[Interval]) -> list[Interval] | N
     return out
 
 
-def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progress: Progress | None = None) -> CertifiedDecomposition:
+def decompose_certified(chain: Chain, *, tol: float = 1e-9, progress: Progress | None = None) -> CertifiedDecomposition:
     """Certified enclosures of the decomposition (``arithmetic="certified"``), for chains of 10^5-10^6 states.
 
     Same quantities as :func:`exactpte.decompose` (``thm:wellposed``, ``thm:comparison_gain_bias``),
