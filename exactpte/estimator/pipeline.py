@@ -79,6 +79,8 @@ def truth_of(chain: MarkovRewardProcess) -> Truth:
 
 @dataclass
 class Estimate:
+    """What :func:`estimate` returns: ``ĝ``, ``v̂``, ``θ̂``, the weights ``b̂``, the structure used, and the queries per stage."""
+
     g_hat: np.ndarray
     v_hat: np.ndarray
     theta_hat: np.ndarray
