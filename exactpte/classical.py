@@ -9,6 +9,7 @@ and ``ψ`` cost a few vector operations, never an n x n matrix.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .absorption import extend_to_transient
 from .chain import Chain, check_chain
@@ -65,7 +66,8 @@ def class_means(classes: Sequence[Sequence[int]], stationary: Sequence[Sequence]
     return [sum((p * x[y] for y, p in zip(members, pi)), field.zero) for members, pi in zip(classes, stationary)]
 
 
-def cesaro_apply(classes, stationary, absorption, x: Sequence, *, field: Field) -> list:
+def cesaro_apply(classes: Sequence[Sequence[int]], stationary: Sequence[Sequence], absorption: Sequence[Sequence], x: Sequence, *,
+                 field: Field) -> list:
     """``P∞ x`` from the factored form ``P∞(s, y) = α_i(s) π_i(y)``: no n x n matrix.
 
     Examples
@@ -121,7 +123,7 @@ def harmonic_extension(chain: Chain, per_class: Sequence) -> tuple:
     return tuple(extend_to_transient(chain, S, y, lambda s: zero))
 
 
-def class_bias(chain: Chain, members: Sequence[int], pi: Sequence, gain_i) -> list:
+def class_bias(chain: Chain, members: Sequence[int], pi: Sequence, gain_i: Any) -> list:
     """The bias on one closed class: ``(I - P_F) h = r - γ`` with ``π · h = 0``.
 
     ``I - P_F`` has rank ``|F| - 1`` (kernel: constants); its rows are dependent with the
@@ -185,7 +187,7 @@ def bias(chain: Chain, *, stationary: Sequence[Sequence] | None = None, rho: Seq
     return tuple(extend_to_transient(chain, S, h, lambda s: r[s] - rho[s]))
 
 
-def psi_coordinates(theta: Sequence, class_gain, structure: Structure, *, field: Field) -> list:
+def psi_coordinates(theta: Sequence, class_gain: Sequence, structure: Structure, *, field: Field) -> list:
     """Coordinates ``c_{i,k}`` of ``ψ = sum c_{i,k} b_{i,k}`` (``thm:comparison_gain_bias``).
 
     ``ψ ∈ K ∩ ker P∞`` with ``g* = ρ + (I - P) ψ``.  Since ``P b_{i,k} = b_{i,k-1}``,
@@ -202,7 +204,7 @@ def psi_coordinates(theta: Sequence, class_gain, structure: Structure, *, field:
     >>> [str(c) for c in psi_coordinates([QQ.one, QQ.zero], [QQ.one / 2], S, field=QQ)]
     ['1/4', '-1/4']
     """
-    out = []
+    out: list[Any] = []  # field elements
     col = 0
     for i, d in enumerate(structure.periods):
         th = theta[col : col + d]

@@ -130,8 +130,8 @@ def paper_benchmark(
     c1 = [[k * m1 + i for i in range(m1)] for k in range(2)]
     c2 = [[2 * m1 + k * m2 + i for i in range(m2)] for k in range(3)]
     n_rec = 2 * m1 + 3 * m2
-    edges = []
-    r: list = [0] * (n_rec + line_length)
+    edges: list[tuple[int, int, Fr]] = []
+    r: list[Fr | int] = [0] * (n_rec + line_length)
     for phases, size, rewards in ((c1, m1, (Fr(1, 20), Fr(19, 20))), (c2, m2, (Fr(1, 10), Fr(11, 20), Fr(19, 20)))):
         d = len(phases)
         for k, states in enumerate(phases):
@@ -151,7 +151,7 @@ def paper_benchmark(
 
 
 # -- parametric examples (closed forms: examples/closed_forms.py, docs/closed-forms.md) ----------
-def two_state(params=("p", "q")):
+def two_state(params: tuple[str, str] = ("p", "q")) -> ParametricChain:
     """``P = [[1-p, p], [q, 1-q]]``, ``r = (1, 0)``: ``ρ = q/(p+q)``, ``h(0) = p/(p+q)^2``."""
     from .parametric import ParametricChain
 
@@ -159,7 +159,7 @@ def two_state(params=("p", "q")):
     return ParametricChain([[f"1-{p}", p], [q, f"1-{q}"]], [1, 0], params=list(params), labels=["on", "off"])
 
 
-def paths_with_exit(lengths=(3, 14), param: str = "e"):
+def paths_with_exit(lengths: tuple[int, int] = (3, 14), param: str = "e") -> ParametricChain:
     """Panel (b) with an exit probability: from distance ``ℓ`` the chain moves to ``ℓ - 1`` w.p. ``1 - e``
     or jumps straight to the anchor w.p. ``e``; ``v*(ℓ) = -(1 - (1-e)^ℓ)/e``, ``g* = 1``."""
     from .parametric import ParametricChain
@@ -178,7 +178,7 @@ def paths_with_exit(lengths=(3, 14), param: str = "e"):
     return ParametricChain(P, [str(x) for x in base.r], params=[param], labels=base.labels)
 
 
-def branching_param(param: str = "b"):
+def branching_param(param: str = "b") -> ParametricChain:
     """The branching example with ``t0 -> t1`` w.p. ``b`` and ``t0 -> x1`` w.p. ``1 - b``."""
     from .parametric import ParametricChain
 
@@ -188,7 +188,7 @@ def branching_param(param: str = "b"):
     return ParametricChain(P, [str(x) for x in base.r], params=[param], labels=base.labels)
 
 
-def cycle_rewards(d: int = 8, params=("a", "c")):
+def cycle_rewards(d: int = 8, params: tuple[str, str] = ("a", "c")) -> ParametricChain:
     """``prop:deterministic_cycle`` with parametric rewards ``r(k) = a`` for ``k < d/2``, ``c`` after:
     ``g* = r``, ``v* = 0``, ``‖h‖∞ = d |a - c| / 8`` for even ``d``."""
     from .parametric import ParametricChain
@@ -198,7 +198,7 @@ def cycle_rewards(d: int = 8, params=("a", "c")):
     return ParametricChain(P, [a if 2 * k < d else c for k in range(d)], params=list(params))
 
 
-_BUILDERS: dict[str, tuple[Callable[[], MarkovRewardProcess], str]] = {
+_BUILDERS: dict[str, tuple[Callable[[], MarkovRewardProcess | ParametricChain], str]] = {
     "two-paths": (two_paths, "panel (b): paths of length 3 and 14 into one absorbing anchor; g* = 1, v* = -3, -14"),
     "cycle-24": (lambda: deterministic_cycle(24), "panel (a): deterministic 24-cycle, r = 1{k < 12}; ||h|| = 3, v* = 0"),
     "two-cycles": (two_cycles, "panel (c): two 4-cycles, equal gain 1/2, ||g*_A - g*_B|| = 1"),

@@ -26,7 +26,7 @@ specialised to the phase systems so that ``I - Q^d`` is factored in floats only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from math import lcm
 from typing import NamedTuple
 
@@ -128,7 +128,8 @@ def lift_sparse_system(rows: list[list[tuple[int, flint.fmpq]]], B: list[list[fl
     return [x[a * c : (a + 1) * c] for a in range(m)]
 
 
-def _solve_integer(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int, log2_det: float) -> tuple[list, int] | None:
+def _solve_integer(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve: Callable[[np.ndarray], np.ndarray], d: int, m: int,
+                   c: int, log2_det: float) -> tuple[list[flint.fmpz], int] | None:
     """``y = nums / den`` with ``A y = rhs`` exactly (``A = diag(L) - Qz`` on phases): a large
     right-hand side reduced by integer steps, then the digit lifting; ``float_solve`` maps an integer
     residual (as floats, shape ``(d, m, c)``) to an approximate ``A^{-1} R``; ``None`` if it fails."""
@@ -149,7 +150,7 @@ def _solve_integer(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int, l
     return [w * den + n if w else n for w, n in zip(whole, N)], den
 
 
-def _integer_rows(rows) -> tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix] | None:
+def _integer_rows(rows: list[list[tuple[int, flint.fmpq]]]) -> tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix] | None:
     """Each row scaled by the lcm ``L_a`` of its denominators: ``(L, Z, F)`` with ``Z`` the integer
     rows (``Z_ab = L_a M_ab``) and ``F`` the unscaled entries as floats; ``None`` when an ``L_a`` or
     an entry of ``Z`` passes ``2^20`` (then ``A y`` would not stay inside 64-bit words)."""
@@ -188,7 +189,7 @@ _SPARSE_PENALTY = 3
 3.8e5 in 0.9 ms against a dense 2527^2 LU in 5.8 ms); complex factors count four times."""
 
 
-def _log2_det(lu) -> float:
+def _log2_det(lu: spla.SuperLU | tuple[np.ndarray, np.ndarray]) -> float:
     """``log2 |det|`` of a factored matrix (SuperLU: ``L`` has a unit diagonal; dense: ``(lu, piv)``)."""
     diagonal = lu.U.diagonal() if isinstance(lu, spla.SuperLU) else np.diag(lu[0])
     with np.errstate(divide="ignore"):
@@ -207,7 +208,7 @@ def _dense_solver(dense: np.ndarray) -> FloatSolver | None:
     return FloatSolver(lambda R: sla.lu_solve(lu, R, check_finite=False), _log2_det(lu))
 
 
-def _sparse_lu(A: sp.spmatrix, budget: float):
+def _sparse_lu(A: sp.spmatrix, budget: float) -> spla.SuperLU | None:
     """SuperLU of ``A`` (minimum-degree ordering on ``A + A^T``), or ``None`` when it fails or its fill
     passes ``budget`` entries (the dense LU is then the cheaper solver)."""
     try:
@@ -269,7 +270,7 @@ def _roots_solver(Qf: sp.csr_matrix, d: int) -> FloatSolver | None:
     return FloatSolver(solve, sum(weight * _log2_det(lu) for lu, weight in terms))
 
 
-def _fractions(y: tuple[list[int], int], rhs_den: int) -> list[flint.fmpq]:
+def _fractions(y: tuple[list[flint.fmpz], int], rhs_den: int) -> list[flint.fmpq]:
     """``x = nums / (den D)``, each entry cancelled once."""
     nums, den = y
     total = den * rhs_den
@@ -282,7 +283,7 @@ def _apply(L: np.ndarray, Qz: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
     return np.stack([L[:, None] * Y[k] - Qz @ Y[(k + 1) % d] for k in range(d)])
 
 
-def _integer_rhs(rows, scale: np.ndarray) -> tuple[list[int], int]:
+def _integer_rhs(rows: list[list[flint.fmpq]], scale: np.ndarray) -> tuple[list[int], int]:
     """``(L_a D b_a)`` flattened row by row, and ``D`` the lcm of every denominator (any size): the
     right-hand side of the scaled system ``A (D x) = L D b``.  (The lcm on GMP integers: the bias's
     right-hand side has thousands of distinct denominators of tens of thousands of bits.)"""
@@ -302,7 +303,8 @@ _WINDOW = 4096
 """Bits of the residual the refinement steps work on at a time (the lower bits wait unchanged)."""
 
 
-def _reduce_rhs(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int):
+def _reduce_rhs(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve: Callable[[np.ndarray], np.ndarray], d: int, m: int,
+                c: int) -> tuple[list[int], np.ndarray] | None:
     """A large right-hand side brought down: ``y = Y + A^{-1} R`` with ``Y`` integers and ``|A^{-1} R|``
     below ``2^16`` (so the digit lifting's first step fits in 53 bits).
 
@@ -317,7 +319,7 @@ def _reduce_rhs(L, Qz, rhs: list[int], float_solve, d: int, m: int, c: int):
     whole = [0] * len(R)
     base, hi, lo, part = 0, R, [0] * len(R), [0] * len(R)
 
-    def open_window(below: int):
+    def open_window(below: int) -> None:
         """Fold the window back into ``R`` and ``Y``, and split ``R`` at ``2^base`` with ``base < below``."""
         nonlocal base, hi, lo, part, whole, R
         R = [(h << base) + g for h, g in zip(hi, lo)] if base else hi
@@ -399,13 +401,14 @@ def _spmv_wrapping(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, Y:
     return cs[indptr[1:]] - cs[indptr[:-1]]
 
 
-def _lift(L, Qz, Cz, float_solve, d: int, max_bits: int, expected_bits: int | None = None) -> tuple[list[int], int] | None:
+def _lift(L: np.ndarray, Qz: sp.csr_matrix, Cz: np.ndarray, float_solve: Callable[[np.ndarray], np.ndarray], d: int, max_bits: int,
+          expected_bits: int | None = None) -> tuple[list[flint.fmpz], int] | None:
     """``A y = Cz`` for a small right-hand side (int64, ``(d, m, c)``): ``y = N / den``, verified."""
     m, c = Cz.shape[1], Cz.shape[2]
     Lu = L.astype(np.uint64)[:, None]
     indptr, indices, data = Qz.indptr, Qz.indices, Qz.data.astype(np.int64).view(np.uint64)
     if not Cz.any():
-        return [0] * (d * m * c), 1
+        return [flint.fmpz(0)] * (d * m * c), 1
     R = Cz.copy()
     digits = _Digits(d * m * c)
     probe = None
@@ -522,7 +525,8 @@ def _convergent_denominator(num: int, den: int, max_den: int) -> int:
     return q1
 
 
-def _reconstruct(digits: "_Digits", probe: int, L, Qz, Cz, d, m, c):
+def _reconstruct(digits: _Digits, probe: int, L: np.ndarray, Qz: sp.csr_matrix, Cz: np.ndarray, d: int, m: int,
+                 c: int) -> tuple[list[flint.fmpz], int] | None:
     """The exact answer from the digits so far, or ``None`` when more are needed."""
     shift = digits.bits
     # |x - S / 2^shift| <= ‖A^{-1}‖ |R_K| / 2^shift < 2^(60 - shift): a fraction with denominator up
@@ -560,7 +564,7 @@ def _reconstruct(digits: "_Digits", probe: int, L, Qz, Cz, d, m, c):
     half, tol, mask = flint.fmpz(1 << (low - 1)), 1 << (low - 24), flint.fmpz((1 << low) - 1)
     upper = (1 << low) - tol
     known: dict[int, tuple[flint.fmpz, int]] = {}
-    pending = range(len(S))
+    pending: Sequence[int] = range(len(S))
     for _ in range(64):  # an entry whose reduced denominator the common one lacks widens it
         still = []
         den_f = flint.fmpz(den)
@@ -588,9 +592,9 @@ def _reconstruct(digits: "_Digits", probe: int, L, Qz, Cz, d, m, c):
     return N, den
 
 
-def _verify(N: list[int], den: int, L, Qz, Cz, d: int, m: int, c: int) -> bool:
+def _verify(N: list[flint.fmpz], den: int, L: np.ndarray, Qz: sp.csr_matrix, Cz: np.ndarray, d: int, m: int, c: int) -> bool:
     """``L_a N_k(a) - Σ_b Qz_ab N_{k+1}(b) = den · Cz_k(a)`` for every row, phase and column, in
-    Python integers: the exact check the answer rests on."""
+    exact integers: the check the answer rests on."""
     indptr, indices, data = Qz.indptr.tolist(), Qz.indices.tolist(), Qz.data.tolist()
     Ll, Cl = L.tolist(), Cz.tolist()
     for k in range(d):

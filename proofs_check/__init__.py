@@ -11,16 +11,23 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from .checks import CHECKS, Verdict, run_checks
 from .claimed import Claimed, from_decomposition, load_result
 from .conjectures import CONJECTURES, conjecture, run_conjecture
 from .shrink import shrink
 
+if TYPE_CHECKING:
+    from exactpte.chain import MarkovRewardProcess
+
 __all__ = ["CHECKS", "Verdict", "run_checks", "check_chain", "Claimed", "from_decomposition", "load_result",
            "conjecture", "run_conjecture", "CONJECTURES", "shrink"]
 
 
-def check_chain(chain, *, only=None, seed: int = 0, anchors=None) -> list[Verdict]:
+def check_chain(chain: MarkovRewardProcess, *, only: Sequence[str] | None = None, seed: int = 0,
+                anchors: Any = None) -> list[Verdict]:
     """Decompose ``chain`` with exactpte and run every check (or ``only``) on the result.
 
     Parameters

@@ -30,6 +30,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from math import lcm
 
@@ -52,7 +53,9 @@ def _solve(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:
     """Dense exact solve over the integers (flint ``fmpz_mat``: Dixon lifting)."""
     A_z, a = A.numer_denom()
     B_z, b = B.numer_denom()
-    return A_z.solve(B_z) * flint.fmpq(a, b)
+    X = A_z.solve(B_z)  # an fmpq_mat (python-flint 0.9's stub says flint_mat)
+    assert isinstance(X, flint.fmpq_mat)
+    return X * flint.fmpq(a, b)
 
 
 class BlockRoutes:
@@ -124,7 +127,7 @@ class BlockRoutes:
         """``P x`` exactly, by sparse rows."""
         return [sum((q * x[j] for j, q in row.items()), ZERO) for row in self.rows]
 
-    def in_K(self, x: list) -> bool:
+    def in_K(self, x: Sequence[flint.fmpq]) -> bool:
         """``P^D x = x`` (sparse exact products)."""
         y = list(x)
         for _ in range(self.D):
@@ -159,7 +162,7 @@ class BlockRoutes:
         r = self.chain.r
         return [sum((p * r[s] for s, p in zip(c, pi)), ZERO) for c, pi in zip(self.classes, self.stationary)]
 
-    def _extend(self, blocks, x: list, base, what: str) -> list:
+    def _extend(self, blocks: Sequence[Sequence[int]], x: list, base: Callable[[int], flint.fmpq], what: str) -> list:
         """Fill ``x`` on ``blocks`` (downstream first) from ``x(s) = base(s) + Σ_j P(s, j) x(j)``, one dense
         solve per block; ``x`` is read on every state the blocks lead to (``ZeroDivisionError`` when a
         block is singular)."""
@@ -185,7 +188,7 @@ class BlockRoutes:
     @cached_property
     def rho(self) -> list:
         """``ρ = P∞ r``."""
-        x = [None] * self.n
+        x: list[flint.fmpq | None] = [None] * self.n
         for c, g in zip(self.classes, self.class_gain):
             for s in c:
                 x[s] = g
@@ -194,7 +197,7 @@ class BlockRoutes:
     @cached_property
     def h(self) -> list:
         """The bias from the deviation matrix, class by class, then the transient blocks."""
-        x = [None] * self.n
+        x: list[flint.fmpq | None] = [None] * self.n
         r = self.chain.r
         for c, pi, g in zip(self.classes, self.stationary, self.class_gain):
             m = len(c)
@@ -305,7 +308,7 @@ class BlockRoutes:
                 rows[s][i] = rows[s].get(i, ZERO) + v
         return rows
 
-    def hitting_cost(self, A: set, f) -> list | None:
+    def hitting_cost(self, A: set[int], f: Callable[[int], flint.fmpq]) -> list | None:
         """``x = 0`` on ``A``, ``x(s) = f(s) + Σ_j P(s, j) x(j)`` elsewhere: the expected sum of ``f`` before
         hitting ``A``, solved on the strongly connected blocks of the graph without ``A``, downstream first
         (``None`` when a block is singular: ``A`` is not reached almost surely)."""

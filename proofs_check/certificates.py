@@ -15,6 +15,7 @@ Every decision is exact or rests on arb's rigorous enclosures; no float is trust
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import cast
 
 import flint
 
@@ -35,7 +36,8 @@ LYAPUNOV_MAX_DIM = 12
 """The exact Lyapunov system has q^2 unknowns; past this quotient dimension, the power-norm certificate."""
 
 
-def quotient_charpolys(P: flint.fmpq_mat, K: flint.fmpq_mat, whole=None):
+def quotient_charpolys(P: flint.fmpq_mat, K: flint.fmpq_mat,
+                       whole: flint.fmpq_poly | None = None) -> tuple[flint.fmpq_poly, flint.fmpq_poly] | tuple[None, None]:
     """``(charpoly of P on span K, charpoly of the quotient operator)``, or ``(None, None)``
     when ``span K`` is not ``P``-invariant.  ``K`` has full column rank; ``whole`` is
     ``P.charpoly()`` when the caller has it already.
@@ -62,7 +64,7 @@ def quotient_charpolys(P: flint.fmpq_mat, K: flint.fmpq_mat, whole=None):
     return restricted, quotient
 
 
-def has_cyclotomic_factor(poly) -> bool:
+def has_cyclotomic_factor(poly: "flint.fmpq_poly | flint.fmpz_poly") -> bool:
     """Whether ``poly`` has a root of unity among its roots."""
     return len(cyclotomic_part(poly)[0]) > 1
 
@@ -86,7 +88,7 @@ def quotient_matrix(P: flint.fmpq_mat, K: flint.fmpq_mat) -> flint.fmpq_mat:
     return flint.fmpq_mat([[M[off + a, off + b] for b in range(q)] for a in range(q)]) if q else flint.fmpq_mat(0, 0)
 
 
-def spectral_radius_upper(poly) -> flint.arb:
+def spectral_radius_upper(poly: "flint.fmpq_poly | flint.fmpz_poly") -> flint.arb:
     """Rigorous upper bound on the largest root modulus (arb balls from complex root isolation).
 
     Examples
@@ -98,7 +100,9 @@ def spectral_radius_upper(poly) -> flint.arb:
     if num.degree() < 1:
         return flint.arb(0)
     best = flint.arb(0)
-    for root, _mult in num.complex_roots():
+    # (root, multiplicity) pairs: python-flint 0.9's stub declares list[acb]
+    roots = cast("list[tuple[flint.acb, int]]", num.complex_roots())
+    for root, _mult in roots:
         m = abs(root)
         best = m if m.upper() > best.upper() else best
     return best.upper()
@@ -173,7 +177,7 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
     return None
 
 
-def power_norm_certificate(A: flint.fmpq_mat, max_doublings: int = 16) -> str | None:
+def power_norm_certificate(A: flint.fmpq_mat, *, max_doublings: int = 16) -> str | None:
     """Certificate for large quotients: a ``k`` with ``‖A^k‖∞ < 1``, bounded rigorously in ball arithmetic.
 
     Then ``‖x‖_q = sum_{i<k} γ^{-i} ‖A^i x‖∞`` with ``γ = ‖A^k‖∞^{1/k} < 1`` is a norm in which

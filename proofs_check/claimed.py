@@ -17,6 +17,7 @@ import flint
 
 from exactpte._numbers import to_fmpq
 from exactpte.errors import ChainFileError
+from exactpte.result import Decomposition
 
 __all__ = ["Claimed", "from_decomposition", "from_json_dict", "load_result"]
 
@@ -75,7 +76,7 @@ class Claimed:
         return [v[s] - sum((x * y for x, y in zip(at, rows[s])), flint.fmpq(0)) for s in range(len(v))]
 
 
-def from_decomposition(dec, *, with_P_inf: bool = True) -> Claimed:
+def from_decomposition(dec: Decomposition, *, with_P_inf: bool = True) -> Claimed:
     """What exactpte's :class:`~exactpte.Decomposition` claims."""
     return Claimed(
         classes=dec.classes,
@@ -94,10 +95,15 @@ def from_decomposition(dec, *, with_P_inf: bool = True) -> Claimed:
     )
 
 
-def _vec(data: dict, key: str, n: int | None, required: bool) -> Vec | None:
+def _required_vec(data: dict, key: str, n: int | None) -> Vec:
+    v = _vec(data, key, n)
+    if v is None:
+        raise ChainFileError(f"result lacks the required key {key!r}")
+    return v
+
+
+def _vec(data: dict, key: str, n: int | None) -> Vec | None:
     if key not in data or data[key] is None:
-        if required:
-            raise ChainFileError(f"result lacks the required key {key!r}")
         return None
     v = data[key]
     if not isinstance(v, list) or (n is not None and len(v) != n):
@@ -134,12 +140,12 @@ def from_json_dict(data: dict, n: int) -> Claimed:
         cyclic_classes=cyclic,
         anchors=anchors,
         basis=basis,
-        theta=_vec(data, "theta", N, True),
-        g_star=_vec(data, "g_star", n, True),
-        v_star=_vec(data, "v_star", n, True),
-        rho=_vec(data, "rho", n, False),
-        h=_vec(data, "h", n, False),
-        psi=_vec(data, "psi", n, False),
+        theta=_required_vec(data, "theta", N),
+        g_star=_required_vec(data, "g_star", n),
+        v_star=_required_vec(data, "v_star", n),
+        rho=_vec(data, "rho", n),
+        h=_vec(data, "h", n),
+        psi=_vec(data, "psi", n),
         P_inf=P_inf,
         transient=transient,
     )

@@ -9,10 +9,12 @@ from collections.abc import Sequence
 
 import exactpte
 from exactpte.cli import ArgumentParser, nonnegative_int, positive_int, run_guarded
+from exactpte.chain import MarkovRewardProcess
 from exactpte.errors import ExactpteError
 
 from .checks import CHECKS, run_checks
 from .claimed import from_decomposition, load_result
+from .registry import Verdict
 from .sweep import sweep
 
 __all__ = ["main"]
@@ -53,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _verdict_table(verdicts) -> str:
+def _verdict_table(verdicts: Sequence[Verdict]) -> str:
     w = max(len(v.key) for v in verdicts)
     lines = []
     marks = {"held": "ok", "failed": "FAIL", "not applicable": "n/a", "not claimed": "n/c", "not checked": "skip"}
@@ -66,7 +68,7 @@ def _verdict_table(verdicts) -> str:
     return "\n".join(lines)
 
 
-def _emit(verdicts, as_json: bool) -> int:
+def _emit(verdicts: Sequence[Verdict], as_json: bool) -> int:
     if as_json:
         print(json.dumps([v.to_dict() for v in verdicts], indent=1))
     else:
@@ -83,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_guarded("proofs-check", lambda: _dispatch(args))
 
 
-def _dispatch(args) -> int:
+def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "list":
         from .labels import COVERAGE
         from .statistical import STATISTICAL
@@ -99,14 +101,14 @@ def _dispatch(args) -> int:
         return 0
     if args.command == "chain":
         chain = exactpte.load(args.file)
-        if chain.field.is_parametric:
+        if chain.field.is_parametric or not isinstance(chain, MarkovRewardProcess):
             raise ExactpteError(f"{args.file} is a parametric chain; the checks run on rational chains: "
                                 "check the closed form at points (ParametricChain.at) instead")
         claimed = from_decomposition(exactpte.decompose(chain), with_P_inf=chain.n <= (args.max_dense or 1500))
         return _emit(run_checks(chain, claimed, only=args.only, max_dense=args.max_dense), args.json)
     if args.command == "result":
         chain = exactpte.load(args.chain)
-        if chain.field.is_parametric:
+        if chain.field.is_parametric or not isinstance(chain, MarkovRewardProcess):
             raise ExactpteError(f"{args.chain} is a parametric chain; judge results of rational chains")
         claimed = load_result(args.result, chain.n)
         return _emit(run_checks(chain, claimed, only=args.only, max_dense=args.max_dense), args.json)

@@ -39,16 +39,21 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeAlias
 
 import exactpte
 from exactpte.chain import MarkovRewardProcess
 from exactpte.errors import ExactpteError, UnknownNameError, UsageError
+from exactpte.result import Decomposition
 from exactpte.testing.random_chains import random_small_chain
 
 from .shrink import shrink, size
 
 __all__ = ["Conjecture", "CONJECTURES", "conjecture", "evaluate", "run_conjecture", "ConjectureResult", "load_conjectures"]
+
+
+ConjectureFunc: TypeAlias = Callable[[MarkovRewardProcess, Decomposition], object]
+"""A conjecture: ``(chain, decomposition) -> True/None`` (holds), ``False`` or a string naming what fails."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,7 @@ class Conjecture:
 
     label: str
     statement: str
-    func: Callable[[MarkovRewardProcess, Any], Any]
+    func: ConjectureFunc
 
 
 CONJECTURES: dict[str, Conjecture] = {}
@@ -79,7 +84,7 @@ def conjecture(label: str, statement: str | None = None) -> Callable:
     return deco
 
 
-def evaluate(conj: Conjecture, chain: MarkovRewardProcess, dec=None) -> str | None:
+def evaluate(conj: Conjecture, chain: MarkovRewardProcess, dec: Decomposition | None = None) -> str | None:
     """``None`` when the conjecture holds on ``chain``, else what fails (an exception inside the
     conjecture is reported as a failure naming it)."""
     dec = dec if dec is not None else exactpte.decompose(chain)
@@ -109,7 +114,7 @@ class ConjectureResult:
     details: list[str] = field(default_factory=list)
 
 
-def _lookup(label_or_func) -> Conjecture:
+def _lookup(label_or_func: str | Conjecture | ConjectureFunc) -> Conjecture:
     if isinstance(label_or_func, Conjecture):
         return label_or_func
     if callable(label_or_func):
@@ -119,7 +124,7 @@ def _lookup(label_or_func) -> Conjecture:
     return CONJECTURES[label_or_func]
 
 
-def run_conjecture(label_or_func, *, chains: int = 200, seed: int = 0, max_states: int = 12,
+def run_conjecture(label_or_func: str | Conjecture | ConjectureFunc, *, chains: int = 200, seed: int = 0, max_states: int = 12,
                    max_counterexamples: int = 5) -> ConjectureResult:
     """Test a conjecture on ``chains`` seeded random chains (chain ``i`` from ``(seed, i)``, as in sweeps).
 
@@ -176,6 +181,8 @@ def load_conjectures(path: str | os.PathLike) -> list[str]:
     global _RECORDING
     name = f"proofs_check_user_{len(_FILE_LABELS)}_{os.path.splitext(os.path.basename(path))[0]}"
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ExactpteError(f"{path}: not a Python file (no module loader for it)")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     _RECORDING = []

@@ -18,6 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cached_property
 from math import gcd
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from exactpte.chain import Chain
 
 __all__ = ["SupportGraph"]
 
@@ -30,7 +34,7 @@ class SupportGraph:
         self.n = len(self.succ)
 
     @classmethod
-    def of(cls, chain) -> "SupportGraph":
+    def of(cls, chain: Chain) -> "SupportGraph":
         """The support graph of a chain (states with a nonzero transition)."""
         return cls([[j for j, _ in chain.row(s)] for s in range(chain.n)])
 

@@ -114,7 +114,7 @@ def columns_to_mat(cols: Sequence[Sequence], n: int) -> flint.fmpq_mat:
     return M
 
 
-def cyclotomic_part(charpoly) -> tuple[list, list]:
+def cyclotomic_part(charpoly: "flint.fmpq_poly | flint.fmpz_poly") -> tuple[list[int], list[int]]:
     """Cyclotomic factors of a characteristic polynomial: ``(with multiplicity, squarefree)``.
 
     A stochastic matrix's unimodular eigenvalues are roots of unity, so the
@@ -188,7 +188,7 @@ def same_span(A: flint.fmpq_mat, B: flint.fmpq_mat) -> bool:
     return rank(A) == rank(B) == rank(joined)
 
 
-def random_vector(rng: random.Random, n: int, bound: int = 9) -> list:
+def random_vector(rng: random.Random, n: int, *, bound: int = 9) -> list[flint.fmpq]:
     """An exact random vector with small numerators and denominators."""
     return [flint.fmpq(rng.randint(-bound, bound), rng.randint(1, 4)) for _ in range(n)]
 

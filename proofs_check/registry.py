@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from exactpte.chain import MarkovRewardProcess
 from exactpte.errors import UnknownNameError
@@ -21,7 +21,10 @@ from exactpte.errors import UnknownNameError
 from .claimed import Claimed
 from .routes import Routes, RouteTooLargeError
 
-__all__ = ["CHECKS", "Check", "Verdict", "Context", "check", "run_checks", "NotApplicable", "NotClaimed", "NotChecked", "NOT_APPLICABLE", "block_route",
+if TYPE_CHECKING:
+    from .blocks import BlockRoutes
+
+__all__ = ["CHECKS", "Check", "Verdict", "Context", "Outcome", "CheckFunc", "check", "run_checks", "NotApplicable", "NotClaimed", "NotChecked", "NOT_APPLICABLE", "block_route",
            "mismatch", "diff_states", "few", "shape_problem"]
 
 
@@ -58,6 +61,10 @@ class NotClaimed(NotApplicable):
         super().__init__(f"not claimed: {quantity}")
 
 
+Outcome: TypeAlias = "str | None | NotApplicable"
+"""What a check returns: ``None`` (the identity holds), a string naming what fails, or a :class:`NotApplicable`."""
+
+
 @dataclass
 class Context:
     """What a check sees.  ``bhat``/``apply_pihat`` are the estimator-side inputs of the
@@ -70,14 +77,14 @@ class Context:
     seed: int = 0
     bhat: list | None = None
     apply_pihat: Callable | None = None
-    _blocks: Any = None
+    _blocks: BlockRoutes | None = None
 
     def rng(self, key: str) -> random.Random:
         """A random source for one check, seeded by the context's seed and the check's own key."""
         return random.Random(f"{self.seed}:{key}")
 
     @property
-    def blocks(self):
+    def blocks(self) -> BlockRoutes:
         """Block-by-block independent routes (:class:`~proofs_check.blocks.BlockRoutes`), built once."""
         if self._blocks is None:
             from .blocks import BLOCK_LIMIT, BlockRoutes
@@ -86,16 +93,20 @@ class Context:
         return self._blocks
 
 
+CheckFunc: TypeAlias = Callable[[Context], Outcome]
+"""A check: the context in, its :data:`Outcome` out."""
+
+
 @dataclass(frozen=True)
 class Check:
     """One registered check: the paper's label, a one-line statement, the function, its kind."""
 
     key: str
     statement: str
-    func: Callable[[Context], "str | None | NotApplicable"]
+    func: CheckFunc
     kind: str = "exact"
     sparse: bool = False  # runs on chains of any size (no dense n x n work); otherwise bounded by max_dense
-    block: Callable[[Context], "str | None | NotApplicable"] | None = None  # the same check on block routes
+    block: CheckFunc | None = None  # the same check on block routes
 
 
 @dataclass
@@ -133,24 +144,24 @@ CHECKS: dict[str, Check] = {}
 """Every registered check by key, in registration (paper) order."""
 
 
-def check(key: str, statement: str, kind: str = "exact", *, sparse: bool = False):
+def check(key: str, statement: str, kind: str = "exact", *, sparse: bool = False) -> Callable[[CheckFunc], CheckFunc]:
     """Decorator registering ``func(ctx) -> None | str | NotApplicable`` under ``key`` in :data:`CHECKS`.
 
     ``None`` means the identity holds, a string names what fails (with the states where it fails).
     """
 
-    def deco(func):
+    def deco(func: CheckFunc) -> CheckFunc:
         CHECKS[key] = Check(key, statement, func, kind, sparse or kind == "structure")
         return func
 
     return deco
 
 
-def block_route(key: str):
+def block_route(key: str) -> Callable[[CheckFunc], CheckFunc]:
     """Decorator registering ``func(ctx)`` as ``key``'s version on block routes, run in place of the
     dense one on chains past ``max_dense`` (:mod:`proofs_check.blocks`)."""
 
-    def deco(func):
+    def deco(func: CheckFunc) -> CheckFunc:
         CHECKS[key] = dataclasses.replace(CHECKS[key], block=func)
         return func
 
@@ -173,7 +184,7 @@ def mismatch(name: str, got: Sequence, expected: Sequence, route: str) -> str | 
     return f"{name} differs from {route} at states {few(bad)} (e.g. state {s}: {got[s]} vs {expected[s]})"
 
 
-def few(xs: Sequence[int], k: int = 8) -> str:
+def few(xs: Sequence[object], *, k: int = 8) -> str:
     """At most ``k`` items of a list, with "..." when cut."""
     xs = list(xs)
     return str(xs[:k])[:-1] + (", ...]" if len(xs) > k else "]")
@@ -222,8 +233,9 @@ def run_checks(
     for key in keys:
         chk = CHECKS[key]
         t0 = time.perf_counter()
+        out: Outcome
         if problem:
-            out: str | None = f"malformed decomposition: {problem}"
+            out = f"malformed decomposition: {problem}"
         else:
             try:
                 if not chk.sparse and chk.block is not None and (routes.n > routes.max_dense or routes.n > PREFER_BLOCKS):

@@ -9,6 +9,7 @@ deviation matrix.  Dense and cubic: meant for the small chains of a sweep.
 from __future__ import annotations
 
 from functools import cached_property
+from collections.abc import Sequence
 from math import lcm
 
 import flint
@@ -74,12 +75,12 @@ class Routes:
         return identity(self.n)
 
     @cached_property
-    def charpoly(self):
+    def charpoly(self) -> flint.fmpq_poly:
         """The characteristic polynomial of ``P``."""
         return self.P.charpoly()
 
     @cached_property
-    def cyclotomic(self) -> tuple[list, list]:
+    def cyclotomic(self) -> tuple[list[int], list[int]]:
         """Cyclotomic part of the characteristic polynomial (with multiplicity, squarefree)."""
         return cyclotomic_part(self.charpoly)
 
@@ -93,7 +94,7 @@ class Routes:
         """``ker c_sqf(P)`` with the squarefree cyclotomic part: the peripheral eigenvectors only."""
         return nullspace(mat_poly(self.cyclotomic[1], self.P))
 
-    def K_power(self, periods) -> flint.fmpq_mat:
+    def K_power(self, periods: Sequence[int]) -> flint.fmpq_mat:
         """``ker(P^D - I)`` with ``D`` the lcm of ``periods``."""
         D = lcm(*periods) if periods else 1
         return nullspace(self.P_pow(D) - self.I)

@@ -22,18 +22,24 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 import numpy as np
 
 from exactpte.chain import MarkovRewardProcess
 from exactpte.estimator import TableModel, build_gauge, estimate, estimate_weights, learn_structure, truth_of
-from exactpte.estimator.algorithms import harmonic_step_size, structure_from
+from exactpte.estimator.algorithms import LearnedStructure, StepSize, harmonic_step_size, structure_from
+from exactpte.estimator.generative import GenerativeModel
+from exactpte.estimator.pipeline import Estimate
 from exactpte.floats import float_matrix, to_float
 
 from .graph import SupportGraph
 from .registry import Verdict
 from .routes import Routes
+
+WeightEstimator: TypeAlias = Callable[[GenerativeModel, LearnedStructure, int, np.random.Generator], np.ndarray]
+"""``(model, learned structure, M, rng) -> b̂`` (:func:`exactpte.estimator.estimate_weights` or a stand-in)."""
 
 __all__ = [
     "binomial_tail",
@@ -69,7 +75,7 @@ def _p_min(chain: MarkovRewardProcess) -> float:
     return min(to_float(q) for _, _, q in chain.edges())
 
 
-def _verdict(key, statement, holds, detail, t0):
+def _verdict(key: str, statement: str, holds: bool | None, detail: str, t0: float) -> Verdict:
     return Verdict(key, statement, holds, detail, time.perf_counter() - t0)
 
 
@@ -81,9 +87,10 @@ def _true_structure(chain: MarkovRewardProcess) -> tuple:
             tuple(tuple(tuple(part) for part in g.cyclic_classes(c)) for c in classes))
 
 
-def _true_basis(chain: MarkovRewardProcess, anchors) -> np.ndarray:
+def _true_basis(chain: MarkovRewardProcess, anchors: Sequence[int] | np.ndarray) -> np.ndarray:
     """``b`` by the dense route ``K (K[anchors, :])^-1`` (independent of exactpte's absorption solves)."""
     B = Routes(chain).anchor_basis([int(a) for a in anchors])
+    assert B is not None, "one anchor per cyclic class: K[anchors, :] is invertible"
     return np.array([[to_float(B[s, j]) for j in range(B.ncols())] for s in range(chain.n)])
 
 
@@ -100,7 +107,8 @@ def _absorption_time_moments(chain: MarkovRewardProcess) -> tuple[np.ndarray, np
     return m1, m2 - m1**2, T
 
 
-def check_support_recovery(chain, *, delta=0.1, reps=60, alpha=1e-3, seed=0, learn: Callable = learn_structure) -> Verdict:
+def check_support_recovery(chain: MarkovRewardProcess, *, delta: float = 0.1, reps: int = 60, alpha: float = 1e-3, seed: int = 0,
+                           learn: Callable[[GenerativeModel, int, np.random.Generator], LearnedStructure] = learn_structure) -> Verdict:
     """``thm:main_support_recovery``, ``thm:identify``: ``K >= p_min^-1 log(n^2/δ)`` samples a state recover
     the support and the structure w.p. ``>= 1 - δ`` (binomial test at level ``alpha``)."""
     t0 = time.perf_counter()
@@ -119,7 +127,8 @@ def check_support_recovery(chain, *, delta=0.1, reps=60, alpha=1e-3, seed=0, lea
                     p >= alpha, f"K = {K}: {failures}/{reps} failures, delta = {delta}, P[Bin >= {failures}] = {p:.2g} (fail below {alpha})", t0)
 
 
-def check_weight_concentration(chain, *, eps=0.2, delta=0.2, reps=30, alpha=1e-3, seed=0, weights: Callable = estimate_weights) -> Verdict:
+def check_weight_concentration(chain: MarkovRewardProcess, *, eps: float = 0.2, delta: float = 0.2, reps: int = 30, alpha: float = 1e-3,
+                               seed: int = 0, weights: WeightEstimator = estimate_weights) -> Verdict:
     """``lem:main_weight_conc``, ``lem:bhats``: ``M >= 8 ε^-2 (N + log(|T|/δ))`` gives
     ``max_s ‖b̂(s) − b(s)‖₁ <= ε`` w.p. ``>= 1 - δ`` (binomial test at level ``alpha``)."""
     t0 = time.perf_counter()
@@ -141,7 +150,8 @@ def check_weight_concentration(chain, *, eps=0.2, delta=0.2, reps=30, alpha=1e-3
                     p >= alpha, f"M = {M}: {failures}/{reps} exceed eps = {eps} (worst {worst:.3f}); P[Bin >= {failures}] = {p:.2g}", t0)
 
 
-def check_learned_contraction(chain, *, eps=0.2, delta=0.2, seed=0, weights: Callable = estimate_weights) -> Verdict:
+def check_learned_contraction(chain: MarkovRewardProcess, *, eps: float = 0.2, delta: float = 0.2, seed: int = 0,
+                              weights: WeightEstimator = estimate_weights) -> Verdict:
     """``cor:M_for_contraction``, ``lem:main_hat_contraction``: with ``M`` as in ``lem:main_weight_conc``
     the learned projected operator ``v -> Π̂ P v`` is a contraction on ``W`` (spectral radius < 1;
     eigenvalues by numpy on the dense matrix, an independent route)."""
@@ -159,7 +169,8 @@ def check_learned_contraction(chain, *, eps=0.2, delta=0.2, seed=0, weights: Cal
                     rad < 1 - 1e-9, f"spectral radius on W = {rad:.6f} with M = {M}", t0)
 
 
-def check_sa_rate(chain, *, Ts=(250, 500, 1000, 2000), seeds=10, alpha=1e-3, step=None) -> Verdict:
+def check_sa_rate(chain: MarkovRewardProcess, *, Ts: Sequence[int] = (250, 500, 1000, 2000), seeds: int = 10, alpha: float = 1e-3,
+                  step: StepSize | None = None) -> Verdict:
     """``thm:main_sa_rate``: with exact structure and weights, ``E‖v_T − v*‖ = O(T^-1/2)``.
 
     The errors of ``seeds`` independent runs at each horizon give ``len(Ts) * seeds`` points
@@ -177,9 +188,9 @@ def check_sa_rate(chain, *, Ts=(250, 500, 1000, 2000), seeds=10, alpha=1e-3, ste
         e = [float(np.max(np.abs(estimate(chain, T=T, J=1, seed=s, structure="true", weights="exact", truth=truth,
                                           step_size=step).v_hat - truth.v_star))) for s in range(seeds)]
         means.append(float(np.mean(e)))
-        for x in e:
+        for err in e:
             xs.append(math.log(T))
-            ys.append(math.log(max(x, 1e-300)))
+            ys.append(math.log(max(err, 1e-300)))
     x, y = np.array(xs), np.array(ys)
     xc = x - x.mean()
     beta = float((xc @ (y - y.mean())) / (xc @ xc))
@@ -192,7 +203,8 @@ def check_sa_rate(chain, *, Ts=(250, 500, 1000, 2000), seeds=10, alpha=1e-3, ste
                     f"(one-sided level {alpha}); mean errors {[round(v, 5) for v in means]}", t0)
 
 
-def check_query_count(chain, *, K=50, M=100, T=200, J=20, seed=0, alpha=1e-6, run: Callable = estimate) -> Verdict:
+def check_query_count(chain: MarkovRewardProcess, *, K: int = 50, M: int = 100, T: int = 200, J: int = 20, seed: int = 0,
+                      alpha: float = 1e-6, run: Callable[..., Estimate] = estimate) -> Verdict:
     """``cor:main_end_to_end_v``, ``cor:end_to_end_v``: the estimator makes exactly ``nK`` structure,
     ``nT`` SA and ``NJ`` anchor queries, and its episode queries are the sum of ``|T| M``
     independent absorption times: within ``z_alpha`` standard deviations of ``M Σ_s E_s[τ]``
@@ -226,7 +238,8 @@ def check_query_count(chain, *, K=50, M=100, T=200, J=20, seed=0, alpha=1e-6, ru
                     not problems, "; ".join(problems) or f"queries {q}; {detail}".rstrip("; "), t0)
 
 
-def check_g_rate(chain, *, K=200, M=400, T=1500, J=100, seeds=12, delta=0.1, alpha=1e-3, run: Callable = estimate) -> Verdict:
+def check_g_rate(chain: MarkovRewardProcess, *, K: int = 200, M: int = 400, T: int = 1500, J: int = 100, seeds: int = 12,
+                 delta: float = 0.1, alpha: float = 1e-3, run: Callable[..., Estimate] = estimate) -> Verdict:
     """``thm:main_g_rate``, ``thm:theta_rate``: per run, ``‖ĝ − g*‖ <= ‖v_T − v*‖ + max_k R_k sqrt(log(2N/δ)/(2J)) + ‖g*‖ ε_b``
     fails with probability at most ``δ``.
 

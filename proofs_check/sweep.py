@@ -15,8 +15,9 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TextIO
 
 import exactpte
 from exactpte.chain import MarkovRewardProcess
@@ -46,12 +47,12 @@ class SweepReport:
     seconds: float = 0.0
     histograms: dict[str, dict[int, int]] = field(default_factory=lambda: {h: {} for h in HISTOGRAMS})
 
-    def add(self, verdicts, shape: dict[str, Sequence[int]]) -> None:
+    def add(self, verdicts: Sequence[Verdict], shape: dict[str, Sequence[int]]) -> None:
         """Count one chain's verdicts and its shape (``states``, ``classes``, ``periods``, ``transient``)."""
         self.chains += 1
         for name, values in shape.items():
-            for v in values:
-                self.histograms[name][v] = self.histograms[name].get(v, 0) + 1
+            for value in values:
+                self.histograms[name][value] = self.histograms[name].get(value, 0) + 1
         for v in verdicts:
             row = self.checks.setdefault(v.key, {"checked": 0, "held": 0, "failed": 0, "not_applicable": 0, "seconds": 0.0,
                                                  "counterexamples": []})
@@ -106,13 +107,13 @@ def verdicts_for(chain: MarkovRewardProcess, *, only: Sequence[str] | None, seed
                  conjectures: Sequence[str] = ()) -> list[Verdict]:
     """The built-in checks (all, or those in ``only``) and the given conjectures on one chain."""
     keys = [k for k in (only or CHECKS) if k in CHECKS]
-    conjectures = [CONJECTURES[k] for k in conjectures if not only or k in only]
+    chosen = [CONJECTURES[k] for k in conjectures if not only or k in only]
     try:
         dec = exactpte.decompose(chain)
         verdicts = run_checks(chain, from_decomposition(dec), only=keys, seed=seed) if keys else []
     except Exception as e:  # a crash in the code under test is a finding, not a sweep abort
         return [Verdict("decompose", "exactpte.decompose runs", False, f"{type(e).__name__}: {e}")]
-    for conj in conjectures:
+    for conj in chosen:
         t0 = time.perf_counter()
         detail = evaluate(conj, chain, dec)
         verdicts.append(Verdict(conj.label, conj.statement, detail is None, detail or "", time.perf_counter() - t0))
@@ -145,7 +146,7 @@ def sweep(
     only: Sequence[str] | None = None,
     workers: int = 1,
     failures_dir: str | None = None,
-    progress=sys.stderr,
+    progress: TextIO | None = sys.stderr,
     conjecture_files: Sequence[str] = (),
     dask: str | None = None,
     max_counterexamples: int = 3,
@@ -199,7 +200,7 @@ def sweep(
     return report
 
 
-def _run(jobs: list, workers: int, dask: str | None):
+def _run(jobs: list[tuple], workers: int, dask: str | None) -> Iterator[tuple[int, dict, list, dict | None]]:
     if dask:
         try:
             from distributed import Client, as_completed

@@ -26,12 +26,15 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TypeAlias
 
 import flint
 import numpy as np
 import scipy.sparse as sp
 
-from ..chain import MarkovRewardProcess, check_chain
+from ..chain import Chain, MarkovRewardProcess, check_chain
 from ..errors import UsageError
 from ..floats import split_sparse_matrix, split_values
 from ..progress import Progress
@@ -39,7 +42,7 @@ from ..structure import Structure
 from .rounding import ETA, U, Interval, down, gamma, up
 from .residual import RowSchedule, SplitMatrix, dd_residual, dekker_split, dot_terms, exact_sum, two_prod, two_sum
 from .result import CertifiedDecomposition
-from .systems import DIRECT_LIMIT, Certificate, ClassSolver, MMatrixSystem
+from .systems import DIRECT_LIMIT, Certificate, ClassSolver, FloatSolver, MMatrixSystem
 
 __all__ = ["decompose_certified", "nonneg_matvec"]
 
@@ -55,7 +58,7 @@ def nonneg_matvec(M: sp.csr_matrix, x: Interval) -> Interval:
     return Interval(down(M @ x.lo - err), up(M @ x.hi + err))
 
 
-def exact_minus(r_split: tuple[np.ndarray, np.ndarray], f: np.ndarray, f_rad: np.ndarray | float = 0.0) -> tuple[Interval, Interval]:
+def exact_minus(r_split: tuple[np.ndarray, np.ndarray], f: np.ndarray | float, f_rad: np.ndarray | float = 0.0) -> tuple[Interval, Interval]:
     """``r - f`` for exact ``r`` (``r_split = (hi, lo)`` to ``2^-106``, :func:`~exactpte.floats.split_values`)
     and floats ``f`` known to ``f_rad``, as a point ``s`` plus a small interval (``c ∈ s + low``): the
     right-hand side keeps the digits a float subtraction would drop.
@@ -73,7 +76,7 @@ def exact_minus(r_split: tuple[np.ndarray, np.ndarray], f: np.ndarray, f_rad: np
 
 def _arb_solve(A: list[list[Interval]], b: list[Interval]) -> list[Interval] | None:
     """``A x = b`` for a small dense interval system, in ball arithmetic (``None``: not certified)."""
-    def ball(iv: Interval):
+    def ball(iv: Interval) -> flint.arb:
         return flint.arb(float(iv.lo)).union(flint.arb(float(iv.hi)))
 
     try:
@@ -91,7 +94,7 @@ def _arb_solve(A: list[list[Interval]], b: list[Interval]) -> list[Interval] | N
     return out
 
 
-def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progress: Progress | None = None) -> CertifiedDecomposition:
+def decompose_certified(chain: Chain, *, tol: float = 1e-9, progress: Progress | None = None) -> CertifiedDecomposition:
     """Certified enclosures of the decomposition (``arithmetic="certified"``), for chains of 10^5-10^6 states.
 
     Same quantities as :func:`exactpte.decompose` (``thm:wellposed``, ``thm:comparison_gain_bias``),
@@ -114,128 +117,225 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
         raise UsageError(f"tol must be a positive finite number, got {tol!r}")
     t0 = time.perf_counter()
     progress = progress or Progress("certified decomposition", enabled=False, unit="stages")
-    S = chain.structure
-    n = chain.n
-    exact_P = SplitMatrix.exact(*split_sparse_matrix(chain))  # entries to 2^-104, for the refined residuals
-    P = exact_P.hi
-    r = Interval.exact(chain.r)
-    r_split = split_values(chain.r)
-    anchors = S.canonical_anchors()
-    certificates: list[Certificate] = []
+    work = _Work.of(chain)
     progress.update(1, 4)
+    stationary, class_gain, theta = _closed_classes(work)
+    progress.update(2, 4)
+    coords = _psi_coordinates(work.S.periods, theta, class_gain)
+    g_star, psi, rho = _recurrent_vectors(work, theta, coords, class_gain)
+    basis_T, alpha_T = _transient_block(work, theta, coords, class_gain, g_star, psi, rho)
+    progress.update(3, 4)
+    result = CertifiedDecomposition(
+        chain=chain, structure=work.S, anchors=work.anchors, tol=float(tol), basis_transient=basis_T, theta=theta,
+        g_star=g_star, v_star=work.v_star, rho=rho, h=work.h, psi=psi, stationary=stationary, class_gain=class_gain,
+        absorption_transient=alpha_T, certificates=work.certificates, seconds=time.perf_counter() - t0)
+    progress.update(4, 4)
+    return result
 
-    # -- closed classes -----------------------------------------------------------------------------
+
+def _zeros(n: int) -> Interval:
+    return Interval(np.zeros(n), np.zeros(n))
+
+
+@dataclass
+class _Work:
+    """What the steps share: the chain's exact data in float form, the certificates so far, and the
+    state vectors the closed classes fill (``v*`` and ``h``; the transient block completes them)."""
+
+    chain: MarkovRewardProcess
+    S: Structure
+    exact_P: SplitMatrix  # entries to 2^-104, for the refined residuals
+    r: Interval
+    r_split: tuple[np.ndarray, np.ndarray]
+    anchors: tuple[tuple[int, ...], ...]
+    v_star: Interval
+    h: Interval
+    certificates: list[Certificate] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, chain: MarkovRewardProcess) -> _Work:
+        S = chain.structure
+        return cls(chain=chain, S=S, exact_P=SplitMatrix.exact(*split_sparse_matrix(chain)), r=Interval.exact(chain.r),
+                   r_split=split_values(chain.r), anchors=S.canonical_anchors(), v_star=_zeros(chain.n), h=_zeros(chain.n))
+
+    @property
+    def P(self) -> sp.csr_matrix:
+        """The nearest floats of ``P``."""
+        return self.exact_P.hi
+
+    def split_r(self, states: np.ndarray | list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """``r`` on ``states`` as its split pair (to ``2^-105``)."""
+        return self.r_split[0][states], self.r_split[1][states]
+
+    def system(self, M: SplitMatrix, name: str, *, witness: np.ndarray | None = None,
+               solver: FloatSolver | None = None) -> MMatrixSystem:
+        """A certified system, its certificate recorded."""
+        system = MMatrixSystem(M, name, witness=witness, solver=solver)
+        self.certificates.append(system.certificate)
+        return system
+
+
+@dataclass
+class _Class:
+    """A closed class ``F_i`` and its reference state ``a`` (the most visited one, by the float ``π̂``:
+    return and hitting times to it are the shortest, so the witnesses ``u`` and every bound are smallest)."""
+
+    i: int
+    members: list[int]
+    members_arr: np.ndarray
+    a_pos: int
+    others: np.ndarray  # N = F_i without a
+    P_NN: SplitMatrix
+    anchors: list[int]
+    fast: ClassSolver | None  # large classes mix slowly towards one state: float solves via the deviation operator
+
+    @classmethod
+    def of(cls, work: _Work, i: int, members: list[int]) -> _Class:
+        members_arr = np.array(members, dtype=np.int64)
+        P_F = work.P[members_arr][:, members_arr]
+        fast = ClassSolver(P_F) if len(members) > DIRECT_LIMIT else None
+        pi_hat = fast.pi if fast is not None else _float_stationary(P_F)
+        a_pos = int(np.argmax(pi_hat))
+        others = np.delete(members_arr, a_pos)
+        return cls(i, list(members), members_arr, a_pos, others, work.exact_P.take(others, others), list(work.anchors[i]), fast)
+
+    @property
+    def a(self) -> int:
+        return self.members[self.a_pos]
+
+    @property
+    def anchor_pos(self) -> list[int]:
+        return [self.members.index(x) for x in self.anchors]
+
+    def via(self, removed: list[int], transpose: bool = False) -> FloatSolver | None:
+        """The class's fast float solver for the first-passage system with ``removed`` taken out (if large)."""
+        fast = self.fast
+        if fast is None:
+            return None
+        return lambda C, rtol: fast.first_passage(removed, C, transpose=transpose, rtol=rtol)
+
+
+_Visits: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""The expected visits ``z`` before returning to ``a``: within ``ez`` of the pair ``Xz + Dz``."""
+
+
+def _closed_classes(work: _Work) -> tuple[list[Interval], Interval, Interval]:
+    """Per closed class: ``π``, ``γ``, ``θ``, and ``v*``, ``h`` on the class (into ``work``)."""
     stationary: list[Interval] = []
     gains_lo, gains_hi = [], []
     theta_parts: list[Interval] = []
-    v_star = Interval(np.zeros(n), np.zeros(n))
-    h = Interval(np.zeros(n), np.zeros(n))
-    for i, members in enumerate(S.classes):
-        members_arr = np.array(members, dtype=np.int64)
-        # large classes mix slowly towards one state: float solves through the deviation operator
-        fast = ClassSolver(P[members_arr][:, members_arr]) if len(members) > DIRECT_LIMIT else None
-        # the reference state a is the most visited one (largest float π̂): return and hitting times to it
-        # are the shortest, so the witnesses u (and with them every bound) are the smallest
-        pi_hat = fast.pi if fast is not None else _float_stationary(P[members_arr][:, members_arr])
-        a_pos = int(np.argmax(pi_hat))
-        a = members[a_pos]
-        others = np.delete(members_arr, a_pos)
-        P_NN = exact_P.take(others, others)
-        A_pos = [members.index(x) for x in anchors[i]]
-
-        def via(removed, transpose=False, fast=fast):
-            return None if fast is None else (lambda C, rtol: fast.first_passage(removed, C, transpose=transpose, rtol=rtol))
-
-        if len(others):
-            left = MMatrixSystem(P_NN.transpose(), f"class {i}: expected visits before returning to state {a} (transposed)",
-                                 solver=via([a_pos], True))
-            certificates.append(left.certificate)
-            row_a = dict(chain.row(a))
-            # P(a, N) kept to 2^-105 as well: z feeds γ, whose error h and v* multiply by hitting times
-            entry, entry_low = exact_minus(split_values([row_a.get(y, flint.fmpq(0)) for y in others.tolist()]), 0.0)
-            Xz, Dz, ez = (part[:, 0] for part in left.solve_refined(entry, low=entry_low))
-            with np.errstate(invalid="ignore"):
-                z_mid = Xz + Dz
-            z = Interval(down(down(z_mid) - ez), up(up(z_mid) + ez))
-            total = z.sum() + 1.0
-            pi_a = Interval(1.0, 1.0).divide_positive(total)
-            pi = Interval(np.insert(down(z.lo * pi_a.lo), a_pos, pi_a.lo), np.insert(up(z.hi * pi_a.hi), a_pos, pi_a.hi))
-        else:
-            pi = Interval(np.ones(1), np.ones(1))
+    for i, members in enumerate(work.S.classes):
+        cls = _Class.of(work, i, list(members))
+        pi, visits = _stationary(work, cls)
         stationary.append(pi)
         # γ to ~2^-100 (a float plus a tiny interval): h on the class moves by δγ times the hitting times
-        gain_hi, gain_delta = (_class_gain((r_split[0][members_arr], r_split[1][members_arr]), a_pos, Xz, Dz, ez)
-                               if len(others) else (float(r_split[0][a]), _split_error(r_split, a)))
+        gain_hi, gain_delta = (_class_gain(work.split_r(cls.members_arr), cls.a_pos, *visits) if visits is not None
+                               else (float(work.r_split[0][cls.a]), _split_error(work.r_split, cls.a)))
         gain = gain_delta + gain_hi
         gains_lo.append(float(gain.lo))
         gains_hi.append(float(gain.hi))
-
-        # gauge: θ_i and v* on F_i
-        A = list(anchors[i])
-        in_A = np.isin(members_arr, A)
-        Nn = members_arr[~in_A]
-        d = S.periods[i]
-        phase = np.array([S.phase_of[s] for s in Nn.tolist()], dtype=np.int64)
-        if len(Nn):
-            gauge = MMatrixSystem(exact_P.take(Nn, Nn), f"class {i}: first passage to its anchors {A}", solver=via(A_pos))
-            certificates.append(gauge.certificate)
-            cols_lo = np.column_stack([r.lo[Nn]] + [(phase == k).astype(float) for k in range(d)])
-            cols_hi = np.column_stack([r.hi[Nn]] + [(phase == k).astype(float) for k in range(d)])
-            X = gauge.solve(Interval(cols_lo, cols_hi))
-            v_r, w = X[:, 0], [X[:, 1 + k] for k in range(d)]
-            P_AN = P[A][:, Nn]
-            G = [[nonneg_matvec(P_AN[k], w[j])[0] for j in range(d)] for k in range(d)]
-            rhs = [r[np.array([A[k]])][0] + nonneg_matvec(P_AN[k], v_r)[0] for k in range(d)]
-            system = [[G[k][j] + (1.0 if j == k else 0.0) for j in range(d)] for k in range(d)]
-            th = _arb_solve(system, rhs)
-            if th is None:
-                th = [Interval(-np.inf, np.inf)] * d
-                v_N = Interval(np.full(len(Nn), -np.inf), np.full(len(Nn), np.inf))
-            else:
-                # refinement: the hitting-time-sized v_r and w_k cancel in v_r - Σ θ w, so solve at the float
-                # θ̂ directly; the anchor rows' residual ρ = r_A + P_AN v(θ̂) - θ̂ = (I + G)(θ - θ̂) is tiny,
-                # so δ = θ - θ̂ is, and v* = v(θ̂) - Σ δ_k w_k loses only |δ| times the hitting times
-                th_hat = np.array([float(t.mid) for t in th])
-                rhs, low = exact_minus((r_split[0][Nn], r_split[1][Nn]), th_hat[phase])
-                Xv, Dv, ev = (part[:, 0] for part in gauge.solve_refined(rhs, low=low))
-                with np.errstate(invalid="ignore"):
-                    center = Xv + Dv
-                v_hat = Interval(down(down(center) - ev), up(up(center) + ev))
-                resid = _anchor_residual(exact_P.take(np.array(A), Nn), exact_minus((r_split[0][A], r_split[1][A]), th_hat),
-                                         Xv, Dv, ev)
-                delta = _arb_solve(system, resid)
-                if delta is not None:
-                    th = [Interval(float(th_hat[k]), float(th_hat[k])) + delta[k] for k in range(d)]
-                    v_N = v_hat
-                    for k in range(d):
-                        v_N = v_N - delta[k] * w[k]
-                else:
-                    v_N = v_r
-                    for k in range(d):
-                        v_N = v_N - th[k] * w[k]
-            v_star.lo[Nn], v_star.hi[Nn] = v_N.lo, v_N.hi
-        else:  # every state an anchor: v* = 0 there and θ_k = r(a_k)
-            th = [r[np.array([A[k]])][0] for k in range(d)]
-        theta_parts.extend(th)
-
-        # bias on the class: h = w - (π·w) 1, w the first-passage reward to the class's first state
-        if len(others):
-            first = MMatrixSystem(P_NN, f"class {i}: first passage to state {a}", solver=via([a_pos]))
-            certificates.append(first.certificate)
-            rhs, low = exact_minus((r_split[0][others], r_split[1][others]), np.full(len(others), gain_hi))
-            wv = first.solve(rhs, low=low - gain_delta)[:, 0]
-            w_full = Interval(np.insert(wv.lo, a_pos, 0.0), np.insert(wv.hi, a_pos, 0.0))
-            mean = (pi * w_full).sum()
-            hv = w_full - mean
-            h.lo[members_arr], h.hi[members_arr] = hv.lo, hv.hi
+        theta_parts.extend(_gauge(work, cls))
+        if len(cls.others):
+            _class_bias(work, cls, pi, gain_hi, gain_delta)
     class_gain = Interval(np.array(gains_lo), np.array(gains_hi))
     theta = Interval(np.array([float(t.lo) for t in theta_parts]), np.array([float(t.hi) for t in theta_parts]))
-    progress.update(2, 4)
+    return stationary, class_gain, theta
 
-    # ψ coordinates: c_k - c_{k+1} = θ_k - γ_i, sum_k c_k = 0, per class
+
+def _stationary(work: _Work, cls: _Class) -> tuple[Interval, _Visits | None]:
+    """``π = (1, z) / (1 + Σ z)`` (Kac), ``z = (I - P_NN)^{-T} P(a, N)`` the expected visits before
+    returning to ``a`` (``None`` for a one-state class)."""
+    if not len(cls.others):
+        return Interval(np.ones(1), np.ones(1)), None
+    i, a, a_pos, others = cls.i, cls.a, cls.a_pos, cls.others
+    left = work.system(cls.P_NN.transpose(),
+                       f"class {i}: expected visits before returning to state {a} (transposed)", solver=cls.via([a_pos], True))
+    row_a = dict(work.chain.row(a))
+    # P(a, N) kept to 2^-105 as well: z feeds γ, whose error h and v* multiply by hitting times
+    entry, entry_low = exact_minus(split_values([row_a.get(y, flint.fmpq(0)) for y in others.tolist()]), 0.0)
+    Xz, Dz, ez = (part[:, 0] for part in left.solve_refined(entry, low=entry_low))
+    with np.errstate(invalid="ignore"):
+        z_mid = Xz + Dz
+    z = Interval(down(down(z_mid) - ez), up(up(z_mid) + ez))
+    total = z.sum() + 1.0
+    pi_a = Interval(1.0, 1.0).divide_positive(total)
+    pi = Interval(np.insert(down(z.lo * pi_a.lo), a_pos, pi_a.lo), np.insert(up(z.hi * pi_a.hi), a_pos, pi_a.hi))
+    return pi, (Xz, Dz, ez)
+
+
+def _gauge(work: _Work, cls: _Class) -> list[Interval]:
+    """``θ_i``, and ``v*`` on ``F_i`` (into ``work``): ``v* = v_r - Σ_k θ_k w_k`` on ``F \\ A``, ``θ``
+    from the ``d x d`` anchor system ``(I + G) θ = r_A + P_{A,N} v_r``."""
+    A, r, d = cls.anchors, work.r, work.S.periods[cls.i]
+    Nn = cls.members_arr[~np.isin(cls.members_arr, A)]
+    if not len(Nn):  # every state an anchor: v* = 0 there and θ_k = r(a_k)
+        return [r[np.array([A[k]])][0] for k in range(d)]
+    phase = np.array([work.S.phase_of[s] for s in Nn.tolist()], dtype=np.int64)
+    gauge = work.system(work.exact_P.take(Nn, Nn), f"class {cls.i}: first passage to its anchors {A}",
+                        solver=cls.via(cls.anchor_pos))
+    cols_lo = np.column_stack([r.lo[Nn]] + [(phase == k).astype(float) for k in range(d)])
+    cols_hi = np.column_stack([r.hi[Nn]] + [(phase == k).astype(float) for k in range(d)])
+    X = gauge.solve(Interval(cols_lo, cols_hi))
+    v_r, w = X[:, 0], [X[:, 1 + k] for k in range(d)]
+    P_AN = work.P[A][:, Nn]
+    G = [[nonneg_matvec(P_AN[k], w[j])[0] for j in range(d)] for k in range(d)]
+    rhs = [r[np.array([A[k]])][0] + nonneg_matvec(P_AN[k], v_r)[0] for k in range(d)]
+    system = [[G[k][j] + (1.0 if j == k else 0.0) for j in range(d)] for k in range(d)]
+    th = _arb_solve(system, rhs)
+    if th is None:
+        th = [Interval(-np.inf, np.inf)] * d
+        v_N = Interval(np.full(len(Nn), -np.inf), np.full(len(Nn), np.inf))
+    else:
+        th, v_N = _gauge_refined(work, cls, gauge, Nn, phase, system, th, v_r, w)
+    work.v_star.lo[Nn], work.v_star.hi[Nn] = v_N.lo, v_N.hi
+    return th
+
+
+def _gauge_refined(work: _Work, cls: _Class, gauge: MMatrixSystem, Nn: np.ndarray, phase: np.ndarray,
+                   system: list[list[Interval]], th: list[Interval], v_r: Interval, w: list[Interval]) -> tuple[list[Interval], Interval]:
+    """``θ`` and ``v*`` on ``N`` by refinement: the hitting-time-sized ``v_r`` and ``w_k`` cancel in
+    ``v_r - Σ θ w``, so solve at the float ``θ̂`` directly; the anchor rows' residual
+    ``ρ = r_A + P_AN v(θ̂) - θ̂ = (I + G)(θ - θ̂)`` is tiny, so ``δ = θ - θ̂`` is, and
+    ``v* = v(θ̂) - Σ δ_k w_k`` loses only ``|δ|`` times the hitting times."""
+    A, d = cls.anchors, len(th)
+    th_hat = np.array([float(t.mid) for t in th])
+    rhs, low = exact_minus(work.split_r(Nn), th_hat[phase])
+    Xv, Dv, ev = (part[:, 0] for part in gauge.solve_refined(rhs, low=low))
+    with np.errstate(invalid="ignore"):
+        center = Xv + Dv
+    v_hat = Interval(down(down(center) - ev), up(up(center) + ev))
+    resid = _anchor_residual(work.exact_P.take(np.array(A), Nn), exact_minus(work.split_r(A), th_hat), Xv, Dv, ev)
+    delta = _arb_solve(system, resid)
+    if delta is not None:
+        v_N = v_hat
+        for k in range(d):
+            v_N = v_N - delta[k] * w[k]
+        return [Interval(float(th_hat[k]), float(th_hat[k])) + delta[k] for k in range(d)], v_N
+    v_N = v_r
+    for k in range(d):
+        v_N = v_N - th[k] * w[k]
+    return th, v_N
+
+
+def _class_bias(work: _Work, cls: _Class, pi: Interval, gain_hi: float, gain_delta: Interval) -> None:
+    """``h`` on the class (into ``work``): ``h = w - (π·w) 1``, ``w`` the first-passage reward to ``a``
+    (``w = (I - P_NN)^{-1} (r - γ)_N``, ``w(a) = 0``)."""
+    others, a_pos = cls.others, cls.a_pos
+    first = work.system(cls.P_NN, f"class {cls.i}: first passage to state {cls.a}",
+                        solver=cls.via([a_pos]))
+    rhs, low = exact_minus(work.split_r(others), np.full(len(others), gain_hi))
+    wv = first.solve(rhs, low=low - gain_delta)[:, 0]
+    w_full = Interval(np.insert(wv.lo, a_pos, 0.0), np.insert(wv.hi, a_pos, 0.0))
+    mean = (pi * w_full).sum()
+    hv = w_full - mean
+    work.h.lo[cls.members_arr], work.h.hi[cls.members_arr] = hv.lo, hv.hi
+
+
+def _psi_coordinates(periods: Sequence[int], theta: Interval, class_gain: Interval) -> Interval:
+    """``ψ`` coordinates: ``c_k - c_{k+1} = θ_k - γ_i``, ``Σ_k c_k = 0``, per class."""
     coords_lo, coords_hi = [], []
     col = 0
-    for i, d in enumerate(S.periods):
+    for i, d in enumerate(periods):
         gamma_i = class_gain[np.array([i])][0]
         partial = [Interval(0.0, 0.0)]
         for k in range(d - 1):
@@ -249,83 +349,94 @@ def decompose_certified(chain: MarkovRewardProcess, *, tol: float = 1e-9, progre
             coords_lo.append(float(c.lo))
             coords_hi.append(float(c.hi))
         col += d
-    coords = Interval(np.array(coords_lo), np.array(coords_hi))
+    return Interval(np.array(coords_lo), np.array(coords_hi))
 
-    # -- the transient block ------------------------------------------------------------------------------
-    T = np.array(S.transient, dtype=np.int64)
-    N = S.N
-    g_star = Interval(np.zeros(n), np.zeros(n))
-    psi = Interval(np.zeros(n), np.zeros(n))
-    rho = Interval(np.zeros(n), np.zeros(n))
+
+def _recurrent_vectors(work: _Work, theta: Interval, coords: Interval, class_gain: Interval) -> tuple[Interval, Interval, Interval]:
+    """``g*``, ``ψ``, ``ρ`` on the closed classes (constant on each cyclic class, resp. class); zero on ``T``."""
+    S, n = work.S, work.chain.n
+    g_star, psi, rho = _zeros(n), _zeros(n), _zeros(n)
     for i, members in enumerate(S.classes):
         members_arr = np.array(members)
-        rho.lo[members_arr], rho.hi[members_arr] = gains_lo[i], gains_hi[i]
+        rho.lo[members_arr], rho.hi[members_arr] = float(class_gain.lo[i]), float(class_gain.hi[i])
     for (i, k), c in S.column_of.items():
         states = np.array(S.cyclic_classes[i][k])
         g_star.lo[states], g_star.hi[states] = theta.lo[c], theta.hi[c]
         psi.lo[states], psi.hi[states] = coords.lo[c], coords.hi[c]
-    basis_T = Interval(np.zeros((len(T), N)), np.zeros((len(T), N)))
-    alpha_T = Interval(np.zeros((len(T), len(S.classes))), np.zeros((len(T), len(S.classes))))
-    if len(T):
-        Q = exact_P.take(T, T)
-        trans = MMatrixSystem(Q, "transient block (I - Q)")
-        certificates.append(trans.certificate)
-        entry = _transient_entries(chain, S)  # exact P(s, C_{i,k}) for transient s
-        # absorption α_i = b_{i,0} for period 1; and for every class
-        alpha_rhs = [Interval.exact(entry.class_column(i)) for i in range(len(S.classes))]
-        alpha = trans.solve(Interval(np.column_stack([a.lo for a in alpha_rhs]), np.column_stack([a.hi for a in alpha_rhs])))
-        alpha_T = alpha
-        by_period: dict[int, list[int]] = {}
-        for i, d in enumerate(S.periods):
-            by_period.setdefault(d, []).append(i)
-        for d, cls in by_period.items():
-            if d == 1:
-                for i in cls:
-                    c = S.column_of[(i, 0)]
-                    basis_T.lo[:, c], basis_T.hi[:, c] = alpha.lo[:, i], alpha.hi[:, i]
-                continue
-            aug = MMatrixSystem(Q.kron_cycle(d), f"phase-augmented transient block, period {d}",
-                                witness=np.tile(trans.u, d))
-            certificates.append(aug.certificate)
-            cols_lo, cols_hi = [], []
-            for i in cls:
-                # rows (k, s): entering C_{i,k+1} at time 1 contributes to b_{i,k}
-                stacked = [Interval.exact(entry.phase_column(i, (k + 1) % d)) for k in range(d)]
-                cols_lo.append(np.concatenate([x.lo for x in stacked]))
-                cols_hi.append(np.concatenate([x.hi for x in stacked]))
-            X = aug.solve(Interval(np.column_stack(cols_lo), np.column_stack(cols_hi)))
-            m = len(T)
-            for j, i in enumerate(cls):
-                for k in range(d):
-                    c = S.column_of[(i, k)]
-                    basis_T.lo[:, c], basis_T.hi[:, c] = X.lo[k * m : (k + 1) * m, j], X.hi[k * m : (k + 1) * m, j]
-        # combinations on T
-        def combine(weights: Interval, B: Interval) -> Interval:
-            acc = Interval(np.zeros(len(T)), np.zeros(len(T)))
-            for c in range(B.lo.shape[1]):
-                acc = acc + B[:, c] * weights[np.array([c])][0]
-            return acc
+    return g_star, psi, rho
 
-        gT = combine(theta, basis_T)
-        g_star.lo[T], g_star.hi[T] = gT.lo, gT.hi
-        pT = combine(coords, basis_T)
-        psi.lo[T], psi.hi[T] = pT.lo, pT.hi
-        rT = combine(class_gain, alpha_T)
-        rho.lo[T], rho.hi[T] = rT.lo, rT.hi
-        rec = np.setdiff1d(np.arange(n), T)
-        P_TF = P[T][:, rec]
-        # h and v* on T: absorbing solves with interval right-hand sides
-        hT = trans.solve(r[T] - rT + nonneg_matvec(P_TF, h[rec]))[:, 0]
-        h.lo[T], h.hi[T] = hT.lo, hT.hi
-        vT = trans.solve(r[T] - gT + nonneg_matvec(P_TF, v_star[rec]))[:, 0]
-        v_star.lo[T], v_star.hi[T] = vT.lo, vT.hi
-    progress.update(3, 4)
-    result = CertifiedDecomposition(
-        chain=chain, structure=S, anchors=anchors, tol=float(tol), basis_transient=basis_T, theta=theta, g_star=g_star,
-        v_star=v_star, rho=rho, h=h, psi=psi, stationary=stationary, class_gain=class_gain,
-        absorption_transient=alpha_T, certificates=certificates, seconds=time.perf_counter() - t0)
-    progress.update(4, 4)
-    return result
+
+def _transient_block(work: _Work, theta: Interval, coords: Interval, class_gain: Interval, g_star: Interval,
+                     psi: Interval, rho: Interval) -> tuple[Interval, Interval]:
+    """The basis ``b`` and absorption ``α`` on ``T``, and ``g*``, ``ψ``, ``ρ``, ``h``, ``v*`` on ``T``
+    (into the given vectors and ``work``)."""
+    S = work.S
+    T = np.array(S.transient, dtype=np.int64)
+    if not len(T):
+        return _zeros_matrix(0, S.N), _zeros_matrix(0, len(S.classes))
+    Q = work.exact_P.take(T, T)
+    trans = work.system(Q, "transient block (I - Q)")
+    basis_T, alpha_T = _transient_basis(work, Q, trans)
+    gT = _combine(theta, basis_T)
+    g_star.lo[T], g_star.hi[T] = gT.lo, gT.hi
+    pT = _combine(coords, basis_T)
+    psi.lo[T], psi.hi[T] = pT.lo, pT.hi
+    rT = _combine(class_gain, alpha_T)
+    rho.lo[T], rho.hi[T] = rT.lo, rT.hi
+    rec = np.setdiff1d(np.arange(work.chain.n), T)
+    P_TF = work.P[T][:, rec]
+    # h and v* on T: absorbing solves with interval right-hand sides
+    r, h, v_star = work.r, work.h, work.v_star
+    hT = trans.solve(r[T] - rT + nonneg_matvec(P_TF, h[rec]))[:, 0]
+    h.lo[T], h.hi[T] = hT.lo, hT.hi
+    vT = trans.solve(r[T] - gT + nonneg_matvec(P_TF, v_star[rec]))[:, 0]
+    v_star.lo[T], v_star.hi[T] = vT.lo, vT.hi
+    return basis_T, alpha_T
+
+
+def _zeros_matrix(rows: int, cols: int) -> Interval:
+    return Interval(np.zeros((rows, cols)), np.zeros((rows, cols)))
+
+
+def _transient_basis(work: _Work, Q: SplitMatrix, trans: MMatrixSystem) -> tuple[Interval, Interval]:
+    """``b`` on ``T`` (``|T| x N``) and the absorption ``α`` (``|T| x`` classes): ``α_i = b_{i,0}`` for
+    period 1; a class of period ``d`` through the phase-augmented system (one per period)."""
+    S = work.S
+    m = len(S.transient)
+    entries = _transient_entries(work.chain, S)  # exact P(s, C_{i,k}) for transient s
+    alpha_rhs = [Interval.exact(entries.class_column(i)) for i in range(len(S.classes))]
+    alpha = trans.solve(Interval(np.column_stack([a.lo for a in alpha_rhs]), np.column_stack([a.hi for a in alpha_rhs])))
+    basis_T = _zeros_matrix(m, S.N)
+    by_period: dict[int, list[int]] = {}
+    for i, d in enumerate(S.periods):
+        by_period.setdefault(d, []).append(i)
+    for d, classes in by_period.items():
+        if d == 1:
+            for i in classes:
+                c = S.column_of[(i, 0)]
+                basis_T.lo[:, c], basis_T.hi[:, c] = alpha.lo[:, i], alpha.hi[:, i]
+            continue
+        aug = work.system(Q.kron_cycle(d), f"phase-augmented transient block, period {d}", witness=np.tile(trans.u, d))
+        columns_lo, columns_hi = [], []
+        for i in classes:
+            # rows (k, s): entering C_{i,k+1} at time 1 contributes to b_{i,k}
+            stacked = [Interval.exact(entries.phase_column(i, (k + 1) % d)) for k in range(d)]
+            columns_lo.append(np.concatenate([x.lo for x in stacked]))
+            columns_hi.append(np.concatenate([x.hi for x in stacked]))
+        X = aug.solve(Interval(np.column_stack(columns_lo), np.column_stack(columns_hi)))
+        for j, i in enumerate(classes):
+            for k in range(d):
+                c = S.column_of[(i, k)]
+                basis_T.lo[:, c], basis_T.hi[:, c] = X.lo[k * m : (k + 1) * m, j], X.hi[k * m : (k + 1) * m, j]
+    return basis_T, alpha
+
+
+def _combine(weights: Interval, B: Interval) -> Interval:
+    """``Σ_c weights_c B[:, c]`` (rows of ``B`` the transient states)."""
+    acc = _zeros(B.lo.shape[0])
+    for c in range(B.lo.shape[1]):
+        acc = acc + B[:, c] * weights[np.array([c])][0]
+    return acc
 
 
 def _split_error(r_split: tuple[np.ndarray, np.ndarray], s: int) -> Interval:
@@ -346,8 +457,8 @@ def _class_gain(r_split: tuple[np.ndarray, np.ndarray], a_pos: int, Xz: np.ndarr
     # what the terms miss: the dropped products, z's own error, the split error of r
     z_abs = up(up(np.abs(Xz) + np.abs(Dz)) + ez)
     r_abs = up(up(np.abs(rh) + np.abs(rl)) + up(2.0**-105 * np.abs(rh)) + ETA)
-    num_err = up(up(miss + float(up(z_abs @ up(2.0**-105 * np.abs(rh) + ETA)))) + float(up(ez @ r_abs)))
-    num_err = float(up(2.0 * up(num_err + up(2.0**-105 * abs(float(rh_all[a_pos]))) + ETA)))
+    dropped = up(up(miss + float(up(z_abs @ up(2.0**-105 * np.abs(rh) + ETA)))) + float(up(ez @ r_abs)))
+    num_err = float(up(2.0 * up(dropped + up(2.0**-105 * abs(float(rh_all[a_pos]))) + ETA)))
     nh, nl = exact_sum([np.array([rh_all[a_pos], rl_all[a_pos]])] + terms)
     dh, dl = exact_sum([np.array([1.0]), Xz, Dz])
     den_err = float(up(up(2.0 * float(up(ez.sum()))) + up(U * abs(dl))))
@@ -356,8 +467,8 @@ def _class_gain(r_split: tuple[np.ndarray, np.ndarray], a_pos: int, Xz: np.ndarr
     p, e = two_prod(np.array([g_hat]), dekker_split(np.array([g_hat])), np.array([dh]))
     cross = g_hat * dl
     rem = math.fsum([nh, nl, -float(p[0]), -float(e[0]), -cross])
-    rem_err = up(up(U * abs(rem)) + up(U * abs(cross)) + up(num_err + up(U * abs(nl))) + up(abs(g_hat) * den_err))
-    rem_err = float(up(2.0 * rem_err)) + ETA
+    rem_terms = up(up(U * abs(rem)) + up(U * abs(cross)) + up(num_err + up(U * abs(nl))) + up(abs(g_hat) * den_err))
+    rem_err = float(up(2.0 * rem_terms)) + ETA
     den = Interval(dh, dh) + Interval(down(dl - den_err), up(dl + den_err))
     delta = Interval(down(rem - rem_err), up(rem + rem_err)).divide_positive(den)
     return g_hat, delta

@@ -8,6 +8,8 @@ spare (``rtol = 1e-3``), a refinement step ``~1e-11``, the componentwise error s
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import solve_triangular
@@ -46,7 +48,7 @@ def fixed_point(M: sp.csr_matrix, C: np.ndarray, *, rtol: float = 1e-17, max_ite
     return X, False
 
 
-def gmres(apply, b: np.ndarray, *, rtol: float, restart: int = 60, max_restarts: int = 30) -> np.ndarray:
+def gmres(apply: Callable[[np.ndarray], np.ndarray], b: np.ndarray, *, rtol: float, restart: int = 60, max_restarts: int = 30) -> np.ndarray:
     """Restarted GMRES for ``A x = b`` (``apply(v) = A v``) to ``‖b - A x‖ <= rtol ‖b‖``.
 
     Arnoldi with classical Gram-Schmidt applied twice (two matrix-vector products with the basis per
@@ -103,7 +105,7 @@ def gmres(apply, b: np.ndarray, *, rtol: float, restart: int = 60, max_restarts:
     return x
 
 
-def gmres_columns(apply, C: np.ndarray, *, rtol: float) -> np.ndarray:
+def gmres_columns(apply: Callable[[np.ndarray], np.ndarray], C: np.ndarray, *, rtol: float) -> np.ndarray:
     """:func:`gmres` on every column of ``C``."""
     X = np.empty_like(C)
     for j in range(C.shape[1]):

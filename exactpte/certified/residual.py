@@ -29,7 +29,7 @@ _SPLITTER = 134217729.0  # 2^27 + 1 (Dekker's split of a double into two 26-bit 
 _SPLIT_SAFE = 2.0**995  # |x| below this: the split cannot overflow
 
 
-def two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def two_sum(a: np.ndarray, b: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
     """``s = fl(a + b)`` and ``e`` with ``a + b = s + e`` exactly (Knuth; no overflow)."""
     s = a + b
     bb = s - a
@@ -95,7 +95,7 @@ class SplitMatrix:
     rel_err: float
 
     @classmethod
-    def of(cls, M) -> "SplitMatrix":
+    def of(cls, M: "SplitMatrix | sp.spmatrix | np.ndarray") -> "SplitMatrix":
         """A split matrix from a float one (``lo = 0``, entries trusted to half an ulp only)."""
         if isinstance(M, SplitMatrix):
             return M

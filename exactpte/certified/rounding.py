@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TypeAlias, overload
 
 import flint
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..floats import to_floats
 
@@ -23,19 +25,29 @@ __all__ = ["U", "ETA", "gamma", "down", "up", "Interval", "fsum_down", "fsum_up"
 U = 2.0**-53
 ETA = 2.0**-1074
 
+_Index: TypeAlias = "int | slice | np.ndarray | list[int] | tuple[int | slice | np.ndarray, ...]"
 
-def gamma(k) -> np.ndarray:
+
+def gamma(k: ArrayLike) -> np.ndarray:
     """``γ_k = k u / (1 - k u)``, rounded up (``k`` an int or an array of ints)."""
     k = np.asarray(k, dtype=np.float64)
     return up(up(k * U) / down(1.0 - k * U))
 
 
-def down(x) -> np.ndarray:
+@overload
+def down(x: float) -> float: ...
+@overload
+def down(x: np.ndarray) -> np.ndarray: ...
+def down(x: float | np.ndarray) -> float | np.ndarray:
     """The next float towards ``-inf``."""
     return np.nextafter(x, -np.inf)
 
 
-def up(x) -> np.ndarray:
+@overload
+def up(x: float) -> float: ...
+@overload
+def up(x: np.ndarray) -> np.ndarray: ...
+def up(x: float | np.ndarray) -> float | np.ndarray:
     """The next float towards ``+inf``."""
     return np.nextafter(x, np.inf)
 
@@ -73,7 +85,7 @@ class Interval:
 
     __slots__ = ("lo", "hi")
 
-    def __init__(self, lo, hi=None) -> None:
+    def __init__(self, lo: ArrayLike, hi: ArrayLike | None = None) -> None:
         lo = np.asarray(lo, dtype=np.float64)
         hi = np.asarray(lo if hi is None else hi, dtype=np.float64)
         # an undefined bound (nan from inf - inf, 0 * inf, a failed solve) never narrows: it widens
@@ -85,7 +97,7 @@ class Interval:
         """Enclosures of exact rationals."""
         return cls(*to_float_interval(values))
 
-    def __getitem__(self, idx) -> "Interval":
+    def __getitem__(self, idx: _Index) -> "Interval":
         return Interval(self.lo[idx], self.hi[idx])
 
     def __len__(self) -> int:
@@ -107,10 +119,10 @@ class Interval:
         """``hi - lo`` rounded up."""
         return up(self.hi - self.lo)
 
-    def _coerce(self, other) -> "Interval":
+    def _coerce(self, other: "Interval | ArrayLike") -> "Interval":
         return other if isinstance(other, Interval) else Interval(other, other)
 
-    def __add__(self, other) -> "Interval":
+    def __add__(self, other: "Interval | ArrayLike") -> "Interval":
         o = self._coerce(other)
         return Interval(down(self.lo + o.lo), up(self.hi + o.hi))
 
@@ -119,13 +131,13 @@ class Interval:
     def __neg__(self) -> "Interval":
         return Interval(-self.hi, -self.lo)
 
-    def __sub__(self, other) -> "Interval":
+    def __sub__(self, other: "Interval | ArrayLike") -> "Interval":
         return self + (-self._coerce(other))
 
-    def __rsub__(self, other) -> "Interval":
+    def __rsub__(self, other: "Interval | ArrayLike") -> "Interval":
         return self._coerce(other) - self
 
-    def __mul__(self, other) -> "Interval":
+    def __mul__(self, other: "Interval | ArrayLike") -> "Interval":
         o = self._coerce(other)
         products = [self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi]
         lo = np.minimum.reduce(products)

@@ -24,7 +24,9 @@ inequalities enter the bound.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
@@ -34,7 +36,10 @@ from .iterative import fixed_point, gmres_columns
 from .residual import RowSchedule, SplitMatrix, dd_residual
 from .rounding import ETA, Interval, down, gamma, up
 
-__all__ = ["Certificate", "MMatrixSystem", "ClassSolver", "DIRECT_LIMIT"]
+__all__ = ["Certificate", "MMatrixSystem", "ClassSolver", "DIRECT_LIMIT", "FloatSolver"]
+
+FloatSolver: TypeAlias = Callable[[np.ndarray, float], np.ndarray]
+"""A float solver ``(C, rtol) -> X`` for ``(I - M) X = C`` (untrusted: its answers are certified)."""
 
 DIRECT_LIMIT = 3000
 """Blocks up to this size are factored (sparse LU, reused for every right-hand side); larger ones
@@ -154,7 +159,8 @@ class MMatrixSystem:
     True
     """
 
-    def __init__(self, M, name: str, *, witness: np.ndarray | None = None, solver=None) -> None:
+    def __init__(self, M: SplitMatrix | sp.spmatrix, name: str, *, witness: np.ndarray | None = None,
+                 solver: FloatSolver | None = None) -> None:
         self.solver = solver  # a float solver for (I - M) X = C, or None for the default
         self.split = SplitMatrix.of(M)
         self.M = self.split.hi
@@ -162,12 +168,12 @@ class MMatrixSystem:
         self.name = name
         self.A = (sp.identity(self.m, format="csr") - self.M).tocsc()
         self.k = np.diff(self.M.indptr).astype(np.float64) + 3  # terms per row of a residual
-        self._lu = None
+        self._lu: spla.SuperLU | None = None
         self._schedule: RowSchedule | None = None
         self.u = self._certify(witness)
 
     # -- float solves (untrusted) ----------------------------------------------------------------------
-    def float_solve(self, C: np.ndarray, rtol: float = REFINE_RTOL) -> np.ndarray:
+    def float_solve(self, C: np.ndarray, *, rtol: float = REFINE_RTOL) -> np.ndarray:
         """An approximate solution (columns of ``C``) to about ``rtol``; never trusted, only checked
         (NaN when the float solver fails: the certificate then fails and the bounds are infinite)."""
         try:
@@ -182,9 +188,10 @@ class MMatrixSystem:
         if self.solver is not None:
             return self.solver(C, rtol)
         if self.m <= DIRECT_LIMIT:
-            if self._lu is None:
-                self._lu = spla.splu(self.A)
-            return self._lu.solve(C)
+            lu = self._lu
+            if lu is None:
+                lu = self._lu = spla.splu(self.A)
+            return lu.solve(C)
         X, ok = fixed_point(self.M, C, rtol=min(rtol, 1e-3) * 1e-2)
         if ok:
             return X
@@ -210,7 +217,7 @@ class MMatrixSystem:
 
     def _certify(self, witness: np.ndarray | None) -> np.ndarray:
         ones = np.ones((self.m, 1))
-        u = witness if witness is not None else self.float_solve(2 * ones, WITNESS_RTOL)[:, 0]
+        u = witness if witness is not None else self.float_solve(2 * ones, rtol=WITNESS_RTOL)[:, 0]
         ok, low = False, 0.0
         if self.m == 0:
             ok, low = True, np.inf
@@ -262,15 +269,16 @@ class MMatrixSystem:
         """As :meth:`solve`, but the approximation kept as an unevaluated pair: ``|x - (X + D)| <= e``
         componentwise (``e`` can be far below an ulp of ``X``: for callers that cancel it)."""
         C_mid, C_rad = C.mid, C.rad
+        low_mid = None
         if low is not None:
             C_rad = up(C_rad + low.rad)
-            low = low.mid
+            low_mid = low.mid
         if C_mid.ndim == 1:
             C_mid, C_rad = C_mid[:, None], C_rad[:, None]
-            low = None if low is None else low[:, None]
+            low_mid = None if low_mid is None else low_mid[:, None]
         if self.m == 0:
             return np.zeros(C_mid.shape), np.zeros(C_mid.shape), np.zeros(C_mid.shape)
-        X, D, res_abs = self._refined(C_mid, low)
+        X, D, res_abs = self._refined(C_mid, low_mid)
         rabs = up(res_abs + C_rad)  # |c - (I - M) x̂| <= rabs for every c in the interval
         with np.errstate(invalid="ignore"):
             center = X + D
@@ -280,7 +288,7 @@ class MMatrixSystem:
         e = self._cheap_error(center, C_mid, C_rad, rabs)
         redo = ~self._last_bits(e, center)
         if np.any(redo):
-            E = np.maximum(self.float_solve(rabs[:, redo], ERROR_RTOL), 0.0)
+            E = np.maximum(self.float_solve(rabs[:, redo], rtol=ERROR_RTOL), 0.0)
             e[:, redo] = np.minimum(e[:, redo], self._error_bound(E, rabs[:, redo]))
         cert = self.certificate
         cert.residual = max(cert.residual, float(res_abs.max()) if res_abs.size else 0.0)

@@ -10,6 +10,11 @@ Float (numpy) code, separate from the exact core; the exact decomposition is its
   and the metrics ``E_g``, ``E_v``, ``E_J(H)``.
 """
 
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from .algorithms import (
     GaugeMap,
     LearnedStructure,
@@ -46,7 +51,7 @@ __all__ = [
 ]
 
 
-def plot_errors(curves, ax=None, **kwargs):
+def plot_errors(curves: Mapping[str, Sequence[tuple[float, float]]], ax: Any = None, **kwargs: Any) -> Any:
     """Estimator error curves ``{"E_v": [(samples, error), ...]}`` on log axes
     (:func:`exactpte.plotting.plot_errors`; needs matplotlib)."""
     from ..plotting import plot_errors as _plot

@@ -6,8 +6,9 @@ All vectorised over states and episodes; every random draw comes from the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeAlias, overload
 
 import numpy as np
 
@@ -28,6 +29,9 @@ __all__ = [
     "reconstruct_profile",
 ]
 
+StepSize: TypeAlias = Callable[[np.ndarray], np.ndarray]
+"""A step-size schedule: the steps ``α_t`` for an array of iteration indices ``t``."""
+
 
 @dataclass(frozen=True)
 class LearnedStructure:
@@ -47,10 +51,10 @@ class LearnedStructure:
         return self.structure.N
 
 
-def structure_from(support) -> LearnedStructure:
+def structure_from(support: Sequence[Iterable[int]]) -> LearnedStructure:
     """Structure of a given support graph (the exact core's graph code)."""
-    support = tuple(tuple(sorted(set(int(j) for j in row))) for row in support)
-    return LearnedStructure(chain_structure(support), support)
+    rows = tuple(tuple(sorted(set(int(j) for j in row))) for row in support)
+    return LearnedStructure(chain_structure(rows), rows)
 
 
 def learn_structure(model: GenerativeModel, K: int, rng: np.random.Generator) -> LearnedStructure:
@@ -65,13 +69,13 @@ def learn_structure(model: GenerativeModel, K: int, rng: np.random.Generator) ->
         nxt = model.sample(states, rng)
     pairs = np.unique(states * n + nxt)
     src, dst = pairs // n, pairs % n
-    support = [[] for _ in range(n)]
+    support: list[list[int]] = [[] for _ in range(n)]
     for a, b in zip(src.tolist(), dst.tolist()):
         support[a].append(b)
     return structure_from(support)
 
 
-def estimate_weights(model: GenerativeModel, learned: LearnedStructure, M: int, rng: np.random.Generator,
+def estimate_weights(model: GenerativeModel, learned: LearnedStructure, M: int, rng: np.random.Generator, *,
                      max_steps: int = 1_000_000) -> np.ndarray:
     """Algorithm ``alg:main_estimate_weights``: ``M`` absorption episodes per transient state.
 
@@ -136,16 +140,20 @@ def build_gauge(anchors: np.ndarray, bhat: np.ndarray) -> GaugeMap:
     return GaugeMap(np.asarray(anchors, dtype=np.int64), np.asarray(bhat, dtype=float))
 
 
+@overload
+def paper_step_size(t: int) -> float: ...
+@overload
+def paper_step_size(t: np.ndarray) -> np.ndarray: ...
 def paper_step_size(t: np.ndarray | int) -> np.ndarray | float:
     """The paper's schedule ``α_t = 1.5 (t + 80)^-0.72``."""
     return 1.5 * (np.asarray(t) + 80.0) ** -0.72
 
 
-def harmonic_step_size(c: float = 2.0, t0: float = 10.0) -> Callable:
+def harmonic_step_size(c: float = 2.0, t0: float = 10.0) -> StepSize:
     """``α_t = min(1, c / (t + t0))``: the standard schedule under which projected SA reaches the
     ``O(T^-1/2)`` rate of ``thm:main_sa_rate`` (needs ``c`` above ``1 / (2(1 - γ))``)."""
 
-    def step(t):
+    def step(t: np.ndarray) -> np.ndarray:
         return np.minimum(1.0, c / (np.asarray(t, dtype=float) + t0))
 
     return step
@@ -158,7 +166,7 @@ def projected_sa(
     T: int,
     rng: np.random.Generator,
     *,
-    step_size: Callable = paper_step_size,
+    step_size: StepSize = paper_step_size,
     v0: np.ndarray | None = None,
     record: Callable[[int, np.ndarray], None] | None = None,
     progress: Callable[[int, int], None] | None = None,

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from typing import TextIO
 
 import numpy as np
 
+from ..chain import MarkovRewardProcess
 from ..examples import paper_benchmark
 from ..structure import chain_structure
 from .algorithms import reconstruct_profile
@@ -50,7 +52,7 @@ def summarize(rows: Sequence[dict[str, float]]) -> dict[str, tuple[float, float]
     return {k: (float(np.mean([r[k] for r in rows])), float(np.std([r[k] for r in rows], ddof=1)) if len(rows) > 1 else 0.0) for k in keys}
 
 
-def _progress(label: str, stream=sys.stderr) -> Callable[[int, int], None]:
+def _progress(label: str, stream: TextIO | None = sys.stderr) -> Callable[[int, int], None]:
     def report(done: int, total: int) -> None:
         if stream is not None:
             stream.write(f"\r{label}: {done}/{total}")
@@ -62,7 +64,7 @@ def _progress(label: str, stream=sys.stderr) -> Callable[[int, int], None]:
 
 
 def final_errors(*, seeds: int = 5, K: int = 180, M: int = 900, T: int = 2600, J: int = 100, H: int = 40,
-                 plug_in_samples: int | None = None, truth: Truth | None = None, progress=sys.stderr) -> dict:
+                 plug_in_samples: int | None = None, truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> dict:
     """The final-error table: Ours, Avg-only (oracle ρ), Plug-in; mean ± sd over seeds.
 
     The paper does not state the plug-in's sample budget; by default it gets ``K + T`` samples
@@ -86,24 +88,24 @@ def final_errors(*, seeds: int = 5, K: int = 180, M: int = 900, T: int = 2600, J
 
 
 def ablation(*, seeds: int = 3, K: int = 180, M: int = 500, T: int = 1200, J: int = 80, H: int = 40,
-             truth: Truth | None = None, progress=sys.stderr) -> dict:
+             truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> dict:
     """The component ablation: full learned; true structure + MC weights; learned structure + exact
     weights; oracle projection (true structure, exact weights, canonical anchors)."""
     truth = truth or truth_of(paper_benchmark())
     chain = truth.chain
     variants = {
-        "Full learned": dict(structure="learned", weights="mc"),
-        "True structure + MC weights": dict(structure="true", weights="mc"),
-        "Learned structure + exact weights": dict(structure="learned", weights="exact"),
-        "Oracle projection": dict(structure="true", weights="exact"),
+        "Full learned": ("learned", "mc"),
+        "True structure + MC weights": ("true", "mc"),
+        "Learned structure + exact weights": ("learned", "exact"),
+        "Oracle projection": ("true", "exact"),
     }
     out = {}
     tick = _progress("ablation runs", progress)
     done = 0
-    for name, kw in variants.items():
+    for name, (structure, weights) in variants.items():
         rows = []
         for seed in range(seeds):
-            est = estimate(chain, K=K, M=M, T=T, J=J, seed=seed, truth=truth, **kw)
+            est = estimate(chain, K=K, M=M, T=T, J=J, seed=seed, truth=truth, structure=structure, weights=weights)
             rows.append(metrics(truth, est.g_hat, est.v_hat, H))
             done += 1
             tick(done, seeds * len(variants))
@@ -111,12 +113,12 @@ def ablation(*, seeds: int = 3, K: int = 180, M: int = 500, T: int = 1200, J: in
     return out
 
 
-def _invariants(succ) -> tuple:
+def _invariants(succ: list[list[int]]) -> tuple[int, int, tuple[int, ...]]:
     S = chain_structure(succ)
     return len(S.classes), sum(len(c) for c in S.classes), tuple(sorted(S.periods))
 
 
-def edge_deletion(chain=None) -> dict:
+def edge_deletion(chain: MarkovRewardProcess | None = None) -> dict:
     """Exhaustive single-edge deletion: how many deletions change (class count, recurrent-set size, periods)."""
     chain = chain or paper_benchmark()
     succ = [list(chain.support[s]) for s in range(chain.n)]
@@ -152,7 +154,7 @@ def storage_proxy(sizes: Sequence[int] = (290, 1040, 1540)) -> list[dict]:
 
 
 def error_curves(*, seeds: int = 5, K: int = 180, M: int = 900, T: int = 2600, J: int = 100, H: int = 40,
-                 every: int = 100, truth: Truth | None = None, progress=sys.stderr) -> dict:
+                 every: int = 100, truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> dict:
     """Errors versus stochastic-approximation samples (``n`` per iteration), per seed (the paper's Figure 2)."""
     truth = truth or truth_of(paper_benchmark())
     chain = truth.chain
@@ -162,7 +164,7 @@ def error_curves(*, seeds: int = 5, K: int = 180, M: int = 900, T: int = 2600, J
     for seed in range(seeds):
         snaps: dict[int, np.ndarray] = {}
 
-        def record(t, v, snaps=snaps):
+        def record(t: int, v: np.ndarray, snaps: dict[int, np.ndarray] = snaps) -> None:
             if t % every == 0:
                 snaps[t] = v.copy()
 

@@ -12,12 +12,13 @@ Examples
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import numpy as np
 
 from ..errors import UsageError
+from ..chain import MarkovRewardProcess
 from ..floats import to_float
 
 __all__ = ["GenerativeModel", "TableModel", "CallbackModel"]
@@ -44,7 +45,7 @@ class GenerativeModel:
         return self._draw(states, rng)
 
     @contextmanager
-    def stage(self, name: str):
+    def stage(self, name: str) -> Iterator[GenerativeModel]:
         """Attribute the queries made inside the block to ``name``."""
         prev, self._stage = self._stage, name
         try:
@@ -76,7 +77,7 @@ class TableModel(GenerativeModel):
         self._keys = rows + cum
 
     @classmethod
-    def from_chain(cls, chain) -> "TableModel":
+    def from_chain(cls, chain: MarkovRewardProcess) -> "TableModel":
         """The float transition table of an exact chain (``exactpte.MarkovRewardProcess``)."""
         indptr = [0]
         indices: list[int] = []

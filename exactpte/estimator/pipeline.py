@@ -22,11 +22,13 @@ from ..errors import UsageError
 from ..result import decompose
 from ..floats import float_matrix, to_floats
 from ..chain import MarkovRewardProcess
+from ..result import Decomposition
 from .algorithms import (
     LearnedStructure,
     build_gauge,
     estimate_weights,
     learn_structure,
+    StepSize,
     paper_step_size,
     projected_sa,
     reconstruct_profile,
@@ -42,7 +44,7 @@ class Truth:
     """The exact answers, as floats, for scoring estimates."""
 
     chain: MarkovRewardProcess
-    dec: object
+    dec: Decomposition
     P: np.ndarray
     r: np.ndarray
     g_star: np.ndarray
@@ -50,7 +52,7 @@ class Truth:
     theta: np.ndarray
     rho: np.ndarray
     basis: np.ndarray
-    _returns: dict = field(default_factory=dict)
+    _returns: dict[int, np.ndarray] = field(default_factory=dict)
 
     def J(self, H: int) -> np.ndarray:
         """``J_H`` computed exactly, then rounded once."""
@@ -77,6 +79,8 @@ def truth_of(chain: MarkovRewardProcess) -> Truth:
 
 @dataclass
 class Estimate:
+    """What :func:`estimate` returns: ``ĝ``, ``v̂``, ``θ̂``, the weights ``b̂``, the structure used, and the queries per stage."""
+
     g_hat: np.ndarray
     v_hat: np.ndarray
     theta_hat: np.ndarray
@@ -94,7 +98,7 @@ def estimate(
     T: int = 2600,
     J: int = 100,
     seed: int = 0,
-    step_size: Callable = paper_step_size,
+    step_size: StepSize = paper_step_size,
     structure: str | LearnedStructure = "learned",
     weights: str | np.ndarray = "mc",
     truth: Truth | None = None,
@@ -106,6 +110,8 @@ def estimate(
     ``structure="true"`` or ``weights="exact"`` (both need the exact chain, or ``truth``)
     give the ablation variants; exact weights with the true anchors are the oracle projection.
     """
+    chain: MarkovRewardProcess | None
+    model: GenerativeModel
     if isinstance(chain_or_model, MarkovRewardProcess):
         chain = chain_or_model
         model = TableModel.from_chain(chain)
@@ -150,7 +156,7 @@ def estimate(
     return Estimate(g, v, theta, bhat, learned, queries)
 
 
-def plug_in(chain: MarkovRewardProcess, samples_per_state: int, seed: int = 0) -> Estimate:
+def plug_in(chain: MarkovRewardProcess, samples_per_state: int, *, seed: int = 0) -> Estimate:
     """Plug-in baseline: empirical ``P̂`` from ``samples_per_state`` draws a state, decomposed exactly."""
     model = TableModel.from_chain(chain)
     rng = np.random.default_rng(seed)

@@ -32,7 +32,7 @@ import math
 import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
@@ -43,6 +43,9 @@ from ..floats import float_matrix, to_float, to_floats
 from ..report import FORMAT
 from ..quantities import MATRIX_KEYS, PER_CLASS_KEYS, STATE_KEYS, STRUCTURE_KEYS
 from ..result import Decomposition, decompose
+
+if TYPE_CHECKING:
+    from ..certified import CertifiedDecomposition
 
 __all__ = [
     "Finding",
@@ -65,6 +68,10 @@ ALIASES = {"g": "g_star", "gstar": "g_star", "v": "v_star", "vstar": "v_star", "
 
 _NONFINITE = {"nan": math.nan, "+nan": math.nan, "-nan": math.nan, "inf": math.inf, "+inf": math.inf, "-inf": -math.inf,
               "infinity": math.inf, "+infinity": math.inf, "-infinity": -math.inf}
+
+
+_Reference: TypeAlias = "MarkovRewardProcess | Decomposition | CertifiedDecomposition"
+"""What a candidate is compared with."""
 
 
 # -- reading candidate values ---------------------------------------------------------------
@@ -286,16 +293,16 @@ def _rotation_canonical(phases: list[list[int]]) -> tuple:
     return tuple(sets[start:] + sets[:start])
 
 
-def _structure_findings(cand: dict, dec: Decomposition) -> list[Finding]:
-    out = []
+def _structure_findings(cand: dict[str, Any], dec: Decomposition | CertifiedDecomposition) -> list[Finding]:
+    out: list[Finding] = []
     n = dec.n
     cand_classes = None
     if "classes" in cand:
         cand_classes = _nested(cand["classes"], "classes", 2)
-        got = sorted(sorted(c) for c in cand_classes)
-        exp = sorted(sorted(c) for c in dec.classes)
-        out.append(Finding("classes", "ok") if got == exp else Finding(
-            "classes", "structure mismatch", detail=f"expected {exp}, got {got}"))
+        got_classes = sorted(sorted(c) for c in cand_classes)
+        exp_classes = sorted(sorted(c) for c in dec.classes)
+        out.append(Finding("classes", "ok") if got_classes == exp_classes else Finding(
+            "classes", "structure mismatch", detail=f"expected {exp_classes}, got {got_classes}"))
     if "periods" in cand:
         periods = _index_list(cand["periods"], "periods")
         if cand_classes is not None and len(cand_classes) == len(periods) and all(cand_classes):
@@ -308,15 +315,15 @@ def _structure_findings(cand: dict, dec: Decomposition) -> list[Finding]:
             detail = "" if ok else f"expected periods {sorted(dec.periods)}, got {sorted(periods)}"
         out.append(Finding("periods", "structure mismatch" if detail else "ok", detail=detail))
     if "cyclic_classes" in cand:
-        got = sorted(_rotation_canonical(c) for c in _nested(cand["cyclic_classes"], "cyclic_classes", 3))
-        exp = sorted(_rotation_canonical([list(ck) for ck in cyc]) for cyc in dec.cyclic_classes)
-        ok = got == exp
+        got_cycles = sorted(_rotation_canonical(c) for c in _nested(cand["cyclic_classes"], "cyclic_classes", 3))
+        exp_cycles = sorted(_rotation_canonical([list(ck) for ck in cyc]) for cyc in dec.cyclic_classes)
+        ok = got_cycles == exp_cycles
         out.append(Finding("cyclic_classes", "ok" if ok else "structure mismatch",
                            detail="" if ok else "cyclic classes differ (compared class by class, phases in cyclic order)"))
     if "transient" in cand:
-        got = sorted(_index_list(cand["transient"], "transient"))
-        ok = got == list(dec.transient)
-        extra, missing = sorted(set(got) - set(dec.transient)), sorted(set(dec.transient) - set(got))
+        got_transient = sorted(_index_list(cand["transient"], "transient"))
+        ok = got_transient == list(dec.transient)
+        extra, missing = sorted(set(got_transient) - set(dec.transient)), sorted(set(dec.transient) - set(got_transient))
         out.append(Finding("transient", "ok" if ok else "structure mismatch",
                            detail="" if ok else f"claimed transient but recurrent: {extra}; transient but not claimed: {missing}"))
     if "anchors" in cand:
@@ -339,8 +346,7 @@ def _structure_findings(cand: dict, dec: Decomposition) -> list[Finding]:
 
 
 # -- the comparison ---------------------------------------------------------------------------------
-def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decomposition, *, atol: float = 1e-9,
-            rtol: float = 0.0, up_to_gauge: bool = False) -> Report:
+def compare(candidate: Mapping[str, Any], reference: _Reference, *, atol: float = 1e-9, rtol: float = 0.0, up_to_gauge: bool = False) -> Report:
     """Compare every quantity the candidate gives with exactpte's exact answer.
 
     Parameters
@@ -348,8 +354,8 @@ def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decom
     candidate : mapping
         Any subset of the keys of ``exactpte decompose --json`` (:data:`KEYS`, or an alias in
         :data:`ALIASES`), values as numbers, ``"p/q"`` strings, lists or numpy arrays.
-    reference : MarkovRewardProcess or Decomposition
-        The chain (decomposed here) or its exact decomposition.
+    reference : MarkovRewardProcess, Decomposition or CertifiedDecomposition
+        The chain (decomposed here) or its exact decomposition (or certified enclosures).
     atol, rtol : float
         Entry ``x`` agrees with the exact ``e`` when ``|x - e| <= atol + rtol |e|``; finite, ``>= 0``.
     up_to_gauge : bool
@@ -379,6 +385,27 @@ def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decom
     exactpte.errors.UsageError: atol must be a finite number >= 0, got -1
     """
     atol, rtol = check_tolerance(atol, "atol"), check_tolerance(rtol, "rtol")
+    cand = _candidate_keys(candidate)
+    from ..certified import CertifiedDecomposition
+
+    if isinstance(reference, CertifiedDecomposition):
+        return _compare_certified(cand, reference, atol, rtol)
+    dec = reference if isinstance(reference, Decomposition) else decompose(reference)
+    if dec.field.is_parametric:
+        raise UsageError("the oracle compares float candidates with a rational chain; substitute a point first (dec.at(point))")
+    orc = _Oracle(dec)
+    findings = _header_findings(cand, dec)
+    findings += _structure_findings(cand, dec)
+    findings += _vector_findings(cand, orc, atol, rtol)
+    if "theta" in cand:
+        findings.append(_numeric_finding("theta", _vector(cand["theta"], "theta"), to_floats(dec.theta), atol, rtol, unit="column"))
+    findings += _per_class_findings(cand, dec, atol, rtol)
+    findings += _matrix_findings(cand, orc, atol, rtol)
+    return Report(findings, up_to_gauge)
+
+
+def _candidate_keys(candidate: Mapping[str, Any]) -> dict[str, Any]:
+    """The candidate with aliases resolved: every key known and given once, at least one key."""
     if not isinstance(candidate, Mapping):
         raise CandidateError(f"the candidate must be a mapping from quantity names to values, got {type(candidate).__name__}")
     cand: dict[str, Any] = {}
@@ -391,14 +418,11 @@ def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decom
         cand[key] = v
     if not cand:
         raise CandidateError(f"the candidate gives none of the compared quantities ({', '.join(KEYS)})")
-    from ..certified import CertifiedDecomposition
+    return cand
 
-    if isinstance(reference, CertifiedDecomposition):
-        return _compare_certified(cand, reference, atol, rtol)
-    dec = reference if isinstance(reference, Decomposition) else decompose(reference)
-    if dec.field.is_parametric:
-        raise UsageError("the oracle compares float candidates with a rational chain; substitute a point first (dec.at(point))")
-    orc = _Oracle(dec)
+
+def _header_findings(cand: dict[str, Any], dec: Decomposition) -> list[Finding]:
+    """``format``, ``n`` and ``labels``, where the candidate gives them."""
     findings: list[Finding] = []
     if "format" in cand:
         ok = cand["format"] == FORMAT
@@ -411,7 +435,13 @@ def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decom
         expected = list(dec.chain.labels) if dec.chain.labels is not None else [str(s) for s in range(dec.n)]
         ok = isinstance(labels, Sequence) and not isinstance(labels, str) and list(labels) == expected
         findings.append(Finding("labels", "ok" if ok else "mismatch", detail="" if ok else "labels differ from the chain's"))
-    findings += _structure_findings(cand, dec)
+    return findings
+
+
+def _vector_findings(cand: dict[str, Any], orc: _Oracle, atol: float, rtol: float) -> list[Finding]:
+    """The state-indexed vectors (:data:`VECTOR_KEYS`): a mismatch is re-examined as a gauge shift,
+    else diagnosed; an off-gauge ``v`` with its matching ``g`` is one gauge finding, not two."""
+    findings: list[Finding] = []
     given = {k: _vector(cand[k], k) for k in VECTOR_KEYS if k in cand}
     for key, got in given.items():
         expected = orc.vector(key)
@@ -422,27 +452,29 @@ def compare(candidate: Mapping[str, Any], reference: MarkovRewardProcess | Decom
                 f.diagnosis = diagnose_vector(key, got, expected, orc, atol, rtol)
         findings.append(f)
     if "g_star" in given and "v_star" in given:
-        # an off-gauge v with its matching g is one finding, not two
         fv = next(f for f in findings if f.key == "v_star")
         fg = next(f for f in findings if f.key == "g_star")
         if fv.status == "same up to gauge" and fg.status == "mismatch":
             fg.status, fg.detail = "same up to gauge", "matches r - (I-P) v for the candidate's off-gauge v"
             fg.diagnosis = fv.diagnosis
-    if "theta" in cand:
-        findings.append(_numeric_finding("theta", _vector(cand["theta"], "theta"), to_floats(dec.theta), atol, rtol, unit="column"))
-    findings += _per_class_findings(cand, dec, atol, rtol)
+    return findings
+
+
+def _matrix_findings(cand: dict[str, Any], orc: _Oracle, atol: float, rtol: float) -> list[Finding]:
+    """``basis`` and ``P_inf`` (:data:`MATRIX_KEYS`), a wrong ``P_inf`` diagnosed."""
+    findings: list[Finding] = []
     for key in MATRIX_KEYS:
         if key in cand:
-            exp = orc.basis if key == "basis" else np.array([to_floats(row) for row in dec.P_inf])
+            exp = orc.basis if key == "basis" else np.array([to_floats(row) for row in orc.dec.P_inf])
             got = _matrix(cand[key], key)
             f = _numeric_finding(key, got, exp, atol, rtol, unit="row")
             if key == "P_inf" and f.status == "mismatch" and math.isfinite(f.max_error):
                 f.diagnosis = diagnose_P_inf(got, orc, atol + rtol)
             findings.append(f)
-    return Report(findings, up_to_gauge)
+    return findings
 
 
-def _compare_certified(cand: dict, cert, atol: float, rtol: float) -> Report:
+def _compare_certified(cand: dict[str, Any], cert: CertifiedDecomposition, atol: float, rtol: float) -> Report:
     """Judge a candidate against certified enclosures ``[lo, hi]`` instead of exact values.
 
     An entry agrees when ``|x - mid| <= atol + rtol |mid| + radius``: an answer within the
@@ -491,7 +523,7 @@ def _compare_certified(cand: dict, cert, atol: float, rtol: float) -> Report:
     return Report(findings, False)
 
 
-def _gauge(key: str, f: Finding, got: np.ndarray, expected: np.ndarray, given: dict, orc: _Oracle, atol: float, rtol: float) -> Finding:
+def _gauge(key: str, f: Finding, got: np.ndarray, expected: np.ndarray, given: dict[str, np.ndarray], orc: _Oracle, atol: float, rtol: float) -> Finding:
     """Re-classify a mismatch that lies exactly in the gauge space of ``v*`` or ``h``."""
     diff = got - expected
     tol = 10 * (atol + rtol * float(np.max(np.abs(expected), initial=0.0))) + 1e-12
@@ -567,18 +599,18 @@ def diagnose_P_inf(got: np.ndarray, orc: _Oracle, tol: float) -> str:
     return "P P_inf = P_inf but it is not the Cesaro limit: check the absorption probabilities into each class"
 
 
-def _per_class_findings(cand: dict, dec: Decomposition, atol: float, rtol: float) -> list[Finding]:
+def _per_class_findings(cand: dict[str, Any], dec: Decomposition, atol: float, rtol: float) -> list[Finding]:
     """``stationary`` and ``class_gain``, aligned with the candidate's classes (canonical order if none given)."""
-    out = []
+    out: list[Finding] = []
     order = list(range(len(dec.classes)))
     cand_classes = _nested(cand["classes"], "classes", 2) if "classes" in cand else None
     if cand_classes is not None:
         by_set = {tuple(sorted(c)): i for i, c in enumerate(dec.classes)}
         mapped = [by_set.get(tuple(sorted(c))) for c in cand_classes]
-        if None in mapped or len(mapped) != len(order):
+        order = [i for i in mapped if i is not None]
+        if len(order) != len(mapped) or len(mapped) != len(dec.classes):
             return [Finding(k, "structure mismatch", detail="the candidate's classes differ, so per-class values cannot be aligned")
                     for k in PER_CLASS_KEYS if k in cand]
-        order = mapped
     if "class_gain" in cand:
         exp = np.array([to_float(dec.class_gain[i]) for i in order])
         out.append(_numeric_finding("class_gain", _vector(cand["class_gain"], "class_gain"), exp, atol, rtol, unit="class"))
@@ -603,7 +635,7 @@ def _per_class_findings(cand: dict, dec: Decomposition, atol: float, rtol: float
     return out
 
 
-def assert_decomposition_close(candidate: Mapping[str, Any], reference, *, atol: float = 1e-9, rtol: float = 0.0,
+def assert_decomposition_close(candidate: Mapping[str, Any], reference: _Reference, *, atol: float = 1e-9, rtol: float = 0.0,
                                up_to_gauge: bool = False) -> Report:
     """Assert that every quantity the candidate gives matches the exact answer (see :func:`compare`).
 
@@ -621,11 +653,11 @@ def assert_decomposition_close(candidate: Mapping[str, Any], reference, *, atol:
     return report
 
 
-def assert_gain_close(rho: Sequence[float], reference, *, atol: float = 1e-9, rtol: float = 0.0) -> None:
+def assert_gain_close(rho: Sequence[float], reference: _Reference, *, atol: float = 1e-9, rtol: float = 0.0) -> None:
     """Assert a gain vector equals ``ρ = P∞ r`` (NaN and infinity never agree)."""
     assert_decomposition_close({"rho": rho}, reference, atol=atol, rtol=rtol)
 
 
-def assert_bias_close(h: Sequence[float], reference, *, atol: float = 1e-9, rtol: float = 0.0, up_to_gauge: bool = False) -> None:
+def assert_bias_close(h: Sequence[float], reference: _Reference, *, atol: float = 1e-9, rtol: float = 0.0, up_to_gauge: bool = False) -> None:
     """Assert a bias vector equals the normalized ``h`` (or differs by ``ker(I - P)`` when ``up_to_gauge``)."""
     assert_decomposition_close({"h": h}, reference, atol=atol, rtol=rtol, up_to_gauge=up_to_gauge)

@@ -17,17 +17,22 @@ Examples
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from hypothesis import strategies as st
 
 from ..chain import MarkovRewardProcess
 from .random_chains import ChainSpec, build_chain, draw_spec, parametrize
+
+if TYPE_CHECKING:
+    from ..parametric import ParametricChain
 
 __all__ = ["chain_specs", "chains", "edge_case_chains", "parametric_chains", "generic_points", "describe"]
 
 
 @st.composite
 def chain_specs(
-    draw,
+    draw: st.DrawFn,
     *,
     min_classes: int = 1,
     max_classes: int = 3,
@@ -54,7 +59,7 @@ def chain_specs(
 
 @st.composite
 def chains(
-    draw,
+    draw: st.DrawFn,
     *,
     min_classes: int = 1,
     max_classes: int = 3,
@@ -116,18 +121,19 @@ def edge_case_chains() -> st.SearchStrategy[MarkovRewardProcess]:
 
 
 @st.composite
-def parametric_chains(draw, *, params: tuple[str, ...] = ("p", "q"), max_parametric_rows: int = 3, **chain_kwargs):
+def parametric_chains(draw: st.DrawFn, *, params: tuple[str, ...] = ("p", "q"), max_parametric_rows: int = 3,
+                      **chain_kwargs: Any) -> ParametricChain:
     """Parametric chains valid by construction (:func:`exactpte.testing.random_chains.parametrize` on a drawn
     chain): the generic region contains ``(0, 1)^k``, so :func:`generic_points` lie inside it."""
     base = draw(chains(**chain_kwargs))
     return parametrize(base, lambda lo, hi: draw(st.integers(lo, hi)), params=params, max_rows=max_parametric_rows)
 
 
-def generic_points(params: tuple[str, ...] = ("p", "q"), max_denominator: int = 50):
+def generic_points(params: tuple[str, ...] = ("p", "q"), max_denominator: int = 50) -> st.SearchStrategy[dict[str, str]]:
     """Rational points of ``(0, 1)^k``, inside the generic region of :func:`parametric_chains`."""
 
     @st.composite
-    def point(draw):
+    def point(draw: st.DrawFn) -> dict[str, str]:
         out = {}
         for p in params:
             q = draw(st.integers(2, max_denominator))

@@ -7,11 +7,11 @@ from math import lcm
 import flint
 
 from ..linalg import in_span, matvec, nullspace, norm_inf, random_vector, rank, same_span
-from ..registry import Context, NotClaimed, check, few, mismatch
+from ..registry import Context, NotClaimed, Outcome, check, few, mismatch
 
 
 @check("lem:recurrent_decomp", "closed SCCs of the support graph = recurrent classes")
-def _recurrent(ctx: Context):
+def _recurrent(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     Pinf = ctx.routes.P_inf
     recurrent = {y for y in range(n) if any(Pinf[s, y] != 0 for s in range(n))}
@@ -33,7 +33,7 @@ def _recurrent(ctx: Context):
 
 
 @check("lem:shift_b", "P b_{i,k} = b_{i,k-1 mod d_i}", sparse=True)
-def _shift(ctx: Context):
+def _shift(ctx: Context) -> Outcome:
     c = ctx.claimed
     col_of = {(i, k): j for j, (i, k, _) in enumerate(c.anchors)}
     for j, (i, k, _) in enumerate(c.anchors):
@@ -62,7 +62,7 @@ def projection_problem(ctx: Context) -> str | None:
 
 
 @check("lem:Pi_kernel", "Pi^2 = Pi, (Pi v)(a) = 0, ker Pi = span b, dim ker Pi = N")
-def _Pi_kernel(ctx: Context):
+def _Pi_kernel(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     m = projection_problem(ctx)
     if m:
@@ -77,7 +77,7 @@ def _Pi_kernel(ctx: Context):
 
 
 @check("lem:kernel_equals_peripheral", "span b = K(P)")
-def _kernel_peripheral(ctx: Context):
+def _kernel_peripheral(ctx: Context) -> Outcome:
     c = ctx.claimed
     Bm = c.basis_matrix()
     if not same_span(Bm, ctx.routes.K):
@@ -88,7 +88,7 @@ def _kernel_peripheral(ctx: Context):
 
 
 @check("rem:peripheral_semisimple", "no Jordan blocks on the unit circle: rank(P^D - I) = rank((P^D - I)^2)")
-def _semisimple(ctx: Context):
+def _semisimple(ctx: Context) -> Outcome:
     routes = ctx.routes
     D = lcm(*ctx.claimed.periods) if ctx.claimed.periods else 1
     M = routes.P_pow(D) - routes.I
@@ -102,7 +102,7 @@ def _semisimple(ctx: Context):
 
 
 @check("lem:W_norm_equiv", "W cap K = {0}")
-def _W_cap_K(ctx: Context):
+def _W_cap_K(ctx: Context) -> Outcome:
     if ctx.routes.anchor_basis(ctx.claimed.anchor_states) is None:
         return "K[anchors, :] is singular: a nonzero element of K vanishes at every anchor"
     return None
@@ -130,7 +130,7 @@ def _perturbed_basis(ctx: Context, eps: flint.fmpq) -> list[list]:
 
 
 @check("lem:vhat_star_unique", "the Pi^-projected fixed point v = Pi^(r + P v) exists and is unique")
-def _vhat_unique(ctx: Context):
+def _vhat_unique(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     bh = _perturbed_basis(ctx, flint.fmpq(1, 100))
     A = set(c.anchor_states)
@@ -162,7 +162,7 @@ def _vhat_unique(ctx: Context):
 
 
 @check("lem:b_simplex", "b >= 0 and sum_{(i,k)} b_{i,k}(s) = 1 (also for b^)", sparse=True)
-def _b_simplex(ctx: Context):
+def _b_simplex(ctx: Context) -> Outcome:
     for s, row in enumerate(ctx.claimed.basis):
         neg = [j for j, x in enumerate(row) if x < 0]
         if neg:
@@ -170,14 +170,14 @@ def _b_simplex(ctx: Context):
         tot = sum(row, flint.fmpq(0))
         if tot != 1:
             return f"sum_(i,k) b_(i,k)(s) = {tot} at state {s}, expected 1"
-    for s, row in enumerate(_perturbed_basis(ctx, flint.fmpq(1, 7))):
-        if any(x < 0 for x in row) or sum(row, flint.fmpq(0)) != 1:
+    for s, learned in enumerate(_perturbed_basis(ctx, flint.fmpq(1, 7))):
+        if any(x < 0 for x in learned) or sum(learned, flint.fmpq(0)) != 1:
             return f"the learned b^ leaves the simplex at state {s}"
     return None
 
 
 @check("lem:pihat_dev", "||(Pi^ - Pi) v|| <= eps_b ||v|| when max_s ||b^(s) - b(s)||_1 <= eps_b", sparse=True)
-def _pihat_dev(ctx: Context):
+def _pihat_dev(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     rng = ctx.rng("dev")
     bh = _perturbed_basis(ctx, flint.fmpq(1, 5))
@@ -192,7 +192,7 @@ def _pihat_dev(ctx: Context):
 
 
 @check("lem:pihat_infty_norm", "||Pi^ v|| <= 2||v|| (and the same for Pi)", sparse=True)
-def _pihat_norm(ctx: Context):
+def _pihat_norm(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     rng = ctx.rng("norm")
     bh = _perturbed_basis(ctx, flint.fmpq(1, 3))
@@ -207,7 +207,7 @@ def _pihat_norm(ctx: Context):
 
 
 @check("lem:anchor_interpolation", "every g in K equals sum_(i,k) g(a_(i,k)) b_(i,k)")
-def _anchor_interp(ctx: Context):
+def _anchor_interp(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     K = ctx.routes.K
     for j in range(K.ncols()):
@@ -218,7 +218,7 @@ def _anchor_interp(ctx: Context):
 
 
 @check("def:theta_star", "theta*_(i,k) = g*(a_(i,k)) and g* = sum theta* b", sparse=True)
-def _theta(ctx: Context):
+def _theta(ctx: Context) -> Outcome:
     c = ctx.claimed
     m = mismatch("theta", list(c.theta), [c.g_star[a] for a in c.anchor_states], "g* at the anchors")
     if m:
@@ -228,7 +228,7 @@ def _theta(ctx: Context):
 
 
 @check("P_inf", "claimed P_inf equals the spectral projector for eigenvalue 1")
-def _P_inf(ctx: Context):
+def _P_inf(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     if c.P_inf is None:
         return NotClaimed("P_inf")
@@ -240,7 +240,7 @@ def _P_inf(ctx: Context):
 
 
 @check("lem:Pi_identity", "a projection with kernel K(P) keeps the quotient class: v - Pi v in K(P) for every v")
-def _Pi_identity(ctx: Context):
+def _Pi_identity(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     K = ctx.routes.K
     rng = ctx.rng("Pi_identity")

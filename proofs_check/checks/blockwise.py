@@ -9,10 +9,12 @@ through these versions too (``max_dense=0``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import flint
 
 from ..linalg import random_vector
-from ..registry import NOT_APPLICABLE, Context, block_route, few, mismatch
+from ..registry import NOT_APPLICABLE, Context, Outcome, block_route, few, mismatch
 from .appendix import projection_problem
 from .decomposition import indicator_problem
 from .evaluation import _orbit_sum
@@ -33,7 +35,7 @@ def _claimed_columns(ctx: Context) -> list[tuple[int, int]] | str:
     return out
 
 
-def _project(ctx: Context, cols, v: list) -> list:
+def _project(ctx: Context, cols: list[tuple[int, int]], v: Sequence[flint.fmpq]) -> list[flint.fmpq]:
     """``Π v = v - Σ_c v(a_c) b_c`` with the block route's basis."""
     B, anchors = ctx.blocks, ctx.claimed.anchor_states
     out = list(v)
@@ -48,12 +50,12 @@ def _project(ctx: Context, cols, v: list) -> list:
     return out
 
 
-def _sub(a, b):
+def _sub(a: Sequence[flint.fmpq], b: Sequence[flint.fmpq]) -> list[flint.fmpq]:
     return [x - y for x, y in zip(a, b)]
 
 
 @block_route("thm:wellposed")
-def _wellposed(ctx: Context):
+def _wellposed(ctx: Context) -> Outcome:
     c, chain, B = ctx.claimed, ctx.chain, ctx.blocks
     Pv = chain.matvec(c.v_star)
     bad = [s for s, (r, g, v, pv) in enumerate(zip(chain.r, c.g_star, c.v_star, Pv)) if r - g - v + pv != 0]
@@ -77,7 +79,7 @@ def _wellposed(ctx: Context):
 
 
 @block_route("cor:recover_invariant_gain")
-def _recover_gain(ctx: Context):
+def _recover_gain(ctx: Context) -> Outcome:
     B = ctx.blocks
     m = mismatch("P_inf g*", B.P_inf_apply(list(ctx.claimed.g_star)), B.rho, "rho (block route)")
     if m:
@@ -87,7 +89,7 @@ def _recover_gain(ctx: Context):
     return None
 
 
-def _psi(ctx: Context, cols) -> list | str:
+def _psi(ctx: Context, cols: list[tuple[int, int]]) -> list[flint.fmpq] | str:
     """``ψ ∈ K ∩ ker P∞`` with ``(I - P) ψ = g* - ρ``: per class, ``c_k - c_{k+1} = θ_k - γ_i`` and
     ``Σ_k c_k = 0``, solved exactly (a ``d x d`` system), then ``ψ = Σ c b``."""
     B, g = ctx.blocks, ctx.claimed.g_star
@@ -111,7 +113,7 @@ def _psi(ctx: Context, cols) -> list | str:
 
 
 @block_route("thm:comparison_gain_bias")
-def _comparison(ctx: Context):
+def _comparison(ctx: Context) -> Outcome:
     c, chain, B = ctx.claimed, ctx.chain, ctx.blocks
     m = mismatch("P_inf g*", B.P_inf_apply(list(c.g_star)), B.rho, "rho (block route)")
     if m:
@@ -138,7 +140,7 @@ def _comparison(ctx: Context):
 
 
 @block_route("cor:projected_bias")
-def _projected_bias(ctx: Context):
+def _projected_bias(ctx: Context) -> Outcome:
     c, chain, B = ctx.claimed, ctx.chain, ctx.blocks
     cols = _claimed_columns(ctx)
     if isinstance(cols, str):
@@ -153,7 +155,7 @@ def _projected_bias(ctx: Context):
 
 
 @block_route("def:main_b")
-def _def_b(ctx: Context):
+def _def_b(ctx: Context) -> Outcome:
     c = ctx.claimed
     cols = _claimed_columns(ctx)
     if isinstance(cols, str):
@@ -166,7 +168,7 @@ def _def_b(ctx: Context):
 
 
 @block_route("lem:anchor_interpolation")
-def _anchor_interpolation(ctx: Context):
+def _anchor_interpolation(ctx: Context) -> Outcome:
     c = ctx.claimed
     cols = _claimed_columns(ctx)
     if isinstance(cols, str):
@@ -183,7 +185,7 @@ def _anchor_interpolation(ctx: Context):
 
 
 @block_route("prop:aperiodic_reduction")
-def _aperiodic(ctx: Context):
+def _aperiodic(ctx: Context) -> Outcome:
     c, B = ctx.claimed, ctx.blocks
     if any(d != 1 for d in c.periods):
         return NOT_APPLICABLE
@@ -197,7 +199,7 @@ def _aperiodic(ctx: Context):
 
 
 @block_route("lem:invariant_constant_on_class")
-def _invariant_constant(ctx: Context):
+def _invariant_constant(ctx: Context) -> Outcome:
     """``ker(I - P)`` is spanned by the absorption vectors ``α_i`` (one per class, ``dim = #classes``):
     each is invariant (checked on every state at once) and is ``1`` on its class, ``0`` on the others."""
     B = ctx.blocks
@@ -220,7 +222,7 @@ def _invariant_constant(ctx: Context):
 
 
 @block_route("P_inf")
-def _P_inf(ctx: Context):
+def _P_inf(ctx: Context) -> Outcome:
     c, B = ctx.claimed, ctx.blocks
     if c.P_inf is None:
         from ..registry import NotClaimed
@@ -253,19 +255,19 @@ def _claimed_in_K(ctx: Context) -> str | None:
 
 
 @block_route("lem:kernel_equals_peripheral")
-def _kernel_peripheral(ctx: Context):
+def _kernel_peripheral(ctx: Context) -> Outcome:
     return _claimed_in_K(ctx)
 
 
 @block_route("lem:main_b_identify")
-def _b_identify(ctx: Context):
+def _b_identify(ctx: Context) -> Outcome:
     # Pi b_j = b_j - Σ_c b_j(a_c) b_c = 0 follows from b(a) = δ, checked in _claimed_in_K
     # (projecting all N columns would cost N^2 n: 10^10 operations on crowds-5-5)
     return _claimed_in_K(ctx)
 
 
 @block_route("lem:W_norm_equiv")
-def _W_cap_K(ctx: Context):
+def _W_cap_K(ctx: Context) -> Outcome:
     cols = _claimed_columns(ctx)
     if isinstance(cols, str):
         return cols
@@ -278,7 +280,7 @@ def _W_cap_K(ctx: Context):
 
 
 @block_route("lem:Pi_kernel")
-def _Pi_kernel(ctx: Context):
+def _Pi_kernel(ctx: Context) -> Outcome:
     m = projection_problem(ctx)
     if m:
         return m
@@ -288,7 +290,7 @@ def _Pi_kernel(ctx: Context):
 
 
 @block_route("lem:Pi_identity")
-def _Pi_identity(ctx: Context):
+def _Pi_identity(ctx: Context) -> Outcome:
     c, B = ctx.claimed, ctx.blocks
     rng = ctx.rng("Pi_identity")
     for _ in range(4):
@@ -300,7 +302,7 @@ def _Pi_identity(ctx: Context):
 
 
 @block_route("lem:recurrent_decomp")
-def _recurrent(ctx: Context):
+def _recurrent(ctx: Context) -> Outcome:
     c, B = ctx.claimed, ctx.blocks
     if sorted(map(sorted, c.classes)) != B.classes:
         return "the claimed classes differ from the closed strongly connected components"
@@ -337,7 +339,7 @@ def _horizons(ctx: Context) -> list[int]:
 
 
 @block_route("lem:app_telescoping")
-def _telescoping(ctx: Context):
+def _telescoping(ctx: Context) -> Outcome:
     c, chain = ctx.claimed, ctx.chain
     for T in _horizons(ctx):
         J = _returns(ctx, list(chain.r), T)
@@ -355,7 +357,7 @@ def _telescoping(ctx: Context):
 
 
 @block_route("cor:return_error")
-def _return_error(ctx: Context):
+def _return_error(ctx: Context) -> Outcome:
     c, chain = ctx.claimed, ctx.chain
     n = chain.n
     for trial in range(3):
@@ -375,7 +377,7 @@ def _return_error(ctx: Context):
 
 
 @block_route("prop:app_vstar_transient_cost")
-def _transient_cost(ctx: Context):
+def _transient_cost(ctx: Context) -> Outcome:
     c, chain = ctx.claimed, ctx.chain
     g = c.g_star
     expected = ctx.blocks.hitting_cost(set(c.anchor_states), lambda s: chain.r[s] - g[s])
@@ -385,7 +387,7 @@ def _transient_cost(ctx: Context):
 
 
 @block_route("prop:deterministic_cycle")
-def _det_cycle(ctx: Context):
+def _det_cycle(ctx: Context) -> Outcome:
     from .evaluation import _cycle_order
 
     order = _cycle_order(ctx.chain)

@@ -6,12 +6,13 @@ from __future__ import annotations
 import flint
 
 from ..certificates import contraction_certificate, has_cyclotomic_factor, quotient_charpolys, quotient_matrix
+from ..claimed import Claimed
 from ..linalg import col, in_span, in_span_all, matvec, nullspace, random_vector, rank, same_span, vec
-from ..registry import NOT_APPLICABLE, Context, check, few, mismatch
+from ..registry import NOT_APPLICABLE, Context, Outcome, check, few, mismatch
 
 
 @check("lem:invariant_constant_on_class", "Px = x implies x constant on every closed class")
-def _invariant_constant(ctx: Context):
+def _invariant_constant(ctx: Context) -> Outcome:
     R = ctx.routes.invariant
     for j in range(R.ncols()):
         for i, members in enumerate(ctx.claimed.classes):
@@ -24,7 +25,7 @@ def _invariant_constant(ctx: Context):
 
 
 @check("thm:minimal_quotient", "rho(P on R^n/K') < 1 iff K(P) is contained in K'; K(P) is the minimal such K'")
-def _minimal_quotient(ctx: Context):
+def _minimal_quotient(ctx: Context) -> Outcome:
     B = ctx.claimed.basis_matrix()
     _, q = quotient_charpolys(ctx.routes.P, B, ctx.routes.charpoly)
     if q is None:
@@ -39,7 +40,7 @@ def _minimal_quotient(ctx: Context):
 
 
 @check("thm:quotient_contraction", "a norm on R^n/K(P) in which the quotient operator contracts by gamma < 1 (Lyapunov certificate)")
-def _quotient_contraction(ctx: Context):
+def _quotient_contraction(ctx: Context) -> Outcome:
     K = ctx.claimed.basis_matrix()  # the claimed K: judged by whether its quotient contracts
     if rank(K) < K.ncols():
         return "the claimed basis is rank deficient"
@@ -49,7 +50,7 @@ def _quotient_contraction(ctx: Context):
 
 
 @check("thm:wellposed", "unique v* in range(Pi) with v* = Pi(r + P v*); g* = r - (I-P)v* in K(P)")
-def _wellposed(ctx: Context):
+def _wellposed(ctx: Context) -> Outcome:
     c, n, chain = ctx.claimed, ctx.chain.n, ctx.chain
     Pv = chain.matvec(c.v_star)
     resid = [r - g - v + pv for r, g, v, pv in zip(chain.r, c.g_star, c.v_star, Pv)]
@@ -80,7 +81,7 @@ def _wellposed(ctx: Context):
 
 
 @check("cor:recover_invariant_gain", "g = P_inf g* = P_inf r")
-def _recover_gain(ctx: Context):
+def _recover_gain(ctx: Context) -> Outcome:
     Pinf = ctx.routes.P_inf
     a = matvec(Pinf, ctx.claimed.g_star)
     m = mismatch("P_inf g*", a, vec(ctx.routes.rho), "P_inf r (spectral projector)")
@@ -92,7 +93,7 @@ def _recover_gain(ctx: Context):
 
 
 @check("prop:aperiodic_reduction", "all d_i = 1 implies K = range(P_inf) = ker(I-P), g* = rho, v* - h in ker(I-P)")
-def _aperiodic(ctx: Context):
+def _aperiodic(ctx: Context) -> Outcome:
     c = ctx.claimed
     if any(d != 1 for d in c.periods):
         return NOT_APPLICABLE
@@ -110,7 +111,7 @@ def _aperiodic(ctx: Context):
 
 
 @check("thm:comparison_gain_bias", "P_inf g* = rho; unique psi in K cap ker P_inf with g* = rho + (I-P)psi; h = v* + psi - P_inf v*")
-def _comparison(ctx: Context):
+def _comparison(ctx: Context) -> Outcome:
     c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
     rho = vec(routes.rho)
     Pinf = routes.P_inf
@@ -151,7 +152,7 @@ def _comparison(ctx: Context):
 
 
 @check("cor:projected_bias", "Pi h = v*; g* = rho + (I-P)(I-Pi)h")
-def _projected_bias(ctx: Context):
+def _projected_bias(ctx: Context) -> Outcome:
     c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
     B = routes.anchor_basis(c.anchor_states)
     if B is None:
@@ -168,7 +169,7 @@ def _projected_bias(ctx: Context):
 
 
 @check("def:main_b", "b_{i,k}(s) = P(enter class i with phase - hitting time = k mod d_i)")
-def _def_b(ctx: Context):
+def _def_b(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     B = ctx.routes.anchor_basis(c.anchor_states)
     if B is None:
@@ -180,7 +181,7 @@ def _def_b(ctx: Context):
     return indicator_problem(c)
 
 
-def indicator_problem(c) -> str | None:
+def indicator_problem(c: Claimed) -> str | None:
     """On recurrent states ``b_{i,k}`` is the indicator of ``C_{i,k}``: every state of every claimed class
     (shared by the dense and block versions of ``def:main_b``)."""
     for j, (i, k, _) in enumerate(c.anchors):
@@ -193,7 +194,7 @@ def indicator_problem(c) -> str | None:
 
 
 @check("lem:main_b_identify", "{b_{i,k}} is a basis of K; Pi has kernel K; b_{i,k}(a_{j,l}) = delta")
-def _b_identify(ctx: Context):
+def _b_identify(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     Bm = c.basis_matrix()
     if rank(Bm) != c.N:

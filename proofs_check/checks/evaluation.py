@@ -10,7 +10,7 @@ from exactpte.chain import MarkovRewardProcess
 
 from ..claimed import Claimed
 from ..linalg import col, matvec, norm_inf, orbit, random_vector, vec
-from ..registry import NOT_APPLICABLE, Context, check, mismatch
+from ..registry import NOT_APPLICABLE, Context, Outcome, check, mismatch
 
 
 def _horizons(c: Claimed) -> list[int]:
@@ -19,7 +19,7 @@ def _horizons(c: Claimed) -> list[int]:
 
 
 @check("lem:app_telescoping", "J_T = sum_{t<T} P^t g_v + v - P^T v for every v and T >= 1")
-def _telescoping(ctx: Context):
+def _telescoping(ctx: Context) -> Outcome:
     routes, n = ctx.routes, ctx.chain.n
     rng = ctx.rng("tele")
     vs = [list(ctx.claimed.v_star), random_vector(rng, n)]
@@ -51,7 +51,7 @@ def _orbit_sum(c: Claimed, T: int) -> list:
 
 
 @check("prop:app_vstar_transient_cost", "v*(s) = E_s[sum_{t < tau_A} (r - g*)(X_t)]")
-def _transient_cost(ctx: Context):
+def _transient_cost(ctx: Context) -> Outcome:
     c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
     A = set(c.anchor_states)
     rest = [s for s in range(n) if s not in A]
@@ -84,7 +84,7 @@ def _cycle_order(chain: MarkovRewardProcess) -> list[int] | None:
 
 
 @check("prop:deterministic_cycle", "d-cycle: K = R^d, Pi = 0, v* = 0, g* = r; even d and r = 1{k < d/2} give ||h|| = d/8")
-def _det_cycle(ctx: Context):
+def _det_cycle(ctx: Context) -> Outcome:
     order = _cycle_order(ctx.chain)
     if order is None:
         return NOT_APPLICABLE
@@ -112,13 +112,13 @@ def _det_cycle(ctx: Context):
 
 
 @check("cor:return_error", "||J^_T - J_T|| <= T||g^ - g*|| + 2||v^ - v*|| for every candidate (g^, v^)")
-def _return_error(ctx: Context):
+def _return_error(ctx: Context) -> Outcome:
     c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
     rng = ctx.rng("ret")
     P = routes.P
     for trial in range(4):
-        dg = random_vector(rng, n, 3) if trial else [flint.fmpq(0)] * n
-        dv = random_vector(rng, n, 3) if trial else [flint.fmpq(0)] * n
+        dg = random_vector(rng, n, bound=3) if trial else [flint.fmpq(0)] * n
+        dv = random_vector(rng, n, bound=3) if trial else [flint.fmpq(0)] * n
         gh = [a + b for a, b in zip(c.g_star, dg)]
         vh = [a + b for a, b in zip(c.v_star, dv)]
         for T in _horizons(c):

@@ -16,7 +16,7 @@ The graph is analysed by :class:`proofs_check.graph.SupportGraph`, independent o
 from __future__ import annotations
 
 from ..graph import SupportGraph
-from ..registry import Context, NotClaimed, check, few
+from ..registry import Context, NotClaimed, Outcome, check, few
 
 
 def _graph(ctx: Context) -> SupportGraph:
@@ -24,7 +24,7 @@ def _graph(ctx: Context) -> SupportGraph:
 
 
 @check("structure:classes", "the claimed closed classes are the closed SCCs of the support graph", kind="structure")
-def _classes(ctx: Context):
+def _classes(ctx: Context) -> Outcome:
     claimed = [sorted(c) for c in ctx.claimed.classes]
     flat = [s for c in claimed for s in c]
     if len(flat) != len(set(flat)):
@@ -38,7 +38,7 @@ def _classes(ctx: Context):
 
 
 @check("structure:transient", "the claimed transient states are the states of no closed class", kind="structure")
-def _transient(ctx: Context):
+def _transient(ctx: Context) -> Outcome:
     if ctx.claimed.transient is None:
         return NotClaimed("transient")
     recurrent = {s for c in _graph(ctx).closed_classes() for s in c}
@@ -51,7 +51,7 @@ def _transient(ctx: Context):
 
 
 @check("structure:periods", "each claimed period is the gcd of the cycle lengths of its class", kind="structure")
-def _periods(ctx: Context):
+def _periods(ctx: Context) -> Outcome:
     c = ctx.claimed
     if len(c.periods) != len(c.classes):
         return f"{len(c.periods)} periods for {len(c.classes)} claimed classes"
@@ -67,7 +67,7 @@ def _periods(ctx: Context):
 
 @check("structure:cyclic_classes", "the cyclic classes partition each class and one step goes from C_{i,k} to C_{i,k+1 mod d_i}",
        kind="structure")
-def _cyclic(ctx: Context):
+def _cyclic(ctx: Context) -> Outcome:
     c = ctx.claimed
     g = _graph(ctx)
     if len(c.cyclic_classes) != len(c.classes):
@@ -75,7 +75,7 @@ def _cyclic(ctx: Context):
     for i, (members, d, cyc) in enumerate(zip(c.classes, c.periods, c.cyclic_classes)):
         if len(cyc) != d:
             return f"class {i} has period {d} but {len(cyc)} claimed cyclic classes"
-        phase = {}
+        phase: dict[int, int] = {}
         for k, part in enumerate(cyc):
             if not part:
                 return f"cyclic class C_{i},{k} is empty"
@@ -95,7 +95,7 @@ def _cyclic(ctx: Context):
 
 
 @check("structure:anchors", "one anchor a_{i,k} in every cyclic class C_{i,k}", kind="structure")
-def _anchors(ctx: Context):
+def _anchors(ctx: Context) -> Outcome:
     c = ctx.claimed
     seen = set()
     for j, (i, k, s) in enumerate(c.anchors):
@@ -113,7 +113,7 @@ def _anchors(ctx: Context):
 
 
 @check("structure:basis_order", "basis columns follow the (class, phase) order of their anchors", kind="structure")
-def _basis_order(ctx: Context):
+def _basis_order(ctx: Context) -> Outcome:
     c = ctx.claimed
     order = [(i, k) for i, k, _ in c.anchors]
     expected = [(i, k) for i, d in enumerate(c.periods) for k in range(d)]
