@@ -37,7 +37,7 @@ from ..chain import Chain, MarkovRewardProcess, check_chain
 from ..errors import ChainFileError, ExactpteError
 from ..fields import RationalFunctionField
 from ..parametric import ParametricChain, parameter_field
-from .common import note_decimals
+from .common import naming, note_decimals
 
 __all__ = ["to_drn", "read_drn"]
 
@@ -269,10 +269,11 @@ def read_drn(text: str, *, source: str = "<drn>", reward_model: str | int | None
                 total = total + value(vals[pick], k, f"the {kind} reward of state {s}")
         r.append(total)
     chain: Chain
-    if field is not None:
-        chain = ParametricChain.from_edges(n, edges, r, params=params)
-    else:
-        chain = MarkovRewardProcess.from_edges(n, edges, r)
+    with naming(source):
+        if field is not None:
+            chain = ParametricChain.from_edges(n, edges, r, params=params)
+        else:
+            chain = MarkovRewardProcess.from_edges(n, edges, r)
     if pick is None:
         chain.notes = chain.notes + ("the DRN file has no rewards: r = 0",)
     return note_decimals(chain, [text])
