@@ -15,6 +15,7 @@ import pytest
 
 import exactpte
 from exactpte import MarkovRewardProcess, ParametricChain
+from exactpte.io import read_drn, to_drn
 from exactpte.errors import ChainFileError, EntryError, FloatEntryError, RowSumError, ShapeError, UsageError
 
 STORM = Path(__file__).resolve().parent / "data" / "storm"
@@ -37,6 +38,9 @@ def test_numpy_integers_are_accepted_as_n_indices_entries_rewards(k):
     assert MarkovRewardProcess.from_policy([[[1, 0], [0, 1]]], [[k], [half]], [[np.int64(1)], [np.uint8(1)]]).r == (2, flint.fmpq(1, 2))
     p = ParametricChain([["p", "1-p"], [np.int64(1), 0]], [k, half], params=["p"])
     assert str(p.r[1]) == "1/2"
+    assert ParametricChain.from_edges(k, [(0, 0, "1-p"), (0, 1, "p"), (1, 0, 1)], [0, 0], params=["p"]).n == 2
+    branching = exactpte.example("branching")
+    assert read_drn(to_drn(branching), reward_model=np.int64(0)) == branching
 
 
 @pytest.mark.parametrize("x, error", [
@@ -167,8 +171,8 @@ def test_dump_and_load_take_file_objects(buffer):
 
 def test_load_takes_an_open_file_and_its_name(tmp_path):
     m = exactpte.example("branching")
-    (tmp_path / "m.drn").write_text(exactpte.io.to_drn(m))
-    (tmp_path / "m.drn.gz").write_bytes(gzip.compress(exactpte.io.to_drn(m).encode()))
+    (tmp_path / "m.drn").write_text(to_drn(m))
+    (tmp_path / "m.drn.gz").write_bytes(gzip.compress(to_drn(m).encode()))
     with open(tmp_path / "m.drn") as text, open(tmp_path / "m.drn.gz", "rb") as binary:
         assert exactpte.load(text) == m and exactpte.load(binary) == m
     with open(tmp_path / "m.drn", "rb") as fh:
