@@ -552,11 +552,15 @@ class MarkovRewardProcess(Chain):
         denominator: int | None = None,
         floats: str = "refuse",
         limit_denominator: int | None = None,
+        repair: str | None = None,
+        tol: Any = 1e-9,
     ) -> "MarkovRewardProcess":
         """From a scipy sparse matrix (or anything with ``tocoo()``), converted exactly.
 
         Integer data with ``denominator=`` is exact; float data needs an explicit
-        conversion (``floats="exact"`` or ``limit_denominator=N``), as everywhere.
+        conversion (``floats="exact"`` or ``limit_denominator=N``), as everywhere, and
+        ``repair="largest"`` repairs its rows within ``tol`` as :meth:`from_float` does.  Entries
+        stored twice (a COO matrix may hold them) are added, as scipy does.
 
         Examples
         --------
@@ -578,7 +582,7 @@ class MarkovRewardProcess(Chain):
         scale = denominator_scale(denominator)
         edges = [(i, j, to_fmpq(x, f"P[{i}][{j}]", policy) * scale)
                  for i, j, x in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist())]
-        return cls.from_edges(coo.shape[0], edges, r, labels=labels, floats=floats, limit_denominator=limit_denominator)
+        return cls.from_edges(coo.shape[0], edges, r, labels=labels, duplicates="sum", repair=repair, tol=tol)
 
     # -- validation -----------------------------------------------------------------
     def _init(self, n: int, rows, r, labels, policy: FloatPolicy) -> None:

@@ -178,3 +178,15 @@ def test_from_policy_repairs_action_rows_and_policy_rows():
 def test_a_negative_listing_cannot_hide_in_a_sum():
     with pytest.raises(NegativeEntryError, match=r"edge 0 \(0 -> 0\) is -1/2"):
         exact_rows([(0, 0, -0.5), (0, 0, 1.5)], n=1)
+
+
+def test_from_sparse_sums_stored_duplicates_and_repairs():
+    """A COO matrix may store an entry twice; scipy adds them, and so does from_sparse."""
+    coo = sp.coo_matrix(([1, 1, 2], ([0, 0, 1], [1, 1, 1])), shape=(2, 2))
+    m = MarkovRewardProcess.from_sparse(coo, [0, 0], denominator=2)
+    assert m.row(0) == ((1, 1),) and m.notes == ("1 duplicate transition listing summed",)
+    floats = sp.csr_matrix(np.array(THIRDS))
+    with pytest.raises(RowSumError):
+        MarkovRewardProcess.from_sparse(floats, [0] * 3, floats="exact")
+    m = MarkovRewardProcess.from_sparse(floats, [0] * 3, floats="exact", repair="largest")
+    assert all(sum(q for _, q in m.row(i)) == 1 for i in range(3))
