@@ -68,7 +68,7 @@ def transition_table(env_or_P: Any) -> Mapping[Any, Any] | Sequence[Any]:
     a :class:`~exactpte.errors.UsageError` for an environment without one (Blackjack)."""
     if isinstance(env_or_P, (Mapping, list, tuple)):
         return env_or_P
-    inner = getattr(env_or_P, "unwrapped", env_or_P)
+    inner = getattr(env_or_P, "unwrapped", None) or env_or_P
     P = getattr(inner, "P", None)
     if not isinstance(P, (Mapping, list, tuple)):
         name = getattr(getattr(env_or_P, "spec", None), "id", None) or type(inner).__name__
@@ -112,7 +112,7 @@ def initial_distribution(env_or_P: Any, initial: Any, n: int, convert: Callable[
     index, a sequence of ``n`` probabilities or a mapping state -> probability), else the
     environment's ``initial_state_distrib``; repaired by the ``"largest"`` rule within ``tol``."""
     if initial is None:
-        initial = getattr(getattr(env_or_P, "unwrapped", env_or_P), "initial_state_distrib", None)
+        initial = getattr(getattr(env_or_P, "unwrapped", None) or env_or_P, "initial_state_distrib", None)
         if initial is None:
             raise UsageError('on_done="reset" needs the initial-state distribution: pass initial=STATE or '
                              'initial=[p_0, ..., p_n-1] (the environment has no initial_state_distrib)')

@@ -84,7 +84,7 @@ def test_an_env_without_P_is_refused_by_name():
     class Blackjack:  # what gymnasium's BlackjackEnv looks like to the bridge: no P
         unwrapped = None
 
-    with pytest.raises(UsageError, match="has no transition table env.unwrapped.P"):
+    with pytest.raises(UsageError, match="^Blackjack has no transition table env.unwrapped.P"):
         from_gym(Blackjack(), "uniform")
 
 
