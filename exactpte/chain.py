@@ -386,7 +386,7 @@ class MarkovRewardProcess(Chain):
         >>> m.row(1)
         ((0, 1/2), (1, 1/2))
         >>> MarkovRewardProcess.from_edges(1, [(0, 0, 1/3)] * 3, [0], duplicates="sum", limit_denominator=10).notes
-        ('floats converted to the nearest fraction with denominator at most 10 (limit_denominator) (largest change of an entry 1.9e-17)', '2 duplicate transition listings summed')
+        ('floats converted to the nearest fraction with denominator at most 10 (limit_denominator=10), largest change of an entry 1.9e-17', '2 duplicate transition listings summed')
         """
         policy = FloatPolicy(floats, limit_denominator)
         if duplicates == "error" and repair is None:

@@ -125,7 +125,7 @@ class ImportReport:
         (nothing for an import that changed nothing)."""
         out = []
         if self.rule != "exact input":
-            out.append(self.rule + (f" (largest change of an entry {_g(self.max_conversion_change)})"
+            out.append(self.rule + (f", largest change of an entry {_g(self.max_conversion_change)}"
                                     if self.max_conversion_change else ""))
         if self.repairs:
             out.append(self._repair_sentence())
@@ -203,7 +203,7 @@ class Converter:
         if not self.floats:
             return "exact input"
         if self.policy.mode == "limit":
-            return f"floats converted to the nearest fraction with denominator at most {self.policy.limit_denominator} (limit_denominator)"
+            return f"floats converted to the nearest fraction with denominator at most {self.policy.limit_denominator} (limit_denominator={self.policy.limit_denominator})"
         if self.policy.mode == "exact":
             return "floats read as their exact binary values"
         return "exact input"
