@@ -39,6 +39,10 @@ _LAZY = {
     'load': 'io',
     'loads': 'io',
     'dump': 'io',
+    'import_chain': 'chain',
+    'exact_rows': 'float_import',
+    'ImportReport': 'float_import',
+    'from_gym': 'gym',
     'example': 'examples',
     'EXAMPLES': 'examples',
     'ExactpteError': 'errors',
@@ -76,7 +80,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs (the same names as _LAZY)
     from .certified import CertifiedDecomposition, decompose_certified
-    from .chain import Chain, MarkovRewardProcess
+    from .chain import Chain, MarkovRewardProcess, import_chain
     from .classical import gain, stationary_distribution
     from .errors import (
         AnchorError,
@@ -97,6 +101,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs (the same nam
         UsageError,
     )
     from .examples import EXAMPLES, example
+    from .float_import import ImportReport, exact_rows
+    from .gym import from_gym
     from .io import dump, load, loads
     from .parametric import ParametricChain
     from .result import Decomposition, Result, decompose

@@ -20,7 +20,25 @@ import numpy as np
 
 from .errors import EntryError, FloatEntryError, UsageError
 
-__all__ = ["to_fmpq", "parse_number", "FloatPolicy", "is_float_like", "MAX_DIGITS", "MAX_DECIMAL_EXPONENT"]
+__all__ = ["to_fmpq", "parse_number", "FloatPolicy", "is_float_like", "as_int", "MAX_DIGITS", "MAX_DECIMAL_EXPONENT"]
+
+
+def as_int(x: Any) -> int | None:
+    """``x`` as a Python ``int`` when it is an integer scalar (``int``, numpy integer, ``flint.fmpz``,
+    any ``numbers.Integral``), else ``None``; bools (Python's and numpy's) are not integers here.
+
+    Examples
+    --------
+    >>> as_int(np.int64(3)), as_int(np.uint64(2**63)), as_int(True), as_int(3.0)
+    (3, 9223372036854775808, None, None)
+    """
+    if isinstance(x, (bool, np.bool_)):
+        return None
+    if isinstance(x, int):
+        return x
+    if isinstance(x, (np.integer, flint.fmpz, numbers.Integral)):
+        return int(x)
+    return None
 
 
 class FloatPolicy:
@@ -32,8 +50,10 @@ class FloatPolicy:
         if floats not in ("refuse", "exact"):
             raise UsageError(f"floats must be 'refuse' or 'exact', got {floats!r}")
         if limit_denominator is not None:
-            if isinstance(limit_denominator, bool) or not isinstance(limit_denominator, int) or limit_denominator < 1:
+            limit = as_int(limit_denominator)
+            if limit is None or limit < 1:
                 raise UsageError(f"limit_denominator must be a positive int, got {limit_denominator!r}")
+            limit_denominator = limit
         self.mode = "limit" if limit_denominator is not None else floats
         self.limit_denominator = limit_denominator
 
@@ -77,12 +97,12 @@ def to_fmpq(x: Any, where: str = "entry", policy: FloatPolicy = REFUSE) -> flint
     """
     if isinstance(x, flint.fmpq):
         return x
-    if isinstance(x, bool):
+    if isinstance(x, (bool, np.bool_)):
         raise EntryError(f"{where} is the bool {x!r}, expected a number")
     if isinstance(x, (int, flint.fmpz)):
         return flint.fmpq(x)
-    if isinstance(x, Fraction):
-        return flint.fmpq(x.numerator, x.denominator)
+    if isinstance(x, Fraction):  # (int(): Fraction(1, np.int64(4)) keeps the numpy denominator)
+        return flint.fmpq(int(x.numerator), int(x.denominator))
     if isinstance(x, str):
         return _parse_string(x, where)
     if isinstance(x, Decimal):
@@ -101,14 +121,16 @@ def to_fmpq(x: Any, where: str = "entry", policy: FloatPolicy = REFUSE) -> flint
     raise EntryError(f"{where} has type {type(x).__name__} ({x!r}); expected an exact number")
 
 
-MAX_DIGITS = 4300
-"""Most digits a number literal may have (Python's own limit for int <-> str)."""
-MAX_DECIMAL_EXPONENT = 4300
+MAX_DIGITS = 1_000_000
+"""Most digits a number literal may have.  Digits are converted by flint, not by ``int(str)``, so
+Python's own limit (``sys.set_int_max_str_digits``, 4,300 by default) does not apply and is never changed."""
+MAX_DECIMAL_EXPONENT = 100_000
 """Largest ``|e|`` in a literal such as ``1e-5`` (so that ``1e999999999`` cannot exhaust memory)."""
 
 _LITERAL = re.compile(
     r"(?P<sign>[+-]?)(?:(?P<num>\d+)/(?P<den>\d+)"
-    r"|(?P<int>\d*)(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[+-]?\d+))?)"
+    r"|(?P<int>\d*)(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[+-]?\d+))?)",
+    re.ASCII,  # ASCII digits only: flint converts them
 )
 
 
@@ -132,7 +154,7 @@ def parse_number(text: str) -> flint.fmpq | None:
     if m.group("num") is not None:
         num, den = m.group("num"), m.group("den")
         _check_digits(len(num) + len(den), text)
-        return None if int(den) == 0 else flint.fmpq(sign * int(num), int(den))
+        return None if _digits(den) == 0 else flint.fmpq(sign * _digits(num), _digits(den))
     whole, frac, exp = m.group("int") or "", m.group("frac"), m.group("exp")
     frac = frac or ""
     if not whole and not frac:
@@ -141,10 +163,16 @@ def parse_number(text: str) -> flint.fmpq | None:
     e = int(exp) if exp is not None else 0
     if exp is not None and (len(exp) > 8 or abs(e) > MAX_DECIMAL_EXPONENT):
         raise EntryError(f"{text.strip()!r} has a decimal exponent beyond +-{MAX_DECIMAL_EXPONENT}; write the number exactly as a fraction")
-    mantissa = int(whole + frac) if whole + frac else 0
+    mantissa = _digits(whole + frac)
     scale = e - len(frac)
     value = flint.fmpq(mantissa) * (flint.fmpq(10) ** scale if scale >= 0 else flint.fmpq(1, 10 ** (-scale)))
     return sign * value
+
+
+def _digits(text: str) -> flint.fmpz:
+    """A string of decimal digits as an integer, of any length (flint's conversion: Python's
+    ``int(str)`` refuses more than 4,300 digits by default)."""
+    return flint.fmpz(text) if text else flint.fmpz(0)
 
 
 def _check_digits(count: int, text: str) -> None:

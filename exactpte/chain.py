@@ -13,6 +13,7 @@ support-graph analysis is :mod:`exactpte.structure`'s, which knows nothing of ch
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -36,12 +37,16 @@ from .coercion import (
 )
 from .errors import EntryError, NegativeEntryError, RowSumError, ShapeError, UsageError
 from .fields import QQ, Field
+from .float_import import Converter, ImportReport, check_tol, exact_rows, repair_row
 from .structure import Structure, csr_graph, graph_structure
 
 if TYPE_CHECKING:  # pragma: no cover
     import scipy.sparse as sp
 
-__all__ = ["Chain", "MarkovRewardProcess", "check_chain", "validated_rows"]
+__all__ = ["Chain", "MarkovRewardProcess", "check_chain", "validated_rows", "import_chain", "MAX_DENSE_STATES"]
+
+MAX_DENSE_STATES = 5000
+"""The most states for which :attr:`Chain.P` builds the dense matrix (25 million entries)."""
 
 
 class Chain:
@@ -133,6 +138,28 @@ class Chain:
     def label(self, s: int) -> str:
         """The display name of state ``s`` (its index when the chain has no labels)."""
         return self.labels[s] if self.labels is not None else str(s)
+
+    @cached_property
+    def P(self) -> tuple[tuple[Any, ...], ...]:
+        """The transition matrix: ``chain.P[i][j]`` is ``P(i -> j)``, an exact entry (0 off the support).
+
+        A tuple of ``n`` row tuples (immutable, like the chain), built on first access and cached;
+        a chain of more than :data:`MAX_DENSE_STATES` states refuses it
+        (:class:`~exactpte.errors.UsageError`): use :meth:`row`, :meth:`edges` or
+        :func:`exactpte.floats.float_sparse_matrix` there.
+
+        Examples
+        --------
+        >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [1, 0])
+        >>> m.P
+        ((1/2, 1/2), (0, 1))
+        >>> m.P[0][1], m.P is m.P
+        (1/2, True)
+        """
+        if self.n > MAX_DENSE_STATES:
+            raise UsageError(f"chain.P would hold {self.n}^2 entries (n > {MAX_DENSE_STATES}); use chain.row(i), "
+                             f"chain.edges() or exactpte.floats.float_sparse_matrix(chain) for a chain this large")
+        return tuple(tuple(row) for row in self.dense())
 
     def dense(self) -> list[list]:
         """``P`` as an n x n list of exact rows (materialises n^2 entries)."""
@@ -286,7 +313,49 @@ class MarkovRewardProcess(Chain):
             return to_fmpq(x, where, policy) * scale
 
         rows = dense_rows(P, denominator)
-        self._init(len(rows), sparse_from_dense(rows, convert), r, labels, policy)
+        with _float_hint(policy):
+            self._init(len(rows), sparse_from_dense(rows, convert), r, labels, policy)
+
+    @classmethod
+    def from_float(
+        cls,
+        P: Any,
+        r: Any,
+        *,
+        labels: Sequence[str] | None = None,
+        limit_denominator: int | None = None,
+        repair: str | None = "largest",
+        tol: Any = 1e-9,
+    ) -> "MarkovRewardProcess":
+        """An exact chain from a float model under a stated rule (:mod:`exactpte.float_import`).
+
+        Every float entry becomes its exact binary value (or, with ``limit_denominator=N``, the
+        nearest fraction with denominator at most ``N``); then each row's difference ``1 - sum``
+        is put on its largest entry (``repair="largest"``), or removed by dividing the row by its
+        sum (``"proportional"``), or refused (``None``).  A row more than ``tol`` away from 1 is
+        refused (:class:`~exactpte.errors.RowSumError`).  ``notes`` records the rule, the rows
+        repaired and the largest change; :func:`import_chain` returns the
+        full report as well.  ``P`` may also be a scipy sparse matrix or a list of ``{column: p}`` rows.
+
+        Examples
+        --------
+        >>> m = MarkovRewardProcess.from_float([[1/3, 1/3, 1/3], [0, 0.5, 0.5], [0, 0, 1]], [1.0, 0, 0])
+        >>> sum(q for _, q in m.row(0)) == 1, m.notes[0]
+        (True, 'floats read as their exact binary values')
+        >>> MarkovRewardProcess.from_float([[1/3, 1/3, 1/3]] * 3, [0] * 3, limit_denominator=100).row(0)
+        ((0, 1/3), (1, 1/3), (2, 1/3))
+        """
+        chain, _ = import_chain(P, r, labels=labels, limit_denominator=limit_denominator, repair=repair, tol=tol)
+        return chain
+
+    @classmethod
+    def _from_exact_rows(cls, rows: Sequence[Sequence[tuple[int, Any]]], r: Sequence[Any], *,
+                         labels: Sequence[str] | None = None, notes: tuple[str, ...] = ()) -> "MarkovRewardProcess":
+        """A chain from sparse rows of exact entries (validated again) and an exact reward."""
+        self = cls.__new__(cls)
+        self._init(len(rows), rows, r, labels, FloatPolicy())
+        self.notes = tuple(notes)
+        return self
 
     # -- alternative constructors -------------------------------------------------
     @classmethod
@@ -299,20 +368,45 @@ class MarkovRewardProcess(Chain):
         labels: Sequence[str] | None = None,
         floats: str = "refuse",
         limit_denominator: int | None = None,
+        duplicates: str = "error",
+        repair: str | None = None,
+        tol: Any = 1e-9,
     ) -> "MarkovRewardProcess":
         """Build from a sparse edge list ``(i, j, p)``; zero probabilities are dropped.
+
+        A transition given twice is refused, unless ``duplicates="sum"`` (its probabilities are
+        added, after conversion).  Floats need ``floats="exact"`` or ``limit_denominator=N``;
+        ``repair="largest"`` (or ``"proportional"``) then repairs rows within ``tol`` of 1 as
+        :meth:`from_float` does, and ``notes`` records what changed.
 
         Examples
         --------
         >>> m = MarkovRewardProcess.from_edges(2, [(0, 1, 1), (1, 0, "1/2"), (1, 1, "1/2")], [0, 1])
         >>> m.row(1)
         ((0, 1/2), (1, 1/2))
+        >>> MarkovRewardProcess.from_edges(1, [(0, 0, 1/3)] * 3, [0], duplicates="sum", limit_denominator=10).notes
+        ('floats converted to the nearest fraction with denominator at most 10 (limit_denominator=10), largest change of an entry 1.9e-17', '2 duplicate transition listings summed')
         """
         policy = FloatPolicy(floats, limit_denominator)
-        rows = sparse_from_edges(n, edges, lambda p, where: to_fmpq(p, where, policy))
-        self = cls.__new__(cls)
-        self._init(n, rows, r, labels, policy)
-        return self
+        if duplicates == "error" and repair is None:
+            rows = sparse_from_edges(n, edges, lambda p, where: to_fmpq(p, where, policy))
+            self = cls.__new__(cls)
+            with _float_hint(policy):
+                self._init(len(rows), rows, r, labels, policy)
+            return self
+        tol_q, convert, summed = check_tol(tol), Converter(policy), [0]
+        raw = sparse_from_edges(n, edges, convert, duplicates=duplicates, summed=summed)
+        if repair not in ("largest", "proportional", None):
+            raise UsageError(f"repair must be 'largest', 'proportional' or None, got {repair!r}")
+        rows, repairs = [], []
+        for i, pairs in enumerate(raw):
+            fixed, rp = repair_row(pairs, repair, tol_q, row=i)
+            rows.append(fixed)
+            if rp is not None:
+                repairs.append(rp)
+        report = ImportReport(convert.rule(), repair, tol_q, tuple(repairs), convert.max_change, tuple(convert.zeroed), summed[0])
+        reward = [to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(reward_vector(r, len(rows)))]
+        return cls._from_exact_rows(rows, reward, labels=labels, notes=report.notes())
 
     @classmethod
     def from_arrays(
@@ -366,6 +460,10 @@ class MarkovRewardProcess(Chain):
         policy: Any,
         *,
         labels: Sequence[str] | None = None,
+        floats: str = "refuse",
+        limit_denominator: int | None = None,
+        repair: str | None = None,
+        tol: Any = 1e-9,
     ) -> "MarkovRewardProcess":
         """The chain a stationary policy induces on a finite MDP (paper, Section 2).
 
@@ -373,50 +471,57 @@ class MarkovRewardProcess(Chain):
         ``policy[s][a]`` the probability of action ``a`` in state ``s``; then
         ``P(s'|s) = sum_a pi(a|s) P(s'|s,a)`` and ``r(s) = sum_a pi(a|s) r(s,a)``.
 
+        Floats (transitions, rewards, policy) need ``floats="exact"`` or ``limit_denominator=N``
+        as everywhere; ``repair="largest"`` (or ``"proportional"``) then repairs every row of
+        ``transitions[a]`` and of ``policy`` within ``tol`` of summing to 1, as
+        :meth:`from_float` does (``notes`` records it).  For gymnasium's ``env.P`` dictionaries
+        see :func:`exactpte.gym.from_gym`.
+
         Examples
         --------
         >>> m = MarkovRewardProcess.from_policy(
         ...     [[[1, 0], [0, 1]], [[0, 1], [1, 0]]], [[1, 0], [0, 2]], [["1/2", "1/2"], [0, 1]])
         >>> m.row(0), m.row(1), [str(x) for x in m.r]
         (((0, 1/2), (1, 1/2)), ((0, 1),), ['1/2', '2'])
+        >>> m = MarkovRewardProcess.from_policy([[[1/3, 1/3, 1/3]] * 3], [[0.5]] * 3, [[1.0]] * 3, floats="exact", repair="largest")
+        >>> sum(q for _, q in m.row(0)) == 1, m.notes[1][:37]
+        (True, "3 rows repaired by the 'largest' rule")
         """
-        mats = [dense_rows(M, None) for M in sequence_of(transitions, "transitions", "one matrix per action")]
-        A = len(mats)
-        if A == 0:
-            raise ShapeError("the MDP has no actions")
-        n = len(mats[0])
-        if n == 0:
-            raise ShapeError("the MDP has no states")
-        for a, M in enumerate(mats):
-            if len(M) != n or any(len(row) != n for row in M):
-                raise ShapeError(f"transitions[{a}] is not {n}x{n}")
-        rewards = [sequence_of(row, f"rewards[{s}]", "one reward per action") for s, row in
-                   enumerate(sequence_of(rewards, "rewards", "one row per state"))]
-        policy = [sequence_of(row, f"policy[{s}]", "one probability per action") for s, row in
-                  enumerate(sequence_of(policy, "policy", "one row per state"))]
-        if len(rewards) != n or len(policy) != n:
-            raise ShapeError(f"rewards and policy need {n} rows (one per state), got {len(rewards)} and {len(policy)}")
+        fpolicy = FloatPolicy(floats, limit_denominator)
+        tol_q = check_tol(tol)
+        if repair not in ("largest", "proportional", None):
+            raise UsageError(f"repair must be 'largest', 'proportional' or None, got {repair!r}")
+        convert = Converter(fpolicy)
+        mats, rewards, policy = _mdp_tables(transitions, rewards, policy)
+        n, A = len(mats[0]), len(mats)
+        repairs = []
+
+        def repaired(pairs: list, name: str, row: int, entry: str) -> dict:
+            fixed, rp = repair_row(pairs, repair, tol_q, row=row, name=name, entry=entry)
+            if rp is not None:
+                repairs.append(rp)
+            return dict(fixed)
+
+        zero = flint.fmpq(0)
         P_rows, r = [], []
         for s in range(n):
             if len(policy[s]) != A or len(rewards[s]) != A:
                 raise ShapeError(f"policy[{s}] and rewards[{s}] need {A} entries (one per action)")
-            pis = [to_fmpq(policy[s][a], f"policy[{s}][{a}]") for a in range(A)]
-            for a, p in enumerate(pis):
-                if p < 0:
-                    raise NegativeEntryError(f"policy[{s}][{a}] is {p}, expected a probability >= 0")
-            total = sum(pis, flint.fmpq(0))
-            if total != 1:
-                raise RowSumError(f"policy[{s}] sums to {total}, expected exactly 1")
-            action_rows = [[to_fmpq(x, f"transitions[{a}][{s}][{j}]") for j, x in enumerate(mats[a][s])] for a in range(A)]
-            for a, row in enumerate(action_rows):
-                row_sum = sum(row, flint.fmpq(0))
-                if row_sum != 1:
-                    raise RowSumError(f"transitions[{a}] row {s} sums to {row_sum}, expected exactly 1")
-            P_rows.append([
-                sum((pis[a] * action_rows[a][j] for a in range(A) if pis[a] != 0), flint.fmpq(0)) for j in range(n)
-            ])
-            r.append(sum((pis[a] * to_fmpq(rewards[s][a], f"rewards[{s}][{a}]") for a in range(A) if pis[a] != 0), flint.fmpq(0)))
-        return cls(P_rows, r, labels=labels)
+            pis = repaired([(a, convert(policy[s][a], f"policy[{s}][{a}]")) for a in range(A)], f"policy[{s}]", s, f"policy[{s}][{{j}}]")
+            row: dict[int, flint.fmpq] = {}
+            for a, pi in pis.items():
+                action_row = repaired([(j, convert(x, f"transitions[{a}][{s}][{j}]")) for j, x in enumerate(mats[a][s])],
+                                      f"transitions[{a}] row {s}", s, f"transitions[{a}][{s}][{{j}}]")
+                for j, q in action_row.items():
+                    row[j] = row.get(j, zero) + pi * q
+            for a in range(A):  # every action's row is checked, even one the policy never takes
+                if a not in pis:
+                    repaired([(j, convert(x, f"transitions[{a}][{s}][{j}]")) for j, x in enumerate(mats[a][s])],
+                             f"transitions[{a}] row {s}", s, f"transitions[{a}][{s}][{{j}}]")
+            P_rows.append(sorted(row.items()))
+            r.append(sum((pi * convert(rewards[s][a], f"rewards[{s}][{a}]") for a, pi in pis.items()), zero))
+        report = ImportReport(convert.rule(), repair, tol_q, tuple(repairs), convert.max_change, tuple(convert.zeroed))
+        return cls._from_exact_rows(P_rows, r, labels=labels, notes=report.notes())
 
     @classmethod
     def from_sparse(
@@ -428,11 +533,15 @@ class MarkovRewardProcess(Chain):
         denominator: int | None = None,
         floats: str = "refuse",
         limit_denominator: int | None = None,
+        repair: str | None = None,
+        tol: Any = 1e-9,
     ) -> "MarkovRewardProcess":
         """From a scipy sparse matrix (or anything with ``tocoo()``), converted exactly.
 
         Integer data with ``denominator=`` is exact; float data needs an explicit
-        conversion (``floats="exact"`` or ``limit_denominator=N``), as everywhere.
+        conversion (``floats="exact"`` or ``limit_denominator=N``), as everywhere, and
+        ``repair="largest"`` repairs its rows within ``tol`` as :meth:`from_float` does.  Entries
+        stored twice (a COO matrix may hold them) are added, as scipy does.
 
         Examples
         --------
@@ -454,7 +563,7 @@ class MarkovRewardProcess(Chain):
         scale = denominator_scale(denominator)
         edges = [(i, j, to_fmpq(x, f"P[{i}][{j}]", policy) * scale)
                  for i, j, x in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist())]
-        return cls.from_edges(coo.shape[0], edges, r, labels=labels, floats=floats, limit_denominator=limit_denominator)
+        return cls.from_edges(coo.shape[0], edges, r, labels=labels, duplicates="sum", repair=repair, tol=tol)
 
     # -- validation -----------------------------------------------------------------
     def _init(self, n: int, rows, r, labels, policy: FloatPolicy) -> None:
@@ -480,6 +589,18 @@ class MarkovRewardProcess(Chain):
 
     def __repr__(self) -> str:
         return f"MarkovRewardProcess(n={self.n}, nnz={self.nnz})"
+
+
+@contextmanager
+def _float_hint(policy: FloatPolicy) -> Iterator[None]:
+    """A row-sum error after a float conversion says how to repair the rows."""
+    try:
+        yield
+    except RowSumError as e:
+        if policy.mode == "refuse":
+            raise
+        raise RowSumError(f"{e} (the entries are converted floats: MarkovRewardProcess.from_float, or repair='largest' "
+                          f"in from_edges/from_policy, repairs rows within a tolerance and reports the change)") from None
 
 
 def check_chain(chain: Any) -> Chain:
@@ -532,3 +653,57 @@ def validated_rows(
     return tuple(cols), tuple(vals)
 
 
+def _mdp_tables(transitions: Any, rewards: Any, policy: Any) -> tuple[list[list[Sequence[Any]]], list[list[Any]], list[list[Any]]]:
+    """An MDP's ``transitions[a]`` (``n x n`` each), ``rewards[s]`` and ``policy[s]`` as lists, their
+    shapes checked (:class:`~exactpte.errors.ShapeError` names the table at fault); the entries
+    are converted later."""
+    mats = [dense_rows(M, None) for M in sequence_of(transitions, "transitions", "one matrix per action")]
+    if not mats:
+        raise ShapeError("the MDP has no actions")
+    n = len(mats[0])
+    if n == 0:
+        raise ShapeError("the MDP has no states")
+    for a, M in enumerate(mats):
+        if len(M) != n or any(len(row) != n for row in M):
+            raise ShapeError(f"transitions[{a}] is not {n}x{n}")
+    reward_rows = [sequence_of(row, f"rewards[{s}]", "one reward per action") for s, row in
+                   enumerate(sequence_of(rewards, "rewards", "one row per state"))]
+    policy_rows = [sequence_of(row, f"policy[{s}]", "one probability per action") for s, row in
+                   enumerate(sequence_of(policy, "policy", "one row per state"))]
+    if len(reward_rows) != n or len(policy_rows) != n:
+        raise ShapeError(f"rewards and policy need {n} rows (one per state), got {len(reward_rows)} and {len(policy_rows)}")
+    return mats, reward_rows, policy_rows
+
+
+def import_chain(
+    P: Any,
+    r: Any,
+    *,
+    n: int | None = None,
+    labels: Sequence[str] | None = None,
+    limit_denominator: int | None = None,
+    repair: str | None = "largest",
+    tol: Any = 1e-9,
+    duplicates: str = "sum",
+) -> "tuple[MarkovRewardProcess, ImportReport]":
+    """An exact :class:`~exactpte.MarkovRewardProcess` from a float model, and the import's report.
+
+    ``P`` is anything :func:`~exactpte.float_import.exact_rows` takes (an edge list with ``n=``); the reward ``r`` is
+    converted by the same float rule (not repaired).  The chain's ``notes`` record the report.
+
+    Examples
+    --------
+    >>> chain, report = import_chain([[1/3, 1/3, 1/3], [0, 1, 0], [0, 0, 1.0]], [0.5, 1, 0])
+    >>> chain.notes[1]
+    "1 row repaired by the 'largest' rule (the difference 1 - sum added to the row's largest entry), largest change 5.6e-17 (row 0), tolerance 1e-09"
+    >>> report.repairs[0].deficit == flint.fmpq(1, 2**54), chain.r[0]
+    (True, 1/2)
+    """
+    rows, report = exact_rows(P, n=n, limit_denominator=limit_denominator, repair=repair, tol=tol, duplicates=duplicates)
+    convert = Converter(FloatPolicy("exact", limit_denominator))
+    reward = [convert(x, f"r[{i}]") for i, x in enumerate(reward_vector(r, len(rows)))]
+    notes = report.notes()
+    if convert.floats and report.rule == "exact input":
+        notes = (convert.rule(),) + notes
+    chain = MarkovRewardProcess._from_exact_rows(rows, reward, labels=labels, notes=notes)
+    return chain, report

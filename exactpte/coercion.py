@@ -15,8 +15,8 @@ from typing import Any
 import flint
 import numpy as np
 
-from ._numbers import to_fmpq
-from .errors import EntryError, LabelError, NegativeEntryError, RowSumError, ShapeError
+from ._numbers import as_int, to_fmpq
+from .errors import EntryError, LabelError, NegativeEntryError, RowSumError, ShapeError, UsageError
 
 __all__ = [
     "dense_rows",
@@ -79,12 +79,15 @@ def sparse_from_dense(rows: Sequence[Sequence[Any]], convert: Callable[[Any, str
     return out
 
 
-def sparse_from_edges(n: Any, edges: Any, convert: Callable[[Any, str], Any]) -> list[list[tuple[int, Any]]]:
+def sparse_from_edges(n: Any, edges: Any, convert: Callable[[Any, str], Any], *,
+                      duplicates: str = "error", summed: list[int] | None = None) -> list[list[tuple[int, Any]]]:
     """Rows of ``(j, convert(p))`` pairs from an edge list ``(i, j, p)``, columns increasing.
 
-    Checked before anything is allocated: ``n`` is a positive int and at most the number of
-    edges (every row of a stochastic matrix has a nonzero entry, so a chain of ``n`` states has at
-    least ``n`` transitions); then every index is in range and no transition is given twice.
+    Checked before anything is allocated: ``n`` is a positive int (numpy integers included) and at
+    most the number of edges (every row of a stochastic matrix has a nonzero entry, so a chain of
+    ``n`` states has at least ``n`` transitions); then every index is in range and no transition
+    is given twice, unless ``duplicates="sum"``: then the converted values of a repeated
+    transition are added (and ``summed``, when given, receives the number of repeats).
 
     Examples
     --------
@@ -93,8 +96,12 @@ def sparse_from_edges(n: Any, edges: Any, convert: Callable[[Any, str], Any]) ->
     ...
     exactpte.errors.ShapeError: n = 1000000000000 states need at least n transitions (every row sums to 1), but 1 edge is given
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+    if duplicates not in ("error", "sum"):
+        raise UsageError(f"duplicates must be 'error' or 'sum', got {duplicates!r}")
+    n_int = as_int(n)
+    if n_int is None or n_int < 1:
         raise ShapeError(f"n must be a positive int, got {n!r}")
+    n = n_int
     if isinstance(edges, (str, bytes, Mapping)) or not isinstance(edges, Iterable):
         raise ShapeError(f"edges must be a sequence of (i, j, p) triples, got {type(edges).__name__}")
     edges = list(edges)
@@ -107,12 +114,20 @@ def sparse_from_edges(n: Any, edges: Any, convert: Callable[[Any, str], Any]) ->
             raise ShapeError(f"edge {e_idx} is {edge!r:.60}, expected a triple (i, j, p)")
         i, j, p = edge
         for name, s in (("source", i), ("target", j)):
-            if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= s < n:
+            if as_int(s) is None or not 0 <= s < n:
                 raise ShapeError(f"edge {e_idx} has {name} {s!r:.30}, expected a state index in 0..{n - 1}")
         i, j = int(i), int(j)
+        q = convert(p, f"edge {e_idx} ({i} -> {j})")
+        if duplicates == "sum" and isinstance(q, flint.fmpq) and q < 0:  # (checked before a sum could hide it)
+            raise NegativeEntryError(f"edge {e_idx} ({i} -> {j}) is {q}, expected a probability >= 0")
         if j in row_maps[i]:
-            raise ShapeError(f"edge {e_idx} repeats the transition {i} -> {j}; give each transition once")
-        row_maps[i][j] = convert(p, f"edge {e_idx} ({i} -> {j})")
+            if duplicates == "error":
+                raise ShapeError(f"edge {e_idx} repeats the transition {i} -> {j}; give each transition once "
+                                 f"(or pass duplicates='sum' to add the probabilities of repeated transitions)")
+            q = row_maps[i][j] + q
+            if summed is not None:
+                summed[0] += 1
+        row_maps[i][j] = q
     return [sorted(rm.items()) for rm in row_maps]
 
 
@@ -173,9 +188,10 @@ def denominator_scale(denominator: int | None) -> flint.fmpq:
     """``1 / denominator`` (1 when none is given), after checking it is a positive int."""
     if denominator is None:
         return flint.fmpq(1)
-    if isinstance(denominator, bool) or not isinstance(denominator, int) or denominator < 1:
+    d = as_int(denominator)
+    if d is None or d < 1:
         raise EntryError(f"denominator must be a positive int, got {denominator!r}")
-    return flint.fmpq(1, denominator)
+    return flint.fmpq(1, d)
 
 
 # -- integer edge arrays (MarkovRewardProcess.from_arrays) ---------------------------------------
@@ -190,9 +206,10 @@ def edge_arrays(n: Any, rows: Any, cols: Any, numerators: Any, denominators: Any
     ...
     exactpte.errors.ShapeError: edge 1 has col index 2, expected a state index in 0..1
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+    n_int = as_int(n)
+    if n_int is None or n_int < 1:
         raise ShapeError(f"n must be a positive int, got {n!r:.30}")
-    n = int(n)
+    n = n_int
     arrays = []
     for name, a in (("rows", rows), ("cols", cols), ("numerators", numerators), ("denominators", denominators)):
         a = np.asarray(a)

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from .absorption import extend_to_transient
 from .chain import Chain
+from ._numbers import as_int
 from .errors import UsageError
 
 __all__ = ["returns", "return_split", "hitting_times", "check_horizon", "Persistent"]
@@ -45,9 +46,10 @@ class Persistent(Protocol):
 
 def check_horizon(T: Any) -> int:
     """``T`` after checking it is an int ``>= 0`` (:class:`~exactpte.errors.UsageError` otherwise)."""
-    if isinstance(T, bool) or not isinstance(T, int) or T < 0:
+    t = as_int(T)
+    if t is None or t < 0:
         raise UsageError(f"horizon T must be an int >= 0, got {T!r}")
-    return T
+    return t
 
 
 def returns(chain: Chain, T: int) -> tuple[Any, ...]:

@@ -11,7 +11,7 @@ Tests that are costly per example scale their budget from the active profile
 (:func:`scaled`), so no test caps the ``thorough`` profile.
 
 Optional extras: a test that needs one is marked ``@pytest.mark.extra("peers")`` (or ``plot``,
-``dask``, ``docs``) and skips, with the reason, when the extra is missing.  With
+``dask``, ``docs``, ``gym``) and skips, with the reason, when the extra is missing.  With
 ``EXACTPTE_REQUIRE_EXTRAS=1`` (the extras stage of ``.ci/run``) such a skip is a failure instead,
 so a broken install of an extra cannot pass as "skipped".  ``python -m pytest -m extra`` runs
 just those tests.

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import IO, Any
 
 from ..chain import Chain
 from ..errors import ChainFileError
@@ -78,7 +79,32 @@ def _decompress(path: str | os.PathLike, codec: str) -> bytes:
             raise ChainFileError(f"{path}: not a valid {codec} file ({e})") from None
     if len(data) > MAX_DECOMPRESSED:
         raise ChainFileError(f"{path}: decompresses to more than {MAX_DECOMPRESSED} bytes")
-    return data
+    return _tar_member(data, path) if _is_tar(data) else data
+
+
+def _is_tar(data: bytes) -> bool:
+    """Whether decompressed bytes are a tar archive (POSIX or GNU magic ``ustar`` at offset 257)."""
+    return len(data) >= 512 and data[257:262] == b"ustar"
+
+
+def _tar_member(data: bytes, path: str | os.PathLike) -> bytes:
+    """The one regular file of a tar archive (Storm's own test models are a DRN file tarred, then
+    gzipped: ``brp-16-2.drn.gz``); several files, or none, are refused with their names."""
+    import io
+    import tarfile
+
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
+            files = [m for m in tar.getmembers() if m.isfile()]
+            if len(files) != 1:
+                names = ", ".join(m.name for m in files[:10]) + (" ..." if len(files) > 10 else "")
+                raise ChainFileError(f"{path}: a tar archive with {len(files)} files ({names or 'none'}); exactpte reads "
+                                     f"an archive holding exactly one chain file: extract the one you mean")
+            fh = tar.extractfile(files[0])
+            assert fh is not None  # (a regular file)
+            return fh.read()
+    except tarfile.TarError as e:
+        raise ChainFileError(f"{path}: a damaged tar archive inside the compressed file ({e})") from None
 
 
 def _reward_kind(path: str | os.PathLike) -> str:
@@ -95,16 +121,21 @@ def _reward_kind(path: str | os.PathLike) -> str:
                          f"(transition rewards), or .csv (for a .csv chain)")
 
 
-def load(path: str | os.PathLike, *, rewards: "str | os.PathLike | Sequence[str | os.PathLike] | None" = None,
-         labels: str | os.PathLike | None = None, reward_model: str | None = None) -> Chain:
-    """Read a chain, the format chosen by the file's ending.
+def load(path: "str | os.PathLike | IO[Any]", *, rewards: "str | os.PathLike | Sequence[str | os.PathLike] | None" = None,
+         labels: str | os.PathLike | None = None, reward_model: str | None = None, format: str | None = None) -> Chain:
+    """Read a chain, the format chosen by the file's ending (or ``format=``).
 
     Parameters
     ----------
-    path : path-like
+    path : path-like or file object
         ``.json`` (exactpte's chain file), ``.drn`` (Storm), ``.tra`` (PRISM explicit, PRISM's
         or Storm's flavour), ``.csv`` (edge list ``source,target,probability``); any of them may
-        be compressed (``.gz``, ``.xz``, ``.bz2``).
+        be compressed (``.gz``, ``.xz``, ``.bz2``), and a compressed tar archive holding one
+        file is read as that file (Storm's ``brp-16-2.drn.gz``).  A file object opened for
+        reading (text or binary) is read from its position: its format is ``format=``, else
+        the ending of its ``name``, else JSON (what :func:`dump` writes).
+    format : {"json", "drn", "tra", "csv"}, optional
+        The format, whatever the ending.
     rewards : path-like or list of path-likes, optional
         For a ``.tra`` chain: ``.srew``/``.state.rew`` state rewards and/or
         ``.trew``/``.trans.rew`` transition rewards (summed as PRISM does); for a ``.csv``
@@ -128,9 +159,14 @@ def load(path: str | os.PathLike, *, rewards: "str | os.PathLike | Sequence[str 
     InvalidChainError
         The file is well formed but the chain it describes is not a Markov reward process.
     """
-    suffix, _ = _split_suffix(path)
-    if suffix not in (".json", ".drn", ".tra", ".csv"):
-        raise ChainFileError(f"{path}: unknown chain-file ending {suffix or '(none)'!r}; exactpte reads .json, .drn, "
+    text: str | None = None
+    if isinstance(path, (str, os.PathLike)):
+        suffix = _format_suffix(format) if format is not None else _split_suffix(path)[0]
+        source = str(path)
+    else:
+        text, suffix, source = _read_file_object(path, format)
+    if suffix not in _FORMATS:
+        raise ChainFileError(f"{source}: unknown chain-file ending {suffix or '(none)'!r}; exactpte reads .json, .drn, "
                              f".tra and .csv files (optionally .gz, .xz or .bz2 compressed)")
     reward_files = [] if rewards is None else [rewards] if isinstance(rewards, (str, os.PathLike)) else list(rewards)
     if reward_files and suffix not in (".tra", ".csv"):
@@ -139,9 +175,11 @@ def load(path: str | os.PathLike, *, rewards: "str | os.PathLike | Sequence[str 
         raise ChainFileError(f"{path}: a .lab label file goes with .tra chains, not {suffix} files")
     if reward_model is not None and suffix != ".drn":
         raise ChainFileError(f"{path}: a reward model is chosen in .drn files, not {suffix} files")
-    text = read_text(path)
+    if text is None:
+        assert isinstance(path, (str, os.PathLike))
+        text = read_text(path)
     if suffix == ".drn":
-        return read_drn(text, source=str(path), reward_model=reward_model)
+        return read_drn(text, source=source, reward_model=reward_model)
     if suffix == ".tra":
         kinds: dict[str, str | os.PathLike] = {}
         for f in reward_files:
@@ -153,7 +191,7 @@ def load(path: str | os.PathLike, *, rewards: "str | os.PathLike | Sequence[str 
             kinds[kind] = f
         srew, trew = kinds.get("state"), kinds.get("transition")
         return read_prism(text, read_text(srew) if srew else None, read_text(labels) if labels else None,
-                          trew=read_text(trew) if trew else None, source=str(path),
+                          trew=read_text(trew) if trew else None, source=source,
                           reward_sources=(str(srew), str(trew)))
     if suffix == ".csv":
         if len(reward_files) > 1:
@@ -161,5 +199,57 @@ def load(path: str | os.PathLike, *, rewards: "str | os.PathLike | Sequence[str 
         rw = reward_files[0] if reward_files else None
         if rw is not None and _reward_kind(rw) != "csv":
             raise ChainFileError(f"{rw}: a .csv chain takes a reward CSV")
-        return read_edge_csv(text, read_text(rw) if rw else None, source=str(path), reward_source=str(rw))
-    return loads(text, source=str(path))
+        return read_edge_csv(text, read_text(rw) if rw else None, source=source, reward_source=str(rw))
+    return loads(text, source=source)
+
+
+_FORMATS = (".json", ".drn", ".tra", ".csv")
+
+
+def _format_suffix(format: str) -> str:
+    """``format=`` as a file ending (``"drn"`` or ``".drn"`` -> ``".drn"``)."""
+    suffix = "." + str(format).lower().lstrip(".")
+    if suffix not in _FORMATS:
+        raise ChainFileError(f"unknown format {format!r}; exactpte reads json, drn, tra and csv")
+    return suffix
+
+
+def _read_file_object(fh: "IO[Any]", format: str | None) -> tuple[str, str, str]:
+    """``(text, format suffix, source name)`` of an open file: decompressed when its name ends in
+    ``.gz``/``.xz``/``.bz2`` and it yields bytes; a tar archive of one file is that file."""
+    name = getattr(fh, "name", None)
+    source = name if isinstance(name, str) else "<file>"
+    suffix, codec = _split_suffix(name) if isinstance(name, str) else ("", None)
+    if format is not None:
+        suffix = _format_suffix(format)
+    elif not isinstance(name, str):
+        suffix = ".json"
+    try:
+        data = fh.read()
+    except OSError as e:
+        raise ChainFileError(f"{source}: cannot read ({e})") from None
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff"), suffix, source
+    if not isinstance(data, (bytes, bytearray)):
+        raise ChainFileError(f"{source}: the file object's read() gave {type(data).__name__}, expected text or bytes")
+    data = bytes(data)
+    if codec is not None:
+        import importlib
+        import io
+
+        try:
+            with importlib.import_module(codec).open(io.BytesIO(data), "rb") as raw:
+                data = raw.read(MAX_DECOMPRESSED + 1)
+        except EOFError:
+            raise ChainFileError(f"{source}: the compressed stream is truncated") from None
+        except Exception as e:
+            raise ChainFileError(f"{source}: not a valid {codec} file ({e})") from None
+        if len(data) > MAX_DECOMPRESSED:
+            raise ChainFileError(f"{source}: decompresses to more than {MAX_DECOMPRESSED} bytes")
+        if _is_tar(data):
+            data = _tar_member(data, source)
+    try:
+        return data.decode("utf-8-sig"), suffix, source
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise ChainFileError(f"{source}: line {line}: not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start})") from None

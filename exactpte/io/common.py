@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 import flint
 
 from .._numbers import parse_number
 from ..chain import Chain
-from ..errors import ChainFileError, ExactpteError
+from ..errors import ChainFileError, ExactpteError, InvalidChainError
 
-__all__ = ["DECIMAL_NOTE", "note_decimals", "state_index", "exact_value"]
+__all__ = ["DECIMAL_NOTE", "note_decimals", "state_index", "exact_value", "naming"]
 
 DECIMAL_NOTE = "decimal numbers were read as exact decimals (0.1 = 1/10), not as binary floats"
 
@@ -46,3 +47,27 @@ def exact_value(token: str, where: str) -> flint.fmpq:
     if q is None:
         raise ChainFileError(f"{where}: {token[:30]!r} is not a number")
     return q
+
+
+@contextmanager
+def naming(source: str) -> Iterator[None]:
+    """An :class:`~exactpte.errors.InvalidChainError` raised while a file's chain is built names
+    the file: ``chain.json: row 2 sums to 11/10, expected exactly 1`` (same class, so ``except
+    RowSumError`` still catches it).
+
+    Examples
+    --------
+    >>> from exactpte import MarkovRewardProcess
+    >>> with naming("chain.json"):
+    ...     MarkovRewardProcess([[1, 0], ["1/2", "3/5"]], [0, 0])
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.RowSumError: chain.json: row 1 sums to 11/10, expected exactly 1
+    """
+    try:
+        yield
+    except InvalidChainError as e:
+        message = str(e)
+        if message.startswith(f"{source}:"):
+            raise
+        raise type(e)(f"{source}: {message}") from None

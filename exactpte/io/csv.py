@@ -23,7 +23,7 @@ import flint
 
 from ..chain import MarkovRewardProcess, check_chain
 from ..errors import ChainFileError, UsageError
-from .common import exact_value, note_decimals, state_index
+from .common import exact_value, naming, note_decimals, state_index
 
 __all__ = ["to_edge_csv", "read_edge_csv"]
 
@@ -78,7 +78,8 @@ def read_edge_csv(edges: str, rewards: str | None = None, *, n: int | None = Non
     r = [flint.fmpq(0)] * size
     if rewards is not None:
         r = _reward_column(rewards, size, reward_source)
-    chain = MarkovRewardProcess.from_edges(size, triples, r)
+    with naming(source):
+        chain = MarkovRewardProcess.from_edges(size, triples, r)
     if rewards is None:
         chain.notes = chain.notes + ("no reward file given: r = 0",)
     return note_decimals(chain, [edges, rewards])

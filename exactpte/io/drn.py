@@ -32,12 +32,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .._numbers import parse_number
+from .._numbers import as_int, parse_number
 from ..chain import Chain, MarkovRewardProcess, check_chain
 from ..errors import ChainFileError, ExactpteError
 from ..fields import RationalFunctionField
 from ..parametric import ParametricChain, parameter_field
-from .common import note_decimals
+from .common import naming, note_decimals
 
 __all__ = ["to_drn", "read_drn"]
 
@@ -269,10 +269,11 @@ def read_drn(text: str, *, source: str = "<drn>", reward_model: str | int | None
                 total = total + value(vals[pick], k, f"the {kind} reward of state {s}")
         r.append(total)
     chain: Chain
-    if field is not None:
-        chain = ParametricChain.from_edges(n, edges, r, params=params)
-    else:
-        chain = MarkovRewardProcess.from_edges(n, edges, r)
+    with naming(source):
+        if field is not None:
+            chain = ParametricChain.from_edges(n, edges, r, params=params)
+        else:
+            chain = MarkovRewardProcess.from_edges(n, edges, r)
     if pick is None:
         chain.notes = chain.notes + ("the DRN file has no rewards: r = 0",)
     return note_decimals(chain, [text])
@@ -328,10 +329,11 @@ def _pick_reward_model(rd: _Reader, names: list[str], reward_model: str | int | 
             raise rd.error(None, f"the file has {count} reward models ({', '.join(names)}); choose one "
                                  f"(reward_model=NAME, or --reward-model NAME on the command line)")
         return 0
-    if isinstance(reward_model, int) and not isinstance(reward_model, bool):
-        if not 0 <= reward_model < count:
-            raise rd.error(None, f"reward model {reward_model} asked, the file has {count} ({', '.join(names)})")
-        return reward_model
+    position = as_int(reward_model)  # (numpy integers too)
+    if position is not None:
+        if not 0 <= position < count:
+            raise rd.error(None, f"reward model {position} asked, the file has {count} ({', '.join(names)})")
+        return position
     if reward_model not in names:
         raise rd.error(None, f"no reward model {reward_model!r}; the file has {', '.join(names) or 'none'}")
     return names.index(reward_model)

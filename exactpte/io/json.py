@@ -18,14 +18,19 @@ one of ``P`` or ``n`` + ``edges``; ``r`` required; no other keys than ``labels``
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from decimal import Decimal
-from typing import Any
+from typing import IO, Any
 
+import flint
+
+from .._numbers import MAX_DIGITS
 from ..chain import Chain, MarkovRewardProcess, check_chain
 from ..errors import ChainFileError
 from ..parametric import ParametricChain
+from .common import naming
 
 __all__ = ["loads", "from_dict", "chain_to_dict", "dump", "KEYS"]
 
@@ -62,7 +67,8 @@ def loads(text: str, *, source: str = "<string>") -> Chain:
     if not isinstance(text, str):
         raise ChainFileError(f"{source}: loads() takes the JSON text, got {type(text).__name__} (a path? use exactpte.load)")
     try:
-        data = json.loads(text, parse_float=_decimal, parse_constant=_refuse_constant, object_pairs_hook=_no_repeats)
+        data = json.loads(text, parse_float=_decimal, parse_int=_integer_literal, parse_constant=_refuse_constant,
+                          object_pairs_hook=_no_repeats)
     except json.JSONDecodeError as e:
         raise ChainFileError(f"{source}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
     except (ValueError, RecursionError) as e:
@@ -77,6 +83,16 @@ def _decimal(text: str) -> Decimal:
         return Decimal(text)
     except ArithmeticError:
         raise ValueError(f"the number {text:.40} has an exponent out of any range; write it exactly as a fraction") from None
+
+
+def _integer_literal(text: str) -> int:
+    """A JSON integer of any length, exactly: flint converts the digits, so Python's limit on
+    ``int(str)`` (4,300 digits, ``sys.set_int_max_str_digits``) does not apply."""
+    if len(text) <= 4000:
+        return int(text)
+    if len(text) > MAX_DIGITS + 1:
+        raise ValueError(f"an integer of {len(text)} digits, more than the {MAX_DIGITS} allowed")
+    return int(flint.fmpz(text))
 
 
 def _refuse_constant(name: str):
@@ -165,12 +181,14 @@ def from_dict(data: Any, *, source: str = "<dict>") -> Chain:
         if not params or not all(isinstance(p, str) and p.isidentifier() and p.isascii() for p in params):
             raise ChainFileError(f"{source}: 'params' must be a non-empty list of parameter names (ASCII identifiers) "
                                  "such as [\"p\", \"q\"]")
+        with naming(source):
+            if edges is None:
+                return ParametricChain(P, r, params=params, labels=labels)
+            return ParametricChain.from_edges(n, edges, r, params=params, labels=labels)
+    with naming(source):
         if edges is None:
-            return ParametricChain(P, r, params=params, labels=labels)
-        return ParametricChain.from_edges(n, edges, r, params=params, labels=labels)
-    if edges is None:
-        return MarkovRewardProcess(P, r, labels=labels)
-    return MarkovRewardProcess.from_edges(n, edges, r, labels=labels)
+            return MarkovRewardProcess(P, r, labels=labels)
+        return MarkovRewardProcess.from_edges(n, edges, r, labels=labels)
 
 
 def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict:
@@ -201,8 +219,30 @@ def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict:
     return out
 
 
-def dump(chain: Chain, path: str | os.PathLike, *, sparse: bool | None = None) -> None:
-    """Write ``chain`` as a chain file that :func:`~exactpte.io.load` reads back equal."""
+def dump(chain: Chain, path: "str | os.PathLike | IO[Any]", *, sparse: bool | None = None) -> None:
+    """Write ``chain`` as a chain file that :func:`~exactpte.io.load` reads back equal.
+
+    ``path`` is a path, or a file object open for writing, text or binary (UTF-8 is written);
+    :func:`~exactpte.io.load` reads a file object as JSON unless its name says otherwise.
+
+    Examples
+    --------
+    >>> import io, exactpte
+    >>> buffer = io.StringIO()
+    >>> dump(exactpte.example("periodic"), buffer)
+    >>> _ = buffer.seek(0)
+    >>> exactpte.load(buffer) == exactpte.example("periodic")
+    True
+    """
+    text = json.dumps(chain_to_dict(chain, sparse=sparse)) + "\n"
+    if hasattr(path, "write"):
+        if isinstance(path, io.TextIOBase):
+            path.write(text)
+            return
+        try:
+            path.write(text)
+        except TypeError:  # a binary file
+            path.write(text.encode("utf-8"))
+        return
     with open(path, "w", encoding="utf-8") as fh:
-        json.dump(chain_to_dict(chain, sparse=sparse), fh)
-        fh.write("\n")
+        fh.write(text)

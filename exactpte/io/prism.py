@@ -29,7 +29,7 @@ from .._numbers import parse_number
 from ..chain import MarkovRewardProcess, check_chain
 from ..errors import ChainFileError, UsageError
 from ..floats import to_float
-from .common import exact_value, note_decimals, state_index
+from .common import exact_value, naming, note_decimals, state_index
 
 __all__ = ["to_prism", "read_prism"]
 
@@ -146,7 +146,8 @@ def read_prism(tra: str, srew: str | None = None, lab: str | None = None, *, tre
         notes.append("no reward file given: r = 0")
     if lab is not None:
         _check_labels(lab, n, storm)
-    chain = MarkovRewardProcess.from_edges(n, edges, r)
+    with naming(source):
+        chain = MarkovRewardProcess.from_edges(n, edges, r)
     chain.notes = chain.notes + tuple(notes)
     return note_decimals(chain, [tra, srew, trew])
 
