@@ -456,3 +456,14 @@ def test_cli_reads_other_formats_through_exactpte(tmp_path, capsys):
     claim.write_text(exactpte.decompose(load(path, reward_model="coin_flips")).to_json())
     assert main(["verify", str(claim), "--chain", str(path), "--reward-model", "coin_flips"]) == 0
     assert "VALID" in capsys.readouterr().out
+
+
+def test_the_minimal_claims_of_the_docs_verify():
+    gain_bias = {"classes": [[0, 1], [2, 3, 4]], "stationary": [["1/2", "1/2"], ["1/3", "1/3", "1/3"]],
+                 "rho": ["1/2", "1/2", "1", "1", "1", "2/3", "5/6"], "h": ["1/4", "-1/4", "0", "1", "-1", "-5/6", "-1/12"]}
+    report = check(gain_bias, exactpte.example("branching"))
+    assert report.valid and "not claimed: transient" in report.text()
+    pair = {"classes": [[0, 1]], "cyclic_classes": [[[0], [1]]], "anchors": [[0, 0, 0], [0, 1, 1]],
+            "basis": [["1", "0"], ["0", "1"]], "g_star": ["1", "0"], "v_star": ["0", "0"]}
+    assert trusted.verify(pair, {"P": [[0, 1], [1, 0]], "r": [1, 0]}).valid
+    assert not trusted.verify({**pair, "v_star": ["0", "1"]}, {"P": [[0, 1], [1, 0]], "r": [1, 0]}).valid
