@@ -90,7 +90,11 @@ def main(argv=None) -> None:
     for spec in specs:
         cmd = [sys.executable, __file__, "--one", spec, "--repeats", str(args.repeats), "--result-max", str(args.result_max)]
         cmd += ["--result"] if args.result else []
-        r = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        if run.returncode:
+            print(f"| {spec} | failed: {run.stderr.strip().splitlines()[-1] if run.stderr.strip() else run.returncode} |", flush=True)
+            continue
+        r = json.loads(run.stdout)
         res = "" if not args.result else (f" {r['result']:.2f} |" if r["result"] is not None else " - |")
         print(f"| {spec} | {r['n']:,} | {r['T']:,} | {r['N']:,} | {r['mb']:.1f} | {r['dec']:.2f} | {r['parse']:.2f} | "
               f"{r['verify']:.2f} | {r['verify'] / r['dec']:.2f} |" + res, flush=True)
