@@ -78,7 +78,7 @@ def read_chain(data):
     extra = sorted(set(data) - {"P", "n", "edges", "r", "labels"}) if isinstance(data, dict) else ["(not an object)"]
     if extra:
         raise ValueError(f"chain: unexpected {extra}" + (" (a parametric chain; rational chains only)" if "params" in extra else ""))
-    if ("P" in data) == ("edges" in data or "n" in data) or "r" not in data:
+    if {k for k in ("P", "n", "edges") if k in data} not in ({"P"}, {"n", "edges"}) or "r" not in data:
         raise ValueError("chain: give exactly one of P (dense) or n + edges (sparse), and r")
     if "P" in data:
         P = data["P"]

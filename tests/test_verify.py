@@ -467,3 +467,49 @@ def test_the_minimal_claims_of_the_docs_verify():
             "basis": [["1", "0"], ["0", "1"]], "g_star": ["1", "0"], "v_star": ["0", "0"]}
     assert trusted.verify(pair, {"P": [[0, 1], [1, 0]], "r": [1, 0]}).valid
     assert not trusted.verify({**pair, "v_star": ["0", "1"]}, {"P": [[0, 1], [1, 0]], "r": [1, 0]}).valid
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 9) | st.floats(allow_nan=True) | st.sampled_from(["0", "1/2", "-1", "x", "1/0"]),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["P", "n", "r", "a"]), inner, max_size=3),
+                    max_leaves=12)
+
+
+def _replace(value, path, new):
+    if not path:
+        return new
+    out = copy.copy(value)
+    out[path[0]] = _replace(value[path[0]], path[1:], new)
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["rich", "branching"]), st.data())
+def test_garbage_anywhere_in_a_claim_gives_a_verdict_or_a_named_error(name, data):
+    """Replace any subtree of a claim by any JSON value: a Report (invalid unless nothing changed) or a ValueError with a
+    message, never another exception."""
+    chain = get(name)
+    claim = claim_of(chain)
+    key = data.draw(st.sampled_from(sorted(claim)), label="key")
+    path, node = [key], claim[key]
+    while isinstance(node, list) and node and data.draw(st.booleans(), label="deeper"):
+        i = data.draw(st.integers(0, len(node) - 1), label="index")
+        path.append(i)
+        node = node[i]
+    new = data.draw(JSON, label="new")
+    bad = _replace(claim, path, new)
+    try:
+        report = check(bad, chain)
+    except ValueError as e:
+        assert str(e) and key in ("format",), e
+        return
+    assert isinstance(report, trusted.Report)
+    assert report.valid == (report.failure is None) and ("INVALID" in report.text()) != report.valid
+
+
+@settings(max_examples=100, deadline=None)
+@given(JSON)
+def test_garbage_chains_are_refused_by_name(chain):
+    try:
+        trusted.read_chain(chain)
+    except ValueError as e:
+        assert str(e).startswith("chain:")
