@@ -36,6 +36,15 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     r.add_argument("--max-dense", type=positive_int, default=None,
                    help="largest chain for the dense independent routes (default 1500); larger: those checks are 'not checked'")
+    v = sub.add_parser("verify", help="the small trusted checker (proofs_check/verify.py, standard library only): "
+                                      "a rational claim in the JSON contract, equation by equation; exit 0 valid, 1 not")
+    v.add_argument("claim", help="a decomposition in the JSON contract of 'exactpte decompose --json' (rational)")
+    v.add_argument("--chain", required=True, help="the chain file it claims to decompose (.json read by verify.py itself; "
+                                                  ".drn, .tra, .csv through exactpte's readers)")
+    v.add_argument("--rewards", metavar="FILE", action="append", help="reward file(s) for a .tra/.csv chain")
+    v.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain")
+    v.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn chain with several")
+    v.add_argument("--json", action="store_true", help="print the verdict as JSON")
     s = sub.add_parser("sweep", help="every check on many seeded random chains")
     s.add_argument("--chains", type=positive_int, default=200, help="how many random chains (default: 200)")
     s.add_argument("--seed", type=nonnegative_int, default=0, help="sweep seed; chain i is rebuilt from (seed, i) (default: 0)")
@@ -106,6 +115,8 @@ def _dispatch(args: argparse.Namespace) -> int:
                                 "check the closed form at points (ParametricChain.at) instead")
         claimed = from_decomposition(exactpte.decompose(chain), with_P_inf=chain.n <= (args.max_dense or 1500))
         return _emit(run_checks(chain, claimed, only=args.only, max_dense=args.max_dense), args.json)
+    if args.command == "verify":
+        return _verify(args)
     if args.command == "result":
         chain = exactpte.load(args.chain)
         if chain.field.is_parametric or not isinstance(chain, MarkovRewardProcess):
@@ -134,6 +145,33 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         save(plot_coverage(report.histograms), args.plot)
     return 0 if report.failed == 0 else 1
+
+
+def _verify(args) -> int:
+    """``proofs-check verify``: a JSON chain goes to the trusted file's own reader; other formats are read by exactpte
+    here, outside the trusted file, and handed over as the plain JSON chain dict."""
+    from . import verify as trusted
+
+    try:
+        claim = trusted.load_json(args.claim)
+        if args.chain.endswith((".json", ".json.gz")) and not (args.rewards or args.labels or args.reward_model):
+            chain = trusted.load_json(args.chain, exact_floats=True)
+        else:
+            m = exactpte.load(args.chain, rewards=args.rewards, labels=args.labels, reward_model=args.reward_model)
+            if m.field.is_parametric:
+                raise ExactpteError(f"{args.chain} is a parametric chain; verify judges rational claims")
+            chain = {"n": m.n, "edges": [[i, j, str(p)] for i, j, p in m.edges()], "r": [str(x) for x in m.r]}
+        report = trusted.verify(claim, chain)
+    except ExactpteError:
+        raise
+    except ValueError as e:  # verify.py's unusable input (it raises ValueError only: it imports no exactpte)
+        raise ExactpteError(str(e)) from None
+    if args.json:
+        print(json.dumps({"valid": report.valid, "failure": report.failure and dict(zip(("key", "state", "message"), report.failure)),
+                          "results": [{"key": k, "status": st, "detail": d} for k, st, d in report.results]}, indent=1))
+    else:
+        print(report.text())
+    return 0 if report.valid else 1
 
 
 if __name__ == "__main__":  # pragma: no cover
