@@ -98,6 +98,18 @@ def mutations():
     add("certified:enclosures", "rich", lambda c: c.replace(h=bump(c.h, 7, flint.fmpq(1, 10**6))))  # off by 1e-6
     add("certified:enclosures", "paper-benchmark", lambda c: c.replace(v_star=bump(c.v_star, 40, flint.fmpq(1, 10**7))))
     add("P_inf", "rich", lambda c: c.replace(P_inf=tuple(tuple(x + (ONE if (s, y) == (6, 0) else 0) for y, x in enumerate(row)) for s, row in enumerate(c.P_inf))))
+    # every other claimed quantity on its own key
+    add("claim:rho", "rich", lambda c: c.replace(rho=bump(c.rho, 7, flint.fmpq(1, 10**9))))
+    add("claim:h", "rich", lambda c: c.replace(h=bump(c.h, 2)))
+    add("claim:psi", "rich", lambda c: c.replace(psi=bump(c.psi, 6, flint.fmpq(1, 2))))
+    add("claim:psi", "rich", lambda c: c.replace(psi=c.h))  # h solves the Poisson equation with rho, not g*'s
+    add("claim:stationary", "rich", lambda c: c.replace(stationary=(c.stationary[0], bump(bump(c.stationary[1], 0, flint.fmpq(1, 10)), 1, flint.fmpq(-1, 10)))))
+    add("claim:stationary", "rich", lambda c: c.replace(stationary=(c.stationary[0], c.stationary[1][1:] + c.stationary[1][:1])))
+    add("claim:class_gain", "rich", lambda c: c.replace(class_gain=tuple(reversed(c.class_gain))))
+    add("claim:absorption", "rich", lambda c: c.replace(absorption=tuple(tuple(reversed(row)) if s == 6 else row for s, row in enumerate(c.absorption))))
+    add("claim:hitting_times", "rich", lambda c: c.replace(hitting_times=bump(c.hitting_times, 6, flint.fmpq(1, 3))))
+    add("claim:labels", "branching", lambda c: c.replace(labels=tuple(reversed(c.labels))))
+    add("claim:labels", "rich", lambda c: c.replace(labels=tuple(f"s{i}" for i in range(8))))
     return cases
 
 

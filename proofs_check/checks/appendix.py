@@ -230,6 +230,8 @@ def _theta(ctx: Context) -> Outcome:
 @check("P_inf", "claimed P_inf equals the spectral projector for eigenvalue 1")
 def _P_inf(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
+    if c.problem("P_inf"):
+        return f"malformed claim: {c.problem('P_inf')}"
     if c.P_inf is None:
         return NotClaimed("P_inf")
     Pinf = ctx.routes.P_inf

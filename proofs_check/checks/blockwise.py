@@ -224,6 +224,8 @@ def _invariant_constant(ctx: Context) -> Outcome:
 @block_route("P_inf")
 def _P_inf(ctx: Context) -> Outcome:
     c, B = ctx.claimed, ctx.blocks
+    if c.problem("P_inf"):
+        return f"malformed claim: {c.problem('P_inf')}"
     if c.P_inf is None:
         from ..registry import NotClaimed
 
