@@ -116,6 +116,9 @@ def mutations():
     add("prop:app_vstar_transient_cost", "rich", consistent_pair_off_K)  # r = g + (I-P)v, v = 0 at anchors, g not in K
     add("lem:pihat_dev", "rich", lambda c: c.replace(basis=set_col(set_col(c.basis, 0, bump(c.b(0), 6, flint.fmpq(1, 10))), 1, bump(c.b(1), 6, flint.fmpq(-1, 10)))))  # on the simplex, wrong
     add("lem:pihat_infty_norm", "rich", lambda c: c.replace(basis=set_col(set_col(c.basis, 0, bump(c.b(0), 7, flint.fmpq(1, 2))), 2, bump(c.b(2), 7, flint.fmpq(-1, 2)))))  # row sums 1, a negative entry
+    for key in ("lem:contract_noise_bounded_iterates", "lem:projSA_stability_template", "lem:optionB_stability"):
+        add(key, "rich", lambda c: c.replace(v_star=bump(c.v_star, 6, flint.fmpq(1, 10))))  # not the fixed point: SA drifts past the bound
+        add(key, "rich", lambda c: c.replace(basis=set_col(set_col(c.basis, 0, bump(c.b(0), 7, flint.fmpq(1, 2))), 2, bump(c.b(2), 7, flint.fmpq(-1, 2)))))
     return cases
 
 
