@@ -27,6 +27,8 @@ __all__ = [
     "quotient_matrix",
     "spectral_radius_upper",
     "contraction_certificate",
+    "stein_solution",
+    "positive_definite",
     "lyapunov_certificate",
     "power_norm_certificate",
     "LYAPUNOV_MAX_DIM",
@@ -145,27 +147,9 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
     gamma = (hi_q + 1) / 2
     g = flint.fmpq(gamma.numerator, gamma.denominator)
     Bm = A * (1 / g)
-    # H - B^T H B = I, solved as a q^2 linear system (vec trick)
-    size = q * q
-    L = flint.fmpq_mat(size, size)
-    for i in range(q):
-        for j in range(q):
-            row = i * q + j
-            L[row, row] += 1
-            for k in range(q):
-                if Bm[k, i] == 0:
-                    continue
-                for l_ in range(q):
-                    if Bm[l_, j] != 0:
-                        L[row, k * q + l_] -= Bm[k, i] * Bm[l_, j]
-    rhs = flint.fmpq_mat(size, 1)
-    for i in range(q):
-        rhs[i * q + i, 0] = 1
-    try:
-        hvec = L.solve(rhs)
-    except ZeroDivisionError:
+    H = stein_solution(Bm)
+    if H is None:
         return "the Lyapunov equation H - B^T H B = I is singular"
-    H = flint.fmpq_mat(q, q, [hvec[t, 0] for t in range(size)])
     if H != H.transpose():
         return "Lyapunov solution H is not symmetric"
     if Bm.transpose() * H * Bm + identity(q) != H:
@@ -175,6 +159,36 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
         if minor <= 0:
             return f"Lyapunov matrix H is not positive definite (leading minor {k} is {minor})"
     return None
+
+
+def stein_solution(B: flint.fmpq_mat) -> flint.fmpq_mat | None:
+    """The exact ``H`` with ``H - BᵀHB = I`` (a ``q² x q²`` linear system, vec trick), or ``None`` when singular."""
+    q = B.nrows()
+    size = q * q
+    L = flint.fmpq_mat(size, size)
+    for i in range(q):
+        for j in range(q):
+            row = i * q + j
+            L[row, row] += 1
+            for k in range(q):
+                if B[k, i] == 0:
+                    continue
+                for l_ in range(q):
+                    if B[l_, j] != 0:
+                        L[row, k * q + l_] -= B[k, i] * B[l_, j]
+    rhs = flint.fmpq_mat(size, 1)
+    for i in range(q):
+        rhs[i * q + i, 0] = 1
+    try:
+        hvec = L.solve(rhs)
+    except ZeroDivisionError:
+        return None
+    return flint.fmpq_mat(q, q, [hvec[t, 0] for t in range(size)])
+
+
+def positive_definite(H: flint.fmpq_mat) -> bool:
+    """Whether the symmetric ``H`` is positive definite (every leading minor positive)."""
+    return all(flint.fmpq_mat([[H[a, b] for b in range(k)] for a in range(k)]).det() > 0 for k in range(1, H.nrows() + 1))
 
 
 def power_norm_certificate(A: flint.fmpq_mat, *, max_doublings: int = 16) -> str | None:

@@ -16,7 +16,7 @@ from typing import Any
 import flint
 
 from exactpte._numbers import to_fmpq
-from exactpte.errors import ChainFileError
+from exactpte.errors import ChainFileError, ExactpteError
 from exactpte.result import Decomposition
 
 __all__ = ["Claimed", "from_decomposition", "from_json_dict", "load_result"]
@@ -41,6 +41,17 @@ class Claimed:
     psi: Vec | None = None
     P_inf: tuple[Vec, ...] | None = None
     transient: tuple[int, ...] | None = None
+    stationary: tuple[Vec, ...] | None = None  # per class, aligned with classes[i]
+    class_gain: Vec | None = None  # per class
+    absorption: tuple[Vec, ...] | None = None  # n rows x classes
+    hitting_times: Vec | None = None  # n: expected hitting time of the anchor set
+    labels: tuple[str, ...] | None = None
+    labels_claimed: bool = False  # whether the producer stated ``labels`` at all (``null`` is a claim: no labels)
+    malformed: tuple[tuple[str, str], ...] = ()  # (key, problem) for optional keys that could not be read
+
+    def problem(self, key: str) -> str | None:
+        """Why the optional key ``key`` could not be read, if it could not."""
+        return dict(self.malformed).get(key)
 
     @property
     def N(self) -> int:
@@ -76,8 +87,8 @@ class Claimed:
         return [v[s] - sum((x * y for x, y in zip(at, rows[s])), flint.fmpq(0)) for s in range(len(v))]
 
 
-def from_decomposition(dec: Decomposition, *, with_P_inf: bool = True) -> Claimed:
-    """What exactpte's :class:`~exactpte.Decomposition` claims."""
+def from_decomposition(dec: Decomposition, *, with_P_inf: bool = True, with_hitting_times: bool = True) -> Claimed:
+    """What exactpte's :class:`~exactpte.Decomposition` claims (every quantity it has)."""
     return Claimed(
         classes=dec.classes,
         periods=dec.periods,
@@ -92,27 +103,71 @@ def from_decomposition(dec: Decomposition, *, with_P_inf: bool = True) -> Claime
         psi=dec.psi,
         P_inf=dec.P_inf if with_P_inf else None,
         transient=dec.transient,
+        stationary=dec.stationary,
+        class_gain=dec.class_gain,
+        absorption=dec.absorption,
+        hitting_times=dec.hitting_times if with_hitting_times else None,
+        labels=dec.chain.labels,
+        labels_claimed=True,
     )
 
 
-def _required_vec(data: dict, key: str, n: int | None) -> Vec:
-    v = _vec(data, key, n)
-    if v is None:
+OPTIONAL_VECTORS = ("rho", "h", "psi", "class_gain", "hitting_times")
+"""Optional vector keys of the contract (``class_gain`` per class, the others per state)."""
+OPTIONAL_MATRICES = ("stationary", "absorption", "P_inf")
+"""Optional nested keys: ``stationary`` per class (aligned with ``classes[i]``), ``absorption`` n x classes, ``P_inf`` n x n."""
+
+
+def _numbers(raw: object, key: str, length: int | None) -> Vec:
+    """A list of exact numbers (``ChainFileError`` naming the key on anything else: NaN, inf, floats, text)."""
+    if not isinstance(raw, list) or (length is not None and len(raw) != length):
+        raise ChainFileError(f"result key {key!r} must be a list of {length} numbers")
+    try:
+        return tuple(to_fmpq(x, f"{key}[{i}]") for i, x in enumerate(raw))
+    except ExactpteError as e:
+        raise ChainFileError(str(e)) from None
+
+
+def _required_vec(data: dict, key: str, n: int) -> Vec:
+    if data.get(key) is None:
         raise ChainFileError(f"result lacks the required key {key!r}")
-    return v
+    return _numbers(data[key], key, n)
 
 
-def _vec(data: dict, key: str, n: int | None) -> Vec | None:
-    if key not in data or data[key] is None:
-        return None
-    v = data[key]
-    if not isinstance(v, list) or (n is not None and len(v) != n):
-        raise ChainFileError(f"result key {key!r} must be a list of {n} numbers")
-    return tuple(to_fmpq(x, f"{key}[{i}]") for i, x in enumerate(v))
+def _rows(raw: object, key: str, lengths: Sequence[int]) -> tuple[Vec, ...]:
+    if not isinstance(raw, list) or len(raw) != len(lengths):
+        raise ChainFileError(f"result key {key!r} must be a list of {len(lengths)} rows")
+    return tuple(_numbers(row, f"{key}[{i}]", m) for i, (row, m) in enumerate(zip(raw, lengths)))
 
 
-def from_json_dict(data: dict, n: int) -> Claimed:
-    """Parse the JSON contract of ``exactpte decompose --json`` (numbers as ``"p/q"`` strings)."""
+def _optional(data: dict, n: int, classes: tuple[tuple[int, ...], ...]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The optional quantity keys that are present, read strictly; a key that cannot be read is
+    recorded as malformed (its check then fails, naming the problem) instead of being dropped."""
+    nc = len(classes)
+    shapes: dict[str, Any] = {
+        "rho": n, "h": n, "psi": n, "hitting_times": n, "class_gain": nc,
+        "stationary": [len(c) for c in classes], "absorption": [nc] * n, "P_inf": [n] * n,
+    }
+    got: dict[str, Any] = {}
+    bad: list[tuple[str, str]] = []
+    for key, shape in shapes.items():
+        if data.get(key) is None:
+            continue
+        try:
+            got[key] = _rows(data[key], key, shape) if isinstance(shape, list) else _numbers(data[key], key, shape)
+        except ChainFileError as e:
+            bad.append((key, str(e)))
+    if "labels" in data:
+        raw = data["labels"]
+        got["labels_claimed"] = True
+        if raw is not None and (not isinstance(raw, list) or len(raw) != n or not all(isinstance(x, str) for x in raw)):
+            bad.append(("labels", f"result key 'labels' must be null or a list of {n} strings"))
+        elif raw is not None:
+            got["labels"] = tuple(raw)
+    return got, bad
+
+
+def _structure(data: dict) -> tuple:
     try:
         classes = tuple(tuple(int(s) for s in c) for c in data["classes"])
         periods = tuple(int(d) for d in data["periods"])
@@ -123,17 +178,24 @@ def from_json_dict(data: dict, n: int) -> Claimed:
         raise ChainFileError(f"result lacks the required key {e.args[0]!r}") from None
     except (TypeError, ValueError) as e:
         raise ChainFileError(f"result structure keys are malformed ({e})") from None
+    return classes, periods, cyclic, anchors, transient
+
+
+def from_json_dict(data: dict, n: int) -> Claimed:
+    """Parse the JSON contract of ``exactpte decompose --json`` (numbers as ``"p/q"`` strings).
+
+    The structure keys, ``basis``, ``theta``, ``g_star`` and ``v_star`` are required
+    (``ChainFileError`` when absent or unreadable); every other quantity key is optional, read
+    strictly when present (NaN, infinities, floats or text never pass: the key is recorded in
+    :attr:`Claimed.malformed` and its check fails).
+    """
+    classes, periods, cyclic, anchors, transient = _structure(data)
     N = len(anchors)
     basis_raw = data.get("basis")
     if not isinstance(basis_raw, list) or len(basis_raw) != n or any(not isinstance(r, list) or len(r) != N for r in basis_raw):
         raise ChainFileError(f"result key 'basis' must be {n} rows of N = {N} numbers")
-    basis = tuple(tuple(to_fmpq(x, f"basis[{s}][{c}]") for c, x in enumerate(row)) for s, row in enumerate(basis_raw))
-    P_inf = None
-    if data.get("P_inf") is not None:
-        raw = data["P_inf"]
-        if not isinstance(raw, list) or len(raw) != n or any(not isinstance(r, list) or len(r) != n for r in raw):
-            raise ChainFileError(f"result key 'P_inf' must be {n} rows of {n} numbers")
-        P_inf = tuple(tuple(to_fmpq(x, f"P_inf[{s}][{y}]") for y, x in enumerate(row)) for s, row in enumerate(raw))
+    basis = _rows(basis_raw, "basis", [N] * n)
+    optional, malformed = _optional(data, n, classes)
     return Claimed(
         classes=classes,
         periods=periods,
@@ -143,11 +205,9 @@ def from_json_dict(data: dict, n: int) -> Claimed:
         theta=_required_vec(data, "theta", N),
         g_star=_required_vec(data, "g_star", n),
         v_star=_required_vec(data, "v_star", n),
-        rho=_vec(data, "rho", n),
-        h=_vec(data, "h", n),
-        psi=_vec(data, "psi", n),
-        P_inf=P_inf,
         transient=transient,
+        malformed=tuple(malformed),
+        **optional,
     )
 
 

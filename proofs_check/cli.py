@@ -8,42 +8,35 @@ import sys
 from collections.abc import Sequence
 
 import exactpte
-from exactpte.cli import ArgumentParser, nonnegative_int, positive_int, run_guarded
+from exactpte.cli import ArgumentParser, _load_chain, _parse_anchors, nonnegative_int, positive_int, run_guarded
 from exactpte.chain import MarkovRewardProcess
 from exactpte.errors import ExactpteError
 
 from .checks import CHECKS, run_checks
+from .checks.quantities import QUANTITY_CHECKS
 from .claimed import from_decomposition, load_result
 from .registry import Verdict
 from .sweep import sweep
 
-__all__ = ["main"]
+__all__ = ["main", "unmet"]
 
 
 def _parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="proofs-check", description="Check the paper's theorems exactly.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
-    c = sub.add_parser("chain", help="every check on one chain file (decomposed by exactpte)")
-    c.add_argument("file", help="chain file (.json, .drn, .tra, .csv)")
-    c.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
-    c.add_argument("--json", action="store_true", help="print the verdicts as JSON")
-    c.add_argument("--max-dense", type=positive_int, default=None,
-                   help="largest chain for the dense independent routes (default 1500); larger: those checks are 'not checked'")
+    c = sub.add_parser("chain", help="every check on one chain (decomposed by exactpte)")
+    _chain_options(c, positional=True)
+    c.add_argument("--anchors", metavar="A,B,...", help="one anchor state per cyclic class, in (class, phase) order "
+                                                        "(as 'exactpte decompose --anchors')")
+    _judging_options(c)
     r = sub.add_parser("result", help="judge a decomposition written by any implementation (JSON contract)")
     r.add_argument("result", help="a decomposition in the JSON contract of 'exactpte decompose --json'")
-    r.add_argument("--chain", required=True, help="the chain file it claims to decompose")
-    r.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
-    r.add_argument("--json", action="store_true", help="print the verdicts as JSON")
-    r.add_argument("--max-dense", type=positive_int, default=None,
-                   help="largest chain for the dense independent routes (default 1500); larger: those checks are 'not checked'")
+    _chain_options(r, positional=False)
+    _judging_options(r)
     v = sub.add_parser("verify", help="the small trusted checker (proofs_check/verify.py, standard library only): "
                                       "a rational claim in the JSON contract, equation by equation; exit 0 valid, 1 not")
     v.add_argument("claim", help="a decomposition in the JSON contract of 'exactpte decompose --json' (rational)")
-    v.add_argument("--chain", required=True, help="the chain file it claims to decompose (.json read by verify.py itself; "
-                                                  ".drn, .tra, .csv through exactpte's readers)")
-    v.add_argument("--rewards", metavar="FILE", action="append", help="reward file(s) for a .tra/.csv chain")
-    v.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain")
-    v.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn chain with several")
+    _chain_options(v, positional=False)  # a .json chain is read by verify.py itself; other formats by exactpte's readers
     v.add_argument("--json", action="store_true", help="print the verdict as JSON")
     s = sub.add_parser("sweep", help="every check on many seeded random chains")
     s.add_argument("--chains", type=positive_int, default=200, help="how many random chains (default: 200)")
@@ -64,16 +57,130 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _verdict_table(verdicts: Sequence[Verdict]) -> str:
-    w = max(len(v.key) for v in verdicts)
+def _chain_options(sp: argparse.ArgumentParser, *, positional: bool) -> None:
+    """The chain-input options of ``exactpte decompose`` (loaded by :func:`exactpte.cli._load_chain`): the file
+    (positional for ``chain``, ``--chain`` for ``result``) or ``--example``, and ``--rewards``, ``--labels``,
+    ``--reward-model`` for the formats that keep rewards and labels apart."""
+    src = sp.add_mutually_exclusive_group(required=True)
+    if positional:
+        src.add_argument("file", nargs="?", help="chain file: .json, .drn (Storm), .tra (PRISM explicit) or .csv, "
+                                                 "optionally .gz/.xz/.bz2 compressed")
+    else:
+        src.add_argument("--chain", metavar="FILE", help="the chain file the result claims to decompose")
+    src.add_argument("--example", metavar="NAME", help="a built-in example (see 'exactpte examples')")
+    sp.add_argument("--rewards", metavar="FILE", action="append",
+                    help="reward file: .srew/.state.rew and/or .trew/.trans.rew for a .tra chain, a CSV for a .csv chain "
+                         "(repeat for state and transition rewards); without one such a chain has r = 0 (said in a note)")
+    sp.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain (checked for form)")
+    sp.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn file with several")
+
+
+def _judging_options(sp: argparse.ArgumentParser) -> None:
+    """What to run and what counts as passing (``chain`` and ``result``)."""
+    sp.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
+    sp.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    sp.add_argument("--max-dense", type=positive_int, default=None,
+                    help="largest chain for the dense independent routes (default 1500); larger: those checks are 'not checked'")
+    sp.add_argument("--require", metavar="KEYS",
+                    help="comma-separated quantities (" + ", ".join(QUANTITY_CHECKS) + ") or check keys that must be "
+                         "claimed, checked and held: otherwise exit 1")
+    sp.add_argument("--strict", action="store_true",
+                    help="exit 1 when any check is 'not claimed' or 'not checked' (not only when one failed)")
+
+
+def _load(args: argparse.Namespace, path: str | None) -> MarkovRewardProcess:
+    """The chain named on the command line, refused when parametric; its loading notes (``r = 0``) on stderr."""
+    chain = _load_chain(args, path)
+    where = path or f"example {args.example!r}"
+    if chain.field.is_parametric or not isinstance(chain, MarkovRewardProcess):
+        raise ExactpteError(f"{where} is a parametric chain; the checks run on rational chains: "
+                            "check the closed form at points (ParametricChain.at) instead")
+    for note in chain.notes:
+        print(f"proofs-check: note: {note}", file=sys.stderr)
+    return chain
+
+
+def _judge(args: argparse.Namespace) -> int:
+    """``chain`` (exactpte's decomposition of the chain) and ``result`` (a claimed decomposition from a file)."""
+    chain = _load(args, args.file if args.command == "chain" else args.chain)
+    if args.command == "chain":
+        dec = exactpte.decompose(chain, anchors=_parse_anchors(args.anchors))
+        claimed = from_decomposition(dec, with_P_inf=chain.n <= (args.max_dense or 1500))
+    else:
+        claimed = load_result(args.result, chain.n)
+    verdicts = run_checks(chain, claimed, only=args.only, max_dense=args.max_dense)
+    required = [x for x in (args.require or "").replace(" ", "").split(",") if x]
+    problems = unmet(verdicts, required=required, strict=args.strict)
+    notes = list(chain.notes)
+    if args.json:
+        print(json.dumps([v.to_dict() for v in verdicts], indent=1))
+        for p in problems:
+            print(f"proofs-check: {p}", file=sys.stderr)
+    else:
+        print("\n".join([f"note: {x}" for x in notes] + [_verdict_table(verdicts)] + problems))
+    return 1 if problems or any(v.holds is False for v in verdicts) else 0
+
+
+def unmet(verdicts: Sequence[Verdict], *, required: Sequence[str] = (), strict: bool = False) -> list[str]:
+    """Why ``--require``/``--strict`` fail this run (empty when they are met): each required quantity or
+    check that is not claimed, not checked, not run or failed; with ``strict``, every check not claimed
+    or not checked."""
+    by_key = {v.key: v for v in verdicts}
+    out = []
+    for name in required:
+        key = QUANTITY_CHECKS.get(name, name)
+        if key not in CHECKS:
+            raise ExactpteError(f"--require: unknown quantity or check {name!r}; quantities: {', '.join(QUANTITY_CHECKS)}")
+        v = by_key.get(key)
+        if v is None:
+            out.append(f"required {name}: not run (left out by --only)")
+        elif v.status in ("not claimed", "not checked", "failed"):
+            out.append(f"required {name}: {v.status}" + (f" ({v.detail})" if v.status == "failed" else ""))
+    if strict:
+        for status in ("not claimed", "not checked"):
+            keys = [v.key for v in verdicts if v.status == status]
+            if keys:
+                out.append(f"--strict: {len(keys)} check(s) {status}: {', '.join(keys)}")
+    return out
+
+
+MARKS = {"held": "ok", "failed": "FAIL", "not applicable": "n/a", "not claimed": "n/c", "not checked": "skip"}
+
+
+def _lines(verdicts: Sequence[Verdict], w: int) -> list[str]:
     lines = []
-    marks = {"held": "ok", "failed": "FAIL", "not applicable": "n/a", "not claimed": "n/c", "not checked": "skip"}
     for v in verdicts:
         detail = v.detail if v.status in ("failed", "not claimed", "not checked") else ""
-        lines.append(f"{v.key.ljust(w)}  {marks[v.status]:4}  {detail}".rstrip())
-    count = {status: sum(v.status == status for v in verdicts) for status in marks}
-    lines.append(f"{len(verdicts)} checks: {count['held']} held, {count['failed']} failed, "
-                 f"{count['not applicable']} not applicable, {count['not claimed']} not claimed, {count['not checked']} not checked")
+        lines.append(f"{v.key.ljust(w)}  {MARKS[v.status]:4}  {detail}".rstrip())
+    return lines
+
+
+def _count(verdicts: Sequence[Verdict], what: str) -> str:
+    count = {status: sum(v.status == status for v in verdicts) for status in MARKS}
+    return (f"{len(verdicts)} {what}: {count['held']} held, {count['failed']} failed, "
+            f"{count['not applicable']} not applicable, {count['not claimed']} not claimed, {count['not checked']} not checked")
+
+
+def _verdict_table(verdicts: Sequence[Verdict]) -> str:
+    """The verdicts, the independent checks apart from exactpte's own cross-check, with a summary naming
+    every quantity not claimed and warning of every check not checked."""
+    w = max((len(v.key) for v in verdicts), default=0)
+    own = [v for v in verdicts if v.kind != "cross-check"]
+    cross = [v for v in verdicts if v.kind == "cross-check"]
+    lines = _lines(own, w)
+    if cross:
+        lines += ["", "exactpte's own cross-check (not independent: exactpte's structure code and certified solver):"]
+        lines += _lines(cross, w)
+    lines.append(_count(own, "independent checks"))
+    if cross:
+        lines.append(_count(cross, "cross-check(s) by exactpte"))
+    missing = [v.detail.removeprefix("not claimed: ") for v in verdicts if v.status == "not claimed"]
+    if missing:
+        lines.append(f"not claimed (the result leaves them out, so nothing judged them): {', '.join(missing)}")
+    skipped = [v.key for v in verdicts if v.status == "not checked"]
+    if skipped:
+        lines.append(f"WARNING: {len(skipped)} check(s) not checked (their exact routes do not run on a chain this large): {', '.join(skipped)}; "
+                     "use --strict to make this exit 1")
     return "\n".join(lines)
 
 
@@ -108,21 +215,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             for c in COVERAGE.values():
                 print(f"{c.label}  ->  {', '.join(c.checks) if c.checks else c.reason}")
         return 0
-    if args.command == "chain":
-        chain = exactpte.load(args.file)
-        if chain.field.is_parametric or not isinstance(chain, MarkovRewardProcess):
-            raise ExactpteError(f"{args.file} is a parametric chain; the checks run on rational chains: "
-                                "check the closed form at points (ParametricChain.at) instead")
-        claimed = from_decomposition(exactpte.decompose(chain), with_P_inf=chain.n <= (args.max_dense or 1500))
-        return _emit(run_checks(chain, claimed, only=args.only, max_dense=args.max_dense), args.json)
+    if args.command in ("chain", "result"):
+        return _judge(args)
     if args.command == "verify":
         return _verify(args)
-    if args.command == "result":
-        chain = exactpte.load(args.chain)
-        if chain.field.is_parametric or not isinstance(chain, MarkovRewardProcess):
-            raise ExactpteError(f"{args.chain} is a parametric chain; judge results of rational chains")
-        claimed = load_result(args.result, chain.n)
-        return _emit(run_checks(chain, claimed, only=args.only, max_dense=args.max_dense), args.json)
     report = sweep(
         args.chains,
         seed=args.seed,
@@ -154,12 +250,10 @@ def _verify(args) -> int:
 
     try:
         claim = trusted.load_json(args.claim)
-        if args.chain.endswith((".json", ".json.gz")) and not (args.rewards or args.labels or args.reward_model):
+        if args.chain and args.chain.endswith((".json", ".json.gz")) and not (args.rewards or args.labels or args.reward_model):
             chain = trusted.load_json(args.chain, exact_floats=True)
         else:
-            m = exactpte.load(args.chain, rewards=args.rewards, labels=args.labels, reward_model=args.reward_model)
-            if m.field.is_parametric:
-                raise ExactpteError(f"{args.chain} is a parametric chain; verify judges rational claims")
+            m = _load(args, args.chain)
             chain = {"n": m.n, "edges": [[i, j, str(p)] for i, j, p in m.edges()], "r": [str(x) for x in m.r]}
         report = trusted.verify(claim, chain)
     except ExactpteError:

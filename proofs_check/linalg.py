@@ -31,6 +31,10 @@ __all__ = [
     "cyclotomic_part",
     "pivot_columns",
     "orbit",
+    "join",
+    "columns",
+    "intersect",
+    "column_basis",
 ]
 
 
@@ -196,3 +200,32 @@ def random_vector(rng: random.Random, n: int, *, bound: int = 9) -> list[flint.f
 def norm_inf(v: Sequence) -> flint.fmpq:
     """``max |v_s|`` (0 for an empty vector)."""
     return max((abs(x) for x in v), default=flint.fmpq(0))
+
+
+def join(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:
+    """``[A | B]`` (same number of rows)."""
+    n = max(A.nrows(), B.nrows())
+    return flint.fmpq_mat([[A[i, j] for j in range(A.ncols())] + [B[i, j] for j in range(B.ncols())] for i in range(n)]) \
+        if A.ncols() + B.ncols() else flint.fmpq_mat(n, 0)
+
+
+def columns(A: flint.fmpq_mat, keep: Sequence[int]) -> flint.fmpq_mat:
+    """The columns ``keep`` of ``A``."""
+    return flint.fmpq_mat([[A[i, j] for j in keep] for i in range(A.nrows())]) if keep else flint.fmpq_mat(A.nrows(), 0)
+
+
+def column_basis(A: flint.fmpq_mat) -> flint.fmpq_mat:
+    """A full-column-rank matrix with the column span of ``A`` (its pivot columns)."""
+    if A.ncols() == 0:
+        return A
+    R, rk = A.rref()
+    return columns(A, pivot_columns(R, rk))
+
+
+def intersect(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:
+    """A basis of ``span A ∩ span B``: ``A x`` for ``x`` in the first block of ``ker [A | -B]``."""
+    if A.ncols() == 0 or B.ncols() == 0:
+        return flint.fmpq_mat(A.nrows(), 0)
+    Z = nullspace(join(A, -B))
+    X = flint.fmpq_mat([[Z[i, j] for j in range(Z.ncols())] for i in range(A.ncols())]) if Z.ncols() else flint.fmpq_mat(A.ncols(), 0)
+    return column_basis(A * X) if Z.ncols() else flint.fmpq_mat(A.nrows(), 0)

@@ -118,6 +118,7 @@ class Verdict:
     holds: bool | None  # None: not applicable to this chain
     detail: str = ""
     seconds: float = 0.0
+    kind: str = "exact"  # the check's kind: "exact", "structure", or "cross-check" (exactpte's own, not independent)
 
     @property
     def status(self) -> str:
@@ -133,7 +134,7 @@ class Verdict:
     def to_dict(self) -> dict:
         """The verdict as a JSON-ready dict."""
         return {"key": self.key, "statement": self.statement, "holds": self.holds, "status": self.status,
-                "detail": self.detail, "seconds": self.seconds}
+                "detail": self.detail, "seconds": self.seconds, "kind": self.kind}
 
 
 PREFER_BLOCKS = 300
@@ -250,7 +251,7 @@ def run_checks(
                 out = f"check could not be evaluated on this decomposition ({type(e).__name__}: {e})"
         dt = time.perf_counter() - t0
         if isinstance(out, NotApplicable):
-            verdicts.append(Verdict(key, chk.statement, None, out.reason, dt))
+            verdicts.append(Verdict(key, chk.statement, None, out.reason, dt, chk.kind))
         else:
-            verdicts.append(Verdict(key, chk.statement, out is None, out or "", dt))
+            verdicts.append(Verdict(key, chk.statement, out is None, out or "", dt, chk.kind))
     return verdicts

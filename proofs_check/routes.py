@@ -18,7 +18,7 @@ from exactpte.chain import MarkovRewardProcess
 from exactpte.errors import RouteTooLargeError
 
 from .graph import SupportGraph
-from .linalg import cyclotomic_part, identity, mat_poly, nullspace, orbit, rank
+from .linalg import column_basis, cyclotomic_part, identity, integer_poly, mat_poly, nullspace, orbit, rank
 
 __all__ = ["Routes", "RouteTooLargeError", "DENSE_LIMIT"]
 
@@ -83,6 +83,25 @@ class Routes:
     def cyclotomic(self) -> tuple[list[int], list[int]]:
         """Cyclotomic part of the characteristic polynomial (with multiplicity, squarefree)."""
         return cyclotomic_part(self.charpoly)
+
+    @cached_property
+    def charpoly_factors(self) -> list[tuple[flint.fmpz_poly, int]]:
+        """The irreducible factors of the characteristic polynomial (scaled to integers) with multiplicities."""
+        return list(integer_poly(self.charpoly).factor()[1])
+
+    @cached_property
+    def cyclotomic_full(self) -> flint.fmpz_poly:
+        """The cyclotomic part of the characteristic polynomial, with multiplicity, as a polynomial."""
+        return flint.fmpz_poly(self.cyclotomic[0])
+
+    @property
+    def cyclotomic_degree(self) -> int:
+        """``dim K(P)``: the degree of the cyclotomic part of the characteristic polynomial (``rem:peripheral_semisimple``)."""
+        return len(self.cyclotomic[0]) - 1
+
+    def K_basis_of(self, A: flint.fmpq_mat) -> flint.fmpq_mat:
+        """A full-column-rank basis of the column span of ``A``."""
+        return column_basis(A)
 
     @cached_property
     def K(self) -> flint.fmpq_mat:

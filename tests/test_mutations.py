@@ -98,7 +98,37 @@ def mutations():
     add("certified:enclosures", "rich", lambda c: c.replace(h=bump(c.h, 7, flint.fmpq(1, 10**6))))  # off by 1e-6
     add("certified:enclosures", "paper-benchmark", lambda c: c.replace(v_star=bump(c.v_star, 40, flint.fmpq(1, 10**7))))
     add("P_inf", "rich", lambda c: c.replace(P_inf=tuple(tuple(x + (ONE if (s, y) == (6, 0) else 0) for y, x in enumerate(row)) for s, row in enumerate(c.P_inf))))
+    # every other claimed quantity on its own key
+    add("claim:rho", "rich", lambda c: c.replace(rho=bump(c.rho, 7, flint.fmpq(1, 10**9))))
+    add("claim:h", "rich", lambda c: c.replace(h=bump(c.h, 2)))
+    add("claim:psi", "rich", lambda c: c.replace(psi=bump(c.psi, 6, flint.fmpq(1, 2))))
+    add("claim:psi", "rich", lambda c: c.replace(psi=c.h))  # h solves the Poisson equation with rho, not g*'s
+    add("claim:stationary", "rich", lambda c: c.replace(stationary=(c.stationary[0], bump(bump(c.stationary[1], 0, flint.fmpq(1, 10)), 1, flint.fmpq(-1, 10)))))
+    add("claim:stationary", "rich", lambda c: c.replace(stationary=(c.stationary[0], c.stationary[1][1:] + c.stationary[1][:1])))
+    add("claim:class_gain", "rich", lambda c: c.replace(class_gain=tuple(reversed(c.class_gain))))
+    add("claim:absorption", "rich", lambda c: c.replace(absorption=tuple(tuple(reversed(row)) if s == 6 else row for s, row in enumerate(c.absorption))))
+    add("claim:hitting_times", "rich", lambda c: c.replace(hitting_times=bump(c.hitting_times, 6, flint.fmpq(1, 3))))
+    add("claim:labels", "branching", lambda c: c.replace(labels=tuple(reversed(c.labels))))
+    add("claim:labels", "rich", lambda c: c.replace(labels=tuple(f"s{i}" for i in range(8))))
+    # theorems tested as stated (issue #22)
+    add("thm:minimal_quotient", "rich", lambda c: c.replace(basis=tuple(row + (ONE if s == 6 else 0,) for s, row in enumerate(c.basis)),
+                                                            anchors=c.anchors + ((1, 3, 6),), periods=(2, 4), theta=c.theta + (0,)))  # span(b) = K + an eigenvector of 1/3
+    add("prop:app_vstar_transient_cost", "rich", consistent_pair_off_K)  # r = g + (I-P)v, v = 0 at anchors, g not in K
+    add("lem:pihat_dev", "rich", lambda c: c.replace(basis=set_col(set_col(c.basis, 0, bump(c.b(0), 6, flint.fmpq(1, 10))), 1, bump(c.b(1), 6, flint.fmpq(-1, 10)))))  # on the simplex, wrong
+    add("lem:pihat_infty_norm", "rich", lambda c: c.replace(basis=set_col(set_col(c.basis, 0, bump(c.b(0), 7, flint.fmpq(1, 2))), 2, bump(c.b(2), 7, flint.fmpq(-1, 2)))))  # row sums 1, a negative entry
+    for key in ("lem:contract_noise_bounded_iterates", "lem:projSA_stability_template", "lem:optionB_stability"):
+        add(key, "rich", lambda c: c.replace(v_star=bump(c.v_star, 6, flint.fmpq(1, 10))))  # not the fixed point: SA drifts past the bound
+        add(key, "rich", lambda c: c.replace(basis=set_col(set_col(c.basis, 0, bump(c.b(0), 7, flint.fmpq(1, 2))), 2, bump(c.b(2), 7, flint.fmpq(-1, 2)))))
     return cases
+
+
+def consistent_pair_off_K(c):
+    """``(g* + (I-P)e_6, v* - e_6)``: still ``r = g + (I-P)v`` with ``v = 0`` at the anchors (state 6 is transient and
+    no anchor), and ``v`` is still the hitting cost of ``r - g``; but ``g`` is not in K(P)."""
+    chain = CHAINS["rich"]
+    e = [ONE if s == 6 else flint.fmpq(0) for s in range(8)]
+    Pe = chain.matvec(e)
+    return c.replace(g_star=tuple(g + x - y for g, x, y in zip(c.g_star, e, Pe)), v_star=tuple(v - x for v, x in zip(c.v_star, e)))
 
 
 @pytest.mark.parametrize("key, chain_name, corrupt", mutations())
@@ -130,7 +160,7 @@ def test_every_block_route_has_a_mutation():
 
 def test_every_check_has_a_mutation():
     covered = {p.values[0] for p in mutations()}
-    estimator_side = {"lem:pihat_dev", "lem:pihat_infty_norm", "lem:vhat_star_unique"}  # fed wrong Pi^ / b^ below
+    estimator_side = {"lem:vhat_star_unique"}  # fed a wrong b^ below
     assert set(CHECKS) - covered == estimator_side
 
 
@@ -168,3 +198,42 @@ def test_power_norm_certificate_decides_both_ways():
     assert _power_norm_certificate(flint.fmpq_mat([[flint.fmpq(1, 2), 3], [0, flint.fmpq(9, 10)]])) is None
     assert "no power" in _power_norm_certificate(flint.fmpq_mat([[0, 1], [1, 0]]), max_doublings=6)
     assert "no power" in _power_norm_certificate(flint.fmpq_mat([[flint.fmpq(101, 100)]]), max_doublings=6)
+
+
+def test_estimator_lemmas_are_tight_so_a_slightly_wrong_gauge_map_fails():
+    """On vectors where the bounds are attained, a Pi^ off by 1% fails both lemmas (random vectors would miss it);
+    a given b^ off the simplex makes lem:pihat_infty_norm not applicable, never held or failed."""
+    from proofs_check.checks.appendix import _perturbed_basis
+    from proofs_check.registry import Context
+    from proofs_check.routes import Routes
+
+    chain, claim = chain_and_claim("rich")
+    bhat = _perturbed_basis(Context(chain, claim, Routes(chain)), flint.fmpq(1, 5))
+    right = lambda v: claim.project(v, bhat)
+    off = lambda v: [p + (x - p) * flint.fmpq(101, 100) for p, x in zip(claim.project(v), claim.project(v, bhat))]
+    for key in ("lem:pihat_dev", "lem:pihat_infty_norm"):
+        assert run_checks(chain, claim, only=[key], bhat=bhat, apply_pihat=right)[0].holds is True
+    assert run_checks(chain, claim, only=["lem:pihat_dev"], bhat=bhat, apply_pihat=off)[0].holds is False
+    vertex = [list(row) for row in claim.basis]
+    vertex[6] = [ONE, 0, 0, 0, 0]
+    over = lambda v: [x * flint.fmpq(101, 100) for x in claim.project(v, vertex)]
+    assert run_checks(chain, claim, only=["lem:pihat_infty_norm"], bhat=vertex, apply_pihat=over)[0].holds is False
+    offsimplex = [list(row) for row in claim.basis]
+    offsimplex[6] = [ONE, ONE, 0, 0, -ONE]
+    (v,) = run_checks(chain, claim, only=["lem:pihat_infty_norm"], bhat=offsimplex)
+    assert v.status == "not applicable" and "simplex" in v.detail
+
+
+def test_general_projections_judge_the_claim():
+    """thm:wellposed and lem:Pi_identity for random projections with kernel K (not only the anchor Pi)."""
+    from proofs_check.checks.appendix import random_projections_problem
+    from proofs_check.checks.decomposition import general_projection_problem
+    from proofs_check.registry import Context
+    from proofs_check.routes import Routes
+
+    chain, claim = chain_and_claim("rich")
+    ctx = lambda c: Context(chain, c, Routes(chain))
+    assert general_projection_problem(ctx(claim)) is None and random_projections_problem(ctx(claim)) is None
+    assert "[v*]" in general_projection_problem(ctx(claim.replace(v_star=bump(claim.v_star, 6))))
+    wrong = claim.replace(basis=set_col(claim.basis, 4, [ONE if s == 6 else 0 for s in range(8)]))
+    assert "not in K(P)" in random_projections_problem(ctx(wrong))

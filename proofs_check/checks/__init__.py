@@ -10,7 +10,9 @@ the identity holds, a string naming what fails (with the states where it fails) 
 - :mod:`~proofs_check.checks.decomposition`: Sections 2–3;
 - :mod:`~proofs_check.checks.evaluation`: Section 4;
 - :mod:`~proofs_check.checks.appendix`: the appendix lemmas and ``P∞``;
-- :mod:`~proofs_check.checks.certified`: the exact answer inside exactpte's certified enclosures;
+- :mod:`~proofs_check.checks.stability`: the three stability lemmas of projected SA with their stated bounds, exactly;
+- :mod:`~proofs_check.checks.quantities`: every other claimed quantity on its own key (``claim:*``; "not claimed" when left out);
+- :mod:`~proofs_check.checks.certified`: exactpte's own cross-check (not independent): the claim inside exactpte's certified enclosures;
 - :mod:`~proofs_check.checks.blockwise`: the main identities again on block routes, for chains past ``--max-dense``.
 """
 
@@ -19,10 +21,12 @@ from . import structure  # registration happens on import: structure first, then
 from . import decomposition
 from . import evaluation
 from . import appendix
+from . import stability
+from . import quantities
 from . import certified
 from . import blockwise  # noqa: F401  (registers block versions of the main identities, used past 300 states)
 
-SECTIONS = (structure, decomposition, evaluation, appendix, certified)
+SECTIONS = (structure, decomposition, evaluation, appendix, stability, quantities, certified)
 """The check modules, in the paper's order."""
 
 __all__ = ["CHECKS", "Check", "Verdict", "Context", "run_checks", "NOT_APPLICABLE", "NotApplicable", "NotClaimed", "SECTIONS"]

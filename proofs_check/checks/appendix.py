@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import lcm
 
 import flint
 
 from ..linalg import in_span, matvec, nullspace, norm_inf, random_vector, rank, same_span
-from ..registry import Context, NotClaimed, Outcome, check, few, mismatch
+from ..registry import Context, NotApplicable, NotClaimed, Outcome, check, few, mismatch
+from .decomposition import random_projection
 
 
 @check("lem:recurrent_decomp", "closed SCCs of the support graph = recurrent classes")
@@ -176,33 +178,91 @@ def _b_simplex(ctx: Context) -> Outcome:
     return None
 
 
-@check("lem:pihat_dev", "||(Pi^ - Pi) v|| <= eps_b ||v|| when max_s ||b^(s) - b(s)||_1 <= eps_b", sparse=True)
-def _pihat_dev(ctx: Context) -> Outcome:
+def _l1(a: list, b: list | None = None) -> flint.fmpq:
+    return sum((abs(x - (b[j] if b is not None else 0)) for j, x in enumerate(a)), flint.fmpq(0))
+
+
+def _true_basis_rows(ctx: Context) -> list[list] | str:
+    """``b`` from proofs_check's block routes, in the claimed anchors' column order (a message when an anchor is not recurrent)."""
+    B = ctx.blocks
+    cols = []
+    for i, k, s in ctx.claimed.anchors:
+        if s not in B.class_of:
+            return f"claimed anchor {s} of ({i}, {k}) is not in a closed class"
+        cols.append(B.basis_column((B.class_of[s], B.phase_of[s])))
+    return [[col[s] for col in cols] for s in range(ctx.chain.n)]
+
+
+def _bhats(ctx: Context, eps: flint.fmpq) -> list[tuple[str, list[list]]]:
+    """Learned bases the estimator lemmas are tried on: the context's (or an exact perturbation on the simplex),
+    one off the simplex (signed noise, rows not summing to 1), one at the simplex's vertices, and the claimed b itself."""
+    c, n, N = ctx.claimed, ctx.chain.n, ctx.claimed.N
+    rng = ctx.rng("bhat-adversarial")
+    recurrent = {s for cls in c.classes for s in cls}
+    off = [list(row) if s in recurrent else [x + flint.fmpq(rng.randint(-3, 3), 7) for x in row] for s, row in enumerate(c.basis)]
+    vertex = [list(row) if s in recurrent else [flint.fmpq(int(j == rng.randrange(N))) for j in range(N)] for s, row in enumerate(c.basis)]
+    learned = ("the learned b^", _perturbed_basis(ctx, eps))
+    if ctx.apply_pihat is not None:  # an implementation of Pi^ goes with its own b^ (the context's)
+        return [learned]
+    return [learned, ("b^ off the simplex", off), ("b^ at the simplex's vertices", vertex), ("b^ = the claimed b", [list(row) for row in c.basis])]
+
+
+def _tight_vectors(ctx: Context, diff_rows: list[list]) -> list[list]:
+    """Vectors making ``|sum_j v(a_j) x_j(s)| = ||v|| ||x(s)||_1`` at the row where ``||x(s)||_1`` is largest
+    (``v(a_j) = sign x_j(s)``, ``v = -1`` at ``s`` when ``s`` is not an anchor), plus random ones."""
     c, n = ctx.claimed, ctx.chain.n
     rng = ctx.rng("dev")
-    bh = _perturbed_basis(ctx, flint.fmpq(1, 5))
-    eps = max((sum((abs(a - b) for a, b in zip(r1, r2)), flint.fmpq(0)) for r1, r2 in zip(bh, c.basis)), default=flint.fmpq(0))
-    pihat = ctx.apply_pihat or (lambda v: c.project(v, bh))
-    for _ in range(5):
-        v = random_vector(rng, n)
-        d = [a - b for a, b in zip(pihat(v), c.project(v))]
-        if norm_inf(d) > eps * norm_inf(v):
-            return f"||(Pi^ - Pi)v|| = {norm_inf(d)} exceeds eps_b ||v|| = {eps * norm_inf(v)}"
+    out = [random_vector(rng, n) for _ in range(3)]
+    if not diff_rows or not c.N:
+        return out
+    anchors = set(c.anchor_states)
+    s = max(range(n), key=lambda t: (t not in anchors, _l1(diff_rows[t])))
+    v = [flint.fmpq(0)] * n
+    for j, a in enumerate(c.anchor_states):
+        v[a] = flint.fmpq(1 if diff_rows[s][j] >= 0 else -1)
+    if s not in c.anchor_states:
+        v[s] = flint.fmpq(-1)
+    return out + [v, [-x for x in v]]
+
+
+@check("lem:pihat_dev", "||(Pi^ - Pi) v|| <= eps_b ||v|| when max_s ||b^(s) - b(s)||_1 <= eps_b", sparse=True)
+def _pihat_dev(ctx: Context) -> Outcome:
+    """Pi from proofs_check's own b (block routes) with the claimed anchors, eps_b measured against the claimed b, on
+    learned bases on and off the simplex and on vectors where the bound is tight: fails for a wrong Pi^ and a wrong claimed b."""
+    c = ctx.claimed
+    true_rows = _true_basis_rows(ctx)
+    if isinstance(true_rows, str):
+        return true_rows
+    for name, bh in _bhats(ctx, flint.fmpq(1, 5)):
+        eps = max((_l1(list(r1), list(r2)) for r1, r2 in zip(bh, c.basis)), default=flint.fmpq(0))
+        pihat = ctx.apply_pihat or (lambda v, bh=bh: c.project(v, bh))
+        diff = [[x - y for x, y in zip(r1, r2)] for r1, r2 in zip(bh, true_rows)]
+        for v in _tight_vectors(ctx, diff):
+            d = [a - b for a, b in zip(pihat(v), c.project(v, true_rows))]
+            if norm_inf(d) > eps * norm_inf(v):
+                return f"{name}: ||(Pi^ - Pi)v|| = {norm_inf(d)} exceeds eps_b ||v|| = {eps * norm_inf(v)}"
     return None
 
 
-@check("lem:pihat_infty_norm", "||Pi^ v|| <= 2||v|| (and the same for Pi)", sparse=True)
+@check("lem:pihat_infty_norm", "||Pi^ v|| <= 2||v|| (and the same for Pi) when every b^(s) lies on the simplex", sparse=True)
 def _pihat_norm(ctx: Context) -> Outcome:
-    c, n = ctx.claimed, ctx.chain.n
-    rng = ctx.rng("norm")
-    bh = _perturbed_basis(ctx, flint.fmpq(1, 3))
-    pihat = ctx.apply_pihat or (lambda v: c.project(v, bh))
-    for _ in range(5):
-        v = random_vector(rng, n)
-        for op, name in ((pihat, "Pi^"), (lambda v: c.project(v), "Pi")):
+    """The claimed Pi, and Pi^ on learned bases on the simplex (the lemma's hypothesis: a given b^ off it is
+    "not applicable", an adversarial one is not tried), on vectors where ``2||v||`` is attained: fails for a Pi^
+    or a claimed b that exceeds the bound by any amount."""
+    c = ctx.claimed
+    on_simplex = lambda bh: all(x >= 0 for row in bh for x in row) and all(_l1(row) == 1 for row in bh)
+    cases: list[tuple[str, list[list], Callable | None]] = [("Pi (the claimed b)", [list(row) for row in c.basis], None)]
+    for name, bh in _bhats(ctx, flint.fmpq(1, 3)):
+        if on_simplex(bh):
+            cases.append((name, bh, ctx.apply_pihat if name == "the learned b^" else None))
+        elif name == "the learned b^" and ctx.bhat is not None:
+            return NotApplicable("not applicable: the given b^ leaves the simplex (the lemma's hypothesis; see lem:b_simplex)")
+    for name, bh, impl in cases:
+        op = impl or (lambda v, bh=bh: c.project(v, bh))
+        for v in _tight_vectors(ctx, bh):
             w = op(v)
             if norm_inf(w) > 2 * norm_inf(v):
-                return f"||{name} v|| = {norm_inf(w)} exceeds 2||v|| = {2 * norm_inf(v)}"
+                return f"{name}: ||Pi^ v|| = {norm_inf(w)} exceeds 2||v|| = {2 * norm_inf(v)}"
     return None
 
 
@@ -230,6 +290,8 @@ def _theta(ctx: Context) -> Outcome:
 @check("P_inf", "claimed P_inf equals the spectral projector for eigenvalue 1")
 def _P_inf(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
+    if c.problem("P_inf"):
+        return f"malformed claim: {c.problem('P_inf')}"
     if c.P_inf is None:
         return NotClaimed("P_inf")
     Pinf = ctx.routes.P_inf
@@ -249,4 +311,25 @@ def _Pi_identity(ctx: Context) -> Outcome:
         w = c.project(v)
         if not in_span(K, [a - b for a, b in zip(v, w)]):
             return "v - Pi v is not in K(P) (kernel of the cyclotomic part of charpoly): [Pi v] != [v]"
+    return random_projections_problem(ctx)
+
+
+def random_projections_problem(ctx: Context, trials: int = 3) -> str | None:
+    """``lem:Pi_identity`` for random projections ``Π_L = I - B (L B)^{-1} L`` with kernel span(claimed b) (not
+    only the anchor ``Π``): ``Π_L² = Π_L``, ``Π_L b = 0``, and ``v - Π_L v ∈ K(P)`` (charpoly route) for random ``v``."""
+    c, n = ctx.claimed, ctx.chain.n
+    B = c.basis_matrix()
+    rng = ctx.rng("Pi_identity-projections")
+    K = ctx.routes.K
+    for t in range(trials):
+        Pi = random_projection(rng, B)
+        if Pi is None:
+            return "the claimed basis is rank deficient: no projection has kernel span(b) of dimension N"
+        if Pi * Pi != Pi or Pi * B != flint.fmpq_mat(n, c.N):
+            return f"random projection {t} with kernel span(b) is not a projection killing b"  # pragma: no cover
+        for _ in range(2):
+            v = random_vector(rng, n)
+            w = matvec(Pi, v)
+            if not in_span(K, [a - b for a, b in zip(v, w)]):
+                return f"random projection {t} with kernel span(b): v - Pi v is not in K(P), so span(b) is not K(P)"
     return None

@@ -224,6 +224,8 @@ def _invariant_constant(ctx: Context) -> Outcome:
 @block_route("P_inf")
 def _P_inf(ctx: Context) -> Outcome:
     c, B = ctx.claimed, ctx.blocks
+    if c.problem("P_inf"):
+        return f"malformed claim: {c.problem('P_inf')}"
     if c.P_inf is None:
         from ..registry import NotClaimed
 
@@ -380,6 +382,8 @@ def _return_error(ctx: Context) -> Outcome:
 def _transient_cost(ctx: Context) -> Outcome:
     c, chain = ctx.claimed, ctx.chain
     g = c.g_star
+    if not ctx.blocks.in_K(list(g)):
+        return "g* is not in K(P) (P^D g* != g*): the proposition is about the decomposition's g*, not any consistent pair"
     expected = ctx.blocks.hitting_cost(set(c.anchor_states), lambda s: chain.r[s] - g[s])
     if expected is None:
         return "the anchors are not reached almost surely from every state (a hitting block is singular)"

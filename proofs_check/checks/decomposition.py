@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import flint
 
+import random
+
 from ..certificates import contraction_certificate, has_cyclotomic_factor, quotient_charpolys, quotient_matrix
 from ..claimed import Claimed
-from ..linalg import col, in_span, in_span_all, matvec, nullspace, random_vector, rank, same_span, vec
+from ..linalg import col, columns, identity, in_span, in_span_all, intersect, join, mat_poly, matvec, nullspace, random_vector, rank, same_span, vec
 from ..registry import NOT_APPLICABLE, Context, Outcome, check, few, mismatch
 
 
@@ -24,18 +26,63 @@ def _invariant_constant(ctx: Context) -> Outcome:
     return None
 
 
+def _quotient_keeps_peripheral(ctx: Context, Kp: flint.fmpq_mat) -> bool | None:
+    """Whether ``P`` on ``R^n / span Kp`` keeps a unimodular eigenvalue (``None``: ``span Kp`` is not invariant)."""
+    if Kp.ncols() and rank(Kp) < Kp.ncols():
+        Kp = ctx.routes.K_basis_of(Kp)
+    _, q = quotient_charpolys(ctx.routes.P, Kp, ctx.routes.charpoly)
+    return None if q is None else has_cyclotomic_factor(q)
+
+
+def _minimal_quotient_family(ctx: Context) -> list[tuple[str, flint.fmpq_mat, bool]]:
+    """Invariant subspaces K' with whether the quotient must keep a unimodular eigenvalue (``K ⊄ K'``):
+
+    - strictly larger than span(b): ``span(b) + ker q(P)^e`` for every non-cyclotomic factor ``q^e`` of charpoly;
+    - span(b) minus one class (its columns): minimality, also on aperiodic chains;
+    - span(b) minus one Fourier pair: ``span(b) ∩ ker (c / Φ_m^e)(P)`` for every cyclotomic ``Φ_m ≠ x - 1``
+      (over Q a Galois orbit of roots of unity, the pair ``e^{±2πik/m}`` itself when ``deg Φ_m = 2``);
+    - ``ker(I - P)`` when some class is periodic.
+    """
+    c, routes = ctx.claimed, ctx.routes
+    B = c.basis_matrix()
+    out: list[tuple[str, flint.fmpq_mat, bool]] = []
+    factors = routes.charpoly_factors
+    full = routes.cyclotomic_full
+    for f, e in factors:
+        if not f.is_cyclotomic():
+            extra = nullspace(mat_poly([int(x) for x in (f**e).coeffs()], routes.P))
+            out.append((f"span(b) + ker q(P)^{e} (q of degree {f.degree()}: K' strictly larger than K)", join(B, extra), False))
+    for i in range(len(c.classes)):
+        keep = [j for j, (ci, _, _) in enumerate(c.anchors) if ci != i]
+        out.append((f"span(b) without class {i}", columns(B, keep), True))
+    for f, e in factors:
+        if f.is_cyclotomic() and f.degree() >= 1 and f != flint.fmpz_poly([-1, 1]):
+            rest = full // (f**e)
+            coeffs = [int(x) for x in rest.coeffs()]
+            Kf = intersect(B, nullspace(mat_poly(coeffs, routes.P)))
+            out.append((f"span(b) minus the Fourier component of {f} (K minus a Fourier pair)", Kf, True))
+    if any(d > 1 for d in c.periods):
+        out.append(("ker(I-P) (some class is periodic)", routes.invariant, True))
+    return out
+
+
 @check("thm:minimal_quotient", "rho(P on R^n/K') < 1 iff K(P) is contained in K'; K(P) is the minimal such K'")
 def _minimal_quotient(ctx: Context) -> Outcome:
     B = ctx.claimed.basis_matrix()
-    _, q = quotient_charpolys(ctx.routes.P, B, ctx.routes.charpoly)
-    if q is None:
+    keeps = _quotient_keeps_peripheral(ctx, B)
+    if keeps is None:
         return "span of the claimed basis is not P-invariant"
-    if has_cyclotomic_factor(q):
+    if keeps:
         return "the quotient by span(b) keeps a unimodular eigenvalue (charpoly has a cyclotomic factor)"
-    if any(d > 1 for d in ctx.claimed.periods):
-        _, q1 = quotient_charpolys(ctx.routes.P, ctx.routes.invariant, ctx.routes.charpoly)
-        if q1 is None or not has_cyclotomic_factor(q1):
-            return "the quotient by ker(I-P) should keep a root of unity when some class is periodic"
+    if rank(B) != ctx.routes.cyclotomic_degree:
+        return f"span(b) has dimension {rank(B)} but K(P) has {ctx.routes.cyclotomic_degree}: span(b) is not the minimal K'"
+    for name, Kp, must_keep in _minimal_quotient_family(ctx):
+        keeps = _quotient_keeps_peripheral(ctx, Kp)
+        if keeps is None:
+            return f"K' = {name} is not P-invariant"
+        if keeps != must_keep:
+            what = "keeps no" if must_keep else "keeps a"
+            return f"the quotient by K' = {name} {what} unimodular eigenvalue"
     return None
 
 
@@ -77,6 +124,44 @@ def _wellposed(ctx: Context) -> Outcome:
     M = flint.fmpq_mat([[IP[i, j] for j in W] + [K[i, j] for j in range(K.ncols())] for i in range(n)])
     if M.ncols() != n or rank(M) < n:
         return "the gauge-fixed system [(I-P)|_W, K] is singular: v* would not be unique"
+    return general_projection_problem(ctx)
+
+
+def random_projection(rng: random.Random, K: flint.fmpq_mat) -> flint.fmpq_mat | None:
+    """A random projection with kernel ``span K``: ``I - K (L K)^{-1} L`` for a random integer ``L``
+    (range ``ker L``); ``None`` when ``K`` is rank deficient."""
+    n, N = K.nrows(), K.ncols()
+    for _ in range(20):
+        L = flint.fmpq_mat(N, n, [rng.randint(-3, 3) for _ in range(N * n)])
+        M = L * K
+        if N == 0 or rank(M) == N:
+            return identity(n) - (K * M.inv() * L if N else flint.fmpq_mat(n, n))
+    return None
+
+
+def general_projection_problem(ctx: Context, trials: int = 2) -> str | None:
+    """``thm:wellposed`` for random projections ``Π`` with kernel ``K(P)`` (not only the anchor ``Π``): the
+    fixed point ``v = Π(r + P v)`` in ``range(Π)`` exists and is unique, ``g = r - (I-P)v ∈ K(P)``, and
+    ``v - v*`` lies in ``K(P)`` (the class ``[v*]`` in ``R^n/K`` does not depend on ``Π``)."""
+    routes, n = ctx.routes, ctx.chain.n
+    rng = ctx.rng("wellposed-projections")
+    r = routes.r
+    for t in range(trials):
+        Pi = random_projection(rng, routes.K)
+        if Pi is None:
+            return "K(P) (charpoly route) is rank deficient"
+        A = join((routes.I - Pi * routes.P).transpose(), (routes.I - Pi).transpose()).transpose()
+        rhs = join((Pi * r).transpose(), flint.fmpq_mat(1, n)).transpose()
+        if rank(A) < n:
+            return f"random projection {t} with kernel K: the fixed point v = Pi(r + P v) in range(Pi) is not unique"
+        v = (A.transpose() * A).solve(A.transpose() * rhs)
+        if A * v != rhs:
+            return f"random projection {t} with kernel K: no fixed point v = Pi(r + P v) in range(Pi)"
+        g = vec(r - (routes.I - routes.P) * v)
+        if not in_span(routes.K, g):
+            return f"random projection {t} with kernel K: g = r - (I-P)v is not in K(P)"
+        if not in_span(routes.K, [a - b for a, b in zip(vec(v), ctx.claimed.v_star)]):
+            return f"v* is not in the class of the fixed point of random projection {t} with kernel K: [v*] != [v_Pi] in R^n/K"
     return None
 
 

@@ -9,7 +9,7 @@ import flint
 from exactpte.chain import MarkovRewardProcess
 
 from ..claimed import Claimed
-from ..linalg import col, matvec, norm_inf, orbit, random_vector, vec
+from ..linalg import col, in_span, matvec, norm_inf, orbit, random_vector, vec
 from ..registry import NOT_APPLICABLE, Context, Outcome, check, mismatch
 
 
@@ -53,6 +53,8 @@ def _orbit_sum(c: Claimed, T: int) -> list:
 @check("prop:app_vstar_transient_cost", "v*(s) = E_s[sum_{t < tau_A} (r - g*)(X_t)]")
 def _transient_cost(ctx: Context) -> Outcome:
     c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
+    if not in_span(routes.K, c.g_star):
+        return "g* is not in K(P) (charpoly route): the proposition is about the decomposition's g*, not any consistent pair"
     A = set(c.anchor_states)
     rest = [s for s in range(n) if s not in A]
     if not rest:
