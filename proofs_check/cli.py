@@ -40,6 +40,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--chains", type=positive_int, default=200, help="how many random chains (default: 200)")
     s.add_argument("--seed", type=nonnegative_int, default=0, help="sweep seed; chain i is rebuilt from (seed, i) (default: 0)")
     s.add_argument("--max-states", type=positive_int, default=12, help="largest chain size (default: 12)")
+    s.add_argument("--min-states", type=positive_int, default=1, help="smallest chain size (default: 1)")
+    s.add_argument("--certified", action="store_true",
+                   help="also run certified:enclosures (exactpte's own certified float cross-check; off by default: "
+                        "the sweep tests the theorems)")
     s.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
     s.add_argument("--workers", type=positive_int, default=1, help="worker processes (default: 1)")
     s.add_argument("--checks", metavar="FILE", action="append", default=[],
@@ -116,6 +120,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         args.chains,
         seed=args.seed,
         max_states=args.max_states,
+        min_states=args.min_states,
+        certified=args.certified,
         only=args.only,
         workers=args.workers,
         failures_dir=args.failures,
@@ -124,8 +130,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         dask=args.dask,
     )
     print(report.table())
-    for f in report.failures[:20]:
-        print(f"  chain {f['index']} (n = {f['n']}{', ' + f['file'] if 'file' in f else ''}): " + "; ".join(f"{k}: {d}" for k, d in f["failed"].items()))
+    for line in report.failure_lines(20):
+        print(line)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(report.to_dict(), fh, indent=1)
