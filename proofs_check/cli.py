@@ -29,6 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     c.add_argument("--max-dense", type=positive_int, default=None,
                    help="largest chain for the dense independent routes (default 1500); larger: those checks are 'not checked'")
+    c.add_argument("--statistical", action="store_true",
+                   help="also run the statistical checks of the sample-based estimator (see 'proofs-check statistical')")
+    c.add_argument("--runs", type=positive_int, default=None, help="with --statistical: repetitions per statistical check")
     r = sub.add_parser("result", help="judge a decomposition written by any implementation (JSON contract)")
     r.add_argument("result", help="a decomposition in the JSON contract of 'exactpte decompose --json'")
     r.add_argument("--chain", required=True, help="the chain file it claims to decompose")
@@ -54,6 +57,14 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--plot", metavar="FILE", help="draw the coverage histograms (.svg, .png or .pdf; needs matplotlib)")
     s.add_argument("--dask", metavar="ADDRESS", help="run the chains on a Dask scheduler (tcp://host:port); pip install \".[dask]\"")
     s.add_argument("--quiet", action="store_true", help="no progress output")
+    st = sub.add_parser("statistical", help="the estimator's statistical checks on one chain (exact references from proofs_check's routes)")
+    st.add_argument("file", nargs="?", help="chain file (.json, .drn, .tra, .csv); or --example")
+    st.add_argument("--example", metavar="NAME", help="a built-in example chain (e.g. paper-benchmark)")
+    st.add_argument("--runs", type=positive_int, default=None, help="independent repetitions per check (default: each check's own)")
+    st.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the repetitions (default: 0)")
+    st.add_argument("--alpha", type=float, default=0.01, help="level of each check, Holm-corrected within it (default: 0.01)")
+    st.add_argument("--only", nargs="+", metavar="KEY", help="run only these statistical checks")
+    st.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     lst = sub.add_parser("list", help="the check keys and their statements")
     lst.add_argument("--labels", action="store_true", help="also every label of the paper with its check or the reason it has none")
     return p
@@ -109,7 +120,14 @@ def _dispatch(args: argparse.Namespace) -> int:
             raise ExactpteError(f"{args.file} is a parametric chain; the checks run on rational chains: "
                                 "check the closed form at points (ParametricChain.at) instead")
         claimed = from_decomposition(exactpte.decompose(chain), with_P_inf=chain.n <= (args.max_dense or 1500))
-        return _emit(run_checks(chain, claimed, only=args.only, max_dense=args.max_dense), args.json)
+        verdicts = run_checks(chain, claimed, only=args.only, max_dense=args.max_dense)
+        if args.statistical:
+            from .statistical import run_statistical
+
+            verdicts += run_statistical(chain, runs=args.runs)
+        return _emit(verdicts, args.json)
+    if args.command == "statistical":
+        return _statistical(args)
     if args.command == "result":
         chain = exactpte.load(args.chain)
         if chain.field.is_parametric or not isinstance(chain, MarkovRewardProcess):
@@ -140,6 +158,24 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         save(plot_coverage(report.histograms), args.plot)
     return 0 if report.failed == 0 else 1
+
+
+def _statistical(args: argparse.Namespace) -> int:
+    from .statistical import run_statistical
+
+    if (args.file is None) == (args.example is None):
+        raise ExactpteError("give a chain file or --example NAME (one of them)")
+    chain = exactpte.example(args.example) if args.example else exactpte.load(args.file)
+    if chain.field.is_parametric or not isinstance(chain, MarkovRewardProcess):
+        raise ExactpteError("the statistical checks run on rational chains")
+    if not 0 < args.alpha < 1:
+        raise ExactpteError(f"--alpha must lie in (0, 1), got {args.alpha}")
+    verdicts = run_statistical(chain, only=args.only, runs=args.runs, seed=args.seed, alpha=args.alpha)
+    if not args.json:  # the p-values are the point: print every verdict's detail
+        for v in verdicts:
+            print(f"{v.key}  {v.status}  ({v.seconds:.1f} s)\n    {v.detail}")
+        print()
+    return _emit(verdicts, args.json)
 
 
 if __name__ == "__main__":  # pragma: no cover
