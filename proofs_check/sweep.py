@@ -62,6 +62,7 @@ class SweepReport:
     checks: dict[str, dict] = field(default_factory=dict)
     failures: list[dict] = field(default_factory=list)
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # CPU time of the sweeping process (all of it when workers == 1)
     histograms: dict[str, dict[int, int]] = field(default_factory=lambda: {h: {} for h in HISTOGRAMS})
 
     def add(self, verdicts: Sequence[Verdict], shape: dict[str, Sequence[int]]) -> None:
@@ -102,6 +103,7 @@ class SweepReport:
             "chains": self.chains,
             "seconds": round(self.seconds, 3),
             "chains_per_second": round(self.chains / self.seconds, 2) if self.seconds else None,
+            "cpu_seconds": round(self.cpu_seconds, 3),
             "coverage": {h: {str(k): v for k, v in sorted(d.items())} for h, d in self.histograms.items()},
             "applies": self.applies(),
             "warnings": self.warnings(),
@@ -128,6 +130,8 @@ class SweepReport:
         lines = [fmt(head), fmt(tuple("-" * x for x in w))] + [fmt(r) for r in rows]
         verdict = "all checks held" if not self.failed else f"{self.failed} check failure(s) on {len(self.failures)} chain(s)"
         rate = f"{self.chains / self.seconds:.1f} chains/s" if self.seconds else ""
+        if self.cpu_seconds:
+            rate += f"; {self.chains / self.cpu_seconds:.1f} chains per CPU second of this process"
         lines.append(f"{self.chains} chains in {self.seconds:.1f} s ({rate}): {verdict}")
         lines.append("coverage:")
         lines.append(self.coverage_table())
@@ -245,7 +249,7 @@ def sweep(
     bar = Progress("sweep", stream=progress, enabled=progress is not None, unit="chains")
     files = [os.path.abspath(p) for p in conjecture_files]
     jobs = [(seed, i, (min_states, max_states), list(only) if only else None, files, certified) for i in range(chains)]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     results = []
     for done, res in enumerate(_run(jobs, workers, dask), 1):
         results.append(res)
@@ -259,6 +263,7 @@ def sweep(
             report.failures.append({k: v for k, v in failure.items() if k != "chain"})
     _counterexamples(report, results, seed, failures_dir, max_counterexamples, labels)
     report.seconds = time.perf_counter() - t0
+    report.cpu_seconds = time.process_time() - c0
     return report
 
 
