@@ -156,7 +156,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.plot:
         from exactpte.plotting import plot_coverage, save
 
-        save(plot_coverage(report.histograms), args.plot)
+        from .sweep import HISTOGRAM_NAMES
+
+        save(plot_coverage(report.histograms, titles=HISTOGRAM_NAMES), args.plot)
     return 0 if report.failed == 0 else 1
 
 
