@@ -70,6 +70,12 @@ __all__ = [
     "check_g_rate",
     "run_statistical",
     "rejection_rate",
+    "fewer_episodes",
+    "biased_weights",
+    "fewer_structure_samples",
+    "fewer_residual_samples",
+    "probe_K",
+    "anchor_hitting_time",
     "MUTANTS",
     "STATISTICAL",
 ]
