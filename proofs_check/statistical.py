@@ -501,6 +501,8 @@ def check_g_rate(chain: MarkovRewardProcess, *, K: int = 200, M: int = 400, T: i
     if df:
         pvalues[f"exact law of theta^ given v: chi-square {chi:.1f} on {df} df"] = float(stats.chi2.sf(chi, df))
     holds, detail = _judge(pvalues, alpha, hard[:3])
+    if not df and D:
+        detail += "; exact law of theta^ given v: v is constant on every anchor's successors, theta^ checked exactly"
     return _verdict("thm:main_g_rate", "E||g^ - g*|| <= E||v - v*|| + sqrt(2 B_v^2 log(2N)/J) + ||g*|| eps_b; theta^ | v has its exact law",
                     holds, detail, t0)
 
