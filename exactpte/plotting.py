@@ -146,8 +146,9 @@ def plot_errors(curves: Mapping[str, Sequence[tuple[float, float]]], ax: "Axes |
     return ax
 
 
-def plot_coverage(histograms: Mapping[str, Mapping[Any, int]], *, fig: Any = None) -> Any:
-    """A sweep's coverage histograms (states, classes, periods, transient), one panel each."""
+def plot_coverage(histograms: Mapping[str, Mapping[Any, int]], *, fig: Any = None, titles: Mapping[str, str] | None = None) -> Any:
+    """A sweep's coverage histograms (states, classes, periods, transient states, largest transient
+    strongly connected block), one panel each, titled by ``titles`` (default: the histogram keys)."""
     plt = _pyplot()
     names = list(histograms)
     if fig is None:
@@ -157,7 +158,7 @@ def plot_coverage(histograms: Mapping[str, Mapping[Any, int]], *, fig: Any = Non
     for ax, name in zip(axes if len(names) > 1 else [axes], names):
         items = sorted((int(k), v) for k, v in histograms[name].items())
         ax.bar([k for k, _ in items], [v for _, v in items], color="#4e79a7")
-        ax.set_title(name)
+        ax.set_title((titles or {}).get(name, name))
     fig.tight_layout()
     return fig
 

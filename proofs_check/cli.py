@@ -29,6 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--anchors", metavar="A,B,...", help="one anchor state per cyclic class, in (class, phase) order "
                                                         "(as 'exactpte decompose --anchors')")
     _judging_options(c)
+    c.add_argument("--statistical", action="store_true",
+                   help="also run the statistical checks of the sample-based estimator (see 'proofs-check statistical')")
+    c.add_argument("--runs", type=positive_int, default=None, help="with --statistical: repetitions per statistical check")
     r = sub.add_parser("result", help="judge a decomposition written by any implementation (JSON contract)")
     r.add_argument("result", help="a decomposition in the JSON contract of 'exactpte decompose --json'")
     _chain_options(r, positional=False)
@@ -42,6 +45,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--chains", type=positive_int, default=200, help="how many random chains (default: 200)")
     s.add_argument("--seed", type=nonnegative_int, default=0, help="sweep seed; chain i is rebuilt from (seed, i) (default: 0)")
     s.add_argument("--max-states", type=positive_int, default=12, help="largest chain size (default: 12)")
+    s.add_argument("--min-states", type=positive_int, default=1, help="smallest chain size (default: 1)")
+    s.add_argument("--certified", action="store_true",
+                   help="also run certified:enclosures (exactpte's own certified float cross-check; off by default: "
+                        "the sweep tests the theorems)")
     s.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
     s.add_argument("--workers", type=positive_int, default=1, help="worker processes (default: 1)")
     s.add_argument("--checks", metavar="FILE", action="append", default=[],
@@ -52,6 +59,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--plot", metavar="FILE", help="draw the coverage histograms (.svg, .png or .pdf; needs matplotlib)")
     s.add_argument("--dask", metavar="ADDRESS", help="run the chains on a Dask scheduler (tcp://host:port); pip install \".[dask]\"")
     s.add_argument("--quiet", action="store_true", help="no progress output")
+    st = sub.add_parser("statistical", help="the estimator's statistical checks on one chain (exact references from proofs_check's routes)")
+    _chain_options(st, positional=True)
+    st.add_argument("--runs", type=positive_int, default=None, help="independent repetitions per check (default: each check's own)")
+    st.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the repetitions (default: 0)")
+    st.add_argument("--alpha", type=float, default=0.01, help="level of each check, Holm-corrected within it (default: 0.01)")
+    st.add_argument("--only", nargs="+", metavar="KEY", help="run only these statistical checks")
+    st.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     lst = sub.add_parser("list", help="the check keys and their statements")
     lst.add_argument("--labels", action="store_true", help="also every label of the paper with its check or the reason it has none")
     return p
@@ -109,6 +123,10 @@ def _judge(args: argparse.Namespace) -> int:
     else:
         claimed = load_result(args.result, chain.n)
     verdicts = run_checks(chain, claimed, only=args.only, max_dense=args.max_dense)
+    if args.command == "chain" and args.statistical:
+        from .statistical import run_statistical  # numpy/scipy statistics only when asked for
+
+        verdicts += run_statistical(chain, runs=args.runs)
     required = [x for x in (args.require or "").replace(" ", "").split(",") if x]
     problems = unmet(verdicts, required=required, strict=args.strict)
     notes = list(chain.notes)
@@ -219,10 +237,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _judge(args)
     if args.command == "verify":
         return _verify(args)
+    if args.command == "statistical":
+        return _statistical(args)
     report = sweep(
         args.chains,
         seed=args.seed,
         max_states=args.max_states,
+        min_states=args.min_states,
+        certified=args.certified,
         only=args.only,
         workers=args.workers,
         failures_dir=args.failures,
@@ -231,15 +253,17 @@ def _dispatch(args: argparse.Namespace) -> int:
         dask=args.dask,
     )
     print(report.table())
-    for f in report.failures[:20]:
-        print(f"  chain {f['index']} (n = {f['n']}{', ' + f['file'] if 'file' in f else ''}): " + "; ".join(f"{k}: {d}" for k, d in f["failed"].items()))
+    for line in report.failure_lines(20):
+        print(line)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(report.to_dict(), fh, indent=1)
     if args.plot:
         from exactpte.plotting import plot_coverage, save
 
-        save(plot_coverage(report.histograms), args.plot)
+        from .sweep import HISTOGRAM_NAMES
+
+        save(plot_coverage(report.histograms, titles=HISTOGRAM_NAMES), args.plot)
     return 0 if report.failed == 0 else 1
 
 
@@ -266,6 +290,20 @@ def _verify(args) -> int:
     else:
         print(report.text())
     return 0 if report.valid else 1
+
+
+def _statistical(args: argparse.Namespace) -> int:
+    from .statistical import run_statistical
+
+    chain = _load(args, args.file)
+    if not 0 < args.alpha < 1:
+        raise ExactpteError(f"--alpha must lie in (0, 1), got {args.alpha}")
+    verdicts = run_statistical(chain, only=args.only, runs=args.runs, seed=args.seed, alpha=args.alpha)
+    if not args.json:  # the p-values are the point: print every verdict's detail
+        for v in verdicts:
+            print(f"{v.key}  {v.status}  ({v.seconds:.1f} s)\n    {v.detail}")
+        print()
+    return _emit(verdicts, args.json)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -45,7 +45,7 @@ import exactpte
 from exactpte.chain import MarkovRewardProcess
 from exactpte.errors import ExactpteError, UnknownNameError, UsageError
 from exactpte.result import Decomposition
-from exactpte.testing.random_chains import random_small_chain
+from exactpte.testing.random_chains import sweep_chain
 
 from .shrink import shrink, size
 
@@ -125,6 +125,7 @@ def _lookup(label_or_func: str | Conjecture | ConjectureFunc) -> Conjecture:
 
 
 def run_conjecture(label_or_func: str | Conjecture | ConjectureFunc, *, chains: int = 200, seed: int = 0, max_states: int = 12,
+                   min_states: int = 1,
                    max_counterexamples: int = 5) -> ConjectureResult:
     """Test a conjecture on ``chains`` seeded random chains (chain ``i`` from ``(seed, i)``, as in sweeps).
 
@@ -132,8 +133,9 @@ def run_conjecture(label_or_func: str | Conjecture | ConjectureFunc, *, chains: 
     ----------
     label_or_func : str or callable
         A registered label, or a function ``(chain, dec) -> bool | str | None``.
-    chains, seed, max_states : int
-        How many random chains, the sweep seed, their largest size.
+    chains, seed, min_states, max_states : int
+        How many random chains (the sweep's families, :func:`exactpte.testing.random_chains.sweep_chain`),
+        the sweep seed, their smallest and largest size.
     max_counterexamples : int
         How many failing chains to shrink and keep (the smallest first).
 
@@ -146,7 +148,7 @@ def run_conjecture(label_or_func: str | Conjecture | ConjectureFunc, *, chains: 
     result = ConjectureResult(conj.label)
     failing = []
     for i in range(chains):
-        chain = random_small_chain(f"{seed}:{i}", max_states=max_states)
+        chain = sweep_chain(f"{seed}:{i}", min_states=min_states, max_states=max_states)
         t0 = time.perf_counter()
         detail = evaluate(conj, chain)
         result.seconds += time.perf_counter() - t0

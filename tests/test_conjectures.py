@@ -94,10 +94,11 @@ def test_sweep_writes_shrunk_counterexamples_of_a_false_conjecture(conjecture_sw
 
 
 def test_sweep_reports_and_prints_its_coverage(conjecture_sweep):
-    """The report has coverage histograms of states, classes, periods and transient states over all
-    60 chains, and the sweep prints them."""
+    """The report has coverage histograms of states, classes, periods, transient states and the largest
+    transient strongly connected block over all 60 chains, and the sweep prints them."""
     _, data, printed = conjecture_sweep
-    assert set(data["coverage"]) == {"states", "classes", "periods", "transient"}
+    assert set(data["coverage"]) == {"states", "classes", "periods", "transient", "transient_block"}
+    assert sum(data["coverage"]["transient_block"].values()) == 60 and "largest transient SCC" in printed
     assert sum(data["coverage"]["states"].values()) == 60
     assert "coverage:" in printed and "periods (per class)" in printed
 

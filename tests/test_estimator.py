@@ -55,18 +55,18 @@ def test_same_seed_same_answer():
 
 
 def test_learned_structure_equals_exact_structure():
-    v = check_support_recovery(NOISY, reps=30)
+    v = check_support_recovery(NOISY, runs=30)
     assert v.holds, v.detail
 
 
 def test_support_recovery_check_fails_on_an_undersampling_learner():
     starved = lambda model, K, rng: learn_structure(model, max(1, K // 40), rng)
-    v = check_support_recovery(NOISY, reps=30, learn=starved)
+    v = check_support_recovery(NOISY, runs=30, learn=starved)
     assert v.holds is False
 
 
 def test_weight_concentration_and_its_mutation():
-    assert check_weight_concentration(NOISY, reps=10).holds
+    assert check_weight_concentration(NOISY, runs=10).holds
     chain = exactpte.example("branching")
 
     def wrong_offset(model, learned, M, rng):  # phase + tau instead of phase - tau
@@ -74,8 +74,8 @@ def test_weight_concentration_and_its_mutation():
         b[5] = b[5][[1, 0, 2, 4, 3]]
         return b
 
-    assert check_weight_concentration(chain, reps=10).holds
-    assert check_weight_concentration(chain, reps=10, weights=wrong_offset).holds is False
+    assert check_weight_concentration(chain, runs=10).holds
+    assert check_weight_concentration(chain, runs=10, weights=wrong_offset).holds is False
 
 
 def test_pihat_deviation_bound_with_monte_carlo_weights():
@@ -104,7 +104,7 @@ def test_contraction_check_fails_on_misassigned_phases():
 
 
 def test_sa_error_falls_like_inverse_sqrt_T():
-    v = check_sa_rate(NOISY, seeds=8)
+    v = check_sa_rate(NOISY, runs=8)
     assert v.holds, v.detail
     slope = float(v.detail.split("slope ")[1].split()[0])
     assert -0.75 <= slope <= -0.3  # noisy chain: near -1/2, not faster
@@ -112,7 +112,7 @@ def test_sa_error_falls_like_inverse_sqrt_T():
 
 def test_sa_rate_check_fails_when_steps_vanish_too_fast():
     frozen = lambda t: 1.0 / (np.asarray(t, dtype=float) + 1.0) ** 3  # iterates stop moving
-    assert check_sa_rate(NOISY, seeds=3, step=frozen).holds is False
+    assert check_sa_rate(NOISY, runs=3, step=frozen).holds is False
 
 
 def test_query_counts():
@@ -134,13 +134,13 @@ def test_query_count_check_fails_on_extra_sa_queries():
 
 
 def test_profile_error_within_the_theorem_bound():
-    v = check_g_rate(NOISY, seeds=4, T=800)
+    v = check_g_rate(NOISY, runs=4, T=800)
     assert v.holds, v.detail
 
 
 def test_g_rate_check_fails_when_residuals_use_fewer_samples_than_stated():
     starved = lambda chain, J, **kw: estimate(chain, J=max(1, J // 50), **kw)
-    v = check_g_rate(NOISY, seeds=16, T=800, run=starved)
+    v = check_g_rate(NOISY, runs=16, T=800, run=starved)
     assert v.holds is False, v.detail
 
 

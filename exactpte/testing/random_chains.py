@@ -28,7 +28,8 @@ from ..errors import UsageError
 from ..chain import MarkovRewardProcess
 from ..parametric import ParametricChain
 
-__all__ = ["build_chain", "draw_spec", "random_chain", "random_small_chain", "parametrize", "ChainSpec"]
+__all__ = ["build_chain", "draw_spec", "random_chain", "random_small_chain", "parametrize", "ChainSpec", "FAMILIES",
+           "draw_sweep_chain", "sweep_chain"]
 
 IntSource = Callable[[int, int], int]
 
@@ -116,6 +117,100 @@ def random_small_chain(seed: int | str, *, max_states: int = 12, max_period: int
     return build_chain(integer, spec, out_degree=(1, max_out_degree), spread_entry=rich)
 
 
+FAMILIES = ("mixed", "cycle", "aperiodic", "periodic", "transient-line", "transient-block")
+"""The families of :func:`draw_sweep_chain`, simplest shapes first (a hypothesis draw shrinks towards ``mixed``):
+
+- ``mixed``: the shape of :func:`random_small_chain` (classes, periods, transient count all drawn);
+- ``cycle``: one deterministic cycle through all ``n`` states (period ``n``; ``prop:deterministic_cycle``);
+- ``aperiodic``: every class aperiodic, two or more classes when room allows (``prop:aperiodic_reduction``);
+- ``periodic``: the first class has a period drawn uniformly from ``2..max_period`` (room allowing),
+  a transient state entering it at two phase offsets;
+- ``transient-line``: at least half the states transient, in a line ``t_j -> t_(j-1)`` (long hitting times);
+- ``transient-block``: at least a third transient, the line closed into a strongly connected block.
+"""
+
+
+def _classes_of_size(integer: IntSource, n_rec: int, *, max_classes: int, max_period: int, min_first_period: int) -> list[list[int]]:
+    """Closed classes (as phase sizes) with exactly ``n_rec`` states in all; periods up to ``max_period``."""
+    k = integer(1, max(1, min(max_classes, n_rec)))
+    classes: list[list[int]] = []
+    remaining = n_rec
+    for idx in range(k):
+        size = remaining if idx == k - 1 else integer(1, remaining - (k - idx - 1))
+        remaining -= size
+        top = max(1, min(max_period, size))
+        d = integer(min(top, min_first_period) if idx == 0 else 1, top)
+        sizes = [1] * d
+        for _ in range(size - d):
+            sizes[integer(0, d - 1)] += 1
+        classes.append(sizes)
+    return classes
+
+
+def _family_spec(integer: IntSource, family: str, n: int, max_period: int) -> tuple[ChainSpec, dict]:
+    """The shape of a chain of family ``family`` with exactly ``n`` states, and ``build_chain`` options."""
+    if family == "cycle":
+        return ChainSpec([[1] * n], 0), {"out_degree": (1, 1)}
+    if family == "aperiodic":
+        t = integer(max(0, min(2, n - 2)), max(0, n - 2))
+        return ChainSpec(_classes_of_size(integer, n - t, max_classes=3, max_period=1, min_first_period=1), t), {}
+    if family == "periodic":
+        t = integer(max(0, min(2, n - 3)), max(0, n - 2))
+        classes = _classes_of_size(integer, n - t, max_classes=2, max_period=max_period, min_first_period=2)
+        return ChainSpec(classes, t), {"spread_entry": True}
+    if family in ("transient-line", "transient-block"):
+        low = max(1, n // 2) if family == "transient-line" else max(2, n // 3)
+        t = integer(min(low, n - 1), n - 1)
+        classes = _classes_of_size(integer, n - t, max_classes=2, max_period=max_period, min_first_period=1)
+        return ChainSpec(classes, t), {"transient_shape": "line" if family == "transient-line" else "block",
+                                       "spread_entry": True}
+    raise UsageError(f"unknown chain family {family!r}; known: {', '.join(FAMILIES)}")
+
+
+def draw_sweep_chain(integer: IntSource, *, min_states: int = 1, max_states: int = 12, max_period: int = 4,
+                     max_out_degree: int = 3, families: Sequence[str] = FAMILIES) -> MarkovRewardProcess:
+    """A chain for a sweep, every choice drawn from ``integer(lo, hi)``: ``n`` uniform in
+    ``min_states..max_states``, then a family of :data:`FAMILIES` (uniform over ``families``),
+    then that family's shape with exactly ``n`` states.
+
+    Small and large chains alike, long and branching transient parts (strongly connected
+    transient blocks too), deterministic cycles, aperiodic multichains and every period up to
+    ``max_period``; valid by construction.
+
+    Examples
+    --------
+    >>> import random
+    >>> m = draw_sweep_chain(random.Random(1).randint, min_states=3, max_states=9)
+    >>> 3 <= m.n <= 9
+    True
+    """
+    if not 1 <= min_states <= max_states:
+        raise UsageError(f"need 1 <= min_states <= max_states, got {min_states}, {max_states}")
+    n = integer(min_states, max_states)
+    family = families[integer(0, len(families) - 1)]
+    if family == "mixed":
+        spec = draw_spec(integer, max_states=n, max_period=max_period, max_transient=n, max_phase_size=n,
+                         min_classes=2 if n >= 3 else 1, min_transient=1, min_first_period=2)
+        opts: dict = {"spread_entry": True}
+    else:
+        spec, opts = _family_spec(integer, family, n, max_period)
+    opts.setdefault("out_degree", (1, max_out_degree))
+    return build_chain(integer, spec, **opts)
+
+
+def sweep_chain(seed: int | str, *, min_states: int = 1, max_states: int = 12, max_period: int = 4,
+                max_out_degree: int = 3) -> MarkovRewardProcess:
+    """The seeded chain of a sweep (:func:`draw_sweep_chain` driven by ``random.Random(seed)``).
+
+    Examples
+    --------
+    >>> sweep_chain("0:1", min_states=2, max_states=5).n in range(2, 6)
+    True
+    """
+    return draw_sweep_chain(random.Random(seed).randint, min_states=min_states, max_states=max_states,
+                            max_period=max_period, max_out_degree=max_out_degree)
+
+
 def _weights(integer: IntSource, k: int, max_denominator: int) -> list[tuple[int, int]]:
     """``k`` positive integers summing to ``D`` (``k <= D <= max(k, max_denominator)``)."""
     D = integer(k, max(k, max_denominator))
@@ -140,6 +235,7 @@ def build_chain(
     permute: bool = True,
     spread_entry: bool = False,
     transient_target_percent: int | None = None,
+    transient_shape: str = "random",
 ) -> MarkovRewardProcess:
     """Build a random chain of shape ``spec``, every choice drawn from ``integer(lo, hi)``.
 
@@ -149,10 +245,16 @@ def build_chain(
     enters that class at two phase offsets (``b_{i,k}`` and ``b_{i,k+1}`` both nonzero there).
     ``transient_target_percent`` (``None``: no bias) sends that percentage of a transient state's
     extra edges to transient states, which then form large strongly connected blocks.
+    ``transient_shape``: ``"random"`` (each transient state's first edge goes to a drawn recurrent or
+    earlier transient state), ``"line"`` (``t_j -> t_(j-1)``: a line of transient states, the first
+    one exiting to a class: long hitting times) or ``"block"`` (the line plus an edge
+    ``t_0 -> t_m``, ``m >= 1`` drawn: ``t_0 .. t_m`` form a transient strongly connected block).
     """
+    if transient_shape not in ("random", "line", "block"):
+        raise UsageError(f"transient_shape must be 'random', 'line' or 'block', got {transient_shape!r}")
     succ = _class_successors(integer, spec, out_degree)
     succ += _transient_successors(integer, spec, len(succ), out_degree, spread_entry=spread_entry,
-                                  transient_target_percent=transient_target_percent)
+                                  transient_target_percent=transient_target_percent, shape=transient_shape)
     n = len(succ)
     perm = _permutation(integer, n) if permute else list(range(n))
     edges = []
@@ -196,7 +298,7 @@ def _class_successors(integer: IntSource, spec: ChainSpec, out_degree: tuple[int
 
 
 def _transient_successors(integer: IntSource, spec: ChainSpec, n_rec: int, out_degree: tuple[int, int], *,
-                          spread_entry: bool, transient_target_percent: int | None) -> list[dict[int, None]]:
+                          spread_entry: bool, transient_target_percent: int | None, shape: str = "random") -> list[dict[int, None]]:
     """Successor sets of the transient states ``n_rec ..``: one edge down (to a recurrent or an earlier
     transient state, so every transient state reaches a class) and drawn extra edges."""
     lo_deg, hi_deg = out_degree
@@ -213,8 +315,13 @@ def _transient_successors(integer: IntSource, spec: ChainSpec, n_rec: int, out_d
         targets: dict[int, None] = {}
         if spread_entry and j == 0 and periodic_firsts is not None:
             targets.update(dict.fromkeys(periodic_firsts))
-        down = integer(0, n_rec + j - 1)  # a recurrent state or an earlier transient one
+        if shape != "random" and j > 0:
+            down = n_rec + j - 1  # the line t_j -> t_(j-1)
+        else:
+            down = integer(0, n_rec + j - 1)  # a recurrent state or an earlier transient one
         targets[down] = None
+        if shape == "block" and j == 0 and spec.n_transient >= 2:
+            targets[n_rec + integer(1, spec.n_transient - 1)] = None  # closes the line into a block t_0 .. t_m
         for _ in range(integer(max(0, lo_deg - 1), max(0, hi_deg - 1))):
             if transient_target_percent is not None and integer(1, 100) <= transient_target_percent:
                 targets[integer(n_rec, n - 1)] = None

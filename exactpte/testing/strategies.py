@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any
 from hypothesis import strategies as st
 
 from ..chain import MarkovRewardProcess
-from .random_chains import ChainSpec, build_chain, draw_spec, parametrize
+from .random_chains import FAMILIES, ChainSpec, build_chain, draw_spec, draw_sweep_chain, parametrize
 
 if TYPE_CHECKING:
     from ..parametric import ParametricChain
 
-__all__ = ["chain_specs", "chains", "edge_case_chains", "parametric_chains", "generic_points", "describe"]
+__all__ = ["chain_specs", "chains", "sweep_chains", "edge_case_chains", "parametric_chains", "generic_points", "describe"]
 
 
 @st.composite
@@ -73,13 +73,15 @@ def chains(
     reward_denominator: int = 1,
     permute: bool = True,
     steer: bool = True,
+    transient_shape: str = "random",
 ) -> MarkovRewardProcess:
     """Random reducible periodic chains; transient states may reach several classes at several phase offsets.
 
     With ``steer`` (the default), three draws in four ask for the rich case the paper is about
     (as far as the bounds allow): at least two closed classes, a periodic first class, and a
     transient state entering it at two phase offsets.  The steering choice shrinks to the plain
-    case, so a failure that does not need the rich shape shrinks past it.
+    case, so a failure that does not need the rich shape shrinks past it.  ``transient_shape``
+    (``"random"``, ``"line"``, ``"block"``) as in :func:`~exactpte.testing.random_chains.build_chain`.
     """
     rich = steer and draw(st.sampled_from([False, True, True, True]))
     spec = draw(
@@ -107,7 +109,18 @@ def chains(
         reward_denominator=reward_denominator,
         permute=permute,
         spread_entry=bool(rich),
+        transient_shape=transient_shape,
     )
+
+
+@st.composite
+def sweep_chains(draw: st.DrawFn, *, min_states: int = 1, max_states: int = 12, max_period: int = 4,
+                 max_out_degree: int = 3, families: tuple[str, ...] = FAMILIES) -> MarkovRewardProcess:
+    """The sweep's chain distribution (:func:`~exactpte.testing.random_chains.draw_sweep_chain`) as a
+    strategy: every choice an ``st.integers`` draw, so a failure shrinks towards ``min_states`` states,
+    the ``mixed`` family, few transient states and sparse rows."""
+    return draw_sweep_chain(lambda lo, hi: draw(st.integers(lo, hi)), min_states=min_states, max_states=max_states,
+                            max_period=max_period, max_out_degree=max_out_degree, families=families)
 
 
 def edge_case_chains() -> st.SearchStrategy[MarkovRewardProcess]:
