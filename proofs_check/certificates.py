@@ -5,8 +5,10 @@
   ``K'``; a unimodular eigenvalue of a stochastic matrix is a root of unity, so "``P̄`` has no
   unimodular eigenvalue" is decided exactly by the absence of cyclotomic factors.
 - :func:`contraction_certificate`: a norm in which ``P̄`` contracts by a rational ``γ < 1``,
-  from an arb enclosure of the spectral radius and an exact Lyapunov matrix ``H`` with
-  ``H − BᵀHB = I`` for ``B = P̄/γ`` (``H`` positive definite by its leading minors); past
+  from an arb enclosure of the spectral radius and a Lyapunov matrix ``H`` for ``B = P̄/γ``:
+  ``H ≻ 0`` and ``H − BᵀHB ≻ 0`` decided exactly by leading minors, ``H`` proposed by a float sum
+  rounded to dyadic rationals (:func:`proposed_lyapunov_matrix`) or, when that proposal fails its
+  exact check, the exact solution of ``H − BᵀHB = I``; past
   :data:`LYAPUNOV_MAX_DIM` a power ``k`` with ``‖P̄^k‖∞ < 1`` bounded in ball arithmetic.
 
 Every decision is exact or rests on arb's rigorous enclosures; no float is trusted.
@@ -28,6 +30,7 @@ __all__ = [
     "spectral_radius_upper",
     "contraction_certificate",
     "stein_solution",
+    "proposed_lyapunov_matrix",
     "positive_definite",
     "lyapunov_certificate",
     "power_norm_certificate",
@@ -130,8 +133,9 @@ def contraction_certificate(A: flint.fmpq_mat) -> str | None:
 
 
 def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
-    """A rational ``γ`` above arb's enclosure of ``ρ(A)`` and an exact ``H ≻ 0`` with ``H − BᵀHB = I``,
-    ``B = A/γ``: then ``‖x‖_H = sqrt(xᵀHx)`` gives ``‖Ax‖_H ≤ γ‖x‖_H``.  ``None`` when certified.
+    """A rational ``γ`` above arb's enclosure of ``ρ(A)`` and an exact ``H ≻ 0`` with ``H − BᵀHB ⪰ 0``,
+    ``B = A/γ`` (:func:`proposed_lyapunov_matrix`, else ``H − BᵀHB = I`` solved exactly): then
+    ``‖x‖_H = sqrt(xᵀHx)`` gives ``‖Ax‖_H ≤ γ‖x‖_H``.  ``None`` when certified.
 
     Examples
     --------
@@ -147,6 +151,8 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
     gamma = (hi_q + 1) / 2
     g = flint.fmpq(gamma.numerator, gamma.denominator)
     Bm = A * (1 / g)
+    if proposed_lyapunov_matrix(Bm) is not None:
+        return None
     H = stein_solution(Bm)
     if H is None:
         return "the Lyapunov equation H - B^T H B = I is singular"
@@ -159,6 +165,51 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
         if minor <= 0:
             return f"Lyapunov matrix H is not positive definite (leading minor {k} is {minor})"
     return None
+
+
+def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40) -> flint.fmpq_mat | None:
+    """A symmetric dyadic ``H`` with ``H ≻ 0`` and ``H − BᵀHB ≻ 0``, both decided exactly (leading minors),
+    or ``None``.  ``H`` is only *proposed* by floats (``Σ_k (Bᵀ)^k B^k`` by doubling, rounded to
+    ``bits`` binary digits); whatever the floats did, an ``H`` returned is a Lyapunov certificate:
+    ``‖Bx‖_H < ‖x‖_H``.  The exact ``q² x q²`` Stein solve (:func:`stein_solution`) is the fallback.
+
+    Examples
+    --------
+    >>> H = proposed_lyapunov_matrix(flint.fmpq_mat([[flint.fmpq(1, 2), 1], [0, flint.fmpq(1, 3)]]))
+    >>> H is not None and positive_definite(H)
+    True
+    >>> proposed_lyapunov_matrix(flint.fmpq_mat([[1, 0], [0, 0]])) is None   # no contraction: none exists
+    True
+    """
+    q = B.nrows()
+    Bf = [[float(B[i, j].p) / float(B[i, j].q) for j in range(q)] for i in range(q)]
+    S = [[float(i == j) for j in range(q)] for i in range(q)]  # S_m = sum_{k<m} (B^T)^k B^k, doubled
+    P = Bf
+    for _ in range(60):
+        PtSP = _float_mul(_transpose(P), _float_mul(S, P))
+        S = [[a + b for a, b in zip(r1, r2)] for r1, r2 in zip(S, PtSP)]
+        P = _float_mul(P, P)
+        if max((abs(x) for row in P for x in row), default=0.0) < 1e-30:
+            break
+    if not all(abs(x) < 2.0 ** 60 for row in S for x in row):  # not finite or far too large: no proposal
+        return None
+    scale = 2 ** bits
+    H = flint.fmpq_mat(q, q)
+    for i in range(q):
+        for j in range(i, q):
+            H[i, j] = H[j, i] = flint.fmpq(round(S[i][j] * scale), scale)
+    if positive_definite(H) and positive_definite(H - B.transpose() * H * B):
+        return H
+    return None
+
+
+def _float_mul(X: list[list[float]], Y: list[list[float]]) -> list[list[float]]:
+    cols = list(zip(*Y))
+    return [[sum(a * b for a, b in zip(row, col)) for col in cols] for row in X]
+
+
+def _transpose(X: list[list[float]]) -> list[list[float]]:
+    return [list(col) for col in zip(*X)]
 
 
 def stein_solution(B: flint.fmpq_mat) -> flint.fmpq_mat | None:
