@@ -6,7 +6,7 @@ down by linear equations and graph facts (``docs/verify.md``), checked equation 
 phase labels, anchors); the first failed condition is reported with its key and state.
 """
 
-import functools, gzip, json, math, re, sys  # noqa: E401  (issue #25 caps this file at 400 lines)
+import functools, gzip, json, math, re, sys, zlib  # noqa: E401  (issue #25 caps this file at 400 lines)
 from fractions import Fraction
 from operator import mul
 
@@ -51,10 +51,10 @@ def load_json(path, *, exact_floats=False):
     """A JSON object from a file (``.gz`` too), else ``ValueError`` (a key twice, nesting too deep).  Decimal literals become
     exact ``Fraction`` (chains; exponents up to 4 digits) or ``float`` (claims: a float, NaN, Infinity fails by key and state)."""
     try:
-        with (gzip.open if str(path).endswith(".gz") else open)(path, "rt", encoding="utf-8") as fh:
+        with (gzip.open if str(path).endswith(".gz") else open)(path, "rt", encoding="utf-8-sig") as fh:
             data = json.load(fh, object_pairs_hook=_unique, parse_float=_decimal if exact_floats else float,
                              parse_int=lambda s: int(s) if len(s) <= 4000 else s)  # longer: kept as a 'p' string
-    except (OSError, EOFError, UnicodeDecodeError) as e:
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as e:
         raise ValueError(f"{path}: cannot read ({e})") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
@@ -363,7 +363,7 @@ def verify(claim, chain, *, size_factor=SIZE_FACTOR):
         ck = _Checker(claim, chain)
         _BUDGET[0] = 2**16 + size_factor * (ck.n + ck.r[1].bit_length() + sum(abs(R).bit_length() for R in ck.r[0])
                                             + sum(q.bit_length() for _, _, q in ck.rows))
-        for k in sorted(set(claim) - set(KEYS) - {"format", "n", "labels"}):
+        for k in sorted(set(claim) - set(KEYS) - {"format", "n", "labels"}, key=str):
             _fail(k, None, "unknown key: not part of the contract, so nothing it says is verified")
         _require(claim.get("n", ck.n) == ck.n and type(claim.get("n", 0)) is int, "n", None,
                  f"the claim is for n = {claim.get('n')!r} states, the chain has {ck.n}")

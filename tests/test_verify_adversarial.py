@@ -111,3 +111,20 @@ def test_the_cli_refuses_a_claim_beyond_the_size_budget_with_exit_2_and_takes_si
     args = ["verify", str(tmp_path / "claim.json"), "--chain", str(tmp_path / "chain.json")]
     assert main(args) == 2 and "size budget" in capsys.readouterr().err
     assert main(args + ["--size-factor", "1000000"]) == 1
+
+
+def test_a_corrupt_gzip_file_is_a_named_error_and_a_byte_order_mark_is_read(tmp_path):
+    import gzip
+
+    text = json.dumps(claim_of(BRANCHING)).encode()
+    data = gzip.compress(text)
+    (tmp_path / "bad.json.gz").write_bytes(data[:20] + bytes(b ^ 0x55 for b in data[20:60]) + data[60:])
+    with pytest.raises(ValueError, match="cannot read"):  # before: zlib.error, a traceback and exit 1 ("invalid")
+        trusted.load_json(tmp_path / "bad.json.gz")
+    (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + text)
+    assert trusted.verify(trusted.load_json(tmp_path / "bom.json"), chain_dict(BRANCHING)).valid
+
+
+def test_non_string_keys_through_the_python_api_are_unknown_keys_not_a_type_error():
+    report = trusted.verify({**claim_of(BRANCHING), 1: "x", "zz": 2}, chain_dict(BRANCHING))
+    assert not report.valid and report.failure[0] in (1, "zz")
