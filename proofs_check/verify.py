@@ -21,7 +21,7 @@ NEEDS = {"transient": ("classes",), "periods": ("classes",), "cyclic_classes": (
          "v_star": ("g_star",), "theta": ("g_star",), "rho": ("stationary",), "h": ("rho",), "psi": ("rho", "g_star"),
          "P_inf": ("stationary",), "hitting_times": ("anchors",)}
 _PQ = re.compile(r"[+-]?[0-9]+(/0*[1-9][0-9]*)?")
-_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,4})?")
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?0*([0-9]{1,5}|100000))?")  # as docs/formats.md
 _FAIL = object()  # first argument of the ValueError that carries a failed condition inside this module
 def _fail(key, state, message):
     raise ValueError(_FAIL, key, state, message)
@@ -49,7 +49,7 @@ def _unique(items):
     return dict(items)
 def load_json(path, *, exact_floats=False):
     """A JSON object from a file (``.gz`` too), else ``ValueError`` (a key twice, nesting too deep).  Decimal literals become
-    exact ``Fraction`` (chains; exponents up to 4 digits) or ``float`` (claims: a float, NaN, Infinity fails by key and state)."""
+    exact ``Fraction`` (chains; exponents up to +-100000) or ``float`` (claims: a float, NaN, Infinity fails by key and state)."""
     try:
         with (gzip.open if str(path).endswith(".gz") else open)(path, "rt", encoding="utf-8-sig") as fh:
             data = json.load(fh, object_pairs_hook=_unique, parse_float=_decimal if exact_floats else float,
@@ -64,13 +64,13 @@ def load_json(path, *, exact_floats=False):
         raise ValueError(f"{path}: expected one JSON object")
     return data
 def _decimal(s):  # a decimal literal of a chain file, exactly; an exponent of 10^9 digits would take hours to expand
-    if not _DECIMAL.fullmatch(s):
-        raise ValueError(f"the decimal literal {s[:30]} has an exponent of more than 4 digits")
+    if len(s) > 10**6 or not _DECIMAL.fullmatch(s):
+        raise ValueError(f"the decimal literal {s[:30]} has more than 10^6 digits or an exponent beyond +-100000")
     return Fraction(s)
 def _chain_number(x, where):
-    if type(x) is int or type(x) is Fraction or (type(x) is str and (_PQ.fullmatch(x) or _DECIMAL.fullmatch(x))):
+    if type(x) in (int, Fraction) or (type(x) is str and len(x) <= 10**6 and (_PQ.fullmatch(x) or _DECIMAL.fullmatch(x))):
         return Fraction(x)
-    raise ValueError(f"chain: {where} = {x!r} is not an exact number (an integer, 'p/q' or a decimal literal)")
+    raise ValueError(f"chain: {where} = {x!r:.60} is not an exact number (an integer, 'p/q' or a decimal literal, 10^6 digits at most)")
 def read_chain(data):
     """``(n, rows, r)`` from a chain in exactpte's JSON form (dense ``P`` or sparse ``n`` + ``edges``, and ``r``):
     ``rows[s] = (successors, numerators, q)`` with ``P(s, j) = numerator / q``, and ``r = (R, L)`` meaning ``R / L``.
@@ -125,7 +125,7 @@ def _num(x, key, state, name):
         raise ValueError(f"claim: {key}: {name} has {len(x)} characters, more than the {_BUDGET[0]} bits {_OVER}")
     if type(x) is int or (type(x) is str and _pq(x)):
         return (x, 1) if type(x) is int else _pq(x)
-    _fail(key, state, f"{name} = {x!r} is {'a float (not exact)' if type(x) is float else 'not an exact number'}: "
+    _fail(key, state, f"{name} = {x!r:.60} is {'a float (not exact)' if type(x) is float else 'not an exact number'}: "
                       "claims hold 'p/q' strings")
 def _vec(key, values, length, name=None, states=None, sparse=False):
     """A claimed vector as ``(X, L)``, values ``X[k] / L`` (``L`` the lcm of its denominators), or ``({k: X[k]}, L)``

@@ -128,3 +128,23 @@ def test_a_corrupt_gzip_file_is_a_named_error_and_a_byte_order_mark_is_read(tmp_
 def test_non_string_keys_through_the_python_api_are_unknown_keys_not_a_type_error():
     report = trusted.verify({**claim_of(BRANCHING), 1: "x", "zz": 2}, chain_dict(BRANCHING))
     assert not report.valid and report.failure[0] in (1, "zz")
+
+
+def test_chain_numbers_follow_the_documented_limits_of_exactpte_readers():
+    # docs/formats.md: a decimal exponent of at most +-100,000 and at most 1,000,000 digits; verify.py refused
+    # exponents of 5 digits that exactpte.load reads, and spent minutes on a chain number of 10^7 digits
+    chain = {"n": 1, "edges": [[0, 0, 1]], "r": ["1e-10000"]}
+    assert exactpte.loads(json.dumps(chain)).r[0] * 10**10000 == 1
+    claim = {"classes": [[0]], "stationary": [["1"]], "rho": ["1/1" + "0" * 10000]}
+    assert trusted.verify(claim, chain).valid
+    long = "7" * (10**7)
+    with pytest.raises(ValueError, match="not an exact number") as e:
+        fast(trusted.verify, claim, {**chain, "r": [long]}, limit=2)
+    assert len(str(e.value)) < 300  # the number is not printed back in full
+
+
+def test_a_long_garbage_string_is_not_printed_back_in_full():
+    claim = claim_of(BRANCHING)
+    claim["h"][0] = "x" * 50_000
+    report = trusted.verify(claim, chain_dict(BRANCHING))
+    assert not report.valid and report.failure[:2] == ("h", 0) and len(report.text()) < 2000
