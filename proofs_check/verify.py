@@ -6,7 +6,7 @@ down by linear equations and graph facts (``docs/verify.md``), checked equation 
 phase labels, anchors); the first failed condition is reported with its key and state.
 """
 
-import functools, gzip, json, math, re, sys, zlib  # noqa: E401  (issue #25 caps this file at 400 lines)
+import collections, functools, gzip, json, math, re, sys, zlib  # noqa: E401  (issue #25 caps this file at 400 lines)
 from fractions import Fraction
 from operator import mul
 
@@ -45,7 +45,7 @@ class Report:
 # -- reading ------------------------------------------------------------------------------------------------------
 def _unique(items):
     if len(dict(items)) != len(items):
-        raise ValueError(f"a key appears twice in one object: {sorted(k for k, _ in items)}")
+        raise ValueError(f"a key appears twice in one object: {sorted(k for k, c in collections.Counter(k for k, _ in items).items() if c > 1)}")
     return dict(items)
 def load_json(path, *, exact_floats=False):
     """A JSON object from a file (``.gz`` too), else ``ValueError`` (a key twice, nesting too deep).  Decimal literals become

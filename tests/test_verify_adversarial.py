@@ -148,3 +148,10 @@ def test_a_long_garbage_string_is_not_printed_back_in_full():
     claim["h"][0] = "x" * 50_000
     report = trusted.verify(claim, chain_dict(BRANCHING))
     assert not report.valid and report.failure[:2] == ("h", 0) and len(report.text()) < 2000
+
+
+def test_a_repeated_key_is_named(tmp_path):
+    text = json.dumps(claim_of(BRANCHING)).replace('"h": [', '"h": ["9", "9", "9", "9", "9", "9", "9"], "h": [')
+    (tmp_path / "claim.json").write_text(text)
+    with pytest.raises(ValueError, match=r"twice in one object: \['h'\]"):
+        trusted.load_json(tmp_path / "claim.json")
