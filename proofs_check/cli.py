@@ -41,6 +41,9 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("claim", help="a decomposition in the JSON contract of 'exactpte decompose --json' (rational)")
     _chain_options(v, positional=False)  # a .json chain is read by verify.py itself; other formats by exactpte's readers
     v.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    v.add_argument("--size-factor", type=positive_int, default=None,
+                   help="size budget of the claim's numbers and common denominators, in multiples of the chain's bits "
+                        "(default 32: a hostile claim cannot make the checker multiply out huge denominators)")
     s = sub.add_parser("sweep", help="every check on many seeded random chains")
     s.add_argument("--chains", type=positive_int, default=200, help="how many random chains (default: 200)")
     s.add_argument("--seed", type=nonnegative_int, default=0, help="sweep seed; chain i is rebuilt from (seed, i) (default: 0)")
@@ -279,7 +282,7 @@ def _verify(args) -> int:
         else:
             m = _load(args, args.chain)
             chain = {"n": m.n, "edges": [[i, j, str(p)] for i, j, p in m.edges()], "r": [str(x) for x in m.r]}
-        report = trusted.verify(claim, chain)
+        report = trusted.verify(claim, chain, size_factor=args.size_factor or trusted.SIZE_FACTOR)
     except ExactpteError:
         raise
     except ValueError as e:  # verify.py's unusable input (it raises ValueError only: it imports no exactpte)

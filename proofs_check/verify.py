@@ -6,7 +6,7 @@ down by linear equations and graph facts (``docs/verify.md``), checked equation 
 phase labels, anchors); the first failed condition is reported with its key and state.
 """
 
-import functools, gzip, json, math, re, sys  # noqa: E401  (issue #25 caps this file at 400 lines)
+import collections, functools, gzip, json, math, re, sys, zlib  # noqa: E401  (issue #25 caps this file at 400 lines)
 from fractions import Fraction
 from operator import mul
 
@@ -21,15 +21,12 @@ NEEDS = {"transient": ("classes",), "periods": ("classes",), "cyclic_classes": (
          "v_star": ("g_star",), "theta": ("g_star",), "rho": ("stationary",), "h": ("rho",), "psi": ("rho", "g_star"),
          "P_inf": ("stationary",), "hitting_times": ("anchors",)}
 _PQ = re.compile(r"[+-]?[0-9]+(/0*[1-9][0-9]*)?")
-_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,4})?")
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?0*([0-9]{1,5}|100000))?")  # as docs/formats.md
 _FAIL = object()  # first argument of the ValueError that carries a failed condition inside this module
-
 def _fail(key, state, message):
     raise ValueError(_FAIL, key, state, message)
-
 def _require(ok, key, state, message):
-    if not ok:
-        _fail(key, state, message)
+    ok or _fail(key, state, message)
 
 class Report:
     """The verdict: ``results`` lists ``(key, status, detail)`` with status ``ok``, ``FAIL``, ``not claimed`` or
@@ -48,29 +45,32 @@ class Report:
 # -- reading ------------------------------------------------------------------------------------------------------
 def _unique(items):
     if len(dict(items)) != len(items):
-        raise ValueError(f"a key appears twice in one object: {sorted(k for k, _ in items)}")
+        raise ValueError(f"a key appears twice in one object: {sorted(k for k, c in collections.Counter(k for k, _ in items).items() if c > 1)}")
     return dict(items)
-
 def load_json(path, *, exact_floats=False):
-    """A JSON object from a file (``.gz`` too); a duplicate key makes it unusable (``ValueError``).  Decimal literals
-    become exact ``Fraction`` (chains) or stay ``float`` (claims: a float, ``NaN`` or ``Infinity`` is then rejected
-    with its key and state)."""
+    """A JSON object from a file (``.gz`` too), else ``ValueError`` (a key twice, nesting too deep).  Decimal literals become
+    exact ``Fraction`` (chains; exponents up to +-100000) or ``float`` (claims: a float, NaN, Infinity fails by key and state)."""
     try:
-        with (gzip.open if str(path).endswith(".gz") else open)(path, "rt", encoding="utf-8") as fh:
-            data = json.load(fh, object_pairs_hook=_unique, parse_float=Fraction if exact_floats else float)
-    except (OSError, EOFError, UnicodeDecodeError) as e:
+        with (gzip.open if str(path).endswith(".gz") else open)(path, "rt", encoding="utf-8-sig") as fh:
+            data = json.load(fh, object_pairs_hook=_unique, parse_float=_decimal if exact_floats else float,
+                             parse_int=lambda s: int(s) if len(s) <= 4000 else s)  # longer: kept as a 'p' string
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as e:
         raise ValueError(f"{path}: cannot read ({e})") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
+    except (ValueError, RecursionError) as e:
+        raise ValueError(f"{path}: {'nested too deeply' if isinstance(e, RecursionError) else e}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected one JSON object")
     return data
-
+def _decimal(s):  # a decimal literal of a chain file, exactly; an exponent of 10^9 digits would take hours to expand
+    if len(s) > 10**6 or not _DECIMAL.fullmatch(s):
+        raise ValueError(f"the decimal literal {s[:30]} has more than 10^6 digits or an exponent beyond +-100000")
+    return Fraction(s)
 def _chain_number(x, where):
-    if type(x) is int or type(x) is Fraction or (type(x) is str and (_PQ.fullmatch(x) or _DECIMAL.fullmatch(x))):
+    if type(x) in (int, Fraction) or (type(x) is str and len(x) <= 10**6 and (_PQ.fullmatch(x) or _DECIMAL.fullmatch(x))):
         return Fraction(x)
-    raise ValueError(f"chain: {where} = {x!r} is not an exact number (an integer, 'p/q' or a decimal literal)")
-
+    raise ValueError(f"chain: {where} = {x!r:.60} is not an exact number (an integer, 'p/q' or a decimal literal, 10^6 digits at most)")
 def read_chain(data):
     """``(n, rows, r)`` from a chain in exactpte's JSON form (dense ``P`` or sparse ``n`` + ``edges``, and ``r``):
     ``rows[s] = (successors, numerators, q)`` with ``P(s, j) = numerator / q``, and ``r = (R, L)`` meaning ``R / L``.
@@ -87,8 +87,8 @@ def read_chain(data):
         n, succ = len(P), [{j: _chain_number(x, f"P[{i}][{j}]") for j, x in enumerate(row)} for i, row in enumerate(P)]
     else:
         n, edges = data["n"], data["edges"]
-        if type(n) is not int or n < 1 or type(edges) is not list:
-            raise ValueError("chain: n must be a positive integer and edges a list of [i, j, p]")
+        if type(n) is not int or n < 1 or type(edges) is not list or n > len(edges):
+            raise ValueError("chain: n must be a positive integer, at most the number of edges (a list of [i, j, p])")
         succ = [{} for _ in range(n)]
         for e in edges:
             if type(e) is not list or len(e) != 3 or any(type(v) is not int or not 0 <= v < n for v in e[:2]) or e[1] in succ[e[0]]:
@@ -103,21 +103,30 @@ def read_chain(data):
     if type(data["r"]) is not list or len(data["r"]) != n:
         raise ValueError(f"chain: r must be a list of n = {n} numbers")
     return n, rows, _common([_chain_number(x, f"r[{s}]") for s, x in enumerate(data["r"])])
-
-def _common(fracs):
-    L = math.lcm(*{f.denominator for f in fracs})
+SIZE_FACTOR, _BUDGET = 32, [0]  # _BUDGET[0]: the size budget of the running verify() in bits
+"""The size budget of a claim is ``2^16 + SIZE_FACTOR x`` the chain's bits (n + the bits of each row's denominator and of
+each reward): a longer number or common denominator is not judged (``ValueError``), so that a small hostile claim cannot
+make the checker multiply out, say, n distinct 300-digit denominators.  Valid claims stay far below it (docs/verify.md)."""
+_OVER = "beyond the size budget (raise it: verify(..., size_factor=), proofs-check verify --size-factor): not judged"
+def _lcm(qs, key=None):
+    L = 1
+    for q in qs:
+        if (L := math.lcm(L, q)).bit_length() > _BUDGET[0] and key:
+            raise ValueError(f"claim: {key}: a common denominator of more than {_BUDGET[0]} bits, {_OVER}")
+    return L
+def _common(fracs, key=None):
+    L = _lcm({f.denominator for f in fracs}, key)
     return [f.numerator * (L // f.denominator) for f in fracs], L
-
 @functools.lru_cache(maxsize=4096)
 def _pq(x):  # a 'p/q' string as (p, q), else None
     return (int(x.partition("/")[0]), int(x.partition("/")[2] or 1)) if _PQ.fullmatch(x) else None
-
 def _num(x, key, state, name):
+    if type(x) is str and len(x) > _BUDGET[0]:
+        raise ValueError(f"claim: {key}: {name} has {len(x)} characters, more than the {_BUDGET[0]} bits {_OVER}")
     if type(x) is int or (type(x) is str and _pq(x)):
         return (x, 1) if type(x) is int else _pq(x)
-    _fail(key, state, f"{name} = {x!r} is {'a float (not exact)' if type(x) is float else 'not an exact number'}: "
+    _fail(key, state, f"{name} = {x!r:.60} is {'a float (not exact)' if type(x) is float else 'not an exact number'}: "
                       "claims hold 'p/q' strings")
-
 def _vec(key, values, length, name=None, states=None, sparse=False):
     """A claimed vector as ``(X, L)``, values ``X[k] / L`` (``L`` the lcm of its denominators), or ``({k: X[k]}, L)``
     without zeros when ``sparse``.  Entry ``k`` is called ``name[k]`` and reported at state ``states[k]`` (``states``
@@ -127,11 +136,10 @@ def _vec(key, values, length, name=None, states=None, sparse=False):
         _fail(key, states if type(states) is int else None, f"{name}: expected a list of {length} numbers, got "
               + (f"{len(values)} entries" if type(values) is list else type(values).__name__))
     pq = {k: _num(x, key, at(k), f"{name}[{k}]") for k, x in enumerate(values) if x != "0"}  # "0" is the common entry
-    L = math.lcm(*{q for _, q in pq.values()})
+    L = _lcm({q for _, q in pq.values()}, key)
     scale = {q: L // q for q in {q for _, q in pq.values()}}
     X = {k: p * scale[q] for k, (p, q) in pq.items() if p}
     return (X, L) if sparse else ([X.get(k, 0) for k in range(length)], L)
-
 def _ints(key, values, length=None, what=""):
     if type(values) is not list or (length is not None and len(values) != length) or any(type(v) is not int for v in values):
         _fail(key, None, f"{what}expected a list of{'' if length is None else f' {length}'} integers")
@@ -174,10 +182,8 @@ class _Checker:
         while todo:
             for y in self.preds[todo.pop()]:
                 if y not in seen and allowed(y):
-                    seen.add(y)
-                    todo.append(y)
+                    seen.add(y), todo.append(y)
         return seen
-
     # structure: closed strongly connected classes, every other state reaches one; periods from BFS levels
     def check_classes(self, F):
         n, self.cls, self.F, self.period = self.n, [-1] * self.n, F, []
@@ -237,7 +243,6 @@ class _Checker:
                 _fail("anchors", a[2] if ok else None, f"anchor {c} is {a!r}; expected [{i}, {k}, a state of C_{i},{k}] "
                       "(one per cyclic class, in (class, phase) order)")
         self.anchor = [a[2] for a in A]
-
     # stationary distributions: pi_i P = pi_i on each class (column sums over the class), sum 1, pi_i >= 0
     def check_stationary(self, S):
         _require(type(S) is list and len(S) == len(self.F), "stationary", None, f"expected one distribution per class ({len(self.F)})")
@@ -259,13 +264,12 @@ class _Checker:
         g = _vec("class_gain", G, len(self.F), states=[F[0] for F in self.F])
         for i, members in enumerate(self.F):
             self.equal("class_gain", i, g, self.gamma[i], f"class_gain[{i}] (pi_{i} . r)", members[0])
-
     # def:main_b: on the classes the indicators of the cyclic classes; on T, b_{i,k} = P b_{i,k+1} (lem:shift_b)
     def check_basis(self, B):
         N = len(self.pairs)
         _require(type(B) is list and len(B) == self.n, "basis", None, f"expected n = {self.n} rows of N = {N} numbers")
         rows = [_vec("basis", row, N, f"basis[{s}]", s, sparse=True) for s, row in enumerate(B)]
-        L = self.Lb = math.lcm(*{L for _, L in rows})
+        L = self.Lb = _lcm({L for _, L in rows}, "basis")
         self.B = [{c: x * m for c, x in X.items()} for X, m in ((X, L // Ls) for X, Ls in rows)]  # sparse rows over L
         prev = [self.col[i, (k - 1) % self.d[i]] for i, k in self.pairs]
         for x in self.rec:
@@ -281,7 +285,6 @@ class _Checker:
                     (i, k), d = self.pairs[c], self.d[self.pairs[c][0]]
                     _fail("basis", s, f"b_{i},{k}(s) = sum_j P(s,j) b_{i},{(k + 1) % d}(j) fails (column {c}, "
                           f"off by {Fraction(q * self.B[s].get(c, 0) - v, q * L)})")
-
     # thm:wellposed: g* in K, v* = 0 at the anchors, r = g* + (I - P) v*; theta = g*(anchors)
     def check_g_star(self, G):
         _require(self.c.get("v_star") is not None, "g_star", None, "cannot be verified without v_star, not claimed (thm:wellposed pins the pair)")
@@ -295,7 +298,6 @@ class _Checker:
         t = _vec("theta", th, len(self.pairs), states=self.anchor)
         for c, a in enumerate(self.anchor):
             self.equal("theta", c, t, Fraction(self.g[0][a], self.g[1]), f"theta[{c}] (must be g*(a_{c}) = g*({a}))", a)
-
     # the classical gain: rho = gamma_i on F_i, harmonic on T; the bias: (I - P) h = r - rho, pi_i . h = 0 (P_inf h = 0)
     def check_rho(self, rho):
         self.rho = _vec("rho", rho, self.n)
@@ -307,7 +309,6 @@ class _Checker:
         self.rows_hold("h", range(self.n), [(1, hv, 0), (-1, hv, 1), (-1, self.r, 0), (1, self.rho, 0)], "(I - P) h = r - rho")
         for i, (A, _) in enumerate(self.pi):
             _require(sum(a * hv[0][x] for x, a in zip(self.F[i], A)) == 0, "h", self.F[i][0], f"pi_{i} . h != 0 (so P_inf h != 0)")
-
     # thm:comparison_gain_bias: psi in K, its phase values sum to 0 on each class (P_inf psi = 0), g* = rho + (I - P) psi
     def check_psi(self, psi):
         pv = _vec("psi", psi, self.n)
@@ -316,7 +317,6 @@ class _Checker:
             _require(sum(pv[0][self.anchor[self.col[i, k]]] for k in range(d)) == 0, "psi", self.F[i][0],
                      f"the phase values of psi on class {i} do not sum to 0 (so P_inf psi != 0)")
         self.rows_hold("psi", range(self.n), [(1, self.g, 0), (-1, self.rho, 0), (-1, pv, 0), (1, pv, 1)], "g* = rho + (I - P) psi")
-
     # P_inf(s, y) = alpha_i(s) pi_i(y): alpha_i (the row's mass on F_i) is 1 on F_i, 0 on other classes, harmonic on T
     def check_P_inf(self, M):
         _require(type(M) is list and len(M) == self.n, "P_inf", None, f"expected n = {self.n} rows of n numbers")
@@ -333,8 +333,7 @@ class _Checker:
                     if X[y] * self.pi[i][1] != a * p:
                         _fail("P_inf", s, f"P_inf({s}, {y}) != alpha_{i}({s}) pi_{i}({y})")
         for i, a in enumerate(alpha):
-            self.rows_hold("P_inf", self.T, [(1, _common(a), 0), (-1, _common(a), 1)], f"alpha_{i}(s) = sum_j P(s,j) alpha_{i}(j)")
-
+            self.rows_hold("P_inf", self.T, [(1, _common(a, "P_inf"), 0), (-1, _common(a, "P_inf"), 1)], f"alpha_{i}(s) = sum_j P(s,j) alpha_{i}(j)")
     # expected hitting times of the anchor set: 0 there, 1 + P tau elsewhere
     def check_hitting_times(self, t):
         tv = _vec("hitting_times", t, self.n)
@@ -343,7 +342,7 @@ class _Checker:
         others = sorted(set(range(self.n)) - set(self.anchor))
         self.rows_hold("hitting_times", others, [(1, tv, 0), (-1, tv, 1), (-1, ([1] * self.n, 1), 0)], "tau(s) = 1 + sum_j P(s,j) tau(j)")
 
-def verify(claim, chain):
+def verify(claim, chain, *, size_factor=SIZE_FACTOR):
     """Judge ``claim`` (a dict in the JSON contract) against ``chain`` (a dict in exactpte's JSON chain form).
 
     Returns a :class:`Report`.  Raises ``ValueError`` (a message; exit 2 in the CLI) for unusable input: an invalid
@@ -362,7 +361,9 @@ def verify(claim, chain):
     rep, ok = Report(), set()
     try:
         ck = _Checker(claim, chain)
-        for k in sorted(set(claim) - set(KEYS) - {"format", "n", "labels"}):
+        _BUDGET[0] = 2**16 + size_factor * (ck.n + ck.r[1].bit_length() + sum(abs(R).bit_length() for R in ck.r[0])
+                                            + sum(q.bit_length() for _, _, q in ck.rows))
+        for k in sorted(set(claim) - set(KEYS) - {"format", "n", "labels"}, key=str):
             _fail(k, None, "unknown key: not part of the contract, so nothing it says is verified")
         _require(claim.get("n", ck.n) == ck.n and type(claim.get("n", 0)) is int, "n", None,
                  f"the claim is for n = {claim.get('n')!r} states, the chain has {ck.n}")
