@@ -17,6 +17,8 @@ import flint
 
 from exactpte._numbers import to_fmpq
 from exactpte.errors import ChainFileError, ExactpteError
+from exactpte.quantities import QUANTITY_KEYS, STRUCTURE_KEYS
+from exactpte.report import FORMAT
 from exactpte.result import Decomposition
 
 __all__ = ["Claimed", "from_decomposition", "from_json_dict", "load_result"]
@@ -215,12 +217,41 @@ def load_result(path: str, n: int) -> Claimed:
     """Read a JSON result file (the ``exactpte decompose --json`` contract) as a :class:`Claimed` for a chain of ``n`` states."""
     try:
         with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+            data = json.load(fh, object_pairs_hook=_unique_keys)
     except OSError as e:
         raise ChainFileError(f"{path}: cannot read ({e.strerror})") from None
     except json.JSONDecodeError as e:
         raise ChainFileError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
+    except RecursionError:
+        raise ChainFileError(f"{path}: JSON nested too deeply to be a result file") from None
     if not isinstance(data, dict):
         raise ChainFileError(f"{path}: a result file is a JSON object")
+    _check_header(data, n, path)
     return from_json_dict(data, n)
+
+
+RESULT_KEYS = frozenset({"format", "n", "labels", *STRUCTURE_KEYS, *QUANTITY_KEYS, *OPTIONAL_MATRICES})
+"""Every key a result file may hold (the JSON contract of ``exactpte decompose --json``)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different (a repeated key would let the last value win unseen)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ChainFileError(f"the key {key!r} is given twice in one JSON object")
+        out[key] = value
+    return out
+
+
+def _check_header(data: dict, n: int, path: str) -> None:
+    """Unknown keys, a ``format`` other than the exact contract's, an ``n`` other than the chain's: refused."""
+    unknown = sorted(str(k) for k in data if k not in RESULT_KEYS)
+    if unknown:
+        raise ChainFileError(f"{path}: unknown key(s) {', '.join(map(repr, unknown))}; a result file holds some of "
+                             f"{', '.join(sorted(RESULT_KEYS))}")
+    if "format" in data and data["format"] != FORMAT:
+        raise ChainFileError(f"{path}: format is {data['format']!r:.60}, expected {FORMAT!r} (rational results only)")
+    if "n" in data and (isinstance(data["n"], bool) or data["n"] != n or not isinstance(data["n"], int)):
+        raise ChainFileError(f"{path}: n is {data['n']!r:.40}, but the chain has {n} states")
 

@@ -133,3 +133,45 @@ def test_chain_and_result_take_exactptes_input_options(tmp_path, capsys):
     rpath.write_text(json.dumps(data))
     assert main(["result", str(rpath), "--chain", str(tra), "--rewards", str(rew)]) == 0
     assert main(["result", str(rpath), "--chain", str(tra)]) == 1  # r = 0: the claim (for the rewards) is wrong
+
+
+def _result_file(tmp_path, text: str) -> list[str]:
+    """The proofs-check result command line for a result file with ``text`` and the branching chain."""
+    chain = tmp_path / "chain.json"
+    exactpte.dump(exactpte.example("branching"), str(chain))
+    result = tmp_path / "result.json"
+    result.write_text(text, encoding="utf-8")
+    return ["result", str(result), "--chain", str(chain)]
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("zzz", 1, "unknown key"),
+    ("n", "seven", "n is 'seven'"),
+    ("n", 8, "but the chain has 7 states"),
+    ("n", True, "n is True"),
+    ("format", "exactpte.strata/1", "expected 'exactpte.decomposition/1'"),
+])
+def test_a_result_file_with_a_wrong_header_is_refused_by_name(tmp_path, capsys, key, value, message):
+    """An unknown key, a wrong n or another format is unusable input (exit 2), named; never judged as held."""
+    data = _data()[1]
+    data[key] = value
+    assert main(_result_file(tmp_path, json.dumps(data))) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_repeated_key_is_refused(tmp_path, capsys):
+    """A key given twice in one object (the last value would win unseen) is refused, naming the key."""
+    text = json.dumps(_data()[1]).replace('"h": [', '"h": ["9", "9", "9", "9", "9", "9", "9"], "h": [', 1)
+    assert main(_result_file(tmp_path, text)) == 2
+    assert "the key 'h' is given twice" in capsys.readouterr().err
+
+
+def test_a_deeply_nested_result_file_is_a_named_error(tmp_path, capsys):
+    """JSON nested 100,000 deep gives a named error (exit 2), not a RecursionError traceback."""
+    assert main(_result_file(tmp_path, "[" * 100_000 + "]" * 100_000)) == 2
+    assert "nested too deeply" in capsys.readouterr().err
+
+
+def test_the_valid_result_file_still_holds(tmp_path):
+    """The same command on exactpte's own output exits 0 (the header checks refuse nothing valid)."""
+    assert main(_result_file(tmp_path, json.dumps(_data()[1]))) == 0
