@@ -202,7 +202,7 @@ def psi_coordinates(theta: Sequence, class_gain, structure: Structure, *, field:
     >>> [str(c) for c in psi_coordinates([QQ.one, QQ.zero], [QQ.one / 2], S, field=QQ)]
     ['1/4', '-1/4']
     """
-    out = []
+    out: list = []
     col = 0
     for i, d in enumerate(structure.periods):
         th = theta[col : col + d]

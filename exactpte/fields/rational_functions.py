@@ -71,9 +71,12 @@ class RationalFunction:
             return o
         if self.den == o.den:
             return RationalFunction(self.num + o.num, self.den, self.field)
+        if self.den.is_one() or o.den.is_one():  # nothing can cancel: x/1 + y/d = (x d + y)/d
+            num = self.num * o.den + o.num if self.den.is_one() else self.num + o.num * self.den
+            return RationalFunction(num, self.den * o.den, self.field, canonical=True)
         g = self.den.gcd(o.den)
         a, b = self.den / g, o.den / g
-        return RationalFunction(self.num * b + o.num * a, self.den * b, self.field)
+        return _cancelled_by(self.num * b + o.num * a, self.den * b, g, self.field)
 
     __radd__ = __add__
 
@@ -90,7 +93,9 @@ class RationalFunction:
         o = self._coerce(other)
         if self.num.is_zero() or o.num.is_zero():
             return self.field.zero
-        g1, g2 = self.num.gcd(o.den), o.num.gcd(self.den)
+        one = self.field._one_poly
+        g1 = one if o.den.is_one() else self.num.gcd(o.den)
+        g2 = one if self.den.is_one() else o.num.gcd(self.den)
         num = (self.num / g1) * (o.num / g2)
         den = (self.den / g2) * (o.den / g1)
         if den.leading_coefficient() < 0:
@@ -167,6 +172,32 @@ class RationalFunction:
         return f"RationalFunction({self})"
 
 
+def _cancelled_by(num: Any, den: Any, g: Any, field: "RationalFunctionField") -> RationalFunction:
+    """``num / den`` cancelled, when only factors of ``g`` can divide both (``den`` with a positive
+    leading coefficient).
+
+    For ``a/d1 + b/d2`` (each cancelled) over ``lcm(d1, d2)``, an irreducible factor of the sum's
+    numerator and denominator divides ``g = gcd(d1, d2)``: a factor of ``d1`` alone does not divide
+    ``a (d2/g)`` (``a/d1`` is cancelled) yet divides ``b (d1/g)``.  So the gcd is taken with ``g``
+    (small next to the product of the denominators), repeatedly while it still divides both, and
+    for coprime denominators no gcd is taken at all.
+    """
+    if num.is_zero():
+        return field.zero
+    t = g
+    while not t.is_one():
+        t = num.gcd(t)
+        if t.is_one():
+            break
+        t = t.gcd(den)
+        if t.is_one():
+            break
+        num, den = num / t, den / t
+    if den.leading_coefficient() < 0:
+        num, den = -num, -den
+    return RationalFunction(num, den, field, canonical=True)
+
+
 class RationalFunctionField:
     """``QQ(params)`` over python-flint ``fmpz_mpoly``: the parametric backend."""
 
@@ -180,6 +211,7 @@ class RationalFunctionField:
         self.one = RationalFunction(self._one_poly, self._one_poly, self, canonical=True)
         self.name = f"QQ({', '.join(self.params)})"
         self.is_parametric = bool(self.params)
+        self.splits_periods = True
         self._text_cache: dict[RationalFunction, str] = {}
 
     # scalars -----------------------------------------------------------------------------
@@ -328,6 +360,23 @@ class RationalFunctionField:
     def fraction(self, num, den) -> RationalFunction:
         """``num / den`` (polynomials), cancelled."""
         return RationalFunction(num, den, self)
+
+    def sum_fractions(self, pairs: Sequence[tuple[Any, Any]]) -> RationalFunction:
+        """``sum num / den`` for a handful of pairs: each cancelled on its own (a gcd with its own
+        denominator), then added pairwise, where only a factor shared by two denominators can cancel
+        (:func:`_cancelled_by`), never over the product of all denominators at once.
+
+        Examples
+        --------
+        >>> F = RationalFunctionField(["p"])
+        >>> p = F.ctx.gen(0)
+        >>> str(F.sum_fractions([(p, 1 - p), (1 - 2 * p, p * (1 - p))]))
+        '(1 - p)/p'
+        """
+        total = self.zero
+        for num, den in pairs:
+            total = total + RationalFunction(num, den, self)
+        return total
 
     # substitution and polynomial conditions (stratification) ----------------------------------------
     def compose(self, x: RationalFunction, images: Sequence[Any], target: Any) -> Any:
