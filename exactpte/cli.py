@@ -232,12 +232,17 @@ def _dispatch(args) -> int:
         print(cert.to_json(include_P_inf=False, indent=args.indent) if args.json else cert, file=out)
         return 0
     if args.strata:
-        _refuse(used, ("--only", "--anchors", "--latex", "--table", "--csv", "--no-p-inf", "--hitting-times"),
-                "does not combine with --strata (strata print as text or --json)")
+        _refuse(used, ("--anchors", "--no-p-inf", "--hitting-times"), "does not combine with --strata")
+        if args.only is not None and not args.csv:
+            raise UsageError("--only applies to --strata with --csv")
         from .strata import stratify
 
         strat = stratify(chain)
-        print(strat.to_json(indent=args.indent) if args.json else strat, file=out)
+        if args.csv:
+            out.write(strat.to_csv(only=args.only))
+        else:
+            print(strat.to_json(indent=args.indent) if args.json else strat.to_latex() if args.latex else
+                  strat.table() if args.table else strat, file=out)
         return 0
     from .result import decompose
 

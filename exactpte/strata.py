@@ -257,6 +257,57 @@ class StratifiedDecomposition:
                 lines.append(f"{symbol}({state}) = \\begin{{cases}} " + r" \\ ".join(cases) + r" \end{cases}")
         return "\\[\n" + "\n\\]\n\\[\n".join(lines) + "\n\\]"
 
+    def table(self) -> str:
+        """Each stratum's conditions, then its decomposition's per-state table."""
+        out = []
+        for k, s in enumerate(self.strata):
+            out.append(f"[{k}] {' and '.join(s.where) or 'everywhere'}")
+            out.append(s.decomposition.table() if s.decomposition is not None else "  pointwise: decompose each point (.at)")
+        return "\n".join(out)
+
+    def to_csv(self, *, only: Any = None) -> str:
+        """One CSV of every stratum's per-state rows, led by the columns ``stratum`` and ``conditions``
+        (a pointwise stratum has one row without values)."""
+        import csv
+        import io
+
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        header_written = False
+        for k, s in enumerate(self.strata):
+            where = " and ".join(s.where)
+            if s.decomposition is None:
+                if header_written:
+                    writer.writerow([k, where])
+                continue
+            rows = list(csv.reader(io.StringIO(s.decomposition.to_csv(only=only))))
+            if not header_written:
+                writer.writerow(["stratum", "conditions", *rows[0]])
+                header_written = True
+            for row in rows[1:]:
+                writer.writerow([k, where, *row])
+        return buf.getvalue()
+
+    def _repr_latex_(self) -> str:
+        return self.to_latex()
+
+    def _repr_html_(self) -> str:
+        import html
+
+        items = []
+        for s in self.strata:
+            where = html.escape(" and ".join(s.where) or "everywhere")
+            if s.decomposition is None:
+                items.append(f"<li><b>{where}</b>: pointwise</li>")
+                continue
+            d = s.decomposition
+            text = d.field.to_text
+            cells = "".join(f"<tr><td>{i}</td><td>{html.escape(text(g))}</td><td>{html.escape(text(r))}</td></tr>"
+                            for i, (g, r) in enumerate(zip(d.g_star, d.rho)))
+            items.append(f"<li><b>{where}</b>: periods {list(d.periods)}, classes {[list(c) for c in d.classes]}"
+                         f"<table><tr><th>state</th><th>g*</th><th>&rho;</th></tr>{cells}</table></li>")
+        return f"<p>StratifiedDecomposition over {html.escape(', '.join(self.params))}: {len(self.strata)} strata</p><ul>{''.join(items)}</ul>"
+
     def __str__(self) -> str:
         out = [f"StratifiedDecomposition over {', '.join(self.params)}: {len(self.strata)} strata"]
         for k, s in enumerate(self.strata):

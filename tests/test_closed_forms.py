@@ -89,3 +89,10 @@ def test_periodic_parametric_chain_agrees_with_the_rational_chain(point):
     for name in ("g_star", "psi", "rho", "h", "v_star"):
         assert [x.evaluate(values) for x in getattr(dec, name)] == list(getattr(at, name)), name
     assert [[x.evaluate(values) for x in row] for row in dec.basis] == [list(row) for row in at.basis]
+
+
+def test_sums_cancel_the_factors_their_denominators_share():
+    F = RationalFunctionField(["p"])
+    p = F.ctx.gen(0)
+    total = F.sum_fractions([(p, 1 - p), (1 - 2 * p, p * (1 - p))])  # (1 - p)^2 / (p (1 - p))
+    assert str(total) == "(1 - p)/p" and total.den == p
