@@ -103,6 +103,10 @@ def _parser() -> argparse.ArgumentParser:
     chain_source(dr)
     dr.add_argument("-o", "--output", required=True, metavar="FILE", help="the picture to write: .svg, .png or .pdf")
     dr.add_argument("--edge-labels", action="store_true", help="write each transition probability")
+    dr.add_argument("--strata", action="store_true", help="parametric chains (one or two parameters): the parameter "
+                    "space instead, each stratum labelled with its periods and classes, --quantity over the valid region")
+    dr.add_argument("--quantity", default="rho", help="with --strata: the per-state quantity drawn (default rho)")
+    dr.add_argument("--state", type=int, default=0, help="with --strata: the state whose quantity is drawn (default 0)")
 
     c = sub.add_parser("check", help="compare another implementation's output with the exact answers")
     c.add_argument("candidate", help="JSON (any subset of the decompose --json keys), CSV (a column per quantity) or .npz")
@@ -202,7 +206,13 @@ def _dispatch(args) -> int:
 
         if not args.output.lower().endswith((".svg", ".png", ".pdf")):
             raise UsageError(f"-o takes a .svg, .png or .pdf file, got {args.output!r}")
-        save(draw(decompose(chain), edge_labels=args.edge_labels), args.output)
+        if args.strata:
+            from .plotting import plot_strata
+            from .strata import stratify
+
+            save(plot_strata(stratify(chain), args.quantity, args.state), args.output)
+        else:
+            save(draw(decompose(chain), edge_labels=args.edge_labels), args.output)
         print(f"wrote {args.output}", file=out)
         return 0
     used = {"--no-p-inf": args.no_p_inf, "--hitting-times": args.hitting_times, "--indent": args.indent is not None,

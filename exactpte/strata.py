@@ -288,6 +288,16 @@ class StratifiedDecomposition:
                 writer.writerow([k, where, *row])
         return buf.getvalue()
 
+    def plot(self, quantity: str = "rho", state: int = 0, ax: Any = None) -> Any:
+        """A picture of the parameter space (one or two parameters): the valid region, the curves and
+        points of the lower strata labelled with their periods and classes, and ``quantity[state]``
+        over the region (:func:`exactpte.plotting.plot_strata`; needs matplotlib)."""
+        from .plotting import plot_strata
+
+        if quantity not in PER_STATE:
+            raise UsageError(f"plot draws one of the per-state quantities {', '.join(PER_STATE)}, not {quantity!r}")
+        return plot_strata(self, quantity, state, ax)
+
     def _repr_latex_(self) -> str:
         return self.to_latex()
 
