@@ -93,6 +93,13 @@ class RationalFunction:
         o = self._coerce(other)
         if self.num.is_zero() or o.num.is_zero():
             return self.field.zero
+        if o.den.is_one():
+            if self.den.is_one():  # polynomials: nothing to cancel
+                return RationalFunction(self.num * o.num, self.den, self.field, canonical=True)
+            if o.num.is_one():
+                return self
+        elif self.den.is_one() and self.num.is_one():
+            return o
         one = self.field._one_poly
         g1 = one if o.den.is_one() else self.num.gcd(o.den)
         g2 = one if self.den.is_one() else o.num.gcd(self.den)
