@@ -74,9 +74,8 @@ class RationalFunction:
         if self.den.is_one() or o.den.is_one():  # nothing can cancel: x/1 + y/d = (x d + y)/d
             num = self.num * o.den + o.num if self.den.is_one() else self.num + o.num * self.den
             return RationalFunction(num, self.den * o.den, self.field, canonical=True)
-        g = self.den.gcd(o.den)
-        a, b = self.den / g, o.den / g
-        return _cancelled_by(self.num * b + o.num * a, self.den * b, g, self.field)
+        g, a, b, lcm = self.field._denominator_pair(self.den, o.den)
+        return _cancelled_by(self.num * b + o.num * a, lcm, g, self.field)
 
     __radd__ = __add__
 
@@ -220,6 +219,22 @@ class RationalFunctionField:
         self.is_parametric = bool(self.params)
         self.splits_periods = True
         self._text_cache: dict[RationalFunction, str] = {}
+        self._pairs: dict[tuple[int, int], tuple[Any, Any, tuple[Any, Any, Any, Any]]] = {}
+
+    def _denominator_pair(self, d1: Any, d2: Any) -> tuple[Any, Any, Any, Any]:
+        """``(g, d1/g, d2/g, lcm)`` with ``g = gcd(d1, d2)``, remembered for the last pairs of denominator
+        objects (sums over one block solve's answers meet the same two denominators again and again)."""
+        key = (id(d1), id(d2))
+        hit = self._pairs.get(key)
+        if hit is not None and hit[0] is d1 and hit[1] is d2:
+            return hit[2]
+        g = d1.gcd(d2)
+        a, b = d1 / g, d2 / g
+        out = (g, a, b, d1 * b)
+        if len(self._pairs) > 4096:
+            self._pairs.clear()
+        self._pairs[key] = (d1, d2, out)  # the polynomials keep their ids valid
+        return out
 
     # scalars -----------------------------------------------------------------------------
     def scalar(self, x: Any) -> RationalFunction:
