@@ -1,5 +1,15 @@
 """Parametric decomposition timings (run by hand: ``python benchmarks/bench_symbolic.py``).
 
+0. **Beside Storm's parametric engine** (``--tables storm``): Storm's parametric example DTMCs
+   (``parametric_die``, ``herman5``, ``brp16_2``, ``crowds3_5``), larger members of the same
+   families (brp with N = 64, crowds with 5 good members) and a periodic two-parameter chain of
+   37 states, kept as DRN in ``benchmarks/data`` (``benchmarks/data/make_parametric.py``; the
+   reward is the indicator of the label ``share``).  Each model runs in a fresh process that
+   holds both tools: Storm builds the model from the same DRN file (``RationalFunction``) and
+   checks ``LRA=? [ "share" ]`` (best of several runs when it takes milliseconds); exactpte reads
+   the file, then ρ alone, ρ + h, and the full decomposition (θ, g*, v*, ρ, h, ψ, the basis) are
+   timed on fresh chains (reading and building excluded on both sides).  Storm's ρ is parsed
+   back into ``QQ(params)`` and compared with exactpte's, state by state, as rational functions.
 1. Full decompositions: a 10-state chain with 2 parameters; one-parameter chains of
    16..64 states (every output is a cancelled fraction by construction).
 2. One block solve ``(I - Q) x = c`` of a one-parameter transient block, three routes in the
@@ -15,8 +25,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing as mp
+import os
 import random
+import subprocess
 import sys
 import time
 
@@ -148,15 +161,106 @@ def printing_and_strata_table() -> None:
     print("  10-state two-parameter chains, stratified: " + ", ".join(f"{t:.2f} s ({k} strata)" for t, k in times))
 
 
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+FULL = ("theta", "g_star", "v_star", "rho", "h", "psi", "basis")
+REPEATS = 10
+
+
+def _best(f, repeats: int) -> tuple[object, float]:
+    """``f()`` and its best time over ``repeats`` runs (one run past 0.5 s)."""
+    t0 = time.perf_counter()
+    out = f()
+    best = time.perf_counter() - t0
+    for _ in range(repeats - 1 if best < 0.5 else 0):
+        t0 = time.perf_counter()
+        f()
+        best = min(best, time.perf_counter() - t0)
+    return out, best
+
+
+def one_model(name: str) -> dict:
+    """Storm's ρ and exactpte's ρ, ρ + h and full decomposition on one model, in this process."""
+    import gzip
+    import shutil
+    import tempfile
+
+    import stormpy
+
+    from exactpte.io.drn import read_drn
+
+    with open(os.path.join(DATA, "parametric.json")) as fh:
+        spec = json.load(fh)[name]
+    path = os.path.join(DATA, spec["file"])
+    with gzip.open(path, "rt") as fh:
+        text = fh.read()
+    with tempfile.NamedTemporaryFile("wb", suffix=".drn", delete=False) as tmp, gzip.open(path, "rb") as gz:
+        shutil.copyfileobj(gz, tmp)
+    model = stormpy.build_model_from_drn[stormpy.RationalFunction](tmp.name)
+    os.remove(tmp.name)
+    prop = stormpy.parse_properties(spec["property"])[0]
+    res, t_storm = _best(lambda: stormpy.model_checking(model, prop, only_initial_states=False), REPEATS)
+    storm_rho = [str(v) for v in res.get_value_vector()]
+    exactpte.decompose(read_drn(text)).rho  # warm-up: imports, first-call costs
+    chains = [read_drn(text) for _ in range(REPEATS + 2)]
+    rho, t_rho = _best(lambda: exactpte.decompose(chains.pop()).rho, REPEATS)
+    _, t_rho_h = _best(lambda: (lambda d: (d.rho, d.h))(exactpte.decompose(chains.pop())), 1)
+    dec = exactpte.decompose(chains.pop())
+    t0 = time.perf_counter()
+    for q in FULL:
+        getattr(dec, q)
+    t_full = time.perf_counter() - t0
+    F, parsed = dec.field, {}
+    equal = all(x == (parsed[y] if y in parsed else parsed.setdefault(y, _storm_value(F, y))) for x, y in zip(rho, storm_rho))
+    return {"name": name, "n": dec.chain.n, "params": len(F.params), "periods": sorted(set(dec.periods)),
+            "storm": t_storm, "rho": t_rho, "rho_h": t_rho_h, "full": t_full, "equal": equal}
+
+
+def _storm_value(F, text: str):
+    """Storm's printed rational function as an element of ``F`` (through sympy: exponents can exceed
+    what exactpte's entry parser accepts)."""
+    import sympy
+
+    return F.convert(sympy.sympify(text.replace("^", "**"), locals={p: sympy.Symbol(p, real=True) for p in F.params}))
+
+
+def storm_table(names) -> None:
+    """Table 0: every model in its own process (both tools in it)."""
+    print("beside Storm's parametric engine (seconds; reading and building excluded on both sides)")
+    head = (f"{'model':>15} {'states':>6} {'par':>3} {'periods':>9} {'Storm rho':>10} {'rho':>8} {'rho/Storm':>9} "
+            f"{'rho+h':>7} {'full':>8} {'full/(rho+h)':>12} {'equal':>5}")
+    print(head)
+    print("-" * len(head), flush=True)
+    for name in names:
+        out = subprocess.run([sys.executable, __file__, "--one-model", name], capture_output=True, text=True, check=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        periods = ",".join(map(str, r["periods"]))
+        print(f"{r['name']:>15} {r['n']:6d} {r['params']:3d} {periods:>9} {r['storm']:10.4f} {r['rho']:8.4f} "
+              f"{r['rho'] / r['storm']:9.1f} {r['rho_h']:7.3f} {r['full']:8.3f} {r['full'] / r['rho_h']:12.1f} "
+              f"{'yes' if r['equal'] else 'NO':>5}", flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tables", nargs="+", default=["storm", "full", "strata", "solve"],
+                    choices=["storm", "full", "strata", "solve"])
+    ap.add_argument("--models", nargs="+", default=None, help="models of the Storm table (default: all)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[16, 32, 48, 64])
     ap.add_argument("--solve-sizes", type=int, nargs="+", default=[4, 8, 16, 24, 32, 48, 64, 96])
     ap.add_argument("--budget", type=float, default=20.0)
+    ap.add_argument("--one-model", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    full_table(args.sizes)
-    printing_and_strata_table()
-    solve_table(args.solve_sizes, args.budget)
+    if args.one_model:
+        print(json.dumps(one_model(args.one_model)))
+        return
+    if "storm" in args.tables:
+        with open(os.path.join(DATA, "parametric.json")) as fh:
+            storm_table(args.models or list(json.load(fh)))
+    if "full" in args.tables:
+        full_table(args.sizes)
+    if "strata" in args.tables:
+        printing_and_strata_table()
+    if "solve" in args.tables:
+        solve_table(args.solve_sizes, args.budget)
 
 
 if __name__ == "__main__":

@@ -24,14 +24,7 @@ def _sparse_power(rows: list[list[tuple[int, Any]]], d: int, field: Field[Any]) 
     """Rows of ``Q^d`` from the rows of ``Q`` (sparse products: ``Q`` has a few entries a row)."""
     power = [dict(row) for row in rows]
     for _ in range(d - 1):
-        nxt = []
-        for row in power:
-            acc: dict[int, Any] = {}
-            for b, q in row.items():
-                for c, q2 in rows[b]:
-                    acc[c] = acc.get(c, field.zero) + q * q2
-            nxt.append({c: v for c, v in acc.items() if v != 0})
-        power = nxt
+        power = _sparse_times(power, rows, field)
     return power
 
 
@@ -131,6 +124,8 @@ def solve_transient(
     structure: Structure,
     const: Sequence[dict[int, SparseVector]],
     shared: dict[tuple[int, int], Shared] | None = None,
+    *,
+    zero_sum: bool = False,
 ) -> list[dict[int, SparseVector]]:
     """Solve the phase-coupled absorbing system on the transient states.
 
@@ -149,6 +144,11 @@ def solve_transient(
 
     ``shared``, if given, receives ``{(s, k): Shared(columns, nums, den)}`` for the states of blocks
     solved by a matrix solve: the same values over the solve's common denominator.
+
+    ``zero_sum``: the constants sum to zero over the phases (so do the answers, and what flows in
+    from downstream blocks).  Then ``sum_j Q^j c_j = -(I - Q) sum_j S_j(Q) c_j`` with
+    ``S_j(Q) = I + Q + .. + Q^(j-1)``, and ``x_0`` solves ``S_d(Q) x_0 = -sum_j S_j(Q) c_j``: a system
+    whose determinant is ``det(I - Q^d) / det(I - Q)`` (used when the field has no fast phase route).
 
     Examples
     --------
@@ -175,7 +175,7 @@ def solve_transient(
                 for a, s in enumerate(scc):
                     _store(X[k], s, c[k][a].items())
             continue
-        _solve_block(chain.field, scc, Q_rows, c, active, X, pieces, keep_shared=shared is not None)
+        _solve_block(chain.field, scc, Q_rows, c, active, X, pieces, keep_shared=shared is not None, zero_sum=zero_sum)
     return X
 
 
@@ -232,7 +232,7 @@ def _block_system(chain: Chain, scc: Sequence[int], const: Sequence[dict[int, Sp
 
 def _solve_block(field: Any, scc: Sequence[int], Q_rows: list[list[tuple[int, Any]]], c: list[list[SparseVector]],
                  active: list[int], X: list[dict[int, SparseVector]], pieces: dict[tuple[int, int], Shared],
-                 *, keep_shared: bool) -> None:
+                 *, keep_shared: bool, zero_sum: bool = False) -> None:
     """A coupled SCC: ``x_0`` by the field's fast phase route or by ``(I - Q^d) x_0 = sum_j Q^j c_j``,
     then ``x_{d-1} .. x_1`` by back-substitution; stored in ``X`` (and in ``pieces`` over the solve's
     common denominator)."""
@@ -244,17 +244,45 @@ def _solve_block(field: Any, scc: Sequence[int], Q_rows: list[list[tuple[int, An
         nums, den = lifted
         phases: list[tuple[Any, Any]] = [(nums[k], den) for k in range(d)]
     else:
-        X0 = field.solve(_phase_matrix(field, Q_rows, d), field.matrix(_horner(field, Q_rows, C), len(active)))
+        if zero_sum and d > 1:  # S_d(Q) x_0 = -sum_l Q^l (c_{l+1} + .. + c_{d-1})
+            suffix, acc = [], [[field.zero] * len(active) for _ in scc]
+            for k in range(d - 1, 0, -1):
+                acc = [[u - v for u, v in zip(ra, rc)] for ra, rc in zip(acc, C[k])]
+                suffix.append(acc)
+            A, rhs = _cyclic_sum_matrix(field, Q_rows, d), _horner(field, Q_rows, suffix[::-1])
+        else:
+            A, rhs = _phase_matrix(field, Q_rows, d), _horner(field, Q_rows, C)
+        X0 = field.solve(A, field.matrix(rhs, len(active)))
         values[0] = field.to_lists(X0)
         phases = [field.matrix_split(X0) if d > 1 or keep_shared else (None, None)]
         if d > 1:
             phases += _back_substitute(field, Q_rows, C, *phases[0])
+            phases = _over_one_denominator(phases)
     for k, (nums, den) in enumerate(phases):
         for a, s in enumerate(scc):
             exact = values[k]
             row = exact[a] if exact is not None else [field.fraction(v, den) for v in nums[a]]
             if _store(X[k], s, zip(active, row)) and nums is not None:
                 pieces[(s, k)] = Shared(active, nums[a], den)
+
+
+def _over_one_denominator(phases: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """The phases of one solve over one denominator (back-substitution multiplies the denominator by
+    the same factor ``f = L_{k} / L_{k+1}`` at each phase, so phase ``k`` is scaled by ``f^(k-1)``,
+    phase 0 by ``f^(d-1)``): one :class:`Shared` piece per block solve, whose sums never meet two
+    denominators that differ by a factor."""
+    d = len(phases)
+    if d < 2:
+        return phases
+    top = phases[1][1]
+    out = []
+    for nums, den in phases:
+        if den == top:
+            out.append((nums, den))
+            continue
+        f = top / den  # exact: a product of the back-substitution's factors
+        out.append(([[v * f for v in row] for row in nums], top))
+    return out
 
 
 def _horner(field: Any, Q_rows: list[list[tuple[int, Any]]], C: list[list[list]]) -> list[list]:
@@ -272,6 +300,31 @@ def _phase_matrix(field: Any, Q_rows: list[list[tuple[int, Any]]], d: int) -> An
         for b, q in row.items():
             A[a, b] -= q
     return A
+
+
+def _cyclic_sum_matrix(field: Any, Q_rows: list[list[tuple[int, Any]]], d: int) -> Any:
+    """``I + Q + .. + Q^(d-1)`` as a dense field matrix (sparse powers of ``Q``)."""
+    A = field.identity(len(Q_rows))
+    power = [dict(r) for r in Q_rows]
+    for j in range(1, d):
+        for a, row in enumerate(power):
+            for b, q in row.items():
+                A[a, b] += q
+        if j < d - 1:
+            power = _sparse_times(power, Q_rows, field)
+    return A
+
+
+def _sparse_times(power: list[dict[int, Any]], rows: list[list[tuple[int, Any]]], field: Any) -> list[dict[int, Any]]:
+    """Rows of ``M Q`` for sparse ``M`` (dict rows) and ``Q`` (row lists)."""
+    nxt = []
+    for row in power:
+        acc: dict[int, Any] = {}
+        for b, q in row.items():
+            for c, q2 in rows[b]:
+                acc[c] = acc.get(c, field.zero) + q * q2
+        nxt.append({c: v for c, v in acc.items() if v != 0})
+    return nxt
 
 
 def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> list:
@@ -337,12 +390,17 @@ class TransientBasis(NamedTuple):
     """The phase basis on ``T``: ``rows[s] = {column: b_c(s)}`` (nonzero entries), and ``shared[s]``,
     the entries a block solve gave as :class:`Shared` pieces (numerators over the solve's denominator),
     for sums over the basis (:func:`~exactpte.decomposition.weighted_sums`); ``absorption[s] = {i: α_i(s)}``
-    and ``absorption_shared[s]`` likewise, by class."""
+    and ``absorption_shared[s]`` likewise, by class.  When the field splits periods
+    (:attr:`~exactpte.fields.Field.splits_periods`), ``deviation[s] = {column: b_{i,k}(s) - α_i(s)/d_i}``
+    on the periodic columns, with its block solves' pieces (``deviation_shared``): sums whose weights
+    add up to zero over each class's phases (``g* - ρ``, ``ψ``) read those, never ``α``'s denominators."""
 
     rows: dict[int, SparseVector]
     shared: dict[int, list[Shared]]
     absorption: dict[int, SparseVector]
     absorption_shared: dict[int, list[Shared]]
+    deviation: dict[int, SparseVector] | None = None
+    deviation_shared: dict[int, list[Shared]] | None = None
 
 
 def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Shared], columns: list[dict[int, int]],
@@ -369,7 +427,7 @@ def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Sha
                     cols.append(c)
                     nums.append(n)
             mine = pieces[s]
-            if mine and mine[-1].den is piece.den:  # the phases of one lifted solve: one piece
+            if mine and (mine[-1].den is piece.den or mine[-1].den == piece.den):  # the phases of one solve: one piece
                 mine[-1].columns.extend(cols)
                 mine[-1].nums.extend(nums)
             elif cols:
@@ -429,15 +487,62 @@ def transient_basis(chain: Chain, structure: Structure) -> TransientBasis:
     for i, d in enumerate(S.periods):
         if d > 1:
             by_period.setdefault(d, set()).add(i)
+    deviation: dict[int, SparseVector] | None = {s: {} for s in S.transient} if field.splits_periods else None
+    deviation_shared: dict[int, list[Shared]] | None = {s: [] for s in S.transient} if field.splits_periods else None
     for d, cls in sorted(by_period.items()):
         solved = {}
-        X = solve_transient(chain, S, entering(d, cls), solved)
-        more_rows, more_pieces = _collect(X, solved, [{i: col_of[(i, k)] for i in cls} for k in range(d)], S.transient)
+        columns = [{i: col_of[(i, k)] for i in cls} for k in range(d)]
+        if deviation is None or deviation_shared is None:
+            X = solve_transient(chain, S, entering(d, cls), solved)
+            more_rows, more_pieces = _collect(X, solved, columns, S.transient)
+        else:
+            X = solve_transient(chain, S, _deviation_constants(entering(d, cls), d, field), solved, zero_sum=True)
+            dev_rows, dev_pieces = _collect(X, solved, columns, S.transient)
+            more_rows, more_pieces = _mean_plus_deviation(absorption, dev_rows, columns, d, field), {}
+            for s in S.transient:
+                deviation[s].update(dev_rows[s])
+                deviation_shared[s].extend(dev_pieces[s])
         for s in S.transient:
             rows[s].update(more_rows[s])
-            pieces[s].extend(more_pieces[s])
+            pieces[s].extend(more_pieces.get(s, ()))
     return TransientBasis({s: dict(sorted(row.items())) for s, row in rows.items()}, pieces,
-                          {s: dict(sorted(row.items())) for s, row in absorption.items()}, absorption_shared)
+                          {s: dict(sorted(row.items())) for s, row in absorption.items()}, absorption_shared,
+                          deviation, deviation_shared)
+
+
+def _deviation_constants(const: list[dict[int, SparseVector]], d: int, field: Any) -> list[dict[int, SparseVector]]:
+    """``c_k - (c_0 + .. + c_{d-1}) / d``: the constants of the deviations ``b_{i,k} - α_i / d`` (which
+    solve the same phase system, ``(I - Q) α / d`` being the constants' mean)."""
+    inv = field.one / d
+    mean: dict[int, SparseVector] = {}
+    for ck in const:
+        for s, vec in ck.items():
+            acc = mean.setdefault(s, {})
+            for i, v in vec.items():
+                acc[i] = acc[i] + v * inv if i in acc else v * inv
+    out: list[dict[int, SparseVector]] = []
+    for ck in const:
+        out.append({s: {i: ck.get(s, {}).get(i, field.zero) - m for i, m in vec.items()} for s, vec in mean.items()})
+    return out
+
+
+def _mean_plus_deviation(absorption: dict[int, SparseVector], dev: dict[int, SparseVector], columns: list[dict[int, int]],
+                         d: int, field: Any) -> dict[int, SparseVector]:
+    """``b_{i,k} = α_i / d + (b_{i,k} - α_i / d)`` (the two denominators are coprime in general: the
+    sum cancels only by their common factors)."""
+    out: dict[int, SparseVector] = {}
+    for s, alpha in absorption.items():
+        row: SparseVector = {}
+        for k, column in enumerate(columns):
+            for i, c in column.items():
+                a = alpha.get(i)
+                if a is None:
+                    continue
+                v = a / d + dev[s].get(c, field.zero)
+                if v != 0:
+                    row[c] = v
+        out[s] = row
+    return out
 
 
 def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, SparseVector]:

@@ -13,7 +13,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 from . import __version__
 from .errors import ExactpteError, UsageError
@@ -103,6 +103,10 @@ def _parser() -> argparse.ArgumentParser:
     chain_source(dr)
     dr.add_argument("-o", "--output", required=True, metavar="FILE", help="the picture to write: .svg, .png or .pdf")
     dr.add_argument("--edge-labels", action="store_true", help="write each transition probability")
+    dr.add_argument("--strata", action="store_true", help="parametric chains (one or two parameters): the parameter "
+                    "space instead, each stratum labelled with its periods and classes, --quantity over the valid region")
+    dr.add_argument("--quantity", default="rho", help="with --strata: the per-state quantity drawn (default rho)")
+    dr.add_argument("--state", type=int, default=0, help="with --strata: the state whose quantity is drawn (default 0)")
 
     c = sub.add_parser("check", help="compare another implementation's output with the exact answers")
     c.add_argument("candidate", help="JSON (any subset of the decompose --json keys), CSV (a column per quantity) or .npz")
@@ -197,14 +201,7 @@ def _dispatch(args) -> int:
     if args.command == "estimate":
         return _estimate(chain, args, out)
     if args.command == "draw":
-        from .plotting import draw, save
-        from .result import decompose
-
-        if not args.output.lower().endswith((".svg", ".png", ".pdf")):
-            raise UsageError(f"-o takes a .svg, .png or .pdf file, got {args.output!r}")
-        save(draw(decompose(chain), edge_labels=args.edge_labels), args.output)
-        print(f"wrote {args.output}", file=out)
-        return 0
+        return _draw(chain, args, out)
     used = {"--no-p-inf": args.no_p_inf, "--hitting-times": args.hitting_times, "--indent": args.indent is not None,
             "--strata": args.strata, "--only": args.only is not None, "--anchors": args.anchors is not None,
             "--latex": args.latex, "--table": args.table, "--csv": args.csv}
@@ -232,13 +229,10 @@ def _dispatch(args) -> int:
         print(cert.to_json(include_P_inf=False, indent=args.indent) if args.json else cert, file=out)
         return 0
     if args.strata:
-        _refuse(used, ("--only", "--anchors", "--latex", "--table", "--csv", "--no-p-inf", "--hitting-times"),
-                "does not combine with --strata (strata print as text or --json)")
-        from .strata import stratify
-
-        strat = stratify(chain)
-        print(strat.to_json(indent=args.indent) if args.json else strat, file=out)
-        return 0
+        _refuse(used, ("--anchors", "--no-p-inf", "--hitting-times"), "does not combine with --strata")
+        if args.only is not None and not args.csv:
+            raise UsageError("--only applies to --strata with --csv")
+        return _strata(chain, args, out)
     from .result import decompose
 
     dec = decompose(chain, anchors=_parse_anchors(args.anchors))
@@ -254,6 +248,37 @@ def _dispatch(args) -> int:
         out.write(dec.to_csv(only=args.only))
     else:
         print(dec, file=out)
+    return 0
+
+
+def _draw(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
+    """``exactpte draw``: the support graph, or with ``--strata`` the parameter space."""
+    from .plotting import draw, save
+    from .result import decompose
+
+    if not args.output.lower().endswith((".svg", ".png", ".pdf")):
+        raise UsageError(f"-o takes a .svg, .png or .pdf file, got {args.output!r}")
+    if args.strata:
+        from .plotting import plot_strata
+        from .strata import stratify
+
+        save(plot_strata(stratify(chain), args.quantity, args.state), args.output)
+    else:
+        save(draw(decompose(chain), edge_labels=args.edge_labels), args.output)
+    print(f"wrote {args.output}", file=out)
+    return 0
+
+
+def _strata(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
+    """``exactpte decompose --strata`` in the format asked for (text, --json, --latex, --table, --csv)."""
+    from .strata import stratify
+
+    strat = stratify(chain)
+    if args.csv:
+        out.write(strat.to_csv(only=args.only))
+    else:
+        print(strat.to_json(indent=args.indent) if args.json else strat.to_latex() if args.latex else
+              strat.table() if args.table else strat, file=out)
     return 0
 
 

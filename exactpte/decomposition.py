@@ -146,12 +146,27 @@ class DecompositionWork:
         """``g*``, ``ψ`` on ``T`` as sums over the phase basis (``lem:anchor_interpolation``: ``g* = sum θ b``;
         ``ψ = sum c b``), ``ρ`` and ``P∞ v*`` as sums over the absorption probabilities
         (``P∞ x = sum_i (π_i·x) α_i``), whose denominators are far smaller."""
-        B, classes = self.basis_transient, [i for i, _ in self.S.index_set]
+        B, classes, field = self.basis_transient, [i for i, _ in self.S.index_set], self.field
         splits: dict = {}
-        g_star, psi = weighted_sums(self.field, B.rows, [self.theta, self.psi_coords], shared=B.shared, groups=classes,
-                                    splits=splits)
-        rho, Pinf_v = weighted_sums(self.field, B.absorption, [self.class_gain, self.class_mean_v], shared=B.absorption_shared,
-                                    groups=range(len(self.S.classes)), splits=splits)
+        if field.splits_periods:  # two scalar absorbing passes: one value a state, where α holds one a class
+            transient = self.S.transient
+            rho_all, Pinf_all = self.rho, harmonic_extension(self.chain, self.class_mean_v)
+            rho, Pinf_v = {s: rho_all[s] for s in transient}, {s: Pinf_all[s] for s in transient}
+        else:  # QQ: the α sums reuse the lifted solves' numerators
+            rho, Pinf_v = weighted_sums(field, B.absorption, [self.class_gain, self.class_mean_v], shared=B.absorption_shared,
+                                        groups=range(len(self.S.classes)), splits=splits)
+        # g* = ρ + sum over the periodic columns of (θ_{i,k} - γ_i) b_{i,k} (on an aperiodic class θ = γ and
+        # b = α); ψ's coordinates vanish on aperiodic classes.  Both weight vectors add up to zero over each
+        # class's phases, so the deviations b - α/d (denominator det(I - Q^d) / det(I - Q)) give the same sums.
+        periodic = [self.S.periods[i] > 1 for i in classes]
+        if not any(periodic):
+            return {"g_star": rho, "psi": {s: field.zero for s in rho}, "rho": rho, "Pinf_v": Pinf_v}
+        gain_i = self.class_gain
+        w_g = [t - gain_i[i] if p else field.zero for t, i, p in zip(self.theta, classes, periodic)]
+        w_psi = [c if p else field.zero for c, p in zip(self.psi_coords, periodic)]
+        rows, shared = (B.deviation, B.deviation_shared) if B.deviation is not None else (B.rows, B.shared)
+        dg, psi = weighted_sums(field, rows, [w_g, w_psi], shared=shared, groups=classes, splits=splits)
+        g_star = {s: rho[s] + x for s, x in dg.items()}
         return {"g_star": g_star, "psi": psi, "rho": rho, "Pinf_v": Pinf_v}
 
     # -- the quantities -------------------------------------------------------------------------------
@@ -221,7 +236,7 @@ class DecompositionWork:
     @cached_property
     def rho(self) -> tuple:
         """``ρ = γ_i`` on ``F_i``; on ``T`` from the basis when it is known, else by one absorbing solve."""
-        if "transient_sums" in vars(self) or "basis_transient" in vars(self):
+        if not self.field.splits_periods and ("transient_sums" in vars(self) or "basis_transient" in vars(self)):
             gain_i = self.class_gain
             return self._assemble("rho", lambda i, k: gain_i[i])
         return gain(self.chain, stationary=self.stationary)

@@ -47,7 +47,8 @@ import flint
 
 from .chain import Chain, MarkovRewardProcess, check_chain
 from .errors import GenericRegionError, InvalidChainError, UsageError
-from .fields import QQ, RationalField, RationalFunctionField
+from .fields import QQ, RationalField, RationalFunctionField, polynomials
+from .fields.signs import real_roots, sign_at_root
 from .parametric import ParametricChain
 from .quantities import PER_STATE, REGISTRY
 from .result import Decomposition, decompose
@@ -71,6 +72,15 @@ class Condition:
     def __str__(self) -> str:
         return f"{self.text} {'=' if self.equation else '!='} 0"
 
+    def simplest(self) -> str:
+        """``p = 1`` for an equation linear in one parameter, else :meth:`__str__`."""
+        degrees = self.poly.degrees()
+        used = [k for k, d in enumerate(degrees) if d]
+        if self.equation and len(used) == 1 and degrees[used[0]] == 1:
+            b, a = polynomials.univariate_in(self.poly, used[0])[:2]
+            return f"{self.poly.context().names()[used[0]]} = {flint.fmpq(-b, a)}"
+        return str(self)
+
 
 @dataclass(frozen=True, eq=False)
 class Stratum:
@@ -83,6 +93,16 @@ class Stratum:
     substitution: dict[str, Any] = field(repr=False)
     chain: Chain | None = field(repr=False)
     decomposition: Decomposition | None = field(repr=False)
+    region: tuple[str, ...] | None = None
+    """The free parameters' range on the stratum in its simplest form (``0 < p < 1``): validity (every
+    entry a probability) and the inequations together, implied conditions dropped; ``None`` when no
+    simpler form was found (the inequations then stand as they are)."""
+
+    @property
+    def where(self) -> list[str]:
+        """What the stratum is, in its simplest form: its equations, then its :attr:`region` (or its inequations)."""
+        eqs = [c.simplest() for c in self.equations]
+        return eqs + (list(self.region) if self.region is not None else [str(c) for c in self.inequations])
 
     @property
     def conditions(self) -> list[str]:
@@ -100,7 +120,7 @@ class Stratum:
 
     def to_dict(self) -> dict[str, Any]:
         """The stratum in the JSON contract: ``conditions``, ``substitution`` and every key of the decomposition."""
-        out: dict[str, Any] = {"conditions": self.conditions}
+        out: dict[str, Any] = {"conditions": self.conditions, "where": self.where}
         if self.decomposition is None:
             out["pointwise"] = True
             return out
@@ -228,8 +248,7 @@ class StratifiedDecomposition:
             for state in range(self.chain.n):
                 cases = []
                 for s in self.strata:
-                    cond = r",\ ".join(c.text.replace("**", "^").replace("*", " ") + (" = 0" if c.equation else r" \neq 0")
-                                       for c in (*s.equations, *s.inequations)) or r"\text{always}"
+                    cond = r",\ ".join(_latex_condition(c) for c in s.where) or r"\text{always}"
                     if s.decomposition is None:
                         value = r"\text{(pointwise)}"
                     else:
@@ -238,10 +257,71 @@ class StratifiedDecomposition:
                 lines.append(f"{symbol}({state}) = \\begin{{cases}} " + r" \\ ".join(cases) + r" \end{cases}")
         return "\\[\n" + "\n\\]\n\\[\n".join(lines) + "\n\\]"
 
+    def table(self) -> str:
+        """Each stratum's conditions, then its decomposition's per-state table."""
+        out = []
+        for k, s in enumerate(self.strata):
+            out.append(f"[{k}] {' and '.join(s.where) or 'everywhere'}")
+            out.append(s.decomposition.table() if s.decomposition is not None else "  pointwise: decompose each point (.at)")
+        return "\n".join(out)
+
+    def to_csv(self, *, only: Any = None) -> str:
+        """One CSV of every stratum's per-state rows, led by the columns ``stratum`` and ``conditions``
+        (a pointwise stratum has one row without values)."""
+        import csv
+        import io
+
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        header_written = False
+        for k, s in enumerate(self.strata):
+            where = " and ".join(s.where)
+            if s.decomposition is None:
+                if header_written:
+                    writer.writerow([k, where])
+                continue
+            rows = list(csv.reader(io.StringIO(s.decomposition.to_csv(only=only))))
+            if not header_written:
+                writer.writerow(["stratum", "conditions", *rows[0]])
+                header_written = True
+            for row in rows[1:]:
+                writer.writerow([k, where, *row])
+        return buf.getvalue()
+
+    def plot(self, quantity: str = "rho", state: int = 0, ax: Any = None) -> Any:
+        """A picture of the parameter space (one or two parameters): the valid region, the curves and
+        points of the lower strata labelled with their periods and classes, and ``quantity[state]``
+        over the region (:func:`exactpte.plotting.plot_strata`; needs matplotlib)."""
+        from .plotting import plot_strata
+
+        if quantity not in PER_STATE:
+            raise UsageError(f"plot draws one of the per-state quantities {', '.join(PER_STATE)}, not {quantity!r}")
+        return plot_strata(self, quantity, state, ax)
+
+    def _repr_latex_(self) -> str:
+        return self.to_latex()
+
+    def _repr_html_(self) -> str:
+        import html
+
+        items = []
+        for s in self.strata:
+            where = html.escape(" and ".join(s.where) or "everywhere")
+            if s.decomposition is None:
+                items.append(f"<li><b>{where}</b>: pointwise</li>")
+                continue
+            d = s.decomposition
+            text = d.field.to_text
+            cells = "".join(f"<tr><td>{i}</td><td>{html.escape(text(g))}</td><td>{html.escape(text(r))}</td></tr>"
+                            for i, (g, r) in enumerate(zip(d.g_star, d.rho)))
+            items.append(f"<li><b>{where}</b>: periods {list(d.periods)}, classes {[list(c) for c in d.classes]}"
+                         f"<table><tr><th>state</th><th>g*</th><th>&rho;</th></tr>{cells}</table></li>")
+        return f"<p>StratifiedDecomposition over {html.escape(', '.join(self.params))}: {len(self.strata)} strata</p><ul>{''.join(items)}</ul>"
+
     def __str__(self) -> str:
         out = [f"StratifiedDecomposition over {', '.join(self.params)}: {len(self.strata)} strata"]
         for k, s in enumerate(self.strata):
-            where = " and ".join(s.conditions) or "everywhere"
+            where = " and ".join(s.where) or "everywhere"
             if s.decomposition is None:
                 out.append(f"  [{k}] {where}: pointwise (no rational elimination; decompose each point)")
                 continue
@@ -255,6 +335,11 @@ class StratifiedDecomposition:
 
     def __repr__(self) -> str:
         return f"StratifiedDecomposition(params={list(self.params)}, strata={len(self.strata)})"
+
+
+def _latex_condition(text: str) -> str:
+    """One condition of :attr:`Stratum.where` as LaTeX (``**`` powers, ``*`` products, ``!=``, ``<``)."""
+    return text.replace("**", "^").replace("*", " ").replace("!=", r"\neq")
 
 
 # -- the construction -----------------------------------------------------------------------------------
@@ -366,7 +451,9 @@ def _solve(level: _Level, pending: list, neqs: list, eqs: list[Condition]) -> li
                 break
         if choice:
             break
-    if choice is None:  # no rational elimination: a pointwise stratum
+    if choice is None:  # no rational elimination: a pointwise stratum, when it holds a valid real point
+        if not _real_point_exists(level, pending, neqs):
+            return []
         cond = [level.condition(x, True) for x in pending]
         return [Stratum(tuple(eqs + cond), tuple(level.condition(x, False) for x in neqs), level.params, {}, None, None)]
     v, (a, b) = choice
@@ -429,10 +516,116 @@ def _generic_region_nonempty(level: _Level, neqs: list) -> bool | None:
     return False
 
 
+_SAMPLES = [flint.fmpq(a, b) for b in (2, 3, 4, 5, 7, 11) for a in range(1, b) if flint.fmpz(a).gcd(b) == 1]
+
+
+def _sample_point(F: RationalFunctionField, entries: list, neqs: list) -> list[flint.fmpq] | None:
+    """A rational point where every entry is positive and no inequation vanishes (a small grid)."""
+    import itertools
+
+    for point in itertools.islice(itertools.product(_SAMPLES, repeat=len(F.params)), 4000):
+        try:
+            if all(F.evaluate(e, point) > 0 for e in entries) and all(F._eval_poly(f, point) != 0 for f in neqs):
+                return list(point)
+        except ZeroDivisionError:
+            continue
+    return None
+
+
+def _region(level: _Level, neqs: list) -> tuple[str, ...] | None:
+    """The generic region of a level in its simplest form: each entry positive, each inequation holding.
+
+    When every entry has at most one irreducible factor of odd multiplicity, the entries' signs are
+    the signs of those factors (fixed by a sample point), the factors of even multiplicity and the
+    inequations only say ``!= 0`` (dropped when a factor's sign already says it), and the linear
+    factors in one parameter combine into intervals (``0 < p < 1``).  ``None`` otherwise.
+    """
+    F = level.rf
+    entries = [e for _i, _j, e in level.chain.edges() if not e.is_constant()]
+    point = _sample_point(F, entries, neqs)
+    if point is None:
+        return None
+    signs: list = []
+    nonzero: list = [g for f in neqs for g in F.irreducible_factors(f)]
+    for e in entries:
+        odd: list = []
+        for poly in (e.num, e.den):
+            for g, m in polynomials.factor(poly)[1]:
+                if not g.is_constant():
+                    (odd if m % 2 else nonzero).append(g if g.leading_coefficient() > 0 else -g)
+        if len(odd) > 1:
+            return None
+        for g in odd:
+            g = g if F._eval_poly(g, point) > 0 else -g
+            if g not in signs:
+                signs.append(g)
+    return tuple(_region_text(F, signs, [g for g in nonzero if g not in signs and -g not in signs]))
+
+
+def _region_text(F: RationalFunctionField, positive: list, nonzero: list) -> list[str]:
+    """``g > 0`` for each of ``positive`` (intervals for linear ones in one parameter), ``g != 0`` for the rest."""
+    lo: dict[int, flint.fmpq] = {}
+    hi: dict[int, flint.fmpq] = {}
+    other = []
+    for g in positive:
+        degrees = g.degrees()
+        used = [k for k, d in enumerate(degrees) if d]
+        if len(used) == 1 and degrees[used[0]] == 1:
+            k = used[0]
+            coeffs = polynomials.univariate_in(g, k)
+            a, b = coeffs[1], coeffs[0]
+            bound = flint.fmpq(-b, a) if a > 0 else flint.fmpq(b, -a)
+            if a > 0:
+                lo[k] = max(lo[k], bound) if k in lo else bound
+            else:
+                hi[k] = min(hi[k], bound) if k in hi else bound
+        else:
+            other.append(f"{F.poly_text(g)} > 0")
+    out = []
+    for k, name in enumerate(F.params):
+        if k in lo and k in hi:
+            out.append(f"{lo[k]} < {name} < {hi[k]}")
+        elif k in lo:
+            out.append(f"{name} > {lo[k]}")
+        elif k in hi:
+            out.append(f"{name} < {hi[k]}")
+    seen: list = []
+    for g in nonzero:
+        if g not in seen:
+            seen.append(g)
+    return out + other + [f"{F.poly_text(g)} != 0" for g in seen]
+
+
+def _real_point_exists(level: _Level, pending: list, neqs: list) -> bool:
+    """Whether the equations ``pending`` hold at a valid real point (every entry ``>= 0``, no pole, no
+    inequation ``neqs`` vanishing): decided exactly with one free parameter (real roots of the
+    equations' gcd, isolated, and the sign of each entry at each root); with more, assumed (the
+    stratum is kept, pointwise)."""
+    if len(level.params) != 1:
+        return True
+    F = level.rf
+    g = None
+    for f in pending:
+        u = polynomials.univariate(f)
+        g = u if g is None else g.gcd(u)
+    if g is None or g.degree() < 1:
+        return g is not None and g == 0
+    entries = [e for _i, _j, e in level.chain.edges()]
+    for interval in real_roots(g):
+        def sign(f) -> int:
+            return sign_at_root(polynomials.univariate(f), g, interval)
+
+        if any(sign(e.den) == 0 for e in entries) or any(sign(f) == 0 for f in neqs):
+            continue
+        if all(sign(e.num) * sign(e.den) >= 0 for e in entries):
+            return True
+    return False
+
+
 def _stratify(level: _Level, neqs: list, eqs: list[Condition]) -> list[Stratum]:
     chain = level.chain
     if not level.params:
-        return [Stratum(tuple(eqs), (), (), dict(level.subst), chain, decompose(chain))]
+        return [Stratum(tuple(eqs), (), (), dict(level.subst), chain, decompose(chain), ())]
     F = level.rf
     nonempty = _generic_region_nonempty(level, neqs)
     special = []
@@ -451,15 +644,15 @@ def _stratify(level: _Level, neqs: list, eqs: list[Condition]) -> list[Stratum]:
     kept: list = []
     for f in special:
         found = _solve(level, [f], [*neqs, *kept], eqs)
-        if not found and not _solve(level, [f], list(neqs), eqs):
-            continue  # f never vanishes at a valid point: "f != 0" says nothing, leave it out
+        if not found:  # every valid point with f = 0 lies on an earlier stratum: "f != 0" is implied there
+            continue
         kept.append(f)
         special_strata.append(found)
     rest = [s for found in special_strata for s in found]
     if nonempty is False:
         return rest  # the generic part holds no valid point
     generic = Stratum(tuple(eqs), tuple(level.condition(x, False) for x in [*neqs, *kept]), level.params,
-                      dict(level.subst), chain if dec is not None else None, dec)
+                      dict(level.subst), chain if dec is not None else None, dec, _region(level, [*neqs, *kept]))
     return [generic] + rest
 
 

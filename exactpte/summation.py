@@ -10,7 +10,10 @@ after every addition).  The steps:
    class, shares most of its denominator), and the groups' denominators brought to one lcm;
 2. each row is cut into pieces over one common denominator (:func:`row_pieces`): the block
    solves' shared pieces (:class:`~exactpte.absorption.Shared`) as they are, the rest split;
-3. the row's sum is assembled over the fewest denominators it touches (:func:`row_sum`).
+3. per piece, the groups it touches are summed over their common denominator; the pieces' sums
+   (a handful, one per block solve) are added by the field (:meth:`~exactpte.fields.Field.sum_fractions`:
+   over ``QQ(params)`` each is cancelled on its own and only shared factors of two denominators are
+   cancelled when adding, so no gcd is ever taken with the product of all of them) (:func:`row_sum`).
 """
 
 from __future__ import annotations
@@ -99,9 +102,9 @@ def _partials(pieces: list[Shared], sw: SplitWeights, group_of: list[int]) -> li
     return partials
 
 
-def row_sum(field: Field, pieces: list[Shared], sw: SplitWeights, group_of: list[int], row_common: dict) -> Any:
-    """``sum_c w[c] row[c]`` from the row's pieces, cancelled once over the denominators it touches
-    (``row_common`` remembers the lcm of a row's pieces, by the identity of their denominators)."""
+def row_sum(field: Field, pieces: list[Shared], sw: SplitWeights, group_of: list[int]) -> Any:
+    """``sum_c w[c] row[c]`` from the row's pieces: within a piece on numerators (a group alone over
+    its own denominator), the pieces' sums added by :meth:`~exactpte.fields.Field.sum_fractions`."""
     partials = _partials(pieces, sw, group_of)
     touched = [j for j, partial in enumerate(partials) if partial]
     if not touched:
@@ -111,21 +114,17 @@ def row_sum(field: Field, pieces: list[Shared], sw: SplitWeights, group_of: list
         return field.fraction(t, pieces[touched[0]].den * sw.group_den[g])
     per_piece = []
     for j in touched:
+        if len(partials[j]) == 1:  # one group: its own denominator, not the weights' lcm
+            (g, t), = partials[j].items()
+            per_piece.append((t, pieces[j].den * sw.group_den[g]))
+            continue
         total = 0
         for g, t in partials[j].items():
             total += t * sw.group_cof[g]
-        per_piece.append(total)
-    if len(touched) == 1:
-        return field.fraction(per_piece[0], pieces[touched[0]].den * sw.lcm)
-    key = tuple(id(piece.den) for piece in pieces)
-    if key not in row_common:
-        cofactors, lcm = _common_denominator(field, [piece.den for piece in pieces])
-        row_common[key] = (lcm, cofactors, pieces)  # the pieces keep the ids valid
-    lcm, cofactors, _ = row_common[key]
-    total = 0
-    for j, t in zip(touched, per_piece):
-        total += t * cofactors[j]
-    return field.fraction(total, lcm * sw.lcm)
+        per_piece.append((total, pieces[j].den * sw.lcm))
+    if len(per_piece) == 1:
+        return field.fraction(*per_piece[0])
+    return field.sum_fractions(per_piece)
 
 
 def weighted_sums(field: Field, rows: dict[int, SparseVector], weights: Sequence[Sequence[Any]], *,
@@ -155,10 +154,9 @@ def weighted_sums(field: Field, rows: dict[int, SparseVector], weights: Sequence
     for c, g in enumerate(group_of):
         members.setdefault(g, []).append(c)
     split = [split_weights(field, w, members) for w in weights]
-    row_common: dict = {}
     out: list[dict[int, Any]] = [{} for _ in weights]
     for s, row in rows.items():
         pieces = row_pieces(field, row, shared.get(s, ()) if shared is not None else (), splits)
         for sw, acc in zip(split, out):
-            acc[s] = row_sum(field, pieces, sw, group_of, row_common)
+            acc[s] = row_sum(field, pieces, sw, group_of)
     return out

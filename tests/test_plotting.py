@@ -51,3 +51,35 @@ def test_save_writes_the_format_of_the_file_ending(pyplot, tmp_path):
     save(plot_coverage({"states": {"1": 1}}), str(tmp_path / "c.pdf"))
     assert (tmp_path / "e.svg").read_text().lstrip().startswith("<?xml") and "<svg" in (tmp_path / "e.svg").read_text()
     assert (tmp_path / "c.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_strata_picture_labels_every_stratum_of_two_parameters(pyplot, tmp_path):
+    """strat.plot() on two parameters: a heat map of the quantity, a line per one-parameter stratum and a
+    labelled point per point stratum (each with its periods); exactpte draw --strata writes it."""
+    import exactpte
+    from exactpte.cli import main
+
+    m = exactpte.ParametricChain([[0, 1, 0, 0], [0, 0, 1, 0], ["1-p", 0, 0, "p"], ["q", 0, 0, "1-q"]], [1, 0, 0, 0],
+                                 params=["p", "q"])
+    strat = exactpte.stratify(m)
+    ax = strat.plot("rho", 3)
+    assert len(ax.images) == 1
+    labels = [t.get_text() for t in ax.texts]
+    assert len(labels) == sum(1 for s in strat.strata if not s.params) and "periods 3, 1, 2 classes" in labels
+    assert len([ln for ln in ax.lines if ln.get_label().startswith(("p =", "q ="))]) == 4
+    path = tmp_path / "strata.png"
+    assert main(["draw", "--example", "two-state-pq", "--strata", "--quantity", "h", "-o", str(path)]) == 0
+    assert path.read_bytes()[:4] == b"\x89PNG"
+    pyplot.close("all")
+
+
+def test_strata_picture_of_one_parameter_draws_the_closed_form(pyplot):
+    import exactpte
+
+    m = exactpte.ParametricChain([["1-p", "p"], ["p", "1-p"]], [1, 0], params=["p"])
+    ax = exactpte.stratify(m).plot("h", 0)
+    (curve,) = [ln for ln in ax.lines if ln.get_label().startswith("0 < p < 1")]
+    xs, ys = curve.get_data()
+    assert abs(ys[list(xs).index(0.5)] - 0.5) < 1e-12  # h(0) = 1/(4p) at p = 1/2
+    assert [t.get_text().split("\n")[0] for t in ax.texts] == ["p = 0", "p = 1"]
+    pyplot.close("all")

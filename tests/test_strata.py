@@ -169,7 +169,17 @@ def test_cli_strata_summary_names_the_boundary_conditions(capsys):
     assert "p = 0" in capsys.readouterr().out
 
 
-def test_cli_strata_refuses_csv(capsys):
-    """exactpte decompose --strata --csv exits with status 2: the CSV table has no room for strata."""
-    assert main(["decompose", "--example", "two-state-pq", "--strata", "--csv"]) == 2
-    assert "does not combine with --strata" in capsys.readouterr().err
+@pytest.mark.parametrize("fmt, marker", [("--csv", "stratum,conditions,"), ("--latex", r"\begin{cases}"), ("--table", "[1] p = 0")])
+def test_cli_strata_prints_every_format(capsys, fmt, marker):
+    """exactpte decompose --strata takes --csv (a stratum column), --latex (cases) and --table (per stratum)."""
+    assert main(["decompose", "--example", "two-state-pq", "--strata", fmt]) == 0
+    out = capsys.readouterr().out
+    assert marker in out
+    if fmt == "--csv":
+        strata = {line.split(",")[0] for line in out.splitlines()[1:]}
+        assert strata == {str(k) for k in range(len(_two_state_strata().strata))}
+
+
+def test_strata_display_in_notebooks():
+    strat = _two_state_strata()
+    assert strat._repr_latex_().startswith("\\[") and "<table>" in strat._repr_html_() and "p = 0" in strat._repr_html_()

@@ -56,6 +56,11 @@ class Field(Protocol[E]):
         Whether elements are rational functions of parameters (changes output keys only).
     params : tuple of str
         The parameters' names (none over ``QQ``).
+    splits_periods : bool
+        Whether periodic phase systems are solved as their mean (the ``d = 1`` answer over ``d``) and
+        their zero-sum deviations through ``I + Q + .. + Q^(d-1)`` (whose determinant is
+        ``det(I - Q^d) / det(I - Q)``): ``QQ(params)``, where each solve costs by the degree of its
+        determinant.  ``QQ`` solves ``I - Q^d`` (by lifting on large blocks) instead.
     """
 
     name: str
@@ -63,6 +68,7 @@ class Field(Protocol[E]):
     one: E
     is_parametric: bool
     params: tuple[str, ...]
+    splits_periods: bool
 
     def scalar(self, x: Any) -> E:
         """The field element for an exact input number (int, ``fmpq``, ...)."""
@@ -108,6 +114,11 @@ class Field(Protocol[E]):
 
     def fraction(self, num: Any, den: Any) -> E:
         """The field element ``num / den`` (ring elements), cancelled."""
+
+    def sum_fractions(self, pairs: Sequence[tuple[Any, Any]]) -> E:
+        """``sum num / den`` over a handful of ``(num, den)`` pairs of ring elements, cancelled: over
+        ``QQ`` on the pairs' lcm; over ``QQ(params)`` piece by piece, so no gcd is taken with the
+        product of every denominator."""
 
     def is_negative(self, x: E) -> bool:
         """Whether ``x < 0`` (for rational functions: at every point where it is defined, when decidable)."""

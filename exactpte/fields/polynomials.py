@@ -20,7 +20,7 @@ from typing import Any
 
 import flint
 
-__all__ = ["factor", "irreducible_factors", "poly_value", "linear_in", "substitute", "univariate", "poly_lcm"]
+__all__ = ["factor", "irreducible_factors", "poly_value", "linear_in", "substitute", "univariate", "univariate_in", "poly_lcm"]
 
 
 def factor(f: Any) -> tuple[Any, list[tuple[Any, int]]]:
@@ -89,6 +89,12 @@ def univariate(f: Any) -> flint.fmpz_poly:
     """A polynomial in a single variable as an ``fmpz_poly``."""
     coeffs: dict[int, int] = {m[0]: int(c) for m, c in f.to_dict().items()}
     return flint.fmpz_poly([coeffs.get(k, 0) for k in range(max(coeffs) + 1)] if coeffs else [0])
+
+
+def univariate_in(f: Any, var: int) -> list[int]:
+    """The integer coefficients of a polynomial that involves only variable ``var``, lowest degree first."""
+    coeffs: dict[int, int] = {m[var]: int(c) for m, c in f.to_dict().items()}
+    return [coeffs.get(k, 0) for k in range(max(coeffs) + 1)] if coeffs else [0]
 
 
 def poly_lcm(acc: Any, den: Any) -> Any:

@@ -29,6 +29,7 @@ class RationalField:
     one = flint.fmpq(1)
     is_parametric = False
     params: tuple[str, ...] = ()
+    splits_periods = False
 
     @staticmethod
     def scalar(x: Any) -> flint.fmpq:
@@ -133,6 +134,21 @@ class RationalField:
     def fraction(num: flint.fmpz, den: flint.fmpz) -> flint.fmpq:
         """``num / den`` reduced."""
         return flint.fmpq(num, den)
+
+    @staticmethod
+    def sum_fractions(pairs: Sequence[tuple[flint.fmpz, flint.fmpz]]) -> flint.fmpq:
+        """``sum num / den`` over the pairs' least common denominator, reduced once.
+
+        Examples
+        --------
+        >>> QQ.sum_fractions([(flint.fmpz(1), flint.fmpz(6)), (flint.fmpz(1), flint.fmpz(10))])
+        4/15
+        """
+        den = flint.fmpz(1)
+        for _, d in pairs:
+            if den % d:
+                den = den.lcm(d)
+        return flint.fmpq(sum((n * (den // d) for n, d in pairs), flint.fmpz(0)), den)
 
     @staticmethod
     def is_negative(x: flint.fmpq) -> bool:

@@ -71,9 +71,11 @@ class RationalFunction:
             return o
         if self.den == o.den:
             return RationalFunction(self.num + o.num, self.den, self.field)
-        g = self.den.gcd(o.den)
-        a, b = self.den / g, o.den / g
-        return RationalFunction(self.num * b + o.num * a, self.den * b, self.field)
+        if self.den.is_one() or o.den.is_one():  # nothing can cancel: x/1 + y/d = (x d + y)/d
+            num = self.num * o.den + o.num if self.den.is_one() else self.num + o.num * self.den
+            return RationalFunction(num, self.den * o.den, self.field, canonical=True)
+        g, a, b, lcm = self.field._denominator_pair(self.den, o.den)
+        return _cancelled_by(self.num * b + o.num * a, lcm, g, self.field)
 
     __radd__ = __add__
 
@@ -90,7 +92,16 @@ class RationalFunction:
         o = self._coerce(other)
         if self.num.is_zero() or o.num.is_zero():
             return self.field.zero
-        g1, g2 = self.num.gcd(o.den), o.num.gcd(self.den)
+        if o.den.is_one():
+            if self.den.is_one():  # polynomials: nothing to cancel
+                return RationalFunction(self.num * o.num, self.den, self.field, canonical=True)
+            if o.num.is_one():
+                return self
+        elif self.den.is_one() and self.num.is_one():
+            return o
+        one = self.field._one_poly
+        g1 = one if o.den.is_one() else self.num.gcd(o.den)
+        g2 = one if self.den.is_one() else o.num.gcd(self.den)
         num = (self.num / g1) * (o.num / g2)
         den = (self.den / g2) * (o.den / g1)
         if den.leading_coefficient() < 0:
@@ -167,6 +178,32 @@ class RationalFunction:
         return f"RationalFunction({self})"
 
 
+def _cancelled_by(num: Any, den: Any, g: Any, field: "RationalFunctionField") -> RationalFunction:
+    """``num / den`` cancelled, when only factors of ``g`` can divide both (``den`` with a positive
+    leading coefficient).
+
+    For ``a/d1 + b/d2`` (each cancelled) over ``lcm(d1, d2)``, an irreducible factor of the sum's
+    numerator and denominator divides ``g = gcd(d1, d2)``: a factor of ``d1`` alone does not divide
+    ``a (d2/g)`` (``a/d1`` is cancelled) yet divides ``b (d1/g)``.  So the gcd is taken with ``g``
+    (small next to the product of the denominators), repeatedly while it still divides both, and
+    for coprime denominators no gcd is taken at all.
+    """
+    if num.is_zero():
+        return field.zero
+    t = g
+    while not t.is_one():
+        t = num.gcd(t)
+        if t.is_one():
+            break
+        t = t.gcd(den)
+        if t.is_one():
+            break
+        num, den = num / t, den / t
+    if den.leading_coefficient() < 0:
+        num, den = -num, -den
+    return RationalFunction(num, den, field, canonical=True)
+
+
 class RationalFunctionField:
     """``QQ(params)`` over python-flint ``fmpz_mpoly``: the parametric backend."""
 
@@ -180,7 +217,24 @@ class RationalFunctionField:
         self.one = RationalFunction(self._one_poly, self._one_poly, self, canonical=True)
         self.name = f"QQ({', '.join(self.params)})"
         self.is_parametric = bool(self.params)
+        self.splits_periods = True
         self._text_cache: dict[RationalFunction, str] = {}
+        self._pairs: dict[tuple[int, int], tuple[Any, Any, tuple[Any, Any, Any, Any]]] = {}
+
+    def _denominator_pair(self, d1: Any, d2: Any) -> tuple[Any, Any, Any, Any]:
+        """``(g, d1/g, d2/g, lcm)`` with ``g = gcd(d1, d2)``, remembered for the last pairs of denominator
+        objects (sums over one block solve's answers meet the same two denominators again and again)."""
+        key = (id(d1), id(d2))
+        hit = self._pairs.get(key)
+        if hit is not None and hit[0] is d1 and hit[1] is d2:
+            return hit[2]
+        g = d1.gcd(d2)
+        a, b = d1 / g, d2 / g
+        out = (g, a, b, d1 * b)
+        if len(self._pairs) > 4096:
+            self._pairs.clear()
+        self._pairs[key] = (d1, d2, out)  # the polynomials keep their ids valid
+        return out
 
     # scalars -----------------------------------------------------------------------------
     def scalar(self, x: Any) -> RationalFunction:
@@ -328,6 +382,23 @@ class RationalFunctionField:
     def fraction(self, num, den) -> RationalFunction:
         """``num / den`` (polynomials), cancelled."""
         return RationalFunction(num, den, self)
+
+    def sum_fractions(self, pairs: Sequence[tuple[Any, Any]]) -> RationalFunction:
+        """``sum num / den`` for a handful of pairs: each cancelled on its own (a gcd with its own
+        denominator), then added pairwise, where only a factor shared by two denominators can cancel
+        (:func:`_cancelled_by`), never over the product of all denominators at once.
+
+        Examples
+        --------
+        >>> F = RationalFunctionField(["p"])
+        >>> p = F.ctx.gen(0)
+        >>> str(F.sum_fractions([(p, 1 - p), (1 - 2 * p, p * (1 - p))]))
+        '(1 - p)/p'
+        """
+        total = self.zero
+        for num, den in pairs:
+            total = total + RationalFunction(num, den, self)
+        return total
 
     # substitution and polynomial conditions (stratification) ----------------------------------------
     def compose(self, x: RationalFunction, images: Sequence[Any], target: Any) -> Any:

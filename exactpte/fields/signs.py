@@ -47,3 +47,82 @@ def never_positive(f: flint.fmpz_poly) -> bool:
     if any(e % 2 == 1 and real_root_count(g) > 0 for g, e in factors):
         return False  # f changes sign somewhere
     return f.coeffs()[-1] < 0 if f.degree() % 2 == 0 else False
+
+
+def real_roots(g: flint.fmpz_poly) -> list[tuple[flint.fmpq, flint.fmpq]]:
+    """Isolating intervals ``[a, b]`` of the distinct real roots of ``g`` (``a == b`` for a rational
+    root), exact: Sturm counts and bisection.
+
+    Examples
+    --------
+    >>> real_roots(flint.fmpz_poly([3, -3, 1]))          # q^2 - 3q + 3: no real root
+    []
+    >>> [(str(a), str(b)) for a, b in real_roots(flint.fmpz_poly([-2, 0, 1]))]
+    [('-3', '0'), ('0', '3')]
+    """
+    g = _squarefree(g)
+    if g.degree() < 1:
+        return []
+    bound = flint.fmpq(1 + max(abs(int(c)) for c in g.coeffs()[:-1]), abs(int(g.coeffs()[-1])))
+    return _isolate(g, -bound, bound)
+
+
+def _squarefree(g: flint.fmpz_poly) -> flint.fmpz_poly:
+    out = flint.fmpz_poly([1])
+    for h, _e in g.factor()[1]:
+        out *= h
+    return out
+
+
+def _count(g: flint.fmpz_poly, a: flint.fmpq, b: flint.fmpq) -> int:
+    """Distinct roots of the squarefree ``g`` in ``(a, b]`` (Sturm's theorem)."""
+    chain = [flint.fmpq_poly(g), flint.fmpq_poly(g.derivative())]
+    while chain[-1].degree() > 0:
+        rem = chain[-2] % chain[-1]
+        if rem == 0:
+            break
+        chain.append(-rem)
+
+    def changes(x: flint.fmpq) -> int:
+        signs = [v > 0 for v in (h(x) for h in chain) if v != 0]
+        return sum(1 for u, v in zip(signs, signs[1:]) if u != v)
+
+    return changes(a) - changes(b)
+
+
+def _isolate(g: flint.fmpz_poly, a: flint.fmpq, b: flint.fmpq) -> list[tuple[flint.fmpq, flint.fmpq]]:
+    """Roots of ``g`` in ``(a, b]`` (``g(a) != 0``) as isolating intervals."""
+    k = _count(g, a, b)
+    if k == 0:
+        return []
+    if k == 1:
+        return [(b, b)] if g(b) == 0 else [(a, b)]
+    m = (a + b) / 2
+    if g(m) == 0:
+        return _isolate(g, a, m - (m - a) / 4) + [(m, m)] + _isolate(g, m, b)
+    return _isolate(g, a, m) + _isolate(g, m, b)
+
+
+def sign_at_root(h: flint.fmpz_poly, g: flint.fmpz_poly, interval: tuple[flint.fmpq, flint.fmpq]) -> int:
+    """The sign (-1, 0, 1) of ``h`` at the root of the squarefree ``g`` isolated in ``interval``
+    (exact: ``h`` vanishes there when ``gcd(g, h)`` has that root; else the interval is halved until
+    ``h`` has no root in it)."""
+    a, b = interval
+    if a == b:
+        v = h(a)
+        return (v > 0) - (v < 0)
+    common = _squarefree(g).gcd(h)
+    if common.degree() >= 1 and _count(common, a, b) == 1:
+        return 0
+    hs = _squarefree(h) if h.degree() >= 1 else h
+    while hs.degree() >= 1 and _count(hs, a, b) > 0:
+        m = (a + b) / 2
+        if g(m) == 0:
+            a = b = m
+            break
+        if (g(m) > 0) == (g(b) > 0):  # g(b) != 0 throughout (a may be a root of g: intervals are (a, b])
+            b = m
+        else:
+            a = m
+    v = h((a + b) / 2) if a != b else h(a)
+    return (v > 0) - (v < 0)
