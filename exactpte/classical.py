@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ._numbers import as_int
 from .absorption import extend_to_transient
 from .chain import Chain, check_chain
 from .errors import UsageError
@@ -43,22 +44,33 @@ def stationary_distribution(chain: Chain, members: Sequence[int] | None = None) 
                              f"(members=chain.structure.classes[i]), each class has its own stationary distribution")
         members = chain.structure.classes[0]
     S = chain.structure
-    if isinstance(members, (str, bytes)) or not isinstance(members, Sequence) or not members or \
-            not all(isinstance(s, int) and 0 <= s < chain.n for s in members) or \
-            S.class_of[members[0]] < 0 or S.classes[S.class_of[members[0]]] != tuple(sorted(members)):
+    states = _state_list(members)  # numpy integers and arrays too
+    if states is None or not states or not all(0 <= s < chain.n for s in states) or \
+            S.class_of[states[0]] < 0 or S.classes[S.class_of[states[0]]] != tuple(sorted(states)):
         raise UsageError(f"members must list the states of one closed class, one of {[list(c) for c in chain.structure.classes]}")
-    m = len(members)
+    m = len(states)
     if m == 1:  # an absorbing state
         return [field.one]
-    pos = {s: a for a, s in enumerate(members)}
+    pos = {s: a for a, s in enumerate(states)}
     rows: list[list] = [[(a, field.one)] for a in range(m)]
-    for a, s in enumerate(members):
+    for a, s in enumerate(states):
         for y, q in chain.row(s):
             rows[pos[y]].append((a, -q))  # row = balance equation of state y: sum_s π_s (δ_sy - P_sy) = 0
     rows[m - 1] = [(a, field.one) for a in range(m)]
     rhs = [[field.zero] for _ in range(m)]
     rhs[m - 1][0] = field.one
     return [row[0] for row in field.solve_sparse(rows, rhs)]
+
+
+def _state_list(members: Any) -> list[int] | None:
+    """``members`` as a list of Python ints (ints, numpy integers, a numpy array), or ``None``."""
+    if isinstance(members, (str, bytes)):
+        return None
+    try:
+        states = [as_int(s) for s in members]
+    except TypeError:
+        return None
+    return None if any(s is None for s in states) else [s for s in states if s is not None]
 
 
 def class_means(classes: Sequence[Sequence[int]], stationary: Sequence[Sequence], x: Sequence, *, field: Field) -> list:

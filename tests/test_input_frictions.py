@@ -186,3 +186,16 @@ def test_dump_to_an_open_text_file(tmp_path):
     with open(tmp_path / "m.json", "w", encoding="utf-8") as fh:
         exactpte.dump(m, fh)
     assert exactpte.load(tmp_path / "m.json") == m
+
+
+def test_numpy_integers_name_states_and_horizons():
+    """numpy integers (and arrays) are accepted where states or a horizon are asked for."""
+    import numpy as np
+
+    chain = exactpte.example("branching")
+    members = chain.structure.classes[1]
+    expected = exactpte.stationary_distribution(chain, members=list(members))
+    assert exactpte.stationary_distribution(chain, members=np.array(members)) == expected
+    assert exactpte.stationary_distribution(chain, members=[np.int64(s) for s in members]) == expected
+    dec = exactpte.decompose(chain)
+    assert dec.returns(np.int64(3)) == dec.returns(3)
