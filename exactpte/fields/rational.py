@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -12,6 +13,18 @@ from ..errors import SingularSystemError
 from .rows import solve_rows_densely
 
 __all__ = ["RationalField", "QQ"]
+
+LIFT_MIN_BLOCK = 120
+"""``exactpte.lifting.MIN_BLOCK``, repeated so that smaller systems never import lifting (and SciPy)."""
+LIFT_MIN_PHASE_BLOCK = 400
+"""``exactpte.lifting.MIN_PHASE_BLOCK``, likewise (tests/test_startup.py checks both agree)."""
+
+
+def _threshold(name: str, copy: int) -> int:
+    """A lifting threshold: the module's own value once it is loaded (so changing it there takes
+    effect), else the copy here (so small systems never load it)."""
+    lifting = sys.modules.get("exactpte.lifting")
+    return int(getattr(lifting, name)) if lifting is not None else copy
 
 
 class RationalField:
@@ -89,9 +102,9 @@ class RationalField:
     def solve_sparse(self, rows, B) -> list[list[flint.fmpq]]:
         """Numeric-symbolic lifting (:func:`exactpte.lifting.lift_sparse_system`) on systems of at
         least ``MIN_BLOCK`` rows, the dense p-adic solve otherwise or when lifting does not apply."""
-        from ..lifting import MIN_BLOCK, lift_sparse_system
+        if len(rows) >= _threshold("MIN_BLOCK", LIFT_MIN_BLOCK):  # lifting imports SciPy: only when it applies
+            from ..lifting import lift_sparse_system
 
-        if len(rows) >= MIN_BLOCK:
             X = lift_sparse_system(rows, B)
             if X is not None:
                 return X
@@ -103,10 +116,10 @@ class RationalField:
         integer residuals, the answer verified exactly) on blocks of at least ``MIN_PHASE_BLOCK`` states,
         as integer numerators over one denominator; ``None`` where it does not apply (small blocks,
         large entries), and the p-adic solve runs."""
-        from ..lifting import MIN_PHASE_BLOCK, lift_phase_system
-
-        if len(Q_rows) < MIN_PHASE_BLOCK:
+        if len(Q_rows) < _threshold("MIN_PHASE_BLOCK", LIFT_MIN_PHASE_BLOCK):
             return None
+        from ..lifting import lift_phase_system
+
         return lift_phase_system(Q_rows, C, d)
 
     @staticmethod
