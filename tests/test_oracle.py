@@ -321,3 +321,15 @@ def test_check_cli_on_a_multichain(tmp_path, capsys):
     assert main(["check", str(jpath), "--chain", str(cpath)]) == 1
     out = capsys.readouterr().out
     assert "transient state 0" in out and "row 3, column 0: expected 0, got 0.1" in out
+
+
+def test_messages_show_plain_numbers_not_numpy_reprs():
+    chain = exactpte.example("periodic")
+    with pytest.raises(exactpte.CandidateError) as err:
+        compare({"classes": np.array([[0.0, 1.0]])}, chain)
+    assert "np.float64" not in str(err.value) and "0.0" in str(err.value)
+    with pytest.raises(exactpte.UsageError) as err:
+        compare({"rho": [0.5, 0.5]}, chain, atol=np.float64(-1.0))
+    assert "np.float64" not in str(err.value)
+    report = compare({"rho": np.float64(0.25), "stationary": np.array([0.5, 0.5]), "h": np.zeros(2)}, chain)
+    assert "np." not in report.table() and "np." not in str(report.to_dict())

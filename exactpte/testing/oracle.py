@@ -94,7 +94,7 @@ _Reference: TypeAlias = "MarkovRewardProcess | Decomposition | CertifiedDecompos
 def _scalar(x: Any, where: str) -> float:
     """One candidate number as a float: ints, floats (NaN/inf kept, judged later), exact strings."""
     if isinstance(x, (bool, np.bool_)) or x is None:
-        raise CandidateError(f"{where} is {x!r}, expected a number")
+        raise CandidateError(f"{where} is {_plain(x)!r}, expected a number")
     if isinstance(x, str):
         text = x.strip()
         if text.lower() in _NONFINITE:
@@ -111,6 +111,11 @@ def _scalar(x: Any, where: str) -> float:
     if isinstance(x, numbers.Real):
         return float(x)
     raise CandidateError(f"{where} has type {type(x).__name__}, expected a number")
+
+
+def _plain(x: Any) -> Any:
+    """A numpy scalar as the Python number it holds (messages show ``1.5``, never ``np.float64(1.5)``)."""
+    return x.item() if isinstance(x, np.generic) else x
 
 
 def _is_scalar(x: Any) -> bool:
@@ -145,7 +150,7 @@ def _matrix(x: Any, where: str) -> np.ndarray:
 
 def _index(x: Any, where: str) -> int:
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (numbers.Integral, np.integer)):
-        raise CandidateError(f"{where} is {x!r:.30}, expected a state index (an integer)")
+        raise CandidateError(f"{where} is {_plain(x)!r:.30}, expected a state index (an integer)")
     return int(x)
 
 
@@ -180,7 +185,7 @@ def check_tolerance(value: Any, name: str) -> float:
     exactpte.errors.UsageError: atol must be a finite number >= 0, got nan
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)) or value < 0:
-        raise UsageError(f"{name} must be a finite number >= 0, got {value!r}")
+        raise UsageError(f"{name} must be a finite number >= 0, got {_plain(value)!r}")
     return float(value)
 
 
@@ -566,7 +571,7 @@ def _header_findings(cand: dict[str, Any], dec: Decomposition) -> list[Finding]:
     findings: list[Finding] = []
     if "format" in cand:
         ok = cand["format"] == FORMAT
-        findings.append(Finding("format", "ok" if ok else "mismatch", detail="" if ok else f"expected {FORMAT!r}, got {cand['format']!r:.40}"))
+        findings.append(Finding("format", "ok" if ok else "mismatch", detail="" if ok else f"expected {FORMAT!r}, got {_plain(cand['format'])!r:.40}"))
     if "n" in cand:
         n = _index(cand["n"], "n")
         findings.append(Finding("n", "ok" if n == dec.n else "structure mismatch", detail="" if n == dec.n else f"expected {dec.n}, got {n}"))
