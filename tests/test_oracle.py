@@ -333,3 +333,16 @@ def test_messages_show_plain_numbers_not_numpy_reprs():
     assert "np.float64" not in str(err.value)
     report = compare({"rho": np.float64(0.25), "stationary": np.array([0.5, 0.5]), "h": np.zeros(2)}, chain)
     assert "np." not in report.table() and "np." not in str(report.to_dict())
+
+
+def test_certified_reference_refuses_exact_only_keys_and_takes_a_scalar_gain():
+    from exactpte.certified import decompose_certified
+
+    chain = _multichain()
+    cert = decompose_certified(chain)
+    with pytest.raises(exactpte.CandidateError, match="exact reference only"):
+        compare({"absorption": [[0.5, 0.5], [1, 0], [0, 1], [0, 1]]}, cert)
+    with pytest.raises(exactpte.CandidateError, match="exact reference only"):
+        compare({"stationary": [0, 1, 0, 0]}, cert)
+    assert not compare({"rho": 0.75}, cert).ok
+    assert compare({"rho": 0.5}, decompose_certified(exactpte.example("periodic"))).ok

@@ -633,6 +633,13 @@ def _compare_certified(cand: dict[str, Any], cert: CertifiedDecomposition, atol:
     """
     from ..certified import Interval
 
+    exact_only = [k for k in (*ABSORBING_KEYS, "targets") if k in cand]
+    if exact_only:
+        raise CandidateError(f"{', '.join(exact_only)}: judged against the exact reference only (--arithmetic exact)")
+    if "stationary" in cand and _full_length(cand["stationary"], cert.n, [len(c) for c in cert.structure.classes]):
+        raise CandidateError("full-length stationary vectors are judged against the exact reference only (--arithmetic exact)")
+    if "rho" in cand and _is_scalar(cand["rho"]):  # a scalar gain: one gain for every state
+        cand = {**cand, "rho": [cand["rho"]] * cert.n}
     findings: list[Finding] = []
     if "n" in cand:
         n = _index(cand["n"], "n")
