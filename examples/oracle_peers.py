@@ -137,8 +137,15 @@ def discrete_markov_chain() -> list[tuple[str, object]]:
     return out
 
 
+# found among 180 random reducible chains (see docs/oracle.md): a closed 3-cycle {6, 8, 11}, transient
+# cycles {5, 7, 14} (period 3) and {4, 9} (period 2)
+EDGES15 = [(0, 2, 1.0), (1, 8, 0.5), (1, 13, 0.5), (2, 0, 1.0), (3, 3, 0.5), (3, 6, 0.5), (4, 9, 1.0), (5, 7, 1.0),
+           (6, 11, 1.0), (7, 14, 1.0), (8, 6, 1.0), (9, 4, 0.5), (9, 13, 0.5), (10, 0, 0.5), (10, 4, 0.5), (11, 8, 1.0),
+           (12, 0, 0.5), (12, 9, 0.5), (13, 0, 0.5), (13, 13, 0.5), (14, 0, 0.5), (14, 5, 0.5)]
+
 _PYDTMC_SCRIPT = r"""
 import json, numpy as np, pydtmc
+EDGES = %r
 out = {"version": pydtmc.__version__}
 mc = pydtmc.MarkovChain(np.array([[0, .5, 0, .5], [0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1.]]), list("0123"))
 try:
@@ -147,6 +154,12 @@ except Exception as e:
     out["period"] = f"{type(e).__name__}: {e}"
 out["communicating_classes"] = [[int(s) for s in c] for c in mc.communicating_classes]
 out["periods"] = [int(d) for d in mc.periods]
+P = np.zeros((15, 15))
+for i, j, p in EDGES:
+    P[i, j] = p
+mc = pydtmc.MarkovChain(P, [str(i) for i in range(15)])
+out["cc15"] = [[int(s) for s in c] for c in mc.communicating_classes]
+out["periods15"] = [int(d) for d in mc.periods]
 leak = 1e-6
 mc = pydtmc.MarkovChain(np.array([[0, .5, .5, 0], [0, 1 - leak, 0, leak], [0, 0, 1, 0], [0, 0, 0, 1.]]), list("0123"))
 out["absorbing_states"] = [int(s) for s in mc.absorbing_states]
@@ -164,7 +177,8 @@ def pydtmc() -> list[tuple[str, object]]:
     python = os.environ.get("EXACTPTE_PYDTMC_PYTHON")
     if not python:
         raise ImportError("set EXACTPTE_PYDTMC_PYTHON to the python of an environment with pydtmc (it pins numpy < 2)")
-    res = json.loads(subprocess.run([python, "-c", _PYDTMC_SCRIPT], capture_output=True, text=True, check=True).stdout)
+    script = _PYDTMC_SCRIPT % (EDGES15,)
+    res = json.loads(subprocess.run([python, "-c", script], capture_output=True, text=True, check=True).stdout)
     reducible = exactpte.MarkovRewardProcess([[0, "1/2", 0, "1/2"], [0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1]], [0, 0, 0, 0])
     leaky = exactpte.MarkovRewardProcess([[0, "1/2", "1/2", 0], [0, "999999/1000000", 0, "1/1000000"], [0, 0, 1, 0],
                                           [0, 0, 0, 1]], [0, 0, 0, 0])
@@ -173,6 +187,9 @@ def pydtmc() -> list[tuple[str, object]]:
         (f"PyDTMC {res['version']}: period of a reducible chain with a 2-cycle: {res['period']}", None),
         ("periods of every communicating class", compare(
             {"communicating_classes": res["communicating_classes"], "periods": res["periods"]}, reducible)),
+        ("15 states: periods of every communicating class", compare(
+            {"communicating_classes": res["cc15"], "periods": res["periods15"]},
+            exactpte.MarkovRewardProcess.from_edges(15, [(i, j, "1/2" if p == 0.5 else 1) for i, j, p in EDGES15], [0] * 15))),
         (f"1e-6 leak: absorbing states {res['absorbing_states']}, absorption probabilities {res['absorption']}",
          compare({"classes": absorbing, "absorption": np.array(res["absorption"]).T}, leaky)),
     ]
