@@ -846,7 +846,9 @@ def _absorbing_findings(cand: dict[str, Any], dec: Decomposition, atol: float, r
         got = _matrix(cand["absorption"], "absorption")
         if got.shape == (len(T), exp.shape[1]) and len(T) != dec.n:
             exp = exp[T]  # rows on the transient states only, in the order of transient
-        f = _judged_matrix("absorption", got, exp, atol, rtol)
+        full = got.shape[0] == dec.n
+        recurrent = {s for c in dec.classes for s in c} if full else set()
+        f = _judged_matrix("absorption", got, exp, atol, rtol, recurrent)
         if f.detail.startswith("has shape") and len(T) != dec.n:
             f.detail += f" (every state) or {(len(T), len(dec.classes))} (the transient states), one column per closed class"
         out.append(f)
@@ -871,7 +873,8 @@ def _absorbing_findings(cand: dict[str, Any], dec: Decomposition, atol: float, r
     return out
 
 
-def _judged_matrix(key: str, got: np.ndarray, exp: np.ndarray, atol: float, rtol: float) -> Finding:
+def _judged_matrix(key: str, got: np.ndarray, exp: np.ndarray, atol: float, rtol: float,
+                   recurrent_rows: set[int] | None = None) -> Finding:
     """A matrix judged entrywise, a mismatch diagnosed (transposed, columns permuted, rows not summing
     to 1, ``N - I`` for the fundamental matrix)."""
     if got.shape == exp.T.shape and got.shape != exp.shape:
@@ -896,6 +899,9 @@ def _judged_matrix(key: str, got: np.ndarray, exp: np.ndarray, atol: float, rtol
             f.diagnosis = f"rows do not sum to 1 (row {s} sums to {float(sums[s]):.6g}): not absorption probabilities"
         elif sorted(perm) == list(range(got.shape[1])) and close(exp[:, perm]):
             f.diagnosis = f"the classes in another order (column j holds class {perm}[j]); columns follow the canonical class order"
+        elif recurrent_rows and set(f.worst_states) <= recurrent_rows:
+            f.diagnosis = ("wrong on states of closed classes only: such a state ends in its own class with probability 1 "
+                           "(a state of a closed class taken as transient)")
     return f
 
 
