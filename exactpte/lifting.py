@@ -36,14 +36,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-__all__ = ["lift_phase_system", "lift_sparse_system", "MIN_BLOCK", "MIN_PHASE_BLOCK"]
-
-MIN_BLOCK = 120
-"""Class systems smaller than this go to the p-adic solver directly (its fixed cost is small there)."""
-
-MIN_PHASE_BLOCK = 400
-"""Transient blocks smaller than this too: measured, the p-adic route is as fast up to ~300 states
-(a 247-state block: 0.42 s against 0.53 s for the basis), the lifting 1.7x faster at 765."""
+__all__ = ["lift_phase_system", "lift_sparse_system"]
 
 _ALPHA = 32  # bits per step: one uint32 digit
 _MAX_ENTRY = 2**20  # scaled matrix and right-hand-side entries (keeps A y inside 64-bit words)

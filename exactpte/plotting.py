@@ -2,7 +2,8 @@
 
 Pure Python (matplotlib with a layout of our own, no graphviz): each closed class is a ring
 of its cyclic classes in phase order (the states of a phase side by side on the ring), the
-classes in a row, the transient states in a row beneath them; anchors are drawn as squares.
+classes in a row, the transient states beneath them in columns by their distance to the closed
+classes (a long transient path runs left to right); anchors are drawn as squares.
 Every state is one artist with ``gid = "state-<s>"``, so an SVG has one node per state.
 
 Needs the ``plot`` extra (``pip install ".[plot]"``); without matplotlib these functions raise
@@ -35,8 +36,12 @@ def _pyplot() -> Any:
     return plt
 
 
-def layout(structure: Structure) -> dict[int, tuple[float, float]]:
-    """State positions: a ring per closed class (phases in order around it), transient states below.
+def layout(structure: Structure, succ: Sequence[Sequence[int]] | None = None) -> dict[int, tuple[float, float]]:
+    """State positions: a ring per closed class (phases in order around it); transient states
+    beneath, in columns by their distance (in steps) to the closed classes when the successor
+    lists ``succ`` are given (a long transient path runs left to right, one column a step; within
+    a column, states are ordered by where their successors sit, to keep paths straight), else in
+    rows.  Neighbouring nodes are at least 0.8 apart (data units).
 
     Examples
     --------
@@ -47,20 +52,77 @@ def layout(structure: Structure) -> dict[int, tuple[float, float]]:
     """
     pos: dict[int, tuple[float, float]] = {}
     x0 = 0.0
-    for cyc in structure.cyclic_classes:
-        size = sum(len(p) for p in cyc)
-        radius = max(0.6, 0.35 * size / math.pi)
+    for i, cyc in enumerate(structure.cyclic_classes):
+        radius = _radius(structure, i)
         cx = x0 + radius
         slots = [s for phase in cyc for s in phase]
         for t, s in enumerate(slots):
             angle = math.pi / 2 - 2 * math.pi * t / max(1, len(slots))
             pos[s] = (cx + radius * math.cos(angle), radius * math.sin(angle))
         x0 = cx + radius + 1.0
-    width = max(x0 - 1.0, 1.0)
-    transient = list(structure.transient)
-    for t, s in enumerate(transient):
-        pos[s] = ((t + 0.5) * width / max(1, len(transient)), -2.2 - (t % 2) * 0.5)
+    top = -max([_radius(structure, i) for i in range(len(structure.classes))] + [0.6]) - 1.4
+    columns = _transient_columns(structure, succ)
+    for c, column in enumerate(columns):
+        for k, state in enumerate(column):
+            if state is not None:  # a gap keeps a path on its row
+                pos[state] = (0.5 + 1.0 * c, top - 1.0 * k)
     return pos
+
+
+def _radius(structure: Structure, i: int) -> float:
+    """The ring radius of closed class ``i``: neighbours on the ring about 0.9 apart, at least 0.6."""
+    return max(0.6, 0.9 * len(structure.classes[i]) / (2 * math.pi))
+
+
+def _transient_columns(structure: Structure, succ: Sequence[Sequence[int]] | None) -> list[list[int | None]]:
+    """The transient states in columns: by distance to the closed classes (with ``succ``), each column
+    ordered by the mean row of its successors in the previous one, and cut at ``ceil(sqrt(T)) + 2``
+    states (a long column wraps into the next); without ``succ``, rows of that length."""
+    transient = list(structure.transient)
+    if not transient:
+        return []
+    cap = math.isqrt(len(transient) - 1) + 3
+    if succ is None:
+        return [list(transient[k : k + cap]) for k in range(0, len(transient), cap)]
+    is_transient = set(transient)
+    pred: dict[int, list[int]] = {s: [] for s in range(structure.n)}
+    for s in transient:
+        for t in succ[s]:
+            pred[t].append(s)
+    dist = {s: 0 for s in range(structure.n) if s not in is_transient}
+    frontier = list(dist)
+    while frontier:  # multi-source BFS backwards from the closed classes
+        nxt = []
+        for t in frontier:
+            for s in pred[t]:
+                if s not in dist:
+                    dist[s] = dist[t] + 1
+                    nxt.append(s)
+        frontier = nxt
+    layers: dict[int, list[int]] = {}
+    for s in transient:
+        layers.setdefault(dist.get(s, 1), []).append(s)
+    row: dict[int, float] = {s: 0.0 for s in range(structure.n) if s not in is_transient}
+    columns: list[list[int | None]] = []
+    for d in sorted(layers):
+        def key(s: int) -> tuple[float, int]:
+            placed = [row[t] for t in succ[s] if t in row and t != s]
+            return (sum(placed) / len(placed) if placed else 0.0, s)
+
+        ordered = sorted(layers[d], key=key)
+        if len(ordered) <= cap:  # each state at its successors' row where free: paths stay straight
+            column: list[int | None] = []
+            for s in ordered:
+                at = max(int(round(key(s)[0])), len(column))
+                column += [None] * (at - len(column)) + [s]
+            columns.append(column)
+            row.update({s: float(j) for j, s in enumerate(column) if s is not None})
+            continue
+        for k in range(0, len(ordered), cap):
+            chunk = ordered[k : k + cap]
+            columns.append(list(chunk))
+            row.update({s: float(j) for j, s in enumerate(chunk)})
+    return columns
 
 
 def draw(obj: Any, ax: "Axes | None" = None, *, edge_labels: bool = False, node_size: float = 320) -> "Axes":
@@ -69,14 +131,15 @@ def draw(obj: Any, ax: "Axes | None" = None, *, edge_labels: bool = False, node_
     ``anchors``, :class:`~exactpte.structure_view.StructureView`).
 
     Closed classes are coloured, laid out as rings of their cyclic classes in phase order;
-    transient states are grey, in a row beneath; anchors (of a decomposition) are squares.
+    transient states are grey, beneath, in columns by distance to the closed classes; anchors (of a decomposition) are squares.
     ``edge_labels`` writes each transition probability.  Returns the matplotlib ``Axes``.
     """
     chain, S, anchors = _graph_of(obj)
     plt = _pyplot()
-    if ax is None:
-        _, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(S.classes) + 0.25 * chain.n), 4.0))
-    pos = layout(S)
+    pos = layout(S, chain.support)
+    if ax is None:  # about 0.55 inch a data unit: nodes 0.8 apart never touch (a node is ~0.3 inch wide)
+        xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
+        _, ax = plt.subplots(figsize=(max(4.0, 0.55 * (max(xs) - min(xs) + 2.5)), max(3.0, 0.55 * (max(ys) - min(ys) + 3.0))))
     text = chain.field.to_text
     for i, j, q in chain.edges():
         (x1, y1), (x2, y2) = pos[i], pos[j]

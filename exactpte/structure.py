@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse import csgraph
 
 from .errors import AnchorError, ShapeError
+
+if TYPE_CHECKING:  # scipy loads only for graphs past SMALL_GRAPH edges (or when a caller asks scipy for more)
+    import scipy.sparse as sp
 
 __all__ = [
     "closed_class_phases",
@@ -34,7 +35,68 @@ __all__ = [
     "csr_graph",
     "HasSupportGraph",
     "Structure",
+    "SupportGraph",
+    "SMALL_GRAPH",
 ]
+
+SMALL_GRAPH = 20_000
+"""Graphs with at most this many edges are analysed in plain Python (no SciPy import: a small chain's
+``exactpte decompose`` does not pay SciPy's start-up); larger ones with scipy.sparse.csgraph."""
+
+
+class SupportGraph:
+    """A square 0/1 CSR graph (``indptr``, ``indices``) standing in for a scipy CSR matrix: the
+    structure analysis reads its arrays directly; anything else (``graph[rows]``, ``tocoo()``,
+    ``toarray()``, ``@``) goes to the scipy matrix, built (and SciPy imported) on first use."""
+
+    def __init__(self, n: int, indptr: Any, indices: np.ndarray) -> None:
+        self.shape = (n, n)
+        self.indptr = np.asarray(indptr, dtype=np.int64)
+        self.indices = indices
+        self._csr: Any = None
+
+    @property
+    def nnz(self) -> int:
+        """Number of edges."""
+        return len(self.indices)
+
+    @property
+    def small(self) -> bool:
+        """Whether the graph is analysed without SciPy (:data:`SMALL_GRAPH`)."""
+        return self.nnz <= SMALL_GRAPH
+
+    def scipy(self) -> "sp.csr_matrix":
+        """The scipy CSR matrix (float64 ones), built once."""
+        if self._csr is None:
+            import scipy.sparse as sp
+
+            self._csr = sp.csr_matrix((np.ones(len(self.indices)), self.indices, self.indptr), shape=self.shape)
+        return self._csr
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("_csr", "shape", "indptr", "indices"):
+            raise AttributeError(name)
+        return getattr(self.scipy(), name)
+
+    def __getitem__(self, key: Any) -> Any:
+        return self.scipy()[key]
+
+    def __matmul__(self, other: Any) -> Any:
+        return self.scipy() @ other
+
+    def __rmatmul__(self, other: Any) -> Any:
+        return other @ self.scipy()
+
+    def __repr__(self) -> str:
+        return f"SupportGraph(n={self.shape[0]}, nnz={self.nnz})"
+
+
+def _as_scipy(graph: Any) -> "sp.csr_matrix":
+    return graph.scipy() if isinstance(graph, SupportGraph) else graph
+
+
+def _is_small(graph: Any) -> bool:
+    return isinstance(graph, SupportGraph) and graph.small
 
 
 @runtime_checkable
@@ -48,15 +110,16 @@ class HasSupportGraph(Protocol):
 
 def csr_graph(n: int, indptr: Any, indices: np.ndarray) -> "sp.csr_matrix":
     """The graph on ``0..n-1`` whose state ``s`` has the successors ``indices[indptr[s]:indptr[s+1]]``,
-    as a scipy CSR 0/1 matrix (float64 entries: what scipy's graph routines work on, so they take it
-    without a converted copy; ``indices`` is shared, not copied).
+    as a :class:`SupportGraph`: its arrays are read directly (``indices`` is shared, not copied), and
+    it behaves as a scipy CSR 0/1 matrix otherwise (``.scipy()`` gives that matrix, float64 entries,
+    built on first use), so a small chain's structure never imports SciPy.
 
     Examples
     --------
     >>> csr_graph(2, [0, 1, 2], np.array([1, 0])).toarray().tolist()
     [[0.0, 1.0], [1.0, 0.0]]
     """
-    return sp.csr_matrix((np.ones(len(indices)), indices, np.asarray(indptr, dtype=np.int64)), shape=(n, n))
+    return cast("sp.csr_matrix", SupportGraph(n, indptr, indices))
 
 
 def support_matrix(succ: Sequence[Sequence[int]]) -> "sp.csr_matrix":
@@ -65,7 +128,7 @@ def support_matrix(succ: Sequence[Sequence[int]]) -> "sp.csr_matrix":
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum([len(s) for s in succ], out=indptr[1:])
     indices = np.fromiter((j for s in succ for j in s), dtype=np.int64, count=int(indptr[-1]))
-    return csr_graph(n, indptr, indices)
+    return SupportGraph(n, indptr, indices).scipy()
 
 
 def _edge_sources(graph: "sp.csr_matrix") -> np.ndarray:
@@ -82,8 +145,55 @@ def strongly_connected_components(graph: "sp.csr_matrix") -> tuple[int, np.ndarr
     >>> k, bool(labels[0] == labels[1] != labels[2])
     (2, True)
     """
-    k, labels = csgraph.connected_components(graph, directed=True, connection="strong")
+    if _is_small(graph):
+        return _tarjan(graph.shape[0], graph.indptr.tolist(), graph.indices.tolist())
+    from scipy.sparse import csgraph
+
+    k, labels = csgraph.connected_components(_as_scipy(graph), directed=True, connection="strong")
     return int(k), labels
+
+
+def _tarjan(n: int, indptr: list[int], indices: list[int]) -> tuple[int, np.ndarray]:
+    """SCC labels by Tarjan's algorithm (iterative), numbered as components complete: after every
+    component they reach, as scipy numbers them."""
+    index, low, labels = [-1] * n, [0] * n, [-1] * n
+    on_stack, stack = [False] * n, []
+    k = counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        work = [[root, indptr[root]]]
+        while work:
+            frame = work[-1]
+            v, i = frame
+            if i < indptr[v + 1]:
+                frame[1] = i + 1
+                w = indices[i]
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append([w, indptr[w]])
+                elif on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+                continue
+            work.pop()
+            if work and low[v] < low[work[-1][0]]:
+                low[work[-1][0]] = low[v]
+            if low[v] == index[v]:
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    labels[w] = k
+                    if w == v:
+                        break
+                k += 1
+    return k, np.array(labels, dtype=np.int32)
 
 
 def closed_components(graph: "sp.csr_matrix", k: int, labels: np.ndarray) -> np.ndarray:
@@ -156,7 +266,20 @@ def bfs_levels(graph: "sp.csr_matrix", source: int) -> np.ndarray:
     [0, 1, 2, -1]
     """
     n = graph.shape[0]
-    order, pred = csgraph.breadth_first_order(graph, source, directed=True, return_predecessors=True)
+    if _is_small(graph):
+        ptr, cols = graph.indptr.tolist(), graph.indices.tolist()
+        lev = [-1] * n
+        lev[source] = 0
+        queue = [source]
+        for u in queue:  # the list grows while it is read: a FIFO queue
+            for w in cols[ptr[u] : ptr[u + 1]]:
+                if lev[w] < 0:
+                    lev[w] = lev[u] + 1
+                    queue.append(w)
+        return np.array(lev, dtype=np.int64)
+    from scipy.sparse import csgraph
+
+    order, pred = csgraph.breadth_first_order(_as_scipy(graph), source, directed=True, return_predecessors=True)
     jump = np.arange(n)
     jump[order[1:]] = pred[order[1:]]  # the BFS tree's parent; the source and unreached nodes point at themselves
     dist = (jump != np.arange(n)).astype(np.int64)
@@ -185,11 +308,18 @@ def period_and_phases(graph: "sp.csr_matrix", members: np.ndarray) -> tuple[int,
     (3, [0, 1, 2])
     """
     members = np.asarray(members)
-    sub = graph[members][:, members].tocsr()
-    # unweighted shortest paths from the smallest member are its BFS levels
-    level = csgraph.shortest_path(sub, directed=True, unweighted=True, indices=0).astype(np.int64)
-    coo = sub.tocoo()
-    diffs = level[coo.row] + 1 - level[coo.col]
+    n = graph.shape[0]
+    pos = np.full(n, -1, dtype=np.int64)
+    pos[members] = np.arange(len(members))
+    rows = np.repeat(np.arange(n), np.diff(graph.indptr))
+    inside = (pos[rows] >= 0) & (pos[graph.indices] >= 0)
+    u, v = pos[rows[inside]], pos[graph.indices[inside]]
+    sub_ptr = np.zeros(len(members) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(u, minlength=len(members)), out=sub_ptr[1:])
+    sub = SupportGraph(len(members), sub_ptr, v[np.argsort(u, kind="stable")])
+    # the BFS levels from the first member (unweighted shortest paths)
+    level = bfs_levels(cast("sp.csr_matrix", sub if sub.small else sub.scipy()), 0)
+    diffs = level[u] + 1 - level[v]
     d = int(np.gcd.reduce(np.abs(diffs))) if len(diffs) else 1
     d = d or 1
     return d, level % d
@@ -233,8 +363,8 @@ def closed_class_phases(graph: "sp.csr_matrix", labels: np.ndarray, closed: np.n
     indptr = np.zeros(R + 2, dtype=np.int64)
     indptr[1 : R + 1] = ends
     indptr[R + 1] = ends[-1] + len(first_pos)
-    aug = sp.csr_matrix((np.ones(len(u) + len(first_pos)), np.concatenate([v, first_pos]), indptr), shape=(R + 1, R + 1))
-    level = bfs_levels(aug, R)[:R] - 1
+    aug = SupportGraph(R + 1, indptr, np.concatenate([v, first_pos]))
+    level = bfs_levels(cast("sp.csr_matrix", aug if aug.small else aug.scipy()), R)[:R] - 1
     diff = np.abs(level[u] + 1 - level[v])
     edge_cls = cls[u]
     order = np.argsort(edge_cls, kind="stable")

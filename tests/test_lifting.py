@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import exactpte
 import exactpte.lifting as lifting
+from exactpte.fields import rational
 from exactpte.testing.random_chains import random_chain
 
 q = flint.fmpq
@@ -82,8 +83,8 @@ def test_lifting_equals_the_exact_solution(system):
 def test_decompositions_agree_with_the_p_adic_route(seed, monkeypatch):
     """With the thresholds lowered, the transient phase systems and the class systems take the
     lifting; the p-adic route alone gives the same decomposition, entry for entry."""
-    monkeypatch.setattr(lifting, "MIN_PHASE_BLOCK", 40)
-    monkeypatch.setattr(lifting, "MIN_BLOCK", 20)
+    monkeypatch.setattr(rational, "MIN_PHASE_BLOCK", 40)
+    monkeypatch.setattr(rational, "MIN_BLOCK", 20)
     chain = random_chain(600, seed=seed, transient_target_percent=85)
     assert max(len(b) for b in chain.structure.transient_sccs) >= 40 and min(map(len, chain.structure.classes)) >= 20
     used = {"phase": 0, "sparse": 0}
@@ -101,8 +102,8 @@ def test_decompositions_agree_with_the_p_adic_route(seed, monkeypatch):
     lifted = exactpte.decompose(chain)
     lifted_values = {name: getattr(lifted, name) for name in ("basis", "g_star", "v_star", "psi", "rho", "h", "theta")}
     assert used["phase"] >= 2 and used["sparse"] >= 8, used
-    monkeypatch.setattr(lifting, "MIN_PHASE_BLOCK", 10**9)
-    monkeypatch.setattr(lifting, "MIN_BLOCK", 10**9)
+    monkeypatch.setattr(rational, "MIN_PHASE_BLOCK", 10**9)
+    monkeypatch.setattr(rational, "MIN_BLOCK", 10**9)
     p_adic = exactpte.decompose(random_chain(600, seed=seed, transient_target_percent=85))
     for name, value in lifted_values.items():
         assert value == getattr(p_adic, name), name

@@ -195,3 +195,154 @@ def test_diagnoses_reach_the_cli_and_its_json(tmp_path, capsys):
     assert main(["check", str(jpath), "--chain", str(cpath), "--atol", "1e-6", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["agrees"] is False and data["findings"][0]["diagnosis"].startswith("a persistent periodic mode")
+
+
+# -- issue #23: gain diagnoses, gauge split, absorbing-chain keys, peers' conventions ----------------------
+def _multichain():
+    """Transient 0 splits into the absorbing 1 (r = 1) and the 2-cycle {2, 3} (r = (1, 0)): gains 1 and 1/2."""
+    return exactpte.MarkovRewardProcess([[0, "1/2", "1/2", 0], [0, 1, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]], [0, 1, 1, 0])
+
+
+def test_scalar_gain_on_a_multichain_is_named_a_unichain_assumption():
+    chain = _multichain()
+    (fr,) = compare({"rho": 0.75}, chain).findings
+    assert fr.status == "mismatch" and "a scalar gain" in fr.detail
+    assert fr.diagnosis.startswith("one gain for all classes: a unichain assumption")
+    assert "scale" not in fr.diagnosis and "normalisation" not in fr.diagnosis
+    assert compare({"gain": 0.5}, exactpte.example("periodic"), atol=1e-12).ok  # a scalar gain on a unichain
+
+
+@pytest.mark.parametrize("value", [0.0, 1.0, 0.501, -7e-14, 0.5 + 1e-6])
+def test_a_constant_gain_is_never_a_scale_error(value):
+    for chain in (exactpte.example("periodic"), _multichain(), exactpte.example("branching")):
+        report = compare({"rho": [value] * chain.n}, chain, atol=1e-9)
+        assert all("scale" not in x.diagnosis and "normalisation" not in x.diagnosis for x in report.findings)
+        assert not report.ok and report.findings[0].diagnosis
+
+
+def test_power_iteration_values_on_a_periodic_class_are_named():
+    chain = exactpte.example("periodic")  # exact gain 1/2 on both states
+    (f0,) = compare({"rho": 0.0}, chain).findings
+    assert "min over states of P^k r" in f0.diagnosis and "power-iteration value" in f0.diagnosis
+    (fk,) = compare({"rho": [0.0, 1.0]}, chain).findings
+    assert fk.diagnosis.startswith("the value of P^k r after k = 1 steps")
+
+
+def test_bias_error_is_split_into_gauge_part_and_residual():
+    chain = _multichain()
+    dec = exactpte.decompose(chain)
+    h, rho = f(dec.h), f(dec.rho)
+    k_rho = h + 1000 * rho  # relative value iteration on a multichain: V grows like k rho
+    (fg,) = compare({"h": k_rho}, dec, up_to_gauge=True).findings
+    assert fg.status == "same up to gauge" and fg.gauge_part > 900 and fg.residual < 1e-9
+    assert "relative value iteration diverging" in fg.diagnosis
+    off = h + 26 * rho
+    off[0] += 0.02  # plus an unconverged residual on the transient state
+    (fo,) = compare({"h": off}, dec).findings
+    assert fo.status == "mismatch" and abs(fo.residual - 0.02) < 1e-9 and fo.gauge_part == pytest.approx(26, abs=0.1)
+    assert "residual of 0.02" in fo.detail and "the residual is the real error" in fo.diagnosis
+    assert compare({"h": off}, dec).to_dict()["findings"][0]["residual"] == pytest.approx(0.02)
+
+
+def test_absorbing_chain_keys_right_and_wrong():
+    from exactpte.testing import references
+
+    chain = exactpte.example("branching")
+    dec = exactpte.decompose(chain)
+    A = np.array([f(row) for row in references.absorption(chain)])
+    assert np.array_equal(A, np.array([f(row) for row in dec.absorption]))  # two routes agree
+    N = np.array([f(row) for row in references.fundamental(chain)])
+    fp = [np.inf if x is None else float(x) for x in references.first_passage(chain, [2, 3, 4])]
+    good_cand = {"absorption": A, "fundamental": N, "first_passage": fp, "targets": [2, 3, 4],
+                 "total_reward": f(references.total_reward(chain))}
+    assert compare(good_cand, dec, atol=1e-12).ok
+    bad_A, bad_N = A.copy(), N.copy()
+    bad_A[5] = bad_A[5][::-1]
+    bad_N[0, 1] += 0.1
+    report = compare({"absorption": bad_A, "fundamental": bad_N}, dec)
+    fa, fn = report.findings
+    assert fa.status == fn.status == "mismatch" and fa.worst_states == [5] and fn.detail.startswith("row 0, column 1")
+    (fi,) = compare({"fundamental": N - np.eye(len(N))}, dec).findings
+    assert fi.diagnosis.startswith("N - I")
+    (fc,) = compare({"absorption": A[:, ::-1]}, dec).findings
+    assert fc.diagnosis.startswith("the classes in another order")
+    (ff,) = compare({"first_passage": [0.0 if np.isinf(x) else x for x in fp], "targets": [2, 3, 4]}, dec).findings
+    assert ff.status == "mismatch" and "missed with positive probability" in ff.diagnosis
+    with pytest.raises(exactpte.CandidateError, match="needs targets"):
+        compare({"first_passage": fp}, dec)
+
+
+def test_full_length_stationary_vectors_are_judged_as_mixtures():
+    chain = exactpte.example("branching")  # classes {0, 1} (period 2) and {2, 3, 4} (period 3)
+    pi0, pi1 = np.array([0.5, 0.5, 0, 0, 0, 0, 0]), np.array([0, 0, 1 / 3, 1 / 3, 1 / 3, 0, 0])
+    for x in (pi0, pi1, 0.3 * pi0 + 0.7 * pi1):
+        (fs,) = compare({"stationary": x}, chain, atol=1e-12).findings
+        assert fs.ok and "mixture" in fs.detail
+    assert compare({"stationary_distributions": np.vstack([pi0, pi1])}, chain, atol=1e-12).ok  # QuantEcon's shape
+    for bad in (pi0 * 1.1, pi0 - 0.2 * pi1, pi0 + [0, 0, 0, 0, 0, 0.1, -0.1], [0.5, 0.5, 0.2, 0.4, 0.4, 0, 0]):
+        (fs,) = compare({"stationary": list(bad)}, chain).findings
+        assert fs.status == "mismatch" and "not a stationary distribution of the chain" in fs.detail
+
+
+def test_peers_structure_conventions():
+    chain = exactpte.example("branching")  # transient 5, 6 (trivial SCCs, period 1)
+    assert compare({"cyclic_classes": [[1], [0], [3], [2], [4]]}, chain).ok  # flat, any order
+    (fc,) = compare({"cyclic_classes": [[[0], [1]], [[2], [4], [3]]]}, chain).findings
+    assert fc.ok and "not in cyclic order" in fc.detail
+    assert not compare({"cyclic_classes": [[0, 1], [2], [3], [4]]}, chain).ok
+    assert compare({"periods": [1, 3, 2, 1]}, chain).ok  # every communicating class, PyDTMC-style
+    report = compare({"communicating_classes": [[2, 3, 4], [0, 1], [6], [5]], "periods": [2, 3, 1, 1]}, chain)
+    assert not report.ok and "expected period 3, got 2" in report.findings[1].detail  # swapped periods are found
+
+
+def test_assert_helpers_hide_their_frames():
+    import inspect
+
+    from exactpte.testing import oracle
+
+    for fn in (oracle.assert_decomposition_close, oracle.assert_gain_close, oracle.assert_bias_close):
+        assert "__tracebackhide__ = True" in inspect.getsource(fn)
+
+
+def test_check_cli_on_a_multichain(tmp_path, capsys):
+    """The issue's 'done when': scalar rho named unichain, full-length stationary mixture accepted
+    or rejected, absorption and fundamental judged, a wrong entry named."""
+    chain = _multichain()
+    cpath, jpath = tmp_path / "c.json", tmp_path / "cand.json"
+    exactpte.dump(chain, cpath)
+    jpath.write_text(json.dumps({"rho": 0.75, "stationary": [0, 0.2, 0.4, 0.4],
+                                 "absorption": [[0.5, 0.5], [1, 0], [0, 1], [0, 1]], "fundamental": [[1]]}))
+    assert main(["check", str(jpath), "--chain", str(cpath)]) == 1
+    out = capsys.readouterr().out
+    assert "unichain" in out and "scale" not in out and "np.float64" not in out
+    status = {line.split()[0]: line.split()[1] for line in out.splitlines()[2:] if len(line.split()) > 1}
+    assert status["stationary"] == status["absorption"] == status["fundamental"] == "ok"
+    jpath.write_text(json.dumps({"stationary": [0.1, 0.2, 0.4, 0.3], "absorption": [[0.5, 0.5], [1, 0], [0, 1], [0.1, 0.9]]}))
+    assert main(["check", str(jpath), "--chain", str(cpath)]) == 1
+    out = capsys.readouterr().out
+    assert "transient state 0" in out and "row 3, column 0: expected 0, got 0.1" in out and "closed classes only" in out
+
+
+def test_messages_show_plain_numbers_not_numpy_reprs():
+    chain = exactpte.example("periodic")
+    with pytest.raises(exactpte.CandidateError) as err:
+        compare({"classes": np.array([[0.0, 1.0]])}, chain)
+    assert "np.float64" not in str(err.value) and "0.0" in str(err.value)
+    with pytest.raises(exactpte.UsageError) as err:
+        compare({"rho": [0.5, 0.5]}, chain, atol=np.float64(-1.0))
+    assert "np.float64" not in str(err.value)
+    report = compare({"rho": np.float64(0.25), "stationary": np.array([0.5, 0.5]), "h": np.zeros(2)}, chain)
+    assert "np." not in report.table() and "np." not in str(report.to_dict())
+
+
+def test_certified_reference_refuses_exact_only_keys_and_takes_a_scalar_gain():
+    from exactpte.certified import decompose_certified
+
+    chain = _multichain()
+    cert = decompose_certified(chain)
+    with pytest.raises(exactpte.CandidateError, match="exact reference only"):
+        compare({"absorption": [[0.5, 0.5], [1, 0], [0, 1], [0, 1]]}, cert)
+    with pytest.raises(exactpte.CandidateError, match="exact reference only"):
+        compare({"stationary": [0, 1, 0, 0]}, cert)
+    assert not compare({"rho": 0.75}, cert).ok
+    assert compare({"rho": 0.5}, decompose_certified(exactpte.example("periodic"))).ok

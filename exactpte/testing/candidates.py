@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import CandidateError
-from .oracle import ALIASES, VECTOR_KEYS
+from .oracle import ALIASES, EXTRA_STATE_KEYS, VECTOR_KEYS
 
 __all__ = ["load_candidate"]
 
@@ -75,9 +75,9 @@ def _csv(text: str, path: str) -> dict[str, Any]:
     if len(set(head)) != len(head):
         raise CandidateError(f"{path}: line {lines[0][0]}: a column name repeats ({head})")
     for h in head:
-        if h != "state" and ALIASES.get(h, h) not in VECTOR_KEYS:
+        if h != "state" and ALIASES.get(h, h) not in (*VECTOR_KEYS, *EXTRA_STATE_KEYS):
             raise CandidateError(f"{path}: line {lines[0][0]}: column {h!r} is not a per-state quantity "
-                                 f"(state, {', '.join(VECTOR_KEYS)})")
+                                 f"(state, {', '.join((*VECTOR_KEYS, *EXTRA_STATE_KEYS))})")
     cols: dict[str, list] = {h: [] for h in head}
     for k, ln in lines[1:]:
         cells = [c.strip() for c in ln.split(",")]

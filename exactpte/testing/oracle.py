@@ -39,10 +39,12 @@ import numpy as np
 from .._numbers import parse_number
 from ..chain import MarkovRewardProcess
 from ..errors import CandidateError, UsageError
-from ..floats import float_matrix, to_float, to_floats
+from ..floats import float_matrix, float_sparse_matrix, to_float, to_floats
 from ..report import FORMAT
 from ..quantities import MATRIX_KEYS, PER_CLASS_KEYS, STATE_KEYS, STRUCTURE_KEYS
 from ..result import Decomposition, decompose
+from . import references
+from .diagnoses import diagnose_gain, gauge_note, gauge_split, power_iterates
 
 if TYPE_CHECKING:
     from ..certified import CertifiedDecomposition
@@ -56,15 +58,29 @@ __all__ = [
     "assert_bias_close",
     "check_tolerance",
     "VECTOR_KEYS",
+    "ABSORBING_KEYS",
+    "EXTRA_STATE_KEYS",
     "KEYS",
     "ALIASES",
 ]
 
 VECTOR_KEYS = STATE_KEYS  # the key groups come from exactpte.quantities
-KEYS = ("format", "n", "labels", *STRUCTURE_KEYS, *VECTOR_KEYS, "theta", *PER_CLASS_KEYS, *MATRIX_KEYS)
-"""Every key a candidate may give: the keys of ``exactpte decompose --json`` for a rational chain."""
-ALIASES = {"g": "g_star", "gstar": "g_star", "v": "v_star", "vstar": "v_star", "gain": "rho", "bias": "h"}
-"""Other names accepted for some keys."""
+ABSORBING_KEYS = ("absorption", "fundamental", "first_passage", "total_reward")
+"""Quantities of the absorbing chain (judged against :mod:`exactpte.testing.references`)."""
+EXTRA_STATE_KEYS = ("first_passage", "total_reward")
+"""Per-state vectors beyond the JSON contract (also CSV columns)."""
+KEYS = ("format", "n", "labels", *STRUCTURE_KEYS, "communicating_classes", *VECTOR_KEYS, "theta", *PER_CLASS_KEYS,
+        *MATRIX_KEYS, *ABSORBING_KEYS, "targets")
+"""Every key a candidate may give: the keys of ``exactpte decompose --json`` for a rational chain, the
+absorbing-chain quantities (:data:`ABSORBING_KEYS`, ``first_passage`` with its ``targets``) and
+``communicating_classes`` (to align ``periods`` given for every communicating class)."""
+ALIASES = {"g": "g_star", "gstar": "g_star", "v": "v_star", "vstar": "v_star", "gain": "rho", "bias": "h",
+           "absorption_probabilities": "absorption", "fundamental_matrix": "fundamental", "mfpt": "first_passage",
+           "mean_first_passage": "first_passage", "hitting_time": "first_passage", "target": "targets",
+           "stationary_distribution": "stationary", "stationary_distributions": "stationary",
+           "recurrent_classes": "classes"}
+"""Other names accepted for some keys (including peers' names: QuantEcon's ``stationary_distributions``,
+``recurrent_classes``; PyDTMC's ``absorption_probabilities``, ``fundamental_matrix``, ``mfpt``)."""
 
 _NONFINITE = {"nan": math.nan, "+nan": math.nan, "-nan": math.nan, "inf": math.inf, "+inf": math.inf, "-inf": -math.inf,
               "infinity": math.inf, "+infinity": math.inf, "-infinity": -math.inf}
@@ -78,7 +94,7 @@ _Reference: TypeAlias = "MarkovRewardProcess | Decomposition | CertifiedDecompos
 def _scalar(x: Any, where: str) -> float:
     """One candidate number as a float: ints, floats (NaN/inf kept, judged later), exact strings."""
     if isinstance(x, (bool, np.bool_)) or x is None:
-        raise CandidateError(f"{where} is {x!r}, expected a number")
+        raise CandidateError(f"{where} is {_plain(x)!r}, expected a number")
     if isinstance(x, str):
         text = x.strip()
         if text.lower() in _NONFINITE:
@@ -95,6 +111,18 @@ def _scalar(x: Any, where: str) -> float:
     if isinstance(x, numbers.Real):
         return float(x)
     raise CandidateError(f"{where} has type {type(x).__name__}, expected a number")
+
+
+def _plain(x: Any) -> Any:
+    """A numpy scalar as the Python number it holds (messages show ``1.5``, never ``np.float64(1.5)``)."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def _is_scalar(x: Any) -> bool:
+    """Whether a candidate value is one number (a Python/numpy scalar, a 0-d array or a number string)."""
+    if isinstance(x, np.ndarray):
+        return x.ndim == 0
+    return isinstance(x, (numbers.Number, str, np.generic)) and not isinstance(x, (bool, np.bool_))
 
 
 def _vector(x: Any, where: str) -> np.ndarray:
@@ -122,7 +150,7 @@ def _matrix(x: Any, where: str) -> np.ndarray:
 
 def _index(x: Any, where: str) -> int:
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (numbers.Integral, np.integer)):
-        raise CandidateError(f"{where} is {x!r:.30}, expected a state index (an integer)")
+        raise CandidateError(f"{where} is {_plain(x)!r:.30}, expected a state index (an integer)")
     return int(x)
 
 
@@ -157,7 +185,7 @@ def check_tolerance(value: Any, name: str) -> float:
     exactpte.errors.UsageError: atol must be a finite number >= 0, got nan
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)) or value < 0:
-        raise UsageError(f"{name} must be a finite number >= 0, got {value!r}")
+        raise UsageError(f"{name} must be a finite number >= 0, got {_plain(value)!r}")
     return float(value)
 
 
@@ -172,6 +200,8 @@ class Finding:
     worst_states: list[int] = field(default_factory=list)
     detail: str = ""
     diagnosis: str = ""  # the likely kind of mistake, in one sentence, when the error has a recognisable shape
+    gauge_part: float | None = None  # bias-like keys: size of the error's component in the gauge space
+    residual: float | None = None  # ... and of the rest (the real error)
 
     @property
     def ok(self) -> bool:
@@ -181,8 +211,15 @@ class Finding:
     def to_dict(self) -> dict:
         """The finding as a JSON-ready dict (``max_error`` ``None`` when not finite)."""
         err = self.max_error if math.isfinite(self.max_error) else None
-        return {"key": self.key, "status": self.status, "max_error": err, "worst_states": self.worst_states[:5],
-                "detail": self.detail, "diagnosis": self.diagnosis}
+        out = {"key": self.key, "status": self.status, "max_error": err, "worst_states": self.worst_states[:5],
+               "detail": self.detail, "diagnosis": self.diagnosis}
+        if self.gauge_part is not None:
+            out.update(gauge_part=_finite(self.gauge_part), residual=_finite(self.residual))
+        return out
+
+
+def _finite(x: float | None) -> float | None:
+    return float(x) if x is not None and math.isfinite(x) else None
 
 
 @dataclass
@@ -269,9 +306,28 @@ class _Oracle:
         self.anchors = [s for _, _, s in dec.anchor_list]
         # ker(I - P): absorption probabilities into each class
         self.invariant = np.array([to_floats(row) for row in dec.absorption]).reshape(self.n, len(dec.classes))
+        # the reference gauges' functionals: P_inf h = 0 (stationary distributions), v* = 0 at the anchors
+        self.h_gauge = np.zeros((len(dec.classes), self.n))
+        for i, (members, pi) in enumerate(zip(dec.classes, dec.stationary)):
+            self.h_gauge[i, list(members)] = to_floats(pi)
+        self.v_gauge = np.zeros((len(self.anchors), self.n))
+        self.v_gauge[np.arange(len(self.anchors)), self.anchors] = 1.0
+        self._iterates: np.ndarray | None = None  # P^k r, for the gain diagnoses (computed when first needed)
 
     def vector(self, key: str) -> np.ndarray:
         return to_floats(getattr(self.dec, key))
+
+    def diagnose_gain(self, got: np.ndarray, expected: np.ndarray, atol: float, rtol: float) -> str:
+        """:func:`~exactpte.testing.diagnoses.diagnose_gain` on this chain."""
+        tol = 10 * (atol + rtol * float(np.max(np.abs(expected), initial=0.0))) + 1e-12
+        gains = np.array([to_float(x) for x in self.dec.class_gain])
+        if self._iterates is None:
+            D = 1
+            for d in self.dec.periods:
+                D = D * d // math.gcd(D, d)
+            self._iterates = power_iterates(float_sparse_matrix(self.dec.chain), self.r, period=min(D, 1000))
+        return diagnose_gain(got, expected, self._iterates, self.r, [list(c) for c in self.dec.classes], list(self.dec.periods),
+                             gains, tol)
 
     @staticmethod
     def in_span(B: np.ndarray, x: np.ndarray, tol: float) -> bool:
@@ -303,23 +359,11 @@ def _structure_findings(cand: dict[str, Any], dec: Decomposition | CertifiedDeco
         exp_classes = sorted(sorted(c) for c in dec.classes)
         out.append(Finding("classes", "ok") if got_classes == exp_classes else Finding(
             "classes", "structure mismatch", detail=f"expected {exp_classes}, got {got_classes}"))
+    comm = _communicating_findings(cand, dec, out)
     if "periods" in cand:
-        periods = _index_list(cand["periods"], "periods")
-        if cand_classes is not None and len(cand_classes) == len(periods) and all(cand_classes):
-            got_map = {min(c): d for c, d in zip(cand_classes, periods)}
-            exp_map = {c[0]: d for c, d in zip(dec.classes, dec.periods)}
-            bad = {k: (exp_map.get(k), got_map.get(k)) for k in set(got_map) | set(exp_map) if got_map.get(k) != exp_map.get(k)}
-            detail = "; ".join(f"class with smallest state {k}: expected period {e}, got {g}" for k, (e, g) in sorted(bad.items()))
-        else:
-            ok = sorted(periods) == sorted(dec.periods)
-            detail = "" if ok else f"expected periods {sorted(dec.periods)}, got {sorted(periods)}"
-        out.append(Finding("periods", "structure mismatch" if detail else "ok", detail=detail))
+        out.append(_periods_finding(_index_list(cand["periods"], "periods"), cand_classes, comm, dec))
     if "cyclic_classes" in cand:
-        got_cycles = sorted(_rotation_canonical(c) for c in _nested(cand["cyclic_classes"], "cyclic_classes", 3))
-        exp_cycles = sorted(_rotation_canonical([list(ck) for ck in cyc]) for cyc in dec.cyclic_classes)
-        ok = got_cycles == exp_cycles
-        out.append(Finding("cyclic_classes", "ok" if ok else "structure mismatch",
-                           detail="" if ok else "cyclic classes differ (compared class by class, phases in cyclic order)"))
+        out.append(_cyclic_finding(cand["cyclic_classes"], dec))
     if "transient" in cand:
         got_transient = sorted(_index_list(cand["transient"], "transient"))
         ok = got_transient == list(dec.transient)
@@ -343,6 +387,106 @@ def _structure_findings(cand: dict[str, Any], dec: Decomposition | CertifiedDeco
         else:
             out.append(Finding("anchors", "ok"))
     return out
+
+
+def _periods_finding(periods: list[int], cand_classes: list[list[int]] | None, comm: list[list[int]] | None,
+                     dec: Decomposition | CertifiedDecomposition) -> Finding:
+    """Periods of the closed classes (aligned with the candidate's ``classes`` when given), or of
+    every communicating class (aligned with ``communicating_classes``, or one per SCC)."""
+    if comm is not None or (len(periods) != len(dec.classes) and len(periods) == len(_all_sccs(dec))):
+        return _all_periods_finding(periods, comm, dec)
+    if cand_classes is not None and len(cand_classes) == len(periods) and all(cand_classes):
+        got_map = {min(c): d for c, d in zip(cand_classes, periods)}
+        exp_map = {c[0]: d for c, d in zip(dec.classes, dec.periods)}
+        bad = {k: (exp_map.get(k), got_map.get(k)) for k in set(got_map) | set(exp_map) if got_map.get(k) != exp_map.get(k)}
+        detail = "; ".join(f"class with smallest state {k}: expected period {e}, got {g}" for k, (e, g) in sorted(bad.items()))
+    else:
+        ok = sorted(periods) == sorted(dec.periods)
+        detail = "" if ok else f"expected periods {sorted(dec.periods)}, got {sorted(periods)}"
+    return Finding("periods", "structure mismatch" if detail else "ok", detail=detail)
+
+
+def _depth(x: Any) -> int:
+    """Nesting depth of a list (its first elements followed down); 0 for a scalar."""
+    d = 0
+    while isinstance(x, (list, tuple, np.ndarray)) and not isinstance(x, (str, bytes)):
+        d += 1
+        if len(x) == 0:
+            break
+        x = x[0]
+    return d
+
+
+def _cyclic_finding(raw: Any, dec: Decomposition | CertifiedDecomposition) -> Finding:
+    """Cyclic classes per class in cyclic order (the contract), per class as an unordered partition,
+    or one flat list of every class's phases (QuantEcon, PyDTMC): the partition is always judged,
+    the cyclic order only where it is given per class."""
+    exp_sets = sorted(tuple(sorted(ck)) for cyc in dec.cyclic_classes for ck in cyc)
+    if _depth(raw) == 2:
+        got_sets = sorted(tuple(sorted(c)) for c in _nested(raw, "cyclic_classes", 2))
+        ok = got_sets == exp_sets
+        return Finding("cyclic_classes", "ok" if ok else "structure mismatch",
+                       detail="a flat list of phases, judged as a partition (cyclic order not given)" if ok
+                       else f"the phases differ: expected {_few_sets(exp_sets)}, got {_few_sets(got_sets)}")
+    cand_cycles = _nested(raw, "cyclic_classes", 3)
+    got_cycles = sorted(_rotation_canonical(c) for c in cand_cycles)
+    exp_cycles = sorted(_rotation_canonical([list(ck) for ck in cyc]) for cyc in dec.cyclic_classes)
+    if got_cycles == exp_cycles:
+        return Finding("cyclic_classes", "ok")
+    as_sets = sorted(sorted(tuple(sorted(ck)) for ck in c) for c in cand_cycles)
+    if as_sets == sorted(sorted(tuple(sorted(ck)) for ck in cyc) for cyc in dec.cyclic_classes):
+        return Finding("cyclic_classes", "ok", detail="the right partition of each class; its phases are not in "
+                       "cyclic order (an unordered partition: the order was not judged)")
+    return Finding("cyclic_classes", "structure mismatch",
+                   detail=f"cyclic classes differ: expected {_few_sets(exp_sets)}, got {_few_sets(sorted(tuple(sorted(ck)) for c in cand_cycles for ck in c))}")
+
+
+def _few_sets(sets: Sequence[Sequence[int]], k: int = 6) -> str:
+    return "[" + ", ".join(str(list(c)) for c in list(sets)[:k]) + (", ...]" if len(sets) > k else "]")
+
+
+def _all_sccs(dec: Decomposition | CertifiedDecomposition) -> list[tuple[tuple[int, ...], int]]:
+    """Every communicating class (closed classes and transient SCCs) with its period (1 for a
+    single state without a self-loop, as PyDTMC reports it)."""
+    from ..structure import period_and_phases  # scipy: only when periods of transient classes are judged
+
+    S = dec.structure
+    out = [(tuple(c), int(d)) for c, d in zip(S.classes, S.periods)]
+    graph = dec.chain.support_graph if S.transient_sccs else None
+    for scc in S.transient_sccs:
+        d, _ = period_and_phases(graph, np.array(sorted(scc)))
+        out.append((tuple(sorted(scc)), int(d)))
+    return out
+
+
+def _communicating_findings(cand: dict[str, Any], dec: Decomposition | CertifiedDecomposition,
+                            out: list[Finding]) -> list[list[int]] | None:
+    """Judge ``communicating_classes`` (every SCC, any order); return them for aligning ``periods``."""
+    if "communicating_classes" not in cand:
+        return None
+    comm = _nested(cand["communicating_classes"], "communicating_classes", 2)
+    got = sorted(tuple(sorted(c)) for c in comm)
+    exp = sorted(c for c, _ in _all_sccs(dec))
+    ok = got == exp
+    out.append(Finding("communicating_classes", "ok" if ok else "structure mismatch",
+                       detail="" if ok else f"expected {_few_sets(exp)}, got {_few_sets(got)}"))
+    return comm
+
+
+def _all_periods_finding(periods: list[int], comm: list[list[int]] | None, dec: Decomposition | CertifiedDecomposition) -> Finding:
+    """Periods of every communicating class (PyDTMC-style, transient classes included): aligned with
+    the candidate's ``communicating_classes`` when given, else compared as a multiset."""
+    sccs = _all_sccs(dec)
+    if comm is not None and len(comm) == len(periods):
+        exp_map = {min(c): d for c, d in sccs}
+        bad = [(min(c), exp_map.get(min(c)), d) for c, d in zip(comm, periods) if c and exp_map.get(min(c)) != d]
+        detail = "; ".join(f"communicating class with smallest state {k}: expected period {e}, got {g}" for k, e, g in bad[:5])
+        return Finding("periods", "structure mismatch" if bad else "ok",
+                       detail=detail or "periods of every communicating class, aligned with communicating_classes")
+    ok = sorted(periods) == sorted(d for _, d in sccs)
+    return Finding("periods", "ok" if ok else "structure mismatch",
+                   detail="periods of every communicating class (transient ones included), compared as a multiset" if ok
+                   else f"expected the periods of the {len(sccs)} communicating classes {sorted(d for _, d in sccs)}, got {sorted(periods)}")
 
 
 # -- the comparison ---------------------------------------------------------------------------------
@@ -401,6 +545,7 @@ def compare(candidate: Mapping[str, Any], reference: _Reference, *, atol: float 
         findings.append(_numeric_finding("theta", _vector(cand["theta"], "theta"), to_floats(dec.theta), atol, rtol, unit="column"))
     findings += _per_class_findings(cand, dec, atol, rtol)
     findings += _matrix_findings(cand, orc, atol, rtol)
+    findings += _absorbing_findings(cand, dec, atol, rtol)
     return Report(findings, up_to_gauge)
 
 
@@ -426,7 +571,7 @@ def _header_findings(cand: dict[str, Any], dec: Decomposition) -> list[Finding]:
     findings: list[Finding] = []
     if "format" in cand:
         ok = cand["format"] == FORMAT
-        findings.append(Finding("format", "ok" if ok else "mismatch", detail="" if ok else f"expected {FORMAT!r}, got {cand['format']!r:.40}"))
+        findings.append(Finding("format", "ok" if ok else "mismatch", detail="" if ok else f"expected {FORMAT!r}, got {_plain(cand['format'])!r:.40}"))
     if "n" in cand:
         n = _index(cand["n"], "n")
         findings.append(Finding("n", "ok" if n == dec.n else "structure mismatch", detail="" if n == dec.n else f"expected {dec.n}, got {n}"))
@@ -442,14 +587,19 @@ def _vector_findings(cand: dict[str, Any], orc: _Oracle, atol: float, rtol: floa
     """The state-indexed vectors (:data:`VECTOR_KEYS`): a mismatch is re-examined as a gauge shift,
     else diagnosed; an off-gauge ``v`` with its matching ``g`` is one gauge finding, not two."""
     findings: list[Finding] = []
-    given = {k: _vector(cand[k], k) for k in VECTOR_KEYS if k in cand}
+    scalar_rho = "rho" in cand and _is_scalar(cand["rho"])
+    given = {k: _vector(cand[k], k) for k in VECTOR_KEYS if k in cand and not (k == "rho" and scalar_rho)}
+    if scalar_rho:  # every average-reward solver returns one number: judged as one gain for every state
+        given = {"rho": np.full(orc.n, _scalar(cand["rho"], "rho")), **given}
     for key, got in given.items():
         expected = orc.vector(key)
         f = _numeric_finding(key, got, expected, atol, rtol)
         if f.status == "mismatch" and math.isfinite(f.max_error):
             f = _gauge(key, f, got, expected, given, orc, atol, rtol)
-            if f.status == "mismatch":
+            if f.status == "mismatch" and not f.diagnosis:
                 f.diagnosis = diagnose_vector(key, got, expected, orc, atol, rtol)
+        if key == "rho" and scalar_rho:
+            f.detail = "a scalar gain, judged as one gain for every state" + (f"; {f.detail}" if f.detail else "")
         findings.append(f)
     if "g_star" in given and "v_star" in given:
         fv = next(f for f in findings if f.key == "v_star")
@@ -483,6 +633,13 @@ def _compare_certified(cand: dict[str, Any], cert: CertifiedDecomposition, atol:
     """
     from ..certified import Interval
 
+    exact_only = [k for k in (*ABSORBING_KEYS, "targets") if k in cand]
+    if exact_only:
+        raise CandidateError(f"{', '.join(exact_only)}: judged against the exact reference only (--arithmetic exact)")
+    if "stationary" in cand and _full_length(cand["stationary"], cert.n, [len(c) for c in cert.structure.classes]):
+        raise CandidateError("full-length stationary vectors are judged against the exact reference only (--arithmetic exact)")
+    if "rho" in cand and _is_scalar(cand["rho"]):  # a scalar gain: one gain for every state
+        cand = {**cand, "rho": [cand["rho"]] * cert.n}
     findings: list[Finding] = []
     if "n" in cand:
         n = _index(cand["n"], "n")
@@ -524,9 +681,30 @@ def _compare_certified(cand: dict[str, Any], cert: CertifiedDecomposition, atol:
 
 
 def _gauge(key: str, f: Finding, got: np.ndarray, expected: np.ndarray, given: dict[str, np.ndarray], orc: _Oracle, atol: float, rtol: float) -> Finding:
-    """Re-classify a mismatch that lies exactly in the gauge space of ``v*`` or ``h``."""
+    """Split a bias-like mismatch into its gauge part and the residual (both reported); re-classify
+    it as "same up to gauge" when the residual is within tolerance."""
     diff = got - expected
     tol = 10 * (atol + rtol * float(np.max(np.abs(expected), initial=0.0))) + 1e-12
+    if key in ("v_star", "h"):
+        space, B, C = ("K(P)", orc.basis, orc.v_gauge) if key == "v_star" else ("ker(I-P)", orc.invariant, orc.h_gauge)
+        f.gauge_part, f.residual = gauge_split(diff, B, C)
+        if f.gauge_part > tol:
+            answer = float(np.max(np.abs(expected), initial=0.0))
+            note, why = gauge_note(f.gauge_part, f.residual, answer, space, tol)
+            if f.residual > tol:
+                f.detail, f.diagnosis = f"{f.detail}; {note}", why
+                return f
+            found = _gauge_shift(key, f, got, given, orc, tol)
+            if found is not f:
+                found.detail, found.diagnosis = f"{found.detail}; {note}", f"{found.diagnosis}; {why}" if why else found.diagnosis
+                found.gauge_part, found.residual = f.gauge_part, f.residual
+            return found
+    return _gauge_shift(key, f, got, given, orc, tol)
+
+
+def _gauge_shift(key: str, f: Finding, got: np.ndarray, given: dict[str, np.ndarray], orc: _Oracle, tol: float) -> Finding:
+    """``f`` re-classified as a gauge shift when ``got - expected`` lies in the gauge space (else ``f``)."""
+    diff = got - orc.vector(key)
     if key == "v_star" and orc.in_span(orc.basis, diff, tol):
         g = orc.r - (np.eye(orc.n) - orc.P) @ got
         g_in_K = orc.in_span(orc.basis, g, tol)
@@ -553,16 +731,20 @@ def diagnose_vector(key: str, got: np.ndarray, expected: np.ndarray, orc: _Oracl
     diff = got - expected
     tol = 10 * (atol + rtol * float(np.max(np.abs(expected), initial=0.0))) + 1e-12
     scale = float(np.max(np.abs(expected), initial=0.0))
-    if scale > tol and np.max(np.abs(got + expected)) <= tol:
-        return f"the sign is flipped: {key} = -(the exact {key})"
-    if scale > tol:
-        c = float(got @ expected) / float(expected @ expected)
-        if abs(c - 1) > 1e-6 and np.max(np.abs(got - c * expected)) <= tol:
-            return f"a scale error: {key} = {c:.6g} x (the exact {key})"
+    sign_scale = _sign_or_scale(key, got, expected, tol)
+    if sign_scale:
+        return sign_scale
+    if key == "rho":  # unichain assumption, power-iteration values, constant candidates
+        gain = orc.diagnose_gain(got, expected, atol, rtol)
+        if gain or np.ptp(got) <= tol:
+            return gain
     recurrent = np.zeros(orc.n, dtype=bool)
     for members in orc.dec.classes:
         recurrent[list(members)] = True
     if orc.in_span(orc.invariant, diff, tol):
+        if key in ("rho", "g_star"):  # a gain has no normalisation
+            return ("wrong class gains: the error is constant on each closed class (and absorbed accordingly): "
+                    "some class's gain pi_i . r is wrong, not a normalisation")
         return ("a per-class constant offset: the error is an element of ker(I - P) (constant on each closed class, "
                 "absorbed accordingly): a different normalisation")
     if orc.in_span(orc.basis, diff, tol):
@@ -574,6 +756,18 @@ def diagnose_vector(key: str, got: np.ndarray, expected: np.ndarray, orc: _Oracl
     per_class = all(np.ptp(diff[list(members)]) <= tol for members in orc.dec.classes)
     if per_class and np.any(np.abs(diff[recurrent]) > tol):
         return "a per-class constant offset on the closed classes (and a matching error on transient states)"
+    return ""
+
+
+def _sign_or_scale(key: str, got: np.ndarray, expected: np.ndarray, tol: float) -> str:
+    """``-x`` or ``c x`` (never "scale" when the candidate or the answer is constant)."""
+    scale = float(np.max(np.abs(expected), initial=0.0))
+    if scale > tol and np.max(np.abs(got + expected)) <= tol:
+        return f"the sign is flipped: {key} = -(the exact {key})"
+    if scale > tol and np.ptp(got) > tol and np.ptp(expected) > tol:
+        c = float(got @ expected) / float(expected @ expected)
+        if abs(c - 1) > 1e-6 and np.max(np.abs(got - c * expected)) <= tol:
+            return f"a scale error: {key} = {c:.6g} x (the exact {key})"
     return ""
 
 
@@ -603,19 +797,24 @@ def _per_class_findings(cand: dict[str, Any], dec: Decomposition, atol: float, r
     """``stationary`` and ``class_gain``, aligned with the candidate's classes (canonical order if none given)."""
     out: list[Finding] = []
     order = list(range(len(dec.classes)))
+    if "stationary" in cand and _full_length(cand["stationary"], dec.n, [len(c) for c in dec.classes]):
+        out.append(_mixture_finding(cand["stationary"], dec, atol, rtol))  # needs no alignment with classes
+        cand = {k: v for k, v in cand.items() if k != "stationary"}
     cand_classes = _nested(cand["classes"], "classes", 2) if "classes" in cand else None
     if cand_classes is not None:
         by_set = {tuple(sorted(c)): i for i, c in enumerate(dec.classes)}
         mapped = [by_set.get(tuple(sorted(c))) for c in cand_classes]
         order = [i for i in mapped if i is not None]
         if len(order) != len(mapped) or len(mapped) != len(dec.classes):
-            return [Finding(k, "structure mismatch", detail="the candidate's classes differ, so per-class values cannot be aligned")
-                    for k in PER_CLASS_KEYS if k in cand]
+            return out + [Finding(k, "structure mismatch", detail="the candidate's classes differ, so per-class values cannot be aligned")
+                          for k in PER_CLASS_KEYS if k in cand]
     if "class_gain" in cand:
         exp = np.array([to_float(dec.class_gain[i]) for i in order])
         out.append(_numeric_finding("class_gain", _vector(cand["class_gain"], "class_gain"), exp, atol, rtol, unit="class"))
     if "stationary" in cand:
         raw = cand["stationary"]
+        if isinstance(raw, np.ndarray):
+            raw = list(raw)
         if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence) or len(raw) != len(order):
             out.append(Finding("stationary", "mismatch", math.inf, [], f"expected one distribution per class ({len(order)})"))
             return out
@@ -635,6 +834,180 @@ def _per_class_findings(cand: dict[str, Any], dec: Decomposition, atol: float, r
     return out
 
 
+def _absorbing_findings(cand: dict[str, Any], dec: Decomposition, atol: float, rtol: float) -> list[Finding]:
+    """``absorption``, ``fundamental``, ``first_passage`` (with ``targets``) and ``total_reward``,
+    each judged against an independent exact reference (:mod:`exactpte.testing.references`)."""
+    out: list[Finding] = []
+    chain, T = dec.chain, list(dec.transient)
+    if "targets" in cand and "first_passage" not in cand:
+        raise CandidateError("targets is given without first_passage (the mean first-passage times to the targets)")
+    if "absorption" in cand:
+        exp = np.array([to_floats(row) for row in references.absorption(chain)]).reshape(dec.n, len(dec.classes))
+        got = _matrix(cand["absorption"], "absorption")
+        if got.shape == (len(T), exp.shape[1]) and len(T) != dec.n:
+            exp = exp[T]  # rows on the transient states only, in the order of transient
+        full = got.shape[0] == dec.n
+        recurrent = {s for c in dec.classes for s in c} if full else set()
+        f = _judged_matrix("absorption", got, exp, atol, rtol, recurrent)
+        if f.detail.startswith("has shape") and len(T) != dec.n:
+            f.detail += f" (every state) or {(len(T), len(dec.classes))} (the transient states), one column per closed class"
+        out.append(f)
+    if "fundamental" in cand:
+        exp = np.array([to_floats(row) for row in references.fundamental(chain)]).reshape(len(T), len(T))
+        out.append(_judged_matrix("fundamental", _matrix(cand["fundamental"], "fundamental"), exp, atol, rtol))
+    if "first_passage" in cand:
+        if "targets" not in cand:
+            raise CandidateError("first_passage needs targets: the target set, a list of state indices")
+        targets = _index_list(cand["targets"], "targets")
+        if not targets or any(not 0 <= a < dec.n for a in targets):
+            raise CandidateError(f"targets must be a non-empty list of states in 0..{dec.n - 1}, got {_few(targets)}")
+        ref = references.first_passage(chain, targets)
+        exp = np.array([math.inf if x is None else to_float(x) for x in ref])
+        out.append(_first_passage_finding(_vector(cand["first_passage"], "first_passage"), exp, targets, atol, rtol))
+    if "total_reward" in cand:
+        exp = to_floats(references.total_reward(chain))
+        f = _numeric_finding("total_reward", _vector(cand["total_reward"], "total_reward"), exp, atol, rtol)
+        if f.status == "mismatch" and f.worst_states and all(s not in set(T) for s in f.worst_states):
+            f.diagnosis = "reward counted on the closed classes: the total reward before absorption is 0 there"
+        out.append(f)
+    return out
+
+
+def _judged_matrix(key: str, got: np.ndarray, exp: np.ndarray, atol: float, rtol: float,
+                   recurrent_rows: set[int] | None = None) -> Finding:
+    """A matrix judged entrywise, a mismatch diagnosed (transposed, columns permuted, rows not summing
+    to 1, ``N - I`` for the fundamental matrix)."""
+    if got.shape == exp.T.shape and got.shape != exp.shape:
+        f = _numeric_finding(key, got.T, exp, atol, rtol, unit="row")
+        if f.ok:
+            return Finding(key, "mismatch", math.inf, [], f"has shape {got.shape}, expected {exp.shape}",
+                           "the transpose of the right matrix")
+    f = _numeric_finding(key, got, exp, atol, rtol, unit="row")
+    if f.status != "mismatch" or not math.isfinite(f.max_error) or got.shape != exp.shape:
+        return f
+    tol = 10 * (atol + rtol * float(np.max(np.abs(exp), initial=0.0))) + 1e-12
+    close = lambda a: bool(np.max(np.abs(got - a), initial=0.0) <= tol)
+    if got.shape[0] == got.shape[1] and close(exp.T):
+        f.diagnosis = "the transpose of the right matrix"
+    elif key == "fundamental" and close(exp - np.eye(exp.shape[0])):
+        f.diagnosis = "N - I: visits counted from time 1, not from time 0 ((I - Q)^{-1} counts the start)"
+    elif key == "absorption":
+        sums = got.sum(axis=1)
+        perm = [int(np.argmin(np.abs(got[:, [j]] - exp).max(axis=0))) for j in range(got.shape[1])]
+        if np.max(np.abs(sums - 1)) > tol:
+            s = int(np.argmax(np.abs(sums - 1)))
+            f.diagnosis = f"rows do not sum to 1 (row {s} sums to {float(sums[s]):.6g}): not absorption probabilities"
+        elif sorted(perm) == list(range(got.shape[1])) and close(exp[:, perm]):
+            f.diagnosis = f"the classes in another order (column j holds class {perm}[j]); columns follow the canonical class order"
+        elif recurrent_rows and set(f.worst_states) <= recurrent_rows:
+            f.diagnosis = ("wrong on states of closed classes only: such a state ends in its own class with probability 1 "
+                           "(a state of a closed class taken as transient)")
+    return f
+
+
+def _first_passage_finding(got: np.ndarray, exp: np.ndarray, targets: list[int], atol: float, rtol: float) -> Finding:
+    """Mean first-passage times: infinite exactly where the targets are missed with positive probability."""
+    if got.shape != exp.shape:
+        return Finding("first_passage", "mismatch", math.inf, [], f"has shape {got.shape}, expected {exp.shape}")
+    inf_exp, inf_got = np.isinf(exp), np.isposinf(got)
+    if np.any(inf_exp != inf_got):
+        bad = [int(s) for s in np.flatnonzero(inf_exp != inf_got)]
+        s = bad[0]
+        return Finding("first_passage", "mismatch", math.inf, bad[:5],
+                       f"state {s}: expected {'inf' if inf_exp[s] else f'{exp[s]:.6g}'}, got {got[s]:.6g}",
+                       "infinite exactly where the targets are missed with positive probability" if inf_exp[s] else "")
+    f = _numeric_finding("first_passage", np.where(inf_exp, 0.0, got), np.where(inf_exp, 0.0, exp), atol, rtol)
+    if f.status == "mismatch" and set(f.worst_states) <= set(targets):
+        f.diagnosis = "wrong on the targets only: first passage is 0 on the targets (a return time was given there?)"
+    return f
+
+
+def _full_length(raw: Any, n: int, sizes: list[int]) -> bool:
+    """Whether ``stationary`` is given as full-length vectors (one, or a list of them) rather than
+    per class: a flat vector, or rows of length ``n`` where some class is smaller than ``n``."""
+    depth = _depth(raw)
+    if depth == 1:
+        return True
+    if depth != 2:
+        return False
+    rows = list(raw)
+    return bool(rows) and all(len(row) == n for row in rows) and any(size != n for size in sizes)
+
+
+def _mixture_finding(raw: Any, dec: Decomposition, atol: float, rtol: float) -> Finding:
+    """Full-length stationary vectors (QuantEcon, PyDTMC, discreteMarkovChain): each must be a
+    stationary distribution of the whole chain, i.e. a mixture ``Σ c_i π_i`` of the classes'
+    (``c_i >= 0``, ``Σ c_i = 1``); any mixture is accepted, its weights are named."""
+    rows = [_vector(raw, "stationary")] if _depth(raw) == 1 else [_vector(r, f"stationary[{k}]") for k, r in enumerate(raw)]
+    pis = [(list(members), to_floats(pi)) for members, pi in zip(dec.classes, dec.stationary)]
+    worst, weights_seen, max_err = Finding("stationary", "ok"), [], 0.0
+    for k, x in enumerate(rows):
+        where = f"vector {k}: " if len(rows) > 1 else ""
+        if x.shape != (dec.n,):
+            return Finding("stationary", "mismatch", math.inf, [], f"{where}has length {x.size}, expected {dec.n}")
+        if not np.all(np.isfinite(x)):
+            bad = [int(i) for i in np.flatnonzero(~np.isfinite(x))]
+            k = len(dec.classes)
+            return Finding("stationary", "mismatch", math.inf, bad[:5], f"{where}not finite at states {_few(bad)}",
+                           f"NaN from a singular solve: the chain has {k} closed classes, so I - P restricted by one "
+                           "normalisation is still singular" if k > 1 else "")
+        weights = np.array([x[m].sum() for m, _ in pis])
+        mix = np.zeros(dec.n)
+        for (m, pi), c in zip(pis, weights):
+            mix[m] = c * pi
+        err = np.abs(x - mix)
+        f = _numeric_finding("stationary", x, mix, atol, rtol)
+        max_err = max(max_err, float(err.max(initial=0.0)))
+        total = float(x.sum())
+        problems = []
+        negative = float(max(-x.min(initial=0.0), 0.0))
+        if negative > atol:
+            problems.append(f"negative entries (state {int(np.argmin(x))}: {float(x.min()):.3g}; class weights "
+                            + ", ".join(f"{float(c):.3g}" for c in weights) + ")")
+        if abs(total - 1) > atol + rtol:
+            problems.append(f"sums to {total:.6g}, not 1")
+        if not f.ok:
+            w = f.worst_states[0]
+            problems.append(f"mass {float(x[w]):.3g} on transient state {w}" if w in set(dec.transient)
+                            else f"not proportional to its class's stationary distribution at state {w} "
+                                 f"(expected {float(mix[w]):.6g} for the class weight {float(weights[_class_index(dec, w)]):.6g})")
+        if problems:
+            wrong = Finding("stationary", "mismatch", float(max(err.max(), abs(total - 1), negative)),
+                            f.worst_states or [int(np.argmin(x))],
+                            where + "not a stationary distribution of the chain: " + "; ".join(problems),
+                            _stationary_diagnosis(x, float(err.max()), negative, weights, dec))
+            if worst.ok:
+                worst = wrong
+        weights_seen.append("(" + ", ".join(f"{float(c):.3g}" for c in weights) + ")")
+    if worst.ok:
+        worst.max_error = max_err
+        worst.detail = ("a stationary distribution of the whole chain: a mixture of the classes' with weights "
+                        + ", ".join(weights_seen))
+    return worst
+
+
+def _stationary_diagnosis(x: np.ndarray, off: float, negative: float, weights: np.ndarray, dec: Decomposition) -> str:
+    """Why a full-length vector is not a stationary distribution: an arbitrary solution of a singular
+    system (several closed classes), or a nearly invariant vector (a stopping rule on the change per
+    step, under slow mixing), or mass left on transient states."""
+    k = len(dec.classes)
+    if (negative > 0 or np.any(weights < 0)) and k > 1:
+        return (f"a solve that assumes one stationary distribution: the chain has {k} closed classes (eigenvalue 1 "
+                f"of multiplicity {k}), so an eigen/linear solve returns an arbitrary combination, not a distribution")
+    P = float_sparse_matrix(dec.chain)
+    moved = float(np.max(np.abs(P.T @ x - x), initial=0.0))
+    if off > 0 and moved < 1e-3 * off:
+        return (f"nearly invariant (max |x P - x| = {moved:.2g}) yet {off:.3g} away from the stationary distribution: "
+                "a stopping rule on the change per step stopped a slowly mixing iteration (near its start vector)")
+    if any(abs(float(x[s])) > 0 for s in dec.transient):
+        return "mass left on transient states: an iteration stopped before the transient part died out, or transient states taken as recurrent"
+    return "within a class, not proportional to the class's stationary distribution"
+
+
+def _class_index(dec: Decomposition, s: int) -> int:
+    return next(i for i, c in enumerate(dec.classes) if s in c)
+
+
 def assert_decomposition_close(candidate: Mapping[str, Any], reference: _Reference, *, atol: float = 1e-9, rtol: float = 0.0,
                                up_to_gauge: bool = False) -> Report:
     """Assert that every quantity the candidate gives matches the exact answer (see :func:`compare`).
@@ -644,6 +1017,7 @@ def assert_decomposition_close(candidate: Mapping[str, Any], reference: _Referen
     AssertionError
         Naming each disagreeing quantity, its worst states and expected versus got.
     """
+    __tracebackhide__ = True  # pytest shows the caller's frame, not the oracle's
     report = compare(candidate, reference, atol=atol, rtol=rtol, up_to_gauge=up_to_gauge)
     if not report.ok:
         bad = [f for f in report.findings if not (f.ok or (up_to_gauge and f.status == "same up to gauge"))]
@@ -655,9 +1029,11 @@ def assert_decomposition_close(candidate: Mapping[str, Any], reference: _Referen
 
 def assert_gain_close(rho: Sequence[float], reference: _Reference, *, atol: float = 1e-9, rtol: float = 0.0) -> None:
     """Assert a gain vector equals ``ρ = P∞ r`` (NaN and infinity never agree)."""
+    __tracebackhide__ = True
     assert_decomposition_close({"rho": rho}, reference, atol=atol, rtol=rtol)
 
 
 def assert_bias_close(h: Sequence[float], reference: _Reference, *, atol: float = 1e-9, rtol: float = 0.0, up_to_gauge: bool = False) -> None:
     """Assert a bias vector equals the normalized ``h`` (or differs by ``ker(I - P)`` when ``up_to_gauge``)."""
+    __tracebackhide__ = True
     assert_decomposition_close({"h": h}, reference, atol=atol, rtol=rtol, up_to_gauge=up_to_gauge)

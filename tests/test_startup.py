@@ -1,0 +1,65 @@
+"""Start-up cost: a small chain's `exactpte decompose` imports neither SciPy nor sympy (the
+parametric machinery) nor matplotlib; the structure analysis of a small graph runs in plain Python and agrees with
+scipy's on large random graphs' worth of small ones."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import exactpte
+from exactpte.structure import SupportGraph, bfs_levels, graph_structure, strongly_connected_components
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_decompose_on_a_small_chain_imports_no_scipy_nor_sympy(tmp_path):
+    from exactpte.testing.random_chains import random_chain
+
+    path = tmp_path / "c13.json"
+    exactpte.dump(random_chain(13, seed=3), path)
+    code = ("import sys; from exactpte.cli import main; main(['decompose', sys.argv[1], '--json']); "
+            "print([m for m in ('scipy', 'sympy', 'matplotlib') if m in sys.modules], file=sys.stderr)")
+    res = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT), "PATH": ""}, check=True)
+    assert json.loads(res.stdout)["n"] == 13
+    assert res.stderr.strip().splitlines()[-1] == "[]"
+
+
+def _graph(succ):
+    indptr = np.zeros(len(succ) + 1, dtype=np.int64)
+    np.cumsum([len(s) for s in succ], out=indptr[1:])
+    return SupportGraph(len(succ), indptr, np.array([j for s in succ for j in s], dtype=np.int64))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 25).flatmap(lambda n: st.lists(st.lists(st.integers(0, n - 1), min_size=1, max_size=4, unique=True),
+                                                     min_size=n, max_size=n)))
+def test_plain_python_structure_equals_scipys(succ):
+    succ = [sorted(s) for s in succ]
+    small = _graph(succ)
+    big = small.scipy()  # the same graph as a scipy matrix: scipy's algorithms
+    k1, l1 = strongly_connected_components(small)
+    k2, l2 = strongly_connected_components(big)
+    assert k1 == k2 and all((l1[a] == l1[b]) == (l2[a] == l2[b]) for a in range(len(succ)) for b in range(len(succ)))
+    assert bfs_levels(small, 0).tolist() == bfs_levels(big, 0).tolist()
+    a, b = graph_structure(small), graph_structure(big)
+    assert (a.classes, a.periods, a.cyclic_classes, a.transient) == (b.classes, b.periods, b.cyclic_classes, b.transient)
+    # the transient SCCs: the same sets, each after every SCC it reaches (independent SCCs may come
+    # in either order: Tarjan's completion order here, Pearce's in scipy)
+    assert sorted(a.transient_sccs) == sorted(b.transient_sccs)
+    seen: set[int] = set()
+    for scc in a.transient_sccs:
+        reached = {t for s in scc for t in succ[s]} - set(scc)
+        assert reached <= seen | {s for c in a.classes for s in c}
+        seen |= set(scc)
+
+
+def test_support_graph_delegates_to_scipy():
+    g = exactpte.example("branching").support_graph
+    assert isinstance(g, SupportGraph)
+    assert g.toarray().shape == (7, 7) and g[[0, 1]].shape == (2, 7) and g.nnz == len(g.indices)
