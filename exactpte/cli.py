@@ -13,12 +13,16 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__
 from .errors import ExactpteError, UsageError
 
-__all__ = ["main", "ArgumentParser", "positive_int", "nonnegative_int", "tolerance", "run_guarded"]
+if TYPE_CHECKING:  # the CLI imports the chain machinery only when a command runs (start-up time)
+    from .chain import Chain
+
+__all__ = ["main", "ArgumentParser", "add_chain_options", "load_chain", "parse_anchors", "positive_int", "nonnegative_int",
+           "tolerance", "run_guarded"]
 
 
 # -- option types: each names the rule it enforces -------------------------------------------------
@@ -60,24 +64,32 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+def add_chain_options(sp: argparse.ArgumentParser, *, positional: bool = True) -> None:
+    """The chain-input options every command that reads a chain shares (here and in ``proofs-check``):
+    the chain file (positional, or ``--chain FILE`` for commands whose positional argument is
+    something else) or ``--example NAME``, and ``--rewards``, ``--labels``, ``--reward-model`` for
+    the formats that keep rewards and labels apart (read by :func:`load_chain`)."""
+    src = sp.add_mutually_exclusive_group(required=True)
+    if positional:
+        src.add_argument("file", nargs="?", help="chain file: .json, .drn (Storm), .tra (PRISM explicit) or .csv, "
+                                                 "optionally .gz/.xz/.bz2 compressed")
+    else:
+        src.add_argument("--chain", metavar="FILE", help="the chain file (.json, .drn, .tra or .csv, optionally compressed)")
+    src.add_argument("--example", metavar="NAME", help="a built-in example (see 'exactpte examples')")
+    sp.add_argument("--rewards", metavar="FILE", action="append",
+                    help="reward file: .srew/.state.rew and/or .trew/.trans.rew for a .tra chain, a CSV for a .csv chain "
+                         "(repeat for state and transition rewards); without one such a chain has r = 0 (said in a note)")
+    sp.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain (checked for form)")
+    sp.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn file with several")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="exactpte", description="Exact persistent-transient decomposition of Markov reward processes.")
     p.add_argument("--version", action="version", version=f"exactpte {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
 
-    def chain_source(sp: argparse.ArgumentParser) -> None:
-        src = sp.add_mutually_exclusive_group(required=True)
-        src.add_argument("file", nargs="?", help="chain file: .json, .drn (Storm), .tra (PRISM explicit) or .csv, "
-                                                 "optionally .gz/.xz/.bz2 compressed")
-        src.add_argument("--example", metavar="NAME", help="a built-in example (see 'exactpte examples')")
-        sp.add_argument("--rewards", metavar="FILE", action="append",
-                        help="reward file: .srew/.state.rew and/or .trew/.trans.rew for a .tra chain, a CSV for a .csv chain "
-                             "(repeat for state and transition rewards)")
-        sp.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain (checked for form)")
-        sp.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn file with several")
-
     d = sub.add_parser("decompose", help="decompose a chain file or a built-in example")
-    chain_source(d)
+    add_chain_options(d)
     fmt = d.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="the JSON contract (numbers as 'p/q' strings)")
     fmt.add_argument("--latex", action="store_true", help="a LaTeX tabular")
@@ -100,7 +112,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("examples", help="list the built-in examples, one a line, name first")
 
     dr = sub.add_parser("draw", help="draw the support graph (classes as rings of cyclic classes, anchors marked); needs matplotlib")
-    chain_source(dr)
+    add_chain_options(dr)
     dr.add_argument("-o", "--output", required=True, metavar="FILE", help="the picture to write: .svg, .png or .pdf")
     dr.add_argument("--edge-labels", action="store_true", help="write each transition probability")
     dr.add_argument("--strata", action="store_true", help="parametric chains (one or two parameters): the parameter "
@@ -110,10 +122,7 @@ def _parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="compare another implementation's output with the exact answers")
     c.add_argument("candidate", help="JSON (any subset of the decompose --json keys), CSV (a column per quantity) or .npz")
-    c.add_argument("--chain", required=True, help="the chain file the candidate was computed for")
-    c.add_argument("--rewards", metavar="FILE", action="append", help="reward file(s) for a .tra/.csv chain")
-    c.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain")
-    c.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn chain with several")
+    add_chain_options(c, positional=False)
     c.add_argument("--atol", type=tolerance, default=1e-9, help="absolute tolerance (default: 1e-9)")
     c.add_argument("--rtol", type=tolerance, default=0.0, help="relative tolerance (default: 0)")
     c.add_argument("--up-to-gauge", action="store_true", help="accept v off by K(P) and h off by ker(I-P), reported as such")
@@ -122,7 +131,7 @@ def _parser() -> argparse.ArgumentParser:
                    help=f"the reference: exact, or certified enclosures (auto: certified past {EXACT_CHECK_LIMIT} states)")
 
     e = sub.add_parser("estimate", help="the sample-based estimator, scored against the exact answers")
-    chain_source(e)
+    add_chain_options(e)
     e.add_argument("--K", type=positive_int, default=180, help="support samples per state (default: 180)")
     e.add_argument("--M", type=positive_int, default=900, help="absorption episodes per transient state (default: 900)")
     e.add_argument("--T", type=positive_int, default=2600, help="projected SA iterations (default: 2600)")
@@ -134,7 +143,8 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _parse_anchors(text: str | None) -> list[int] | None:
+def parse_anchors(text: str | None) -> list[int] | None:
+    """``--anchors A,B,...`` as a list of states (``None`` when not given)."""
     if text is None:
         return None
     try:
@@ -143,7 +153,9 @@ def _parse_anchors(text: str | None) -> list[int] | None:
         raise UsageError(f"--anchors takes comma-separated state indices, got {text!r}") from None
 
 
-def _load_chain(args, path: str | None = None):
+def load_chain(args: argparse.Namespace, path: str | None = None) -> Chain:
+    """The chain named by :func:`add_chain_options`: the file at ``path`` (else ``args.file``) with its
+    reward and label files, or the built-in ``--example``."""
     from .examples import example
     from .io import load
 
@@ -195,7 +207,7 @@ def _dispatch(args) -> int:
         return 0
     if args.command == "check":
         return _check(args, out)
-    chain = _load_chain(args)
+    chain = load_chain(args)
     for note in chain.notes:
         print(f"exactpte: note: {note}", file=sys.stderr)
     if args.command == "estimate":
@@ -235,7 +247,7 @@ def _dispatch(args) -> int:
         return _strata(chain, args, out)
     from .result import decompose
 
-    dec = decompose(chain, anchors=_parse_anchors(args.anchors))
+    dec = decompose(chain, anchors=parse_anchors(args.anchors))
     _compute(dec, _quantities_printed(args), enabled=not args.quiet and chain.n >= PROGRESS_STATES)
     if args.json:
         print(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times, indent=args.indent,
@@ -336,7 +348,7 @@ def _check(args, out) -> int:
     from .testing.candidates import load_candidate
     from .testing.oracle import compare
 
-    chain = _load_chain(args, args.chain)
+    chain = load_chain(args, args.chain)
     if chain.field.is_parametric:
         raise UsageError(f"{args.chain} is a parametric chain; the oracle judges float outputs of rational chains")
     candidate = load_candidate(args.candidate)

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 import exactpte
-from exactpte.cli import ArgumentParser, _load_chain, _parse_anchors, nonnegative_int, positive_int, run_guarded
+from exactpte.cli import ArgumentParser, add_chain_options, load_chain, nonnegative_int, parse_anchors, positive_int, run_guarded
 from exactpte.chain import MarkovRewardProcess
 from exactpte.errors import ExactpteError
 
@@ -25,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="proofs-check", description="Check the paper's theorems exactly.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
     c = sub.add_parser("chain", help="every check on one chain (decomposed by exactpte)")
-    _chain_options(c, positional=True)
+    add_chain_options(c, positional=True)
     c.add_argument("--anchors", metavar="A,B,...", help="one anchor state per cyclic class, in (class, phase) order "
                                                         "(as 'exactpte decompose --anchors')")
     _judging_options(c)
@@ -34,12 +34,12 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--runs", type=positive_int, default=None, help="with --statistical: repetitions per statistical check")
     r = sub.add_parser("result", help="judge a decomposition written by any implementation (JSON contract)")
     r.add_argument("result", help="a decomposition in the JSON contract of 'exactpte decompose --json'")
-    _chain_options(r, positional=False)
+    add_chain_options(r, positional=False)
     _judging_options(r)
     v = sub.add_parser("verify", help="the small trusted checker (proofs_check/verify.py, standard library only): "
                                       "a rational claim in the JSON contract, equation by equation; exit 0 valid, 1 not")
     v.add_argument("claim", help="a decomposition in the JSON contract of 'exactpte decompose --json' (rational)")
-    _chain_options(v, positional=False)  # a .json chain is read by verify.py itself; other formats by exactpte's readers
+    add_chain_options(v, positional=False)  # a .json chain is read by verify.py itself; other formats by exactpte's readers
     v.add_argument("--json", action="store_true", help="print the verdict as JSON")
     v.add_argument("--size-factor", type=positive_int, default=None,
                    help="size budget of the claim's numbers and common denominators, in multiples of the chain's bits "
@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--dask", metavar="ADDRESS", help="run the chains on a Dask scheduler (tcp://host:port); pip install \".[dask]\"")
     s.add_argument("--quiet", action="store_true", help="no progress output")
     st = sub.add_parser("statistical", help="the estimator's statistical checks on one chain (exact references from proofs_check's routes)")
-    _chain_options(st, positional=True)
+    add_chain_options(st, positional=True)
     st.add_argument("--runs", type=positive_int, default=None, help="independent repetitions per check (default: each check's own)")
     st.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the repetitions (default: 0)")
     st.add_argument("--alpha", type=float, default=0.01, help="level of each check, Holm-corrected within it (default: 0.01)")
@@ -72,24 +72,6 @@ def _parser() -> argparse.ArgumentParser:
     lst = sub.add_parser("list", help="the check keys and their statements")
     lst.add_argument("--labels", action="store_true", help="also every label of the paper with its check or the reason it has none")
     return p
-
-
-def _chain_options(sp: argparse.ArgumentParser, *, positional: bool) -> None:
-    """The chain-input options of ``exactpte decompose`` (loaded by :func:`exactpte.cli._load_chain`): the file
-    (positional for ``chain``, ``--chain`` for ``result``) or ``--example``, and ``--rewards``, ``--labels``,
-    ``--reward-model`` for the formats that keep rewards and labels apart."""
-    src = sp.add_mutually_exclusive_group(required=True)
-    if positional:
-        src.add_argument("file", nargs="?", help="chain file: .json, .drn (Storm), .tra (PRISM explicit) or .csv, "
-                                                 "optionally .gz/.xz/.bz2 compressed")
-    else:
-        src.add_argument("--chain", metavar="FILE", help="the chain file the result claims to decompose")
-    src.add_argument("--example", metavar="NAME", help="a built-in example (see 'exactpte examples')")
-    sp.add_argument("--rewards", metavar="FILE", action="append",
-                    help="reward file: .srew/.state.rew and/or .trew/.trans.rew for a .tra chain, a CSV for a .csv chain "
-                         "(repeat for state and transition rewards); without one such a chain has r = 0 (said in a note)")
-    sp.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain (checked for form)")
-    sp.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn file with several")
 
 
 def _judging_options(sp: argparse.ArgumentParser) -> None:
@@ -107,7 +89,7 @@ def _judging_options(sp: argparse.ArgumentParser) -> None:
 
 def _load(args: argparse.Namespace, path: str | None) -> MarkovRewardProcess:
     """The chain named on the command line, refused when parametric; its loading notes (``r = 0``) on stderr."""
-    chain = _load_chain(args, path)
+    chain = load_chain(args, path)
     where = path or f"example {args.example!r}"
     if chain.field.is_parametric or not isinstance(chain, MarkovRewardProcess):
         raise ExactpteError(f"{where} is a parametric chain; the checks run on rational chains: "
@@ -121,7 +103,7 @@ def _judge(args: argparse.Namespace) -> int:
     """``chain`` (exactpte's decomposition of the chain) and ``result`` (a claimed decomposition from a file)."""
     chain = _load(args, args.file if args.command == "chain" else args.chain)
     if args.command == "chain":
-        dec = exactpte.decompose(chain, anchors=_parse_anchors(args.anchors))
+        dec = exactpte.decompose(chain, anchors=parse_anchors(args.anchors))
         claimed = from_decomposition(dec, with_P_inf=chain.n <= (args.max_dense or 1500))
     else:
         claimed = load_result(args.result, chain.n)
