@@ -15,6 +15,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -32,12 +33,20 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["to_float", "to_floats", "float_matrix", "float_sparse_matrix", "split_values", "split_sparse_matrix"]
 
 
+def _ratio(p: int, q: int) -> float:
+    """``p / q`` correctly rounded; past the largest double, an infinity of the right sign (IEEE rounding)."""
+    try:
+        return p / q
+    except OverflowError:
+        return math.inf if (p > 0) == (q > 0) else -math.inf
+
+
 def to_float(x: Any) -> float:
     """The nearest double to an exact rational (``fmpq``, ``Fraction``); other numbers via ``float``."""
     if isinstance(x, flint.fmpq):
-        return int(x.p) / int(x.q)
+        return _ratio(int(x.p), int(x.q))
     if isinstance(x, numbers.Rational):
-        return int(x.numerator) / int(x.denominator)
+        return _ratio(int(x.numerator), int(x.denominator))
     if isinstance(x, numbers.Real):
         return float(x)
     raise UsageError(f"{type(x).__name__} {x} has no float value: substitute the parameters first (chain.at(point))")

@@ -346,3 +346,35 @@ def test_certified_reference_refuses_exact_only_keys_and_takes_a_scalar_gain():
         compare({"stationary": [0, 1, 0, 0]}, cert)
     assert not compare({"rho": 0.75}, cert).ok
     assert compare({"rho": 0.5}, decompose_certified(exactpte.example("periodic"))).ok
+
+
+def test_a_value_past_every_double_disagrees_without_a_traceback(tmp_path, capsys):
+    """h[0] = 1e400 (JSON string) or a 5,000-digit JSON integer: the entry becomes an infinity and
+    disagrees, exit 1 (no OverflowError, no Python digit-limit message)."""
+    chain = exactpte.example("branching")
+    chain_file = tmp_path / "chain.json"
+    exactpte.dump(chain, str(chain_file))
+    good = json.loads(exactpte.decompose(chain).to_json())
+    for first in ('"1e400"', "9" * 5000):
+        cand_dict = dict(good, h=["PLACEHOLDER"] + good["h"][1:])
+        cand = tmp_path / "cand.json"
+        cand.write_text(json.dumps(cand_dict).replace('"PLACEHOLDER"', first))
+        assert main(["check", str(cand), "--chain", str(chain_file)]) == 1
+        out = capsys.readouterr().out
+        assert "not finite" in out and out.rstrip().endswith("DISAGREES")
+
+
+def test_quantities_left_out_are_named_not_claimed(dec):
+    """A candidate giving only the classes agrees on them and names everything else as not claimed."""
+    report = compare({"classes": [list(c) for c in dec.classes]}, dec)
+    assert report.ok and "g_star" in report.not_claimed and "rho" in report.not_claimed
+    assert "not claimed (not judged): " in report.table()
+    assert report.to_dict()["not_claimed"] == list(report.not_claimed)
+
+
+def test_a_key_given_twice_is_refused(tmp_path, capsys, dec, chain_path):
+    """A JSON candidate with a repeated key (the last value would win unseen) is unusable: exit 2, named."""
+    cand = tmp_path / "cand.json"
+    cand.write_text('{"rho": [0, 0, 0, 0, 0, 0, 0], "rho": ' + json.dumps([float(x) for x in to_floats(dec.rho)]) + "}")
+    assert main(["check", str(cand), "--chain", str(chain_path)]) == 2
+    assert "given twice" in capsys.readouterr().err

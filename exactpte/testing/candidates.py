@@ -57,7 +57,7 @@ def load_candidate(path: str | os.PathLike) -> dict[str, Any]:
     if suffix == ".csv":
         return _csv(text, str(path))
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int)
     except json.JSONDecodeError as e:
         raise CandidateError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
     except (ValueError, RecursionError) as e:
@@ -101,3 +101,19 @@ def _csv(text: str, path: str) -> dict[str, Any]:
     if not cols:
         raise CandidateError(f"{path}: no quantity columns")
     return cols
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys all differ (a repeated key would let its last value win unseen)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise CandidateError(f"the key {key!r} is given twice in one JSON object")
+        out[key] = value
+    return out
+
+
+def _json_int(text: str) -> int | float:
+    """A JSON integer; one too long for Python's int parsing (> 4,000 digits) is far past every
+    double, so it is read as the float it would become (an infinity): it then disagrees."""
+    return int(text) if len(text) <= 4000 else float(text)

@@ -41,7 +41,7 @@ from ..chain import MarkovRewardProcess
 from ..errors import CandidateError, UsageError
 from ..floats import float_matrix, float_sparse_matrix, to_float, to_floats
 from ..report import FORMAT
-from ..quantities import MATRIX_KEYS, PER_CLASS_KEYS, STATE_KEYS, STRUCTURE_KEYS
+from ..quantities import CORE, MATRIX_KEYS, PER_CLASS_KEYS, STATE_KEYS, STRUCTURE_KEYS
 from ..result import Decomposition, decompose
 from . import references
 from .diagnoses import diagnose_gain, gauge_note, gauge_split, power_iterates
@@ -228,6 +228,8 @@ class Report:
 
     findings: list[Finding]
     up_to_gauge: bool = False
+    not_claimed: tuple[str, ...] = ()
+    """The decomposition's quantities the candidate does not give: not judged, so not known to hold."""
 
     @property
     def ok(self) -> bool:
@@ -244,12 +246,15 @@ class Report:
             lines.append(f"{f.key.ljust(w)}  {f.status:18}  {f.max_error:10.3g}  {states}{f.detail}".rstrip())
             if f.diagnosis:
                 lines.append(f"{''.ljust(w)}  likely: {f.diagnosis}")
+        if self.not_claimed:
+            lines.append(f"not claimed (not judged): {', '.join(self.not_claimed)}")
         lines.append("agrees" if self.ok else "DISAGREES")
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
         """The report as a JSON-ready dict."""
-        return {"agrees": self.ok, "up_to_gauge": self.up_to_gauge, "findings": [f.to_dict() for f in self.findings]}
+        return {"agrees": self.ok, "up_to_gauge": self.up_to_gauge, "findings": [f.to_dict() for f in self.findings],
+                "not_claimed": list(self.not_claimed)}
 
     def __str__(self) -> str:
         return self.table()
@@ -546,7 +551,7 @@ def compare(candidate: Mapping[str, Any], reference: _Reference, *, atol: float 
     findings += _per_class_findings(cand, dec, atol, rtol)
     findings += _matrix_findings(cand, orc, atol, rtol)
     findings += _absorbing_findings(cand, dec, atol, rtol)
-    return Report(findings, up_to_gauge)
+    return Report(findings, up_to_gauge, _not_claimed(cand))
 
 
 def _candidate_keys(candidate: Mapping[str, Any]) -> dict[str, Any]:
@@ -677,7 +682,12 @@ def _compare_certified(cand: dict[str, Any], cert: CertifiedDecomposition, atol:
         findings.append(judge("basis", _matrix(cand["basis"], "basis"), cert.basis, "row"))
     if "P_inf" in cand:
         findings.append(judge("P_inf", _matrix(cand["P_inf"], "P_inf"), cert.P_inf, "row"))
-    return Report(findings, False)
+    return Report(findings, False, _not_claimed(cand))
+
+
+def _not_claimed(cand: Mapping[str, Any]) -> tuple[str, ...]:
+    """The structure and core quantities of the decomposition that ``cand`` leaves out."""
+    return tuple(k for k in (*STRUCTURE_KEYS, *CORE) if k not in cand)
 
 
 def _gauge(key: str, f: Finding, got: np.ndarray, expected: np.ndarray, given: dict[str, np.ndarray], orc: _Oracle, atol: float, rtol: float) -> Finding:
@@ -730,7 +740,6 @@ def diagnose_vector(key: str, got: np.ndarray, expected: np.ndarray, orc: _Oracl
     part), or a sign or scale error.  Empty when the error has no recognisable shape."""
     diff = got - expected
     tol = 10 * (atol + rtol * float(np.max(np.abs(expected), initial=0.0))) + 1e-12
-    scale = float(np.max(np.abs(expected), initial=0.0))
     sign_scale = _sign_or_scale(key, got, expected, tol)
     if sign_scale:
         return sign_scale
