@@ -17,6 +17,7 @@ import flint
 
 from exactpte._numbers import to_fmpq
 from exactpte.errors import ChainFileError, ExactpteError
+from exactpte.io.json import unique_keys
 from exactpte.quantities import QUANTITY_KEYS, STRUCTURE_KEYS
 from exactpte.report import FORMAT
 from exactpte.result import Decomposition
@@ -217,13 +218,15 @@ def load_result(path: str, n: int) -> Claimed:
     """Read a JSON result file (the ``exactpte decompose --json`` contract) as a :class:`Claimed` for a chain of ``n`` states."""
     try:
         with open(path, encoding="utf-8") as fh:
-            data = json.load(fh, object_pairs_hook=_unique_keys)
+            data = json.load(fh, object_pairs_hook=unique_keys)
     except OSError as e:
         raise ChainFileError(f"{path}: cannot read ({e.strerror})") from None
     except json.JSONDecodeError as e:
         raise ChainFileError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
     except RecursionError:
         raise ChainFileError(f"{path}: JSON nested too deeply to be a result file") from None
+    except ValueError as e:  # a repeated key
+        raise ChainFileError(f"{path}: {e}") from None
     if not isinstance(data, dict):
         raise ChainFileError(f"{path}: a result file is a JSON object")
     _check_header(data, n, path)
@@ -232,16 +235,6 @@ def load_result(path: str, n: int) -> Claimed:
 
 RESULT_KEYS = frozenset({"format", "n", "labels", *STRUCTURE_KEYS, *QUANTITY_KEYS, *OPTIONAL_MATRICES})
 """Every key a result file may hold (the JSON contract of ``exactpte decompose --json``)."""
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys are all different (a repeated key would let the last value win unseen)."""
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ChainFileError(f"the key {key!r} is given twice in one JSON object")
-        out[key] = value
-    return out
 
 
 def _check_header(data: dict, n: int, path: str) -> None:

@@ -163,7 +163,7 @@ def test_a_repeated_key_is_refused(tmp_path, capsys):
     """A key given twice in one object (the last value would win unseen) is refused, naming the key."""
     text = json.dumps(_data()[1]).replace('"h": [', '"h": ["9", "9", "9", "9", "9", "9", "9"], "h": [', 1)
     assert main(_result_file(tmp_path, text)) == 2
-    assert "the key 'h' is given twice" in capsys.readouterr().err
+    assert "the key 'h' appears twice" in capsys.readouterr().err
 
 
 def test_a_deeply_nested_result_file_is_a_named_error(tmp_path, capsys):

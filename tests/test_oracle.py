@@ -377,4 +377,4 @@ def test_a_key_given_twice_is_refused(tmp_path, capsys, dec, chain_path):
     cand = tmp_path / "cand.json"
     cand.write_text('{"rho": [0, 0, 0, 0, 0, 0, 0], "rho": ' + json.dumps([float(x) for x in to_floats(dec.rho)]) + "}")
     assert main(["check", str(cand), "--chain", str(chain_path)]) == 2
-    assert "given twice" in capsys.readouterr().err
+    assert "appears twice" in capsys.readouterr().err

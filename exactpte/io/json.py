@@ -32,7 +32,7 @@ from ..errors import ChainFileError
 from ..parametric import ParametricChain
 from .common import naming
 
-__all__ = ["loads", "from_dict", "chain_to_dict", "dump", "KEYS"]
+__all__ = ["loads", "from_dict", "chain_to_dict", "dump", "unique_keys", "KEYS"]
 
 KEYS = ("P", "n", "edges", "r", "labels", "params")
 """The keys a chain file may have."""
@@ -68,7 +68,7 @@ def loads(text: str, *, source: str = "<string>") -> Chain:
         raise ChainFileError(f"{source}: loads() takes the JSON text, got {type(text).__name__} (a path? use exactpte.load)")
     try:
         data = json.loads(text, parse_float=_decimal, parse_int=_integer_literal, parse_constant=_refuse_constant,
-                          object_pairs_hook=_no_repeats)
+                          object_pairs_hook=unique_keys)
     except json.JSONDecodeError as e:
         raise ChainFileError(f"{source}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
     except (ValueError, RecursionError) as e:
@@ -99,7 +99,9 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not a number a chain can hold")
 
 
-def _no_repeats(pairs: list[tuple[str, Any]]) -> dict:
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """A JSON object whose keys all differ (``json.load``'s ``object_pairs_hook``): a repeated key,
+    whose last value would win unseen, is a ``ValueError`` naming it."""
     out: dict = {}
     for k, v in pairs:
         if k in out:

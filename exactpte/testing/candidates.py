@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import CandidateError
+from ..io.json import unique_keys
 from .oracle import ALIASES, EXTRA_STATE_KEYS, VECTOR_KEYS
 
 __all__ = ["load_candidate"]
@@ -57,7 +58,7 @@ def load_candidate(path: str | os.PathLike) -> dict[str, Any]:
     if suffix == ".csv":
         return _csv(text, str(path))
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int)
+        data = json.loads(text, object_pairs_hook=unique_keys, parse_int=_json_int)
     except json.JSONDecodeError as e:
         raise CandidateError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
     except (ValueError, RecursionError) as e:
@@ -101,16 +102,6 @@ def _csv(text: str, path: str) -> dict[str, Any]:
     if not cols:
         raise CandidateError(f"{path}: no quantity columns")
     return cols
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys all differ (a repeated key would let its last value win unseen)."""
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise CandidateError(f"the key {key!r} is given twice in one JSON object")
-        out[key] = value
-    return out
 
 
 def _json_int(text: str) -> int | float:
