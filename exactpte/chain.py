@@ -37,7 +37,7 @@ from .coercion import (
 )
 from .errors import EntryError, NegativeEntryError, RowSumError, ShapeError, UsageError
 from .fields import QQ, Field
-from .float_import import Converter, ImportReport, check_tol, exact_rows, repair_row
+from .float_import import Converter, ImportReport, check_repair, check_tol, exact_rows, repair_row, repaired_rows
 from .structure import Structure, csr_graph, graph_structure
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -396,15 +396,8 @@ class MarkovRewardProcess(Chain):
             return self
         tol_q, convert, summed = check_tol(tol), Converter(policy), [0]
         raw = sparse_from_edges(n, edges, convert, duplicates=duplicates, summed=summed)
-        if repair not in ("largest", "proportional", None):
-            raise UsageError(f"repair must be 'largest', 'proportional' or None, got {repair!r}")
-        rows, repairs = [], []
-        for i, pairs in enumerate(raw):
-            fixed, rp = repair_row(pairs, repair, tol_q, row=i)
-            rows.append(fixed)
-            if rp is not None:
-                repairs.append(rp)
-        report = ImportReport(convert.rule(), repair, tol_q, tuple(repairs), convert.max_change, tuple(convert.zeroed), summed[0])
+        check_repair(repair)
+        rows, report = repaired_rows(raw, repair, tol_q, convert, summed[0])
         reward = [to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(reward_vector(r, len(rows)))]
         return cls._from_exact_rows(rows, reward, labels=labels, notes=report.notes())
 
@@ -489,8 +482,7 @@ class MarkovRewardProcess(Chain):
         """
         fpolicy = FloatPolicy(floats, limit_denominator)
         tol_q = check_tol(tol)
-        if repair not in ("largest", "proportional", None):
-            raise UsageError(f"repair must be 'largest', 'proportional' or None, got {repair!r}")
+        check_repair(repair)
         convert = Converter(fpolicy)
         mats, rewards, policy = _mdp_tables(transitions, rewards, policy)
         n, A = len(mats[0]), len(mats)

@@ -58,7 +58,7 @@ from ._numbers import FloatPolicy, as_int, is_float_like, to_fmpq
 from .coercion import dense_rows, sparse_from_dense, sparse_from_edges
 from .errors import NegativeEntryError, RowSumError, ShapeError, UsageError
 
-__all__ = ["exact_rows", "ImportReport", "RowRepair", "repair_row", "Converter", "REPAIRS", "check_tol"]
+__all__ = ["exact_rows", "repaired_rows", "check_repair", "ImportReport", "RowRepair", "repair_row", "Converter", "REPAIRS", "check_tol"]
 
 REPAIRS = ("largest", "proportional", None)
 """The repair rules: ``"largest"``, ``"proportional"``, or ``None`` (rows must sum to exactly 1)."""
@@ -166,7 +166,8 @@ def check_tol(tol: Any) -> flint.fmpq:
     return t
 
 
-def _check_repair(repair: Any) -> str | None:
+def check_repair(repair: Any) -> str | None:
+    """``repair`` after checking it names a rule (:data:`REPAIRS`)."""
     if repair not in REPAIRS:
         raise UsageError(f"repair must be 'largest', 'proportional' or None, got {repair!r}")
     return repair
@@ -298,17 +299,24 @@ def exact_rows(
     """
     policy = FloatPolicy("exact", limit_denominator)
     tol_q = check_tol(tol)
-    repair = _check_repair(repair)
+    repair = check_repair(repair)
     convert = Converter(policy)
     summed = [0]
     rows = _raw_rows(rows_or_edges, n, convert, duplicates, summed)
+    return repaired_rows(rows, repair, tol_q, convert, summed[0])
+
+
+def repaired_rows(rows: Sequence[Row], repair: str | None, tol: flint.fmpq, convert: "Converter",
+                  summed: int = 0) -> tuple[list[Row], ImportReport]:
+    """Every converted row repaired by the rule (:func:`repair_row`), and the report of the whole import
+    (the conversions ``convert`` made, the rows repaired, the ``summed`` duplicate listings)."""
     out, repairs = [], []
     for i, pairs in enumerate(rows):
-        fixed, rp = repair_row(pairs, repair, tol_q, row=i)
+        fixed, rp = repair_row(pairs, repair, tol, row=i)
         out.append(fixed)
         if rp is not None:
             repairs.append(rp)
-    report = ImportReport(convert.rule(), repair, tol_q, tuple(repairs), convert.max_change, tuple(convert.zeroed), summed[0])
+    report = ImportReport(convert.rule(), repair, tol, tuple(repairs), convert.max_change, tuple(convert.zeroed), summed)
     return out, report
 
 
