@@ -147,10 +147,10 @@ def parse_anchors(text: str | None) -> list[int] | None:
     """``--anchors A,B,...`` as a list of states (``None`` when not given)."""
     if text is None:
         return None
-    try:
-        return [int(x) for x in text.replace(" ", "").split(",") if x]
-    except ValueError:
-        raise UsageError(f"--anchors takes comma-separated state indices, got {text!r}") from None
+    items = [x.strip() for x in text.split(",")]
+    if not all(x.isascii() and x.isdigit() for x in items):  # "1 2" is not 12; "-1" and "" are no states
+        raise UsageError(f"--anchors takes comma-separated state indices (e.g. 0,3,7), got {text!r}")
+    return [int(x) for x in items]
 
 
 def load_chain(args: argparse.Namespace, path: str | None = None) -> Chain:

@@ -21,6 +21,14 @@ from .sweep import sweep
 __all__ = ["main", "unmet"]
 
 
+def _keys(text: str) -> list[str]:
+    """``--only a,b`` (repeatable) as check keys, as ``exactpte decompose --only`` and ``--require`` take them."""
+    keys = [x.strip() for x in text.split(",")]
+    if not all(keys):
+        raise argparse.ArgumentTypeError(f"expected comma-separated check keys, got {text!r}")
+    return keys
+
+
 def _parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="proofs-check", description="Check the paper's theorems exactly.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
@@ -52,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--certified", action="store_true",
                    help="also run certified:enclosures (exactpte's own certified float cross-check; off by default: "
                         "the sweep tests the theorems)")
-    s.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
+    s.add_argument("--only", action="extend", type=_keys, metavar="KEYS", help="run only these checks, comma-separated (see 'proofs-check list')")
     s.add_argument("--workers", type=positive_int, default=1, help="worker processes (default: 1)")
     s.add_argument("--checks", metavar="FILE", action="append", default=[],
                    help="a Python file registering conjectures (@proofs_check.conjecture); repeatable")
@@ -67,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--runs", type=positive_int, default=None, help="independent repetitions per check (default: each check's own)")
     st.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the repetitions (default: 0)")
     st.add_argument("--alpha", type=float, default=0.01, help="level of each check, Holm-corrected within it (default: 0.01)")
-    st.add_argument("--only", nargs="+", metavar="KEY", help="run only these statistical checks")
+    st.add_argument("--only", action="extend", type=_keys, metavar="KEYS", help="run only these statistical checks, comma-separated")
     st.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     lst = sub.add_parser("list", help="the check keys and their statements")
     lst.add_argument("--labels", action="store_true", help="also every label of the paper with its check or the reason it has none")
@@ -76,7 +84,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _judging_options(sp: argparse.ArgumentParser) -> None:
     """What to run and what counts as passing (``chain`` and ``result``)."""
-    sp.add_argument("--only", nargs="+", metavar="KEY", help="run only these checks (see 'proofs-check list')")
+    sp.add_argument("--only", action="extend", type=_keys, metavar="KEYS", help="run only these checks, comma-separated (see 'proofs-check list')")
     sp.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     sp.add_argument("--max-dense", type=positive_int, default=None,
                     help="largest chain for the dense independent routes (default 1500); larger: those checks are 'not checked'")

@@ -111,3 +111,10 @@ def test_decompose_reports_progress_on_large_chains(capsys, monkeypatch, argv, t
     assert err.splitlines()[-1].startswith(f"exact decomposition: {total}/{total} quantities")
     code, out, err = run(capsys, "decompose", "--example", "branching", "--quiet", *argv)
     assert code == 0 and out == quiet_out and "exact decomposition" not in err
+
+
+@pytest.mark.parametrize("anchors", ["1 2", "1,,2", "-1,2", "", "0x1"])
+def test_anchors_that_are_not_comma_separated_states_are_refused(capsys, anchors):
+    """--anchors "1 2" is not the state 12 (nor "-1" a state): exit 2 with the expected form named."""
+    assert main(["decompose", "--example", "branching", f"--anchors={anchors}"]) == 2
+    assert "comma-separated state indices" in capsys.readouterr().err

@@ -66,7 +66,7 @@ def conjecture_sweep(tmp_path_factory):
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         code = main(["sweep", "--checks", str(path), "--chains", "60", "--seed", "4", "--max-states", "9", "--json",
-                     str(report), "--failures", str(fails), "--quiet", "--only", "my:rho_within_rewards", "my:h_is_v_star"])
+                     str(report), "--failures", str(fails), "--quiet", "--only", "my:rho_within_rewards,my:h_is_v_star"])
     return code, json.loads(report.read_text()), printed.getvalue()
 
 

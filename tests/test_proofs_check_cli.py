@@ -63,7 +63,7 @@ def test_sweep_command_writes_report(tmp_path, capsys):
 
 
 def test_sweep_with_workers_and_only(tmp_path, capsys):
-    code = main(["sweep", "--chains", "8", "--max-states", "6", "--workers", "2", "--only", "thm:wellposed", "def:main_b", "--quiet"])
+    code = main(["sweep", "--chains", "8", "--max-states", "6", "--workers", "2", "--only", "thm:wellposed,def:main_b", "--quiet"])
     assert code == 0
     out = capsys.readouterr().out
     assert "def:main_b" in out and "lem:shift_b" not in out
@@ -90,3 +90,10 @@ def test_chains_past_the_dense_limit_are_not_checked_never_held_and_never_abort(
     assert main(["chain", str(path), "--max-dense", "3"]) == 0
     out = capsys.readouterr().out
     assert "skip" in out and "not checked" in out
+
+
+def test_only_takes_comma_separated_keys_and_repeats(capsys):
+    """proofs-check --only a,b (as --require and exactpte's --only) and --only a --only b run exactly those checks."""
+    for argv in (["--only", "claim:rho,claim:h"], ["--only", "claim:rho", "--only", "claim:h"]):
+        assert main(["chain", "--example", "branching", *argv, "--json"]) == 0
+        assert sorted(v["key"] for v in json.loads(capsys.readouterr().out)) == ["claim:h", "claim:rho"]

@@ -91,7 +91,7 @@ def test_rejection_rate_counts_rejections():
 
 def test_cli_statistical_subcommand(capsys):
     assert main(["statistical", "--example", "branching", "--runs", "3", "--only", "lem:main_weight_conc",
-                 "thm:main_support_recovery"]) == 0
+                 "--only", "thm:main_support_recovery"]) == 0
     out = capsys.readouterr().out
     assert "Holm at level 0.01" in out and "2 independent checks: 2 held" in out
     assert main(["statistical", "--runs", "3"]) == 2  # neither a file nor --example
