@@ -190,7 +190,8 @@ def _verdict_table(verdicts: Sequence[Verdict]) -> str:
         lines.append(f"not claimed (the result leaves them out, so nothing judged them): {', '.join(missing)}")
     skipped = [v.key for v in verdicts if v.status == "not checked"]
     if skipped:
-        lines.append(f"WARNING: {len(skipped)} check(s) not checked (their exact routes do not run on a chain this large): {', '.join(skipped)}; "
+        why = sorted({v.detail.removeprefix("not checked: ") for v in verdicts if v.status == "not checked" and v.detail})
+        lines.append(f"WARNING: {len(skipped)} check(s) not checked: {', '.join(skipped)} ({'; '.join(why) or 'past the exact routes limits'}); "
                      "use --strict to make this exit 1")
     return "\n".join(lines)
 

@@ -393,8 +393,8 @@ def verify(claim, chain, *, size_factor=SIZE_FACTOR):
 if __name__ == "__main__":  # pragma: no cover  (python verify.py CLAIM.json CHAIN.json: exit 0 valid, 1 not, 2 unusable)
     try:
         _report = verify(load_json(sys.argv[1]), load_json(sys.argv[2], exact_floats=True))
-    except (ValueError, IndexError) as e:
-        print(f"verify: error: {e} (usage: python verify.py CLAIM.json CHAIN.json)", file=sys.stderr)
+    except (ValueError, IndexError) as e:  # IndexError: a file missing from the command line
+        print(f"verify: error: {e if isinstance(e, ValueError) else 'two files needed'} (usage: python verify.py CLAIM.json CHAIN.json)", file=sys.stderr)
         sys.exit(2)
     print(_report.text())
     sys.exit(0 if _report.valid else 1)
