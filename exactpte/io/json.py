@@ -28,9 +28,9 @@ import flint
 
 from .._numbers import MAX_DIGITS
 from ..chain import Chain, MarkovRewardProcess, check_chain
-from ..errors import ChainFileError
+from ..errors import ChainFileError, RowSumError
 from ..parametric import ParametricChain
-from .common import naming
+from .common import naming, note_decimals
 
 __all__ = ["loads", "from_dict", "chain_to_dict", "dump", "unique_keys", "KEYS"]
 
@@ -66,14 +66,26 @@ def loads(text: str, *, source: str = "<string>") -> Chain:
             raise ChainFileError(f"{source}: not UTF-8 text (byte offset {e.start})") from None
     if not isinstance(text, str):
         raise ChainFileError(f"{source}: loads() takes the JSON text, got {type(text).__name__} (a path? use exactpte.load)")
+    decimals: list[str] = []  # the JSON number literals with a fraction or an exponent (read exactly)
+
+    def decimal(literal: str) -> Decimal:
+        decimals.append(literal)
+        return _decimal(literal)
+
     try:
-        data = json.loads(text, parse_float=_decimal, parse_int=_integer_literal, parse_constant=_refuse_constant,
-                          object_pairs_hook=unique_keys)
+        data = json.loads(text, parse_float=decimal, parse_int=_integer_literal,
+                          parse_constant=_refuse_constant, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as e:
         raise ChainFileError(f"{source}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
     except (ValueError, RecursionError) as e:
         raise ChainFileError(f"{source}: {e if not isinstance(e, RecursionError) else 'nested too deeply'}") from None
-    return from_dict(data, source=source)
+    if not decimals:
+        return from_dict(data, source=source)
+    try:
+        return note_decimals(from_dict(data, source=source), decimals)
+    except RowSumError as e:  # 0.3333333333333333 is not 1/3: say how to bring float rows in
+        raise RowSumError(f"{e}; decimals are read exactly, so rounded values do not sum to 1: write fractions "
+                          "(\"1/3\"), or import float rows under a stated rule with MarkovRewardProcess.from_float") from None
 
 
 def _decimal(text: str) -> Decimal:

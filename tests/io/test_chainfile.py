@@ -56,3 +56,11 @@ def test_invalid_chain_in_file_names_the_row():
 def test_missing_file():
     with pytest.raises(ChainFileError, match="cannot read"):
         exactpte.load("/nonexistent/chain.json")
+
+
+def test_json_decimal_literals_are_noted_like_the_other_formats():
+    """A JSON chain with decimal literals carries the note that they were read exactly; one without has none."""
+    from exactpte.io.common import DECIMAL_NOTE
+
+    assert exactpte.loads('{"P": [[0.25, 0.75], [0, 1]], "r": [1, 0]}').notes == (DECIMAL_NOTE,)
+    assert exactpte.loads('{"P": [["1/4", "3/4"], [0, 1]], "r": [1, 0]}').notes == ()

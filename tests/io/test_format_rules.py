@@ -51,7 +51,11 @@ CASES = {
         ("c.json", '{"n": 1, "edges": [[0, 0, "1/2"], [0, 0, "1/2"]], "r": [0]}', {}, ShapeError, "repeats the transition 0 -> 0"),
         ("c.json", '{"params": ["p"], "n": 1, "edges": [[0, 0, "p"], [0, 0, "1-p"]], "r": [0]}', {}, ShapeError, "repeats the transition"),
     ],
-    "chain-stochastic": [("c.json", '{"P": [[1, 0], ["1/2", "3/5"]], "r": [0, 0]}', {}, RowSumError, "row 1 sums to 11/10")],
+    "chain-stochastic": [
+        ("c.json", '{"P": [[1, 0], ["1/2", "3/5"]], "r": [0, 0]}', {}, RowSumError, "row 1 sums to 11/10"),
+        ("c.json", '{"P": [[0.3333333333333333, 0.6666666666666666], [0, 1]], "r": [0, 0]}', {}, RowSumError,
+         "decimals are read exactly.*MarkovRewardProcess.from_float"),
+    ],
     "json-syntax": [
         ("c.json", '{"P": [[NaN]], "r": [0]}', {}, ChainFileError, "NaN is not a number"),
         ("c.json", "[" * 100000 + "]" * 100000, {}, ChainFileError, "nested too deeply|not valid JSON"),
