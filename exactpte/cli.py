@@ -156,7 +156,7 @@ def parse_anchors(text: str | None) -> list[int] | None:
 def load_chain(args: argparse.Namespace, path: str | None = None) -> Chain:
     """The chain named by :func:`add_chain_options`: the file at ``path`` (else ``args.file``) with its
     reward and label files, or the built-in ``--example``."""
-    from .examples import example
+    from .examples import EXAMPLES, example
     from .io import load
 
     if path is None and args.example:
@@ -164,7 +164,10 @@ def load_chain(args: argparse.Namespace, path: str | None = None) -> Chain:
             if getattr(args, opt, None):
                 raise UsageError(f"--{opt.replace('_', '-')} applies to chain files, not to --example")
         return example(args.example)
-    return load(path or args.file, rewards=args.rewards, labels=args.labels, reward_model=args.reward_model)
+    path = path or args.file
+    if path in EXAMPLES and not os.path.exists(path):
+        raise UsageError(f"no file named {path!r}; for the built-in example write --example {path}")
+    return load(path, rewards=args.rewards, labels=args.labels, reward_model=args.reward_model)
 
 
 def run_guarded(prog: str, body: Callable[[], int]) -> int:

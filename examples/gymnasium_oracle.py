@@ -61,6 +61,12 @@ def run(name: str, **kwargs) -> bool:
 
 
 def main() -> int:
+    try:
+        import gymnasium  # noqa: F401
+    except ImportError:
+        print("this example needs gymnasium: pip install \".[gym]\" (exactpte.gym itself also reads a P table "
+              "in gymnasium's format without it)")
+        return 0
     results = [run("FrozenLake-v1"), run("FrozenLake-v1", map_name="8x8"), run("Taxi-v3" if _has("Taxi-v3") else "Taxi-v4"),
                run("CliffWalking-v1")]
     return 0 if all(results) else 1

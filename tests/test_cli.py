@@ -118,3 +118,15 @@ def test_anchors_that_are_not_comma_separated_states_are_refused(capsys, anchors
     """--anchors "1 2" is not the state 12 (nor "-1" a state): exit 2 with the expected form named."""
     assert main(["decompose", "--example", "branching", f"--anchors={anchors}"]) == 2
     assert "comma-separated state indices" in capsys.readouterr().err
+
+
+def test_an_example_name_given_as_a_file_points_to_example(capsys):
+    """'exactpte decompose two-paths' (no such file) suggests --example two-paths."""
+    assert main(["decompose", "two-paths"]) == 2
+    assert "--example two-paths" in capsys.readouterr().err
+
+
+def test_a_directory_is_not_a_chain_file(tmp_path, capsys):
+    """A directory given as the chain file is named as such, not as an unknown file ending."""
+    assert main(["decompose", str(tmp_path)]) == 2
+    assert "a directory, not a file" in capsys.readouterr().err

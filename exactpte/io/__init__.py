@@ -163,6 +163,8 @@ def load(path: "str | os.PathLike | IO[Any]", *, rewards: "str | os.PathLike | S
     if isinstance(path, (str, os.PathLike)):
         suffix = _format_suffix(format) if format is not None else _split_suffix(path)[0]
         source = str(path)
+        if not os.path.isfile(path):
+            raise ChainFileError(f"{source}: cannot read (" + ("no such file)" if not os.path.exists(path) else "a directory, not a file)"))
     else:
         text, suffix, source = _read_file_object(path, format)
     if suffix not in _FORMATS:
