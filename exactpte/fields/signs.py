@@ -14,16 +14,22 @@ import flint
 __all__ = ["real_root_count", "never_positive"]
 
 
-def real_root_count(g: flint.fmpz_poly) -> int:
-    """Number of distinct real roots of a squarefree ``g`` (Sturm's theorem, exact)."""
-    if g.degree() < 1:
-        return 0
+def _sturm_chain(g: flint.fmpz_poly) -> list[flint.fmpq_poly]:
+    """The Sturm sequence ``g, g', -rem(g, g'), ...`` of ``g``."""
     chain = [flint.fmpq_poly(g), flint.fmpq_poly(g.derivative())]
     while chain[-1].degree() > 0:
         rem = chain[-2] % chain[-1]
         if rem == 0:
             break
         chain.append(-rem)
+    return chain
+
+
+def real_root_count(g: flint.fmpz_poly) -> int:
+    """Number of distinct real roots of a squarefree ``g`` (Sturm's theorem, exact)."""
+    if g.degree() < 1:
+        return 0
+    chain = _sturm_chain(g)
 
     def changes(at_plus_infinity: bool) -> int:
         signs = []
@@ -76,12 +82,7 @@ def _squarefree(g: flint.fmpz_poly) -> flint.fmpz_poly:
 
 def _count(g: flint.fmpz_poly, a: flint.fmpq, b: flint.fmpq) -> int:
     """Distinct roots of the squarefree ``g`` in ``(a, b]`` (Sturm's theorem)."""
-    chain = [flint.fmpq_poly(g), flint.fmpq_poly(g.derivative())]
-    while chain[-1].degree() > 0:
-        rem = chain[-2] % chain[-1]
-        if rem == 0:
-            break
-        chain.append(-rem)
+    chain = _sturm_chain(g)
 
     def changes(x: flint.fmpq) -> int:
         signs = [v > 0 for v in (h(x) for h in chain) if v != 0]
