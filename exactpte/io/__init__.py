@@ -159,17 +159,7 @@ def load(path: "str | os.PathLike | IO[Any]", *, rewards: "str | os.PathLike | S
     InvalidChainError
         The file is well formed but the chain it describes is not a Markov reward process.
     """
-    text: str | None = None
-    if isinstance(path, (str, os.PathLike)):
-        suffix = _format_suffix(format) if format is not None else _split_suffix(path)[0]
-        source = str(path)
-        if not os.path.isfile(path):
-            raise ChainFileError(f"{source}: cannot read (" + ("no such file)" if not os.path.exists(path) else "a directory, not a file)"))
-    else:
-        text, suffix, source = _read_file_object(path, format)
-    if suffix not in _FORMATS:
-        raise ChainFileError(f"{source}: unknown chain-file ending {suffix or '(none)'!r}; exactpte reads .json, .drn, "
-                             f".tra and .csv files (optionally .gz, .xz or .bz2 compressed)")
+    text, suffix, source = _source(path, format)
     reward_files = [] if rewards is None else [rewards] if isinstance(rewards, (str, os.PathLike)) else list(rewards)
     if reward_files and suffix not in (".tra", ".csv"):
         raise ChainFileError(f"{path}: a separate reward file goes with .tra or .csv chains, not {suffix} files")
@@ -206,6 +196,22 @@ def load(path: "str | os.PathLike | IO[Any]", *, rewards: "str | os.PathLike | S
 
 
 _FORMATS = (".json", ".drn", ".tra", ".csv")
+
+
+def _source(path: Any, format: str | None) -> tuple[str | None, str, str]:
+    """``(text, suffix, name)`` of what ``load`` reads: a path that must be an existing file (its text
+    is read later, by its format's reader), or a file object (read here); the format known."""
+    if isinstance(path, (str, os.PathLike)):
+        suffix, source = (_format_suffix(format) if format is not None else _split_suffix(path)[0]), str(path)
+        if not os.path.isfile(path):
+            raise ChainFileError(f"{source}: cannot read (" + ("no such file)" if not os.path.exists(path) else "a directory, not a file)"))
+        text = None
+    else:
+        text, suffix, source = _read_file_object(path, format)
+    if suffix not in _FORMATS:
+        raise ChainFileError(f"{source}: unknown chain-file ending {suffix or '(none)'!r}; exactpte reads .json, .drn, "
+                             f".tra and .csv files (optionally .gz, .xz or .bz2 compressed)")
+    return text, suffix, source
 
 
 def _format_suffix(format: str) -> str:
