@@ -66,20 +66,25 @@ def read_text(path: str | os.PathLike) -> str:
 
 
 def _decompress(path: str | os.PathLike, codec: str) -> bytes:
+    with open(path, "rb") as raw:  # a missing file is an OSError of the caller's; the stream's own errors are named here
+        return _decompress_stream(raw, codec, str(path))
+
+
+def _decompress_stream(raw: "IO[bytes]", codec: str, source: str) -> bytes:
+    """The decompressed bytes of a compressed stream (at most ``MAX_DECOMPRESSED``); a tar archive
+    of one file is that file.  Corrupt, truncated or oversized data is a named error."""
     import importlib
 
-    module = importlib.import_module(codec)
-    with open(path, "rb") as raw:  # a missing file is an OSError of the caller's; the stream's own errors are named here
-        try:
-            with module.open(raw, "rb") as fh:
-                data = fh.read(MAX_DECOMPRESSED + 1)
-        except EOFError:
-            raise ChainFileError(f"{path}: the compressed stream is truncated") from None
-        except Exception as e:  # gzip.BadGzipFile, lzma.LZMAError, OSError from bz2, zlib.error: corrupt data
-            raise ChainFileError(f"{path}: not a valid {codec} file ({e})") from None
+    try:
+        with importlib.import_module(codec).open(raw, "rb") as fh:
+            data = fh.read(MAX_DECOMPRESSED + 1)
+    except EOFError:
+        raise ChainFileError(f"{source}: the compressed stream is truncated") from None
+    except Exception as e:  # gzip.BadGzipFile, lzma.LZMAError, OSError from bz2, zlib.error: corrupt data
+        raise ChainFileError(f"{source}: not a valid {codec} file ({e})") from None
     if len(data) > MAX_DECOMPRESSED:
-        raise ChainFileError(f"{path}: decompresses to more than {MAX_DECOMPRESSED} bytes")
-    return _tar_member(data, path) if _is_tar(data) else data
+        raise ChainFileError(f"{source}: decompresses to more than {MAX_DECOMPRESSED} bytes")
+    return _tar_member(data, source) if _is_tar(data) else data
 
 
 def _is_tar(data: bytes) -> bool:
@@ -242,20 +247,9 @@ def _read_file_object(fh: "IO[Any]", format: str | None) -> tuple[str, str, str]
         raise ChainFileError(f"{source}: the file object's read() gave {type(data).__name__}, expected text or bytes")
     data = bytes(data)
     if codec is not None:
-        import importlib
         import io
 
-        try:
-            with importlib.import_module(codec).open(io.BytesIO(data), "rb") as raw:
-                data = raw.read(MAX_DECOMPRESSED + 1)
-        except EOFError:
-            raise ChainFileError(f"{source}: the compressed stream is truncated") from None
-        except Exception as e:
-            raise ChainFileError(f"{source}: not a valid {codec} file ({e})") from None
-        if len(data) > MAX_DECOMPRESSED:
-            raise ChainFileError(f"{source}: decompresses to more than {MAX_DECOMPRESSED} bytes")
-        if _is_tar(data):
-            data = _tar_member(data, source)
+        data = _decompress_stream(io.BytesIO(data), codec, source)
     try:
         return data.decode("utf-8-sig"), suffix, source
     except UnicodeDecodeError as e:
