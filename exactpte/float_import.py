@@ -56,7 +56,7 @@ import flint
 
 from ._numbers import FloatPolicy, as_int, is_float_like, to_fmpq
 from .coercion import dense_rows, sparse_from_dense, sparse_from_edges
-from .errors import NegativeEntryError, RowSumError, ShapeError, UsageError
+from .errors import ExactpteError, NegativeEntryError, RowSumError, ShapeError, UsageError
 
 __all__ = ["exact_rows", "repaired_rows", "check_repair", "ImportReport", "RowRepair", "repair_row", "Converter", "REPAIRS", "check_tol"]
 
@@ -159,7 +159,7 @@ def check_tol(tol: Any) -> flint.fmpq:
         raise UsageError(f"tol must be a number >= 0, got {tol!r}")
     try:
         t = to_fmpq(tol, "tol", FloatPolicy("exact"))
-    except Exception:
+    except ExactpteError:  # to_fmpq names every value it cannot read exactly
         raise UsageError(f"tol must be a finite number >= 0, got {tol!r}") from None
     if t < 0:
         raise UsageError(f"tol must be >= 0, got {tol!r}")

@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import UsageError
+from .fields.rational_functions import RationalFunction
+from .floats import to_float
 from .structure import Structure
 from .structure_view import StructureView, anchor_list
 
@@ -267,7 +269,7 @@ def _substituted_point(stratum: Any, free: dict[str, Any]) -> dict[str, Any] | N
     point = dict(free)
     try:
         for name, value in stratum.substitution.items():
-            point[name] = value if not hasattr(value, "evaluate") else value.evaluate([free[p] for p in stratum.params])
+            point[name] = value.evaluate([free[p] for p in stratum.params]) if isinstance(value, RationalFunction) else value
     except ZeroDivisionError:
         return None
     return point
@@ -316,7 +318,7 @@ def _strata_1d(strat: Any, name: str, quantity: str, state: int, ax: "Axes", n: 
     for stratum in strat.strata:
         if not stratum.params and stratum.decomposition is not None:
             point = {k: v for k, v in stratum.substitution.items()}
-            x = float(point[name].p) / float(point[name].q) if hasattr(point[name], "p") else float(point[name])
+            x = to_float(point[name])
             v = _value(strat, point, quantity, state)
             if v is not None:
                 ax.plot([x], [v], "o", color="black", ms=7, zorder=5)
