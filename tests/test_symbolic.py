@@ -5,7 +5,8 @@ import json
 
 import pytest
 import sympy
-from hypothesis import given
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 import exactpte
 from conftest import scaled
@@ -149,3 +150,39 @@ def test_cli_on_parametric_file(tmp_path, capsys):
     assert main(["decompose", str(path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["rho"] == ["q/(p + q)", "q/(p + q)"]
+
+
+# -- the field's arithmetic against sympy (its shortcuts skip gcds that are one, and never more) -------
+
+_F2 = exactpte.fields.RationalFunctionField(["p", "q"])
+_FACTORS = [_F2.convert(t).num for t in ("p", "q", "1 - p", "p + q", "2*p - 1", "p*q + 1", "-1", "3")]
+
+
+@st.composite
+def _fractions(draw):
+    """``num / den`` as products of a few factors from one small pool, so that products and sums
+    of two draws often share factors (the cases where a cancellation is due)."""
+    def product():
+        out = _F2.ctx.constant(1)
+        for j in draw(st.lists(st.integers(0, len(_FACTORS) - 1), max_size=3)):
+            out *= _FACTORS[j]
+        return out
+    num = product() * draw(st.sampled_from([0, 1, 1, 1, 2]))
+    return _F2.fraction(num, product())
+
+
+def _canonical(x) -> bool:
+    return x.num.gcd(x.den).is_one() and x.den.leading_coefficient() > 0 and (not x.num.is_zero() or x.den.is_one())
+
+
+@given(_fractions(), _fractions())
+@example(_F2.convert("p"), _F2.convert("1/(p*q)"))  # a numerator cancelled down to one
+@example(_F2.convert("1/(p*q)"), _F2.convert("p"))
+@example(_F2.convert("(1 - p)/q"), _F2.convert("q/(1 - p)"))
+@example(_F2.convert("-p"), _F2.convert("1/(1 - p)"))  # signs: the denominator's leading coefficient
+def test_field_products_and_sums_are_cancelled_and_right(a, b):
+    """``a * b`` and ``a + b`` equal sympy's, and come out cancelled with a positive leading coefficient
+    (``__mul__`` skips the divisions when a cross gcd is one; ``__add__`` the gcd over a denominator one)."""
+    for value, reference in ((a * b, a.to_sympy() * b.to_sympy()), (a + b, a.to_sympy() + b.to_sympy())):
+        assert _canonical(value)
+        assert sympy.cancel(value.to_sympy() - reference) == 0

@@ -70,7 +70,7 @@ class RationalFunction:
         if self.num.is_zero():
             return o
         if self.den == o.den:
-            return RationalFunction(self.num + o.num, self.den, self.field)
+            return RationalFunction(self.num + o.num, self.den, self.field, canonical=self.den.is_one())
         if self.den.is_one() or o.den.is_one():  # nothing can cancel: x/1 + y/d = (x d + y)/d
             num = self.num * o.den + o.num if self.den.is_one() else self.num + o.num * self.den
             return RationalFunction(num, self.den * o.den, self.field, canonical=True)
@@ -89,21 +89,28 @@ class RationalFunction:
         return self._coerce(other) - self
 
     def __mul__(self, other):
-        o = self._coerce(other)
-        if self.num.is_zero() or o.num.is_zero():
+        o = other if type(other) is RationalFunction else self._coerce(other)
+        a_num, b_num = self.num, o.num
+        if a_num.is_zero() or b_num.is_zero():
             return self.field.zero
-        if o.den.is_one():
-            if self.den.is_one():  # polynomials: nothing to cancel
-                return RationalFunction(self.num * o.num, self.den, self.field, canonical=True)
-            if o.num.is_one():
-                return self
-        elif self.den.is_one() and self.num.is_one():
+        a_den, b_den = self.den, o.den
+        if a_den.is_one() and b_den.is_one():  # polynomials: nothing to cancel
+            return RationalFunction(a_num * b_num, a_den, self.field, canonical=True)
+        if b_den.is_one() and b_num.is_one():
+            return self
+        if a_den.is_one() and a_num.is_one():
             return o
-        one = self.field._one_poly
-        g1 = one if o.den.is_one() else self.num.gcd(o.den)
-        g2 = one if self.den.is_one() else o.num.gcd(self.den)
-        num = (self.num / g1) * (o.num / g2)
-        den = (self.den / g2) * (o.den / g1)
+        # Each factor is cancelled, so only num_a with den_b and num_b with den_a can share factors;
+        # a gcd that is one divides nothing (the common case of a probability times a value).
+        if not b_den.is_one():
+            g = a_num.gcd(b_den)
+            if not g.is_one():
+                a_num, b_den = a_num / g, b_den / g
+        if not a_den.is_one():
+            g = b_num.gcd(a_den)
+            if not g.is_one():
+                b_num, a_den = b_num / g, a_den / g
+        num, den = a_num * b_num, a_den * b_den
         if den.leading_coefficient() < 0:
             num, den = -num, -den
         return RationalFunction(num, den, self.field, canonical=True)
