@@ -19,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import flint
@@ -29,6 +29,7 @@ from .chain import Chain, MarkovRewardProcess
 from .coercion import check_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
 from .errors import GenericRegionError, SymbolicEntryError
 from .fields import RationalFunctionField
+from .fields.region import simplest_region, vanishes_in_region
 
 __all__ = ["ParametricChain", "parameter_field"]
 
@@ -67,6 +68,8 @@ class ParametricChain(Chain):
     sum to 1 identically.  The *generic region* is where every such entry is positive
     (:meth:`assumptions`); there the structure, and so every closed form, is fixed.
     """
+
+    field: RationalFunctionField
 
     def __init__(self, P: Any, r: Any, *, params: Sequence[Any], labels: Sequence[str] | None = None) -> None:
         F = self._start(params, labels)
@@ -152,14 +155,48 @@ class ParametricChain(Chain):
         return MarkovRewardProcess.from_edges(self.n, edges, [value(x, f"r[{s}]") for s, x in enumerate(self.r)], labels=self.labels)
 
     def assumptions(self) -> list[str]:
-        """The generic region, as conditions: each non-constant support entry is positive.
+        """The generic region, as conditions: where every non-constant support entry is positive,
+        in its simplest form (:func:`~exactpte.fields.region.simplest_region`: ``0 < p < 1``), or entry
+        by entry (``e > 0``) when that form does not apply.
 
         (Rows sum to 1 identically; that is checked on construction.)
+
+        Examples
+        --------
+        >>> ParametricChain([["p", "1 - p"], ["p**2", "1 - p**2"]], [0, 1], params=["p"]).assumptions()
+        ['0 < p < 1']
         """
-        out = []
-        seen = set()
+        entries = self._varying_entries()
+        region = simplest_region(self.field, entries, [])
+        return list(region) if region is not None else [f"{e} > 0" for e in entries]
+
+    def _varying_entries(self) -> list:
+        """The distinct non-constant support entries."""
+        entries: list = []
         for _i, _j, e in self.edges():
-            if not e.is_constant() and str(e) not in seen:
-                seen.add(str(e))
-                out.append(f"{e} > 0")
-        return out
+            if not e.is_constant() and e not in entries:
+                entries.append(e)
+        return entries
+
+    def conditions(self, values: Iterable[Any]) -> list[str]:
+        """Where closed forms ``values`` hold: the generic region (:meth:`assumptions`), then
+        ``f != 0`` for each irreducible factor ``f`` of a denominator among ``values`` that can vanish
+        there (a factor with no root in the region, decided exactly for one parameter, is left out).
+
+        Examples
+        --------
+        >>> m = ParametricChain([["p", "1 - p"], ["p", "1 - p"]], [0, 1], params=["p"])
+        >>> F = m.field
+        >>> m.conditions([F.convert("1/(p - 2)"), F.convert("1/(3*p - 1)")])
+        ['0 < p < 1', '3*p - 1 != 0']
+        """
+        F, entries = self.field, self._varying_entries()
+        seen: dict[str, bool] = {}
+        for x in values:
+            if x.den.is_constant():
+                continue
+            for g in F.irreducible_factors(x.den):
+                text = F.poly_text(g)
+                if text not in seen:
+                    seen[text] = vanishes_in_region(F, entries, g) is not False
+        return self.assumptions() + [f"{text} != 0" for text, kept in seen.items() if kept]

@@ -71,15 +71,12 @@ def assumptions(dec: "Decomposition", *, only: tuple[str, ...] | None = None) ->
             values += [x for row in getattr(dec, key) for x in row]
         else:
             values += list(getattr(dec, key))
+    if isinstance(dec.chain, ParametricChain):  # factors with no root in the valid region left out
+        return dec.chain.conditions(values)
     for x in values:
         for factor in dec.field.denominator_factors(x):
             seen.setdefault(f"{factor} != 0", None)
-    return _region(dec) + list(seen)
-
-
-def _region(dec: "Decomposition") -> list[str]:
-    """The generic region of a parametric chain (where every entry that is not identically zero is positive)."""
-    return dec.chain.assumptions() if isinstance(dec.chain, ParametricChain) else []
+    return list(seen)
 
 
 def _params(dec: "Decomposition") -> list[str]:

@@ -48,6 +48,7 @@ import flint
 from .chain import Chain, MarkovRewardProcess, check_chain
 from .errors import GenericRegionError, InvalidChainError, UsageError
 from .fields import QQ, RationalField, RationalFunctionField, polynomials
+from .fields.region import simplest_region
 from .fields.signs import real_roots, sign_at_root
 from .parametric import ParametricChain
 from .quantities import PER_STATE, REGISTRY
@@ -516,84 +517,10 @@ def _generic_region_nonempty(level: _Level, neqs: list) -> bool | None:
     return False
 
 
-_SAMPLES = [flint.fmpq(a, b) for b in (2, 3, 4, 5, 7, 11) for a in range(1, b) if flint.fmpz(a).gcd(b) == 1]
-
-
-def _sample_point(F: RationalFunctionField, entries: list, neqs: list) -> list[flint.fmpq] | None:
-    """A rational point where every entry is positive and no inequation vanishes (a small grid)."""
-    import itertools
-
-    for point in itertools.islice(itertools.product(_SAMPLES, repeat=len(F.params)), 4000):
-        try:
-            if all(F.evaluate(e, point) > 0 for e in entries) and all(F._eval_poly(f, point) != 0 for f in neqs):
-                return list(point)
-        except ZeroDivisionError:
-            continue
-    return None
-
-
 def _region(level: _Level, neqs: list) -> tuple[str, ...] | None:
-    """The generic region of a level in its simplest form: each entry positive, each inequation holding.
-
-    When every entry has at most one irreducible factor of odd multiplicity, the entries' signs are
-    the signs of those factors (fixed by a sample point), the factors of even multiplicity and the
-    inequations only say ``!= 0`` (dropped when a factor's sign already says it), and the linear
-    factors in one parameter combine into intervals (``0 < p < 1``).  ``None`` otherwise.
-    """
-    F = level.rf
+    """The generic region of a level in its simplest form (:func:`~exactpte.fields.region.simplest_region`)."""
     entries = [e for _i, _j, e in level.chain.edges() if not e.is_constant()]
-    point = _sample_point(F, entries, neqs)
-    if point is None:
-        return None
-    signs: list = []
-    nonzero: list = [g for f in neqs for g in F.irreducible_factors(f)]
-    for e in entries:
-        odd: list = []
-        for poly in (e.num, e.den):
-            for g, m in polynomials.factor(poly)[1]:
-                if not g.is_constant():
-                    (odd if m % 2 else nonzero).append(g if g.leading_coefficient() > 0 else -g)
-        if len(odd) > 1:
-            return None
-        for g in odd:
-            g = g if F._eval_poly(g, point) > 0 else -g
-            if g not in signs:
-                signs.append(g)
-    return tuple(_region_text(F, signs, [g for g in nonzero if g not in signs and -g not in signs]))
-
-
-def _region_text(F: RationalFunctionField, positive: list, nonzero: list) -> list[str]:
-    """``g > 0`` for each of ``positive`` (intervals for linear ones in one parameter), ``g != 0`` for the rest."""
-    lo: dict[int, flint.fmpq] = {}
-    hi: dict[int, flint.fmpq] = {}
-    other = []
-    for g in positive:
-        degrees = g.degrees()
-        used = [k for k, d in enumerate(degrees) if d]
-        if len(used) == 1 and degrees[used[0]] == 1:
-            k = used[0]
-            coeffs = polynomials.univariate_in(g, k)
-            a, b = coeffs[1], coeffs[0]
-            bound = flint.fmpq(-b, a) if a > 0 else flint.fmpq(b, -a)
-            if a > 0:
-                lo[k] = max(lo[k], bound) if k in lo else bound
-            else:
-                hi[k] = min(hi[k], bound) if k in hi else bound
-        else:
-            other.append(f"{F.poly_text(g)} > 0")
-    out = []
-    for k, name in enumerate(F.params):
-        if k in lo and k in hi:
-            out.append(f"{lo[k]} < {name} < {hi[k]}")
-        elif k in lo:
-            out.append(f"{name} > {lo[k]}")
-        elif k in hi:
-            out.append(f"{name} < {hi[k]}")
-    seen: list = []
-    for g in nonzero:
-        if g not in seen:
-            seen.append(g)
-    return out + other + [f"{F.poly_text(g)} != 0" for g in seen]
+    return simplest_region(level.rf, entries, neqs)
 
 
 def _real_point_exists(level: _Level, pending: list, neqs: list) -> bool:
@@ -603,7 +530,6 @@ def _real_point_exists(level: _Level, pending: list, neqs: list) -> bool:
     stratum is kept, pointwise)."""
     if len(level.params) != 1:
         return True
-    F = level.rf
     g = None
     for f in pending:
         u = polynomials.univariate(f)

@@ -94,7 +94,8 @@ def test_json_output_parses_back(tmp_path):
     path.write_text(json.dumps({"params": ["p"], "P": [["1-p", "p", 0], [0, 0, 1], [0, 1, 0]], "r": [0, 1, 0]}))
     chain = exactpte.load(path)
     data = json.loads(exactpte.decompose(chain).to_json())
-    assert data["params"] == ["p"] and "p > 0" in data["assumptions"] and "1 - p > 0" in data["assumptions"]
+    assert data["params"] == ["p"] and data["assumptions"][0] == "0 < p < 1"  # the region in its simplest form
+    assert "p - 2 != 0" not in data["assumptions"]  # no root in 0 < p < 1: implied, left out
     p = sympy.Symbol("p")
     g0 = sympy.sympify(data["g_star"][0], locals={"p": p})
     assert sympy.simplify(g0 - (1 - p) / (2 - p)) == 0
@@ -186,3 +187,27 @@ def test_field_products_and_sums_are_cancelled_and_right(a, b):
     for value, reference in ((a * b, a.to_sympy() * b.to_sympy()), (a + b, a.to_sympy() + b.to_sympy())):
         assert _canonical(value)
         assert sympy.cancel(value.to_sympy() - reference) == 0
+
+
+@pytest.mark.parametrize("entries, region", [
+    (["p", "1 - p"], ["0 < p < 1"]),
+    (["p**5", "p**4 - p**5", "p**3*(p - 1)**2"], ["0 < p < 1"]),  # herman5's entries
+    (["p", "1 - p**2"], ["0 < p < 1"]),  # two odd factors in one entry
+    (["p/2", "1 - p/2"], ["0 < p < 2"]),
+    (["p", "1 - p", "2*p - 1"], ["1/2 < p < 1"]),
+    (["2 - p**2", "p"], None),  # an irrational end (sqrt 2): written entry by entry
+])
+def test_the_valid_region_in_its_simplest_form(entries, region):
+    """``assumptions()`` writes the region as one interval when it is one (exactly decided)."""
+    from exactpte.fields.region import simplest_region
+    F = exactpte.fields.RationalFunctionField(["p"])
+    got = simplest_region(F, [F.convert(e) for e in entries], [])
+    assert (list(got) if got is not None else None) == region
+
+
+def test_denominator_conditions_implied_by_the_region_are_left_out():
+    """``f != 0`` is listed only when ``f`` has a root inside the valid region (``0 < p < 1``)."""
+    m = ParametricChain([["p", "1 - p"], ["1/2", "1/2"]], [0, 1], params=["p"])
+    F = m.field
+    conds = m.conditions([F.convert("1/(p + 1)"), F.convert("1/(p**2 + 1)"), F.convert("1/(4*p - 1)"), F.convert("1/(p**2 - 2)")])
+    assert conds == ["0 < p < 1", "4*p - 1 != 0"]

@@ -1,0 +1,188 @@
+"""The valid region of a parametric chain, written in its simplest form.
+
+A parametric chain is valid where every support entry is positive.  Written entry by entry
+that reads ``p**5 > 0, -p**5 + p**4 > 0, …``; when every entry has at most one irreducible
+factor of odd multiplicity, the region is the sign conditions of those factors, and linear
+factors in one parameter combine into intervals: ``0 < p < 1``.
+
+Examples
+--------
+>>> from exactpte.fields import RationalFunctionField
+>>> F = RationalFunctionField(["p"])
+>>> simplest_region(F, [F.convert("p**5"), F.convert("p**4 - p**5"), F.convert("p**3*(p - 1)**2")], [])
+('0 < p < 1',)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import flint
+
+from . import polynomials
+from .signs import real_roots, sign_at_root
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rational_functions import RationalFunction, RationalFunctionField
+
+__all__ = ["simplest_region", "sample_point", "vanishes_in_region"]
+
+
+_SAMPLES = [flint.fmpq(a, b) for b in (2, 3, 4, 5, 7, 11) for a in range(1, b) if flint.fmpz(a).gcd(b) == 1]
+
+
+def sample_point(F: RationalFunctionField, entries: Sequence[RationalFunction], neqs: Sequence[Any]) -> list[flint.fmpq] | None:
+    """A rational point where every entry is positive and no inequation vanishes (a small grid)."""
+    for point in itertools.islice(itertools.product(_SAMPLES, repeat=len(F.params)), 4000):
+        try:
+            if all(F.evaluate(e, point) > 0 for e in entries) and all(F._eval_poly(f, point) != 0 for f in neqs):
+                return list(point)
+        except ZeroDivisionError:
+            continue
+    return None
+
+
+def simplest_region(F: RationalFunctionField, entries: Sequence[RationalFunction], neqs: Sequence[Any]) -> tuple[str, ...] | None:
+    """The region where every one of ``entries`` is positive and no polynomial of ``neqs`` vanishes,
+    in its simplest form.
+
+    When every entry has at most one irreducible factor of odd multiplicity, the entries' signs are
+    the signs of those factors (fixed by a sample point), the factors of even multiplicity and the
+    inequations only say ``!= 0`` (dropped when a factor's sign already says it), and the linear
+    factors in one parameter combine into intervals (``0 < p < 1``).  With one parameter, a region
+    that is one interval between rational roots of the entries is written so whatever the entries'
+    factors (``1 - p**2 > 0`` and ``p > 0``: ``0 < p < 1``).  ``None`` otherwise.
+    """
+    if len(F.params) == 1:
+        interval = _one_interval(F, entries, neqs)
+        if interval is not None:
+            return (interval,)
+    point = sample_point(F, entries, neqs)
+    if point is None:
+        return None
+    signs: list = []
+    nonzero: list = [g for f in neqs for g in F.irreducible_factors(f)]
+    for e in entries:
+        odd: list = []
+        for poly in (e.num, e.den):
+            for g, m in polynomials.factor(poly)[1]:
+                if not g.is_constant():
+                    (odd if m % 2 else nonzero).append(g if g.leading_coefficient() > 0 else -g)
+        if len(odd) > 1:
+            return None
+        for g in odd:
+            g = g if F._eval_poly(g, point) > 0 else -g
+            if g not in signs:
+                signs.append(g)
+    return tuple(_region_text(F, signs, [g for g in nonzero if g not in signs and -g not in signs]))
+
+
+def _region_text(F: RationalFunctionField, positive: list, nonzero: list) -> list[str]:
+    """``g > 0`` for each of ``positive`` (intervals for linear ones in one parameter), ``g != 0`` for the rest."""
+    lo: dict[int, flint.fmpq] = {}
+    hi: dict[int, flint.fmpq] = {}
+    other = []
+    for g in positive:
+        degrees = g.degrees()
+        used = [k for k, d in enumerate(degrees) if d]
+        if len(used) == 1 and degrees[used[0]] == 1:
+            k = used[0]
+            coeffs = polynomials.univariate_in(g, k)
+            a, b = coeffs[1], coeffs[0]
+            bound = flint.fmpq(-b, a) if a > 0 else flint.fmpq(b, -a)
+            if a > 0:
+                lo[k] = max(lo[k], bound) if k in lo else bound
+            else:
+                hi[k] = min(hi[k], bound) if k in hi else bound
+        else:
+            other.append(f"{F.poly_text(g)} > 0")
+    out = []
+    for k, name in enumerate(F.params):
+        if k in lo and k in hi:
+            out.append(f"{lo[k]} < {name} < {hi[k]}")
+        elif k in lo:
+            out.append(f"{name} > {lo[k]}")
+        elif k in hi:
+            out.append(f"{name} < {hi[k]}")
+    seen: list = []
+    for g in nonzero:
+        if g not in seen:
+            seen.append(g)
+    return out + other + [f"{F.poly_text(g)} != 0" for g in seen]
+
+
+def vanishes_in_region(F: RationalFunctionField, entries: Sequence[RationalFunction], f: Any) -> bool | None:
+    """Whether the polynomial ``f`` vanishes at some point where every one of ``entries`` is positive.
+
+    Decided exactly for one parameter: at each real root of ``f`` (isolated by Sturm sequences) the
+    sign of every entry's numerator and denominator is decided exactly.  ``None`` (undecided) for
+    several parameters.
+
+    Examples
+    --------
+    >>> from exactpte.fields import RationalFunctionField
+    >>> F = RationalFunctionField(["p"])
+    >>> entries = [F.convert("p"), F.convert("1 - p")]
+    >>> [vanishes_in_region(F, entries, F.convert(t).num) for t in ("p - 2", "p**2 + 1", "3*p - 1", "p")]
+    [False, False, True, False]
+    """
+    if len(F.params) != 1:
+        return None
+    g = polynomials.univariate(f)
+    if g.degree() < 1:
+        return False
+    g = g / g.gcd(g.derivative())  # squarefree: the roots are isolated in g's own intervals
+    numerators = [(polynomials.univariate(e.num), polynomials.univariate(e.den)) for e in entries]
+    for interval in real_roots(g):
+        if all(sign_at_root(num, g, interval) * sign_at_root(den, g, interval) > 0 for num, den in numerators):
+            return True
+    return False
+
+
+def _positive_at(F: RationalFunctionField, entries: Sequence[RationalFunction], neqs: Sequence[Any], x: flint.fmpq) -> bool:
+    """Every entry defined and positive at the rational point ``x``, no inequation vanishing there."""
+    try:
+        return all(F.evaluate(e, [x]) > 0 for e in entries) and all(F._eval_poly(f, [x]) != 0 for f in neqs)
+    except ZeroDivisionError:
+        return False
+
+
+def _one_interval(F: RationalFunctionField, entries: Sequence[RationalFunction], neqs: Sequence[Any]) -> str | None:
+    """``a < p < b`` (or ``p > a``, ``p < b``) when the one-parameter region is a single open interval
+    whose ends are rational roots; decided exactly: the entries' signs are constant between consecutive
+    roots of their numerators and denominators, so one rational sample per gap and a test at each root
+    settle the region.  ``None`` when a root is irrational or the region is not one interval."""
+    roots: set = set()
+    for poly in [p for e in entries for p in (e.num, e.den)] + list(neqs):
+        for f, _m in polynomials.univariate(poly).factor()[1]:
+            if f.degree() == 1:  # a x + b: the rational root -b / a
+                b, a = f.coeffs()
+                roots.add(flint.fmpq(-int(b), int(a)))
+            elif real_roots(f):  # irreducible of degree >= 2 with a real root: irrational
+                return None
+    cuts = sorted(roots)
+    if not cuts:
+        return None
+    gaps = [cuts[0] - 1] + [(u + v) / 2 for u, v in zip(cuts, cuts[1:])] + [cuts[-1] + 1]
+    inside = [_positive_at(F, entries, neqs, x) for x in gaps]
+    # walk gaps and cut points in order; the region must be one run of positive pieces
+    pieces = [inside[0]]
+    for k, cut in enumerate(cuts):
+        pieces += [_positive_at(F, entries, neqs, cut), inside[k + 1]]
+    ends = [k for k in range(len(pieces)) if pieces[k] and (k == 0 or not pieces[k - 1])]
+    if len(ends) != 1 or not pieces[ends[0]]:
+        return None
+    first = ends[0]
+    last = max(k for k in range(len(pieces)) if pieces[k])
+    if not all(pieces[first:last + 1]) or first % 2 or last % 2:
+        return None  # several runs, or a run that starts or ends on a single point
+    name = F.params[0]
+    lo = cuts[first // 2 - 1] if first > 0 else None
+    hi = cuts[last // 2] if last // 2 < len(cuts) else None
+    if lo is not None and hi is not None:
+        return f"{lo} < {name} < {hi}"
+    if lo is not None:
+        return f"{name} > {lo}"
+    return f"{name} < {hi}" if hi is not None else None
