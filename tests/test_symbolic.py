@@ -195,7 +195,7 @@ def test_field_products_and_sums_are_cancelled_and_right(a, b):
     (["p", "1 - p**2"], ["0 < p < 1"]),  # two odd factors in one entry
     (["p/2", "1 - p/2"], ["0 < p < 2"]),
     (["p", "1 - p", "2*p - 1"], ["1/2 < p < 1"]),
-    (["2 - p**2", "p"], None),  # an irrational end (sqrt 2): written entry by entry
+    (["2 - p**2", "p"], ["p > 0", "2 - p**2 > 0"]),  # an irrational end (sqrt 2): sign conditions
 ])
 def test_the_valid_region_in_its_simplest_form(entries, region):
     """``assumptions()`` writes the region as one interval when it is one (exactly decided)."""
