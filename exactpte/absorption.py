@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 from .chain import Chain
 from .fields import Field
 from .fields.rows import solve_rows_densely
+from .cyclotomic import Spectrum, basis_rows, phase_spectrum
 from .structure import Structure
 
 __all__ = ["solve_transient", "extend_to_transient", "transient_basis", "phase_offset_basis", "TransientBasis", "Shared"]
@@ -124,8 +125,6 @@ def solve_transient(
     structure: Structure,
     const: Sequence[dict[int, SparseVector]],
     shared: dict[tuple[int, int], Shared] | None = None,
-    *,
-    zero_sum: bool = False,
 ) -> list[dict[int, SparseVector]]:
     """Solve the phase-coupled absorbing system on the transient states.
 
@@ -144,11 +143,6 @@ def solve_transient(
 
     ``shared``, if given, receives ``{(s, k): Shared(columns, nums, den)}`` for the states of blocks
     solved by a matrix solve: the same values over the solve's common denominator.
-
-    ``zero_sum``: the constants sum to zero over the phases (so do the answers, and what flows in
-    from downstream blocks).  Then ``sum_j Q^j c_j = -(I - Q) sum_j S_j(Q) c_j`` with
-    ``S_j(Q) = I + Q + .. + Q^(j-1)``, and ``x_0`` solves ``S_d(Q) x_0 = -sum_j S_j(Q) c_j``: a system
-    whose determinant is ``det(I - Q^d) / det(I - Q)`` (used when the field has no fast phase route).
 
     Examples
     --------
@@ -175,7 +169,7 @@ def solve_transient(
                 for a, s in enumerate(scc):
                     _store(X[k], s, c[k][a].items())
             continue
-        _solve_block(chain.field, scc, Q_rows, c, active, X, pieces, keep_shared=shared is not None, zero_sum=zero_sum)
+        _solve_block(chain.field, scc, Q_rows, c, active, X, pieces, keep_shared=shared is not None)
     return X
 
 
@@ -232,7 +226,7 @@ def _block_system(chain: Chain, scc: Sequence[int], const: Sequence[dict[int, Sp
 
 def _solve_block(field: Any, scc: Sequence[int], Q_rows: list[list[tuple[int, Any]]], c: list[list[SparseVector]],
                  active: list[int], X: list[dict[int, SparseVector]], pieces: dict[tuple[int, int], Shared],
-                 *, keep_shared: bool, zero_sum: bool = False) -> None:
+                 *, keep_shared: bool) -> None:
     """A coupled SCC: ``x_0`` by the field's fast phase route or by ``(I - Q^d) x_0 = sum_j Q^j c_j``,
     then ``x_{d-1} .. x_1`` by back-substitution; stored in ``X`` (and in ``pieces`` over the solve's
     common denominator)."""
@@ -244,14 +238,7 @@ def _solve_block(field: Any, scc: Sequence[int], Q_rows: list[list[tuple[int, An
         nums, den = lifted
         phases: list[tuple[Any, Any]] = [(nums[k], den) for k in range(d)]
     else:
-        if zero_sum and d > 1:  # S_d(Q) x_0 = -sum_l Q^l (c_{l+1} + .. + c_{d-1})
-            suffix, acc = [], [[field.zero] * len(active) for _ in scc]
-            for k in range(d - 1, 0, -1):
-                acc = [[u - v for u, v in zip(ra, rc)] for ra, rc in zip(acc, C[k])]
-                suffix.append(acc)
-            A, rhs = _cyclic_sum_matrix(field, Q_rows, d), _horner(field, Q_rows, suffix[::-1])
-        else:
-            A, rhs = _phase_matrix(field, Q_rows, d), _horner(field, Q_rows, C)
+        A, rhs = _phase_matrix(field, Q_rows, d), _horner(field, Q_rows, C)
         X0 = field.solve(A, field.matrix(rhs, len(active)))
         values[0] = field.to_lists(X0)
         phases = [field.matrix_split(X0) if d > 1 or keep_shared else (None, None)]
@@ -299,19 +286,6 @@ def _phase_matrix(field: Any, Q_rows: list[list[tuple[int, Any]]], d: int) -> An
     for a, row in enumerate(_sparse_power(Q_rows, d, field) if d > 1 else [dict(r) for r in Q_rows]):
         for b, q in row.items():
             A[a, b] -= q
-    return A
-
-
-def _cyclic_sum_matrix(field: Any, Q_rows: list[list[tuple[int, Any]]], d: int) -> Any:
-    """``I + Q + .. + Q^(d-1)`` as a dense field matrix (sparse powers of ``Q``)."""
-    A = field.identity(len(Q_rows))
-    power = [dict(r) for r in Q_rows]
-    for j in range(1, d):
-        for a, row in enumerate(power):
-            for b, q in row.items():
-                A[a, b] += q
-        if j < d - 1:
-            power = _sparse_times(power, Q_rows, field)
     return A
 
 
@@ -390,17 +364,14 @@ class TransientBasis(NamedTuple):
     """The phase basis on ``T``: ``rows[s] = {column: b_c(s)}`` (nonzero entries), and ``shared[s]``,
     the entries a block solve gave as :class:`Shared` pieces (numerators over the solve's denominator),
     for sums over the basis (:func:`~exactpte.decomposition.weighted_sums`); ``absorption[s] = {i: α_i(s)}``
-    and ``absorption_shared[s]`` likewise, by class.  When the field splits periods
-    (:attr:`~exactpte.fields.Field.splits_periods`), ``deviation[s] = {column: b_{i,k}(s) - α_i(s)/d_i}``
-    on the periodic columns, with its block solves' pieces (``deviation_shared``): sums whose weights
-    add up to zero over each class's phases (``g* - ρ``, ``ψ``) read those, never ``α``'s denominators."""
+    and ``absorption_shared[s]`` likewise, by class.  (When the field splits periods, the periodic
+    columns come from the cyclotomic components (:mod:`~exactpte.cyclotomic`), without pieces: sums
+    over them are taken on the components.)"""
 
     rows: dict[int, SparseVector]
     shared: dict[int, list[Shared]]
     absorption: dict[int, SparseVector]
     absorption_shared: dict[int, list[Shared]]
-    deviation: dict[int, SparseVector] | None = None
-    deviation_shared: dict[int, list[Shared]] | None = None
 
 
 def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Shared], columns: list[dict[int, int]],
@@ -435,7 +406,7 @@ def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Sha
     return rows, pieces
 
 
-def transient_basis(chain: Chain, structure: Structure) -> TransientBasis:
+def transient_basis(chain: Chain, structure: Structure, *, spectrum: Spectrum | None = None) -> TransientBasis:
     """The phase-offset absorption basis ``b_{i,k}`` on the transient states (``def:main_b``), and the
     absorption probabilities ``α_i = sum_k b_{i,k}``.
 
@@ -487,62 +458,21 @@ def transient_basis(chain: Chain, structure: Structure) -> TransientBasis:
     for i, d in enumerate(S.periods):
         if d > 1:
             by_period.setdefault(d, set()).add(i)
-    deviation: dict[int, SparseVector] | None = {s: {} for s in S.transient} if field.splits_periods else None
-    deviation_shared: dict[int, list[Shared]] | None = {s: [] for s in S.transient} if field.splits_periods else None
+    if field.splits_periods:  # QQ(params): the cyclotomic route, no solve through Q^d
+        periodic = basis_rows(field, S, phase_spectrum(chain, S) if spectrum is None else spectrum)
+        for s in S.transient:
+            rows[s].update(periodic[s])
+        by_period = {}
     for d, cls in sorted(by_period.items()):
         solved = {}
         columns = [{i: col_of[(i, k)] for i in cls} for k in range(d)]
-        if deviation is None or deviation_shared is None:
-            X = solve_transient(chain, S, entering(d, cls), solved)
-            more_rows, more_pieces = _collect(X, solved, columns, S.transient)
-        else:
-            X = solve_transient(chain, S, _deviation_constants(entering(d, cls), d, field), solved, zero_sum=True)
-            dev_rows, dev_pieces = _collect(X, solved, columns, S.transient)
-            more_rows, more_pieces = _mean_plus_deviation(absorption, dev_rows, columns, d, field), {}
-            for s in S.transient:
-                deviation[s].update(dev_rows[s])
-                deviation_shared[s].extend(dev_pieces[s])
+        X = solve_transient(chain, S, entering(d, cls), solved)
+        more_rows, more_pieces = _collect(X, solved, columns, S.transient)
         for s in S.transient:
             rows[s].update(more_rows[s])
             pieces[s].extend(more_pieces.get(s, ()))
     return TransientBasis({s: dict(sorted(row.items())) for s, row in rows.items()}, pieces,
-                          {s: dict(sorted(row.items())) for s, row in absorption.items()}, absorption_shared,
-                          deviation, deviation_shared)
-
-
-def _deviation_constants(const: list[dict[int, SparseVector]], d: int, field: Any) -> list[dict[int, SparseVector]]:
-    """``c_k - (c_0 + .. + c_{d-1}) / d``: the constants of the deviations ``b_{i,k} - α_i / d`` (which
-    solve the same phase system, ``(I - Q) α / d`` being the constants' mean)."""
-    inv = field.one / d
-    mean: dict[int, SparseVector] = {}
-    for ck in const:
-        for s, vec in ck.items():
-            acc = mean.setdefault(s, {})
-            for i, v in vec.items():
-                acc[i] = acc[i] + v * inv if i in acc else v * inv
-    out: list[dict[int, SparseVector]] = []
-    for ck in const:
-        out.append({s: {i: ck.get(s, {}).get(i, field.zero) - m for i, m in vec.items()} for s, vec in mean.items()})
-    return out
-
-
-def _mean_plus_deviation(absorption: dict[int, SparseVector], dev: dict[int, SparseVector], columns: list[dict[int, int]],
-                         d: int, field: Any) -> dict[int, SparseVector]:
-    """``b_{i,k} = α_i / d + (b_{i,k} - α_i / d)`` (the two denominators are coprime in general: the
-    sum cancels only by their common factors)."""
-    out: dict[int, SparseVector] = {}
-    for s, alpha in absorption.items():
-        row: SparseVector = {}
-        for k, column in enumerate(columns):
-            for i, c in column.items():
-                a = alpha.get(i)
-                if a is None:
-                    continue
-                v = a / d + dev[s].get(c, field.zero)
-                if v != 0:
-                    row[c] = v
-        out[s] = row
-    return out
+                          {s: dict(sorted(row.items())) for s, row in absorption.items()}, absorption_shared)
 
 
 def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, SparseVector]:

@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
+from . import cyclotomic
 from .absorption import TransientBasis, transient_basis
 from .chain import Chain
+from .cyclotomic import Spectrum, phase_spectrum
 from .classical import bias, class_means, gain, harmonic_extension, psi_coordinates, stationary_distribution
 from .structure import Structure
 from .structure_view import Anchors
@@ -136,38 +138,72 @@ class DecompositionWork:
 
     # -- the transient block -------------------------------------------------------------------
     @cached_property
+    def spectrum(self) -> Spectrum:
+        """The cyclotomic components of the phase systems (:func:`~exactpte.cyclotomic.phase_spectrum`):
+        the route of fields that split periods (``QQ(params)``) to the periodic part of the basis and
+        to sums over it."""
+        return phase_spectrum(self.chain, self.S)
+
+    @cached_property
     def basis_transient(self) -> TransientBasis:
-        """The phase basis on ``T`` (one phase system per distinct period): sparse rows, and the
-        block solves' numerators over their common denominators for the sums below."""
+        """The phase basis on ``T`` (one phase system per distinct period, or the cyclotomic components):
+        sparse rows, and the block solves' numerators over their common denominators for the sums below."""
+        if self.field.splits_periods and any(d > 1 for d in self.S.periods):
+            return transient_basis(self.chain, self.S, spectrum=self.spectrum)
         return transient_basis(self.chain, self.S)
 
     @cached_property
     def transient_sums(self) -> dict[str, dict[int, Any]]:
-        """``g*``, ``ψ`` on ``T`` as sums over the phase basis (``lem:anchor_interpolation``: ``g* = sum θ b``;
-        ``ψ = sum c b``), ``ρ`` and ``P∞ v*`` as sums over the absorption probabilities
-        (``P∞ x = sum_i (π_i·x) α_i``), whose denominators are far smaller."""
-        B, classes, field = self.basis_transient, [i for i, _ in self.S.index_set], self.field
-        splits: dict = {}
-        if field.splits_periods:  # two scalar absorbing passes: one value a state, where α holds one a class
-            transient = self.S.transient
-            rho_all, Pinf_all = self.rho, harmonic_extension(self.chain, self.class_mean_v)
-            rho, Pinf_v = {s: rho_all[s] for s in transient}, {s: Pinf_all[s] for s in transient}
-        else:  # QQ: the α sums reuse the lifted solves' numerators
-            rho, Pinf_v = weighted_sums(field, B.absorption, [self.class_gain, self.class_mean_v], shared=B.absorption_shared,
-                                        groups=range(len(self.S.classes)), splits=splits)
-        # g* = ρ + sum over the periodic columns of (θ_{i,k} - γ_i) b_{i,k} (on an aperiodic class θ = γ and
-        # b = α); ψ's coordinates vanish on aperiodic classes.  Both weight vectors add up to zero over each
-        # class's phases, so the deviations b - α/d (denominator det(I - Q^d) / det(I - Q)) give the same sums.
+        """``g*``, ``ψ`` and ``P∞v* - ψ`` on ``T`` as sums over the phase basis (``lem:anchor_interpolation``:
+        ``g* = sum θ b``; ``ψ = sum c b``, ``thm:comparison_gain_bias``; ``P∞ x = sum_i (π_i·x) α_i``).
+
+        Over ``QQ`` the sums run on the lifted solves' numerators (:func:`~exactpte.summation.weighted_sums`),
+        ``g* = ρ + sum (θ - γ) b`` and ``ρ``, ``P∞v*`` over the absorption probabilities, whose
+        denominators are far smaller.  When the field splits periods (``QQ(params)``) the periodic
+        classes' parts are taken on the cyclotomic components (:func:`~exactpte.cyclotomic.weighted_sums`:
+        one cancellation an entry, a frequency the weights lack leaving its determinant out) and the
+        aperiodic classes' parts by scalar absorbing passes."""
+        if self.field.splits_periods:
+            return self._sums_on_components()
+        classes, field = [i for i, _ in self.S.index_set], self.field
         periodic = [self.S.periods[i] > 1 for i in classes]
+        B = self.basis_transient
+        splits: dict = {}
+        rho, Pinf_v = weighted_sums(field, B.absorption, [self.class_gain, self.class_mean_v], shared=B.absorption_shared,
+                                    groups=range(len(self.S.classes)), splits=splits)
         if not any(periodic):
-            return {"g_star": rho, "psi": {s: field.zero for s in rho}, "rho": rho, "Pinf_v": Pinf_v}
+            return {"g_star": rho, "psi": {s: field.zero for s in rho}, "Pinf_v_minus_psi": Pinf_v, "rho": rho}
+        # g* = ρ + sum over the periodic columns of (θ_{i,k} - γ_i) b_{i,k} (on an aperiodic class θ = γ and
+        # b = α); ψ's coordinates vanish on aperiodic classes.
         gain_i = self.class_gain
         w_g = [t - gain_i[i] if p else field.zero for t, i, p in zip(self.theta, classes, periodic)]
         w_psi = [c if p else field.zero for c, p in zip(self.psi_coords, periodic)]
-        rows, shared = (B.deviation, B.deviation_shared) if B.deviation is not None else (B.rows, B.shared)
-        dg, psi = weighted_sums(field, rows, [w_g, w_psi], shared=shared, groups=classes, splits=splits)
-        g_star = {s: rho[s] + x for s, x in dg.items()}
-        return {"g_star": g_star, "psi": psi, "rho": rho, "Pinf_v": Pinf_v}
+        dg, psi = weighted_sums(field, B.rows, [w_g, w_psi], shared=B.shared, groups=classes, splits=splits)
+        return {"g_star": {s: rho[s] + x for s, x in dg.items()}, "psi": psi,
+                "Pinf_v_minus_psi": {s: Pinf_v[s] - psi[s] for s in psi}, "rho": rho}
+
+    def _sums_on_components(self) -> dict[str, dict[int, Any]]:
+        """:attr:`transient_sums` over ``QQ(params)``: ``sum θ b``, ``sum c b`` and ``sum (μ_i - c) b`` over
+        the periodic columns on the components, plus ``γ_i α_i`` and ``μ_i α_i`` of the aperiodic classes."""
+        S, field = self.S, self.field
+        classes = [i for i, _ in S.index_set]
+        periodic = [S.periods[i] > 1 for i in classes]
+        if not any(periodic):
+            rho, Pinf_v = self.rho, harmonic_extension(self.chain, self.class_mean_v)
+            return {"g_star": {s: rho[s] for s in S.transient}, "psi": {s: field.zero for s in S.transient},
+                    "Pinf_v_minus_psi": {s: Pinf_v[s] for s in S.transient}}
+        mu = self.class_mean_v
+        w_g = [t if p else field.zero for t, p in zip(self.theta, periodic)]
+        w_psi = [c if p else field.zero for c, p in zip(self.psi_coords, periodic)]
+        w_v = [mu[i] - c if p else field.zero for c, i, p in zip(self.psi_coords, classes, periodic)]
+        g, psi, v = cyclotomic.weighted_sums(field, S, self.spectrum, [w_g, w_psi, w_v])
+        if not all(periodic):  # the aperiodic classes: scalar passes with their values alone
+            keep = [d == 1 for d in S.periods]
+            rho_a = harmonic_extension(self.chain, [x if k else field.zero for x, k in zip(self.class_gain, keep)])
+            mu_a = harmonic_extension(self.chain, [x if k else field.zero for x, k in zip(mu, keep)])
+            g = {s: x + rho_a[s] for s, x in g.items()}
+            v = {s: x + mu_a[s] for s, x in v.items()}
+        return {"g_star": g, "psi": psi, "Pinf_v_minus_psi": v}
 
     # -- the quantities -------------------------------------------------------------------------------
     @cached_property
@@ -235,7 +271,8 @@ class DecompositionWork:
 
     @cached_property
     def rho(self) -> tuple:
-        """``ρ = γ_i`` on ``F_i``; on ``T`` from the basis when it is known, else by one absorbing solve."""
+        """``ρ = γ_i`` on ``F_i``; on ``T`` from the basis sums when they are known over ``QQ``, else by one
+        absorbing solve."""
         if not self.field.splits_periods and ("transient_sums" in vars(self) or "basis_transient" in vars(self)):
             gain_i = self.class_gain
             return self._assemble("rho", lambda i, k: gain_i[i])
@@ -251,8 +288,8 @@ class DecompositionWork:
         if self._aperiodic_without_basis():  # ψ = 0
             Pinf_v, h = harmonic_extension(self.chain, self.class_mean_v), self.h
             return tuple(v_rec[s] if s in v_rec else h[s] + Pinf_v[s] for s in range(self.S.n))
-        sums, bias_ = self.transient_sums, self.h
-        return tuple(v_rec[s] if s in v_rec else bias_[s] - sums["psi"][s] + sums["Pinf_v"][s] for s in range(self.S.n))
+        shift, bias_ = self.transient_sums["Pinf_v_minus_psi"], self.h
+        return tuple(v_rec[s] if s in v_rec else bias_[s] + shift[s] for s in range(self.S.n))
 
     @cached_property
     def h(self) -> tuple:

@@ -211,3 +211,57 @@ def test_denominator_conditions_implied_by_the_region_are_left_out():
     F = m.field
     conds = m.conditions([F.convert("1/(p + 1)"), F.convert("1/(p**2 + 1)"), F.convert("1/(4*p - 1)"), F.convert("1/(p**2 - 2)")])
     assert conds == ["0 < p < 1", "4*p - 1 != 0"]
+
+
+def _basis_through_Q_d(chain):
+    """The periodic columns of ``b`` by the phase system through ``Q^d`` (:func:`~exactpte.absorption.solve_transient`,
+    the route the rational path takes): the reference the cyclotomic route is checked against."""
+    from exactpte.absorption import solve_transient
+    S, F = chain.structure, chain.field
+    rows = {s: {} for s in S.transient}
+    for d in sorted({d for d in S.periods if d > 1}):
+        cls = {i for i, p in enumerate(S.periods) if p == d}
+        const = [dict() for _ in range(d)]
+        for s in S.transient:
+            for y, q in chain.row(s):
+                if S.class_of[y] in cls:
+                    vec = const[(S.phase_of[y] - 1) % d].setdefault(s, {})
+                    vec[S.class_of[y]] = vec.get(S.class_of[y], F.zero) + q
+        X = solve_transient(chain, S, const)
+        for k in range(d):
+            for s, vec in X[k].items():
+                rows[s].update({S.column_of[(i, k)]: v for i, v in vec.items() if v != 0})
+    return rows
+
+
+@given(st.sampled_from(["random", "line", "block"]).flatmap(
+    lambda shape: parametric_chains(max_states=9, max_period=4, max_transient=4, transient_shape=shape)))
+def test_cyclotomic_phase_basis_equals_the_phase_system_through_Q_d(chain):
+    """``b_{i,k} = Σ_{m|d} Tr(ζ_m^-k X_{m,i}) / d`` (the cyclotomic components) equals the solution of the
+    phase system through ``Q^d``, and the weighted sums on the components equal ``Σ w b``."""
+    from exactpte import cyclotomic
+    S, F = chain.structure, chain.field
+    spectrum = cyclotomic.phase_spectrum(chain, S)
+    reference = _basis_through_Q_d(chain)
+    assert cyclotomic.basis_rows(F, S, spectrum) == reference
+    weights = [F.convert(f"{(3 * c) % 5 - 2} + p*{c % 3}") for c in range(S.N)]  # any weights, not only zero-sum
+    sums = cyclotomic.weighted_sums(F, S, spectrum, [weights])[0]
+    for s in S.transient:
+        assert sums[s] == sum((weights[c] * v for c, v in reference[s].items()), F.zero)
+
+
+def test_cyclotomic_phase_basis_on_a_transient_line_into_two_cycles():
+    """Transient SCCs in a line (what flows from one block to the next is on the right-hand side),
+    entering a 3-cycle and a 4-cycle at several phases: the components give ``Q^d``'s basis."""
+    from exactpte import cyclotomic
+    n = 10
+    P = [[0] * n for _ in range(n)]
+    P[0][1], P[0][2], P[0][6] = "p", "1/2 - p/2", "1/2 - p/2"        # block {0} feeds {1, 2}
+    P[1][1], P[1][2], P[1][3], P[1][4] = "1/4", "q/2", "1/4", "1/2 - q/2"
+    P[2][1], P[2][4], P[2][5], P[2][8] = "1/4", "1/4", "1/4", "1/4"
+    P[3][4] = P[4][5] = P[5][3] = 1                                 # the 3-cycle
+    P[6][7] = P[7][8] = P[8][9] = P[9][6] = 1                       # the 4-cycle
+    chain = ParametricChain(P, [0, 0, 0, 1, 2, 3, 1, 0, 0, 2], params=["p", "q"])
+    S, F = chain.structure, chain.field
+    assert len(S.transient_sccs) == 2 and sorted(S.periods) == [3, 4]
+    assert cyclotomic.basis_rows(F, S, cyclotomic.phase_spectrum(chain, S)) == _basis_through_Q_d(chain)

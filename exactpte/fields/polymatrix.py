@@ -20,7 +20,7 @@ from .polynomials import poly_lcm
 if TYPE_CHECKING:  # pragma: no cover
     from .rational_functions import RationalFunction, RationalFunctionField
 
-__all__ = ["PolyMatrix", "bareiss_solve"]
+__all__ = ["PolyMatrix", "bareiss_solve", "bareiss_split"]
 
 
 class PolyMatrix:
@@ -76,14 +76,44 @@ def bareiss_solve(A: PolyMatrix, B: PolyMatrix) -> PolyMatrix:
     as polynomials, and each ``x_i = (det x_i) / det`` is cancelled once.
     """
     field = A.field
+    columns, col_den, det = _bareiss_numerators(A, B)
+    X: list[list[RationalFunction]] = [[field.zero] * len(columns) for _ in range(A.nrows())]
+    for col, xt in enumerate(columns):
+        for i, x in enumerate(xt):
+            X[i][col] = field.fraction(x, det * col_den[col])
+    return PolyMatrix(X, field)
+
+
+def bareiss_split(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], Any]:
+    """``X`` with ``A X = B`` as ``(rows of numerators, den)``: :func:`bareiss_solve` without the
+    cancellations, over ``det(A)`` times the lcm of ``B``'s column denominators.
+
+    Examples
+    --------
+    >>> from exactpte.fields import RationalFunctionField
+    >>> F = RationalFunctionField(["p"])
+    >>> A, B = F.matrix([[F.convert("1 - p"), 0], [0, 2]]), F.matrix([[1], [1]])
+    >>> nums, den = bareiss_split(A, B)
+    >>> [F.fraction(row[0], den) for row in nums] == [row[0] for row in bareiss_solve(A, B).tolist()]
+    True
+    """
+    columns, col_den, det = _bareiss_numerators(A, B)
+    lcm = reduce(poly_lcm, col_den, A.field.one.num)
+    scaled = [[x * (lcm / den) for x in xt] if den != lcm else xt for xt, den in zip(columns, col_den)]
+    return [list(row) for row in zip(*scaled)] if scaled else [[] for _ in range(A.nrows())], det * lcm
+
+
+def _bareiss_numerators(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], list[Any], Any]:
+    """``(columns of det(A) x as polynomials, the columns' denominators, det(A))`` for ``A X = B``."""
+    field = A.field
     m, c = A.nrows(), B.ncols()
+    one, zero = field.one.num, field.zero.num
     if m == 0:
-        return field.zeros(0, c)
+        return [[] for _ in range(c)], [one] * c, one
     M, col_den = _polynomial_system(A, B)
-    _eliminate(M, m, c, field.one.num, field.zero.num)
+    _eliminate(M, m, c, one, zero)
     det = M[m - 1][m - 1]
-    X: list[list[RationalFunction]] = [[field.zero] * c for _ in range(m)]
-    zero = field.zero.num
+    columns = []
     for col in range(c):
         xt = [zero] * m  # det * x, polynomials
         for i in range(m - 1, -1, -1):
@@ -92,9 +122,8 @@ def bareiss_solve(A: PolyMatrix, B: PolyMatrix) -> PolyMatrix:
                 if not M[i][j].is_zero() and not xt[j].is_zero():
                     acc = acc - M[i][j] * xt[j]
             xt[i] = acc / M[i][i]
-        for i in range(m):
-            X[i][col] = field.fraction(xt[i], det * col_den[col])
-    return PolyMatrix(X, field)
+        columns.append(xt)
+    return columns, col_den, det
 
 
 def _polynomial_system(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], list[Any]]:

@@ -90,6 +90,22 @@ class RationalField:
             raise SingularSystemError(f"singular {A.nrows()}x{A.ncols()} block system") from None
         return X if a == b else X * flint.fmpq(a, b)
 
+    def solve_split(self, A: flint.fmpq_mat, B: flint.fmpq_mat) -> tuple[list[list[flint.fmpz]], flint.fmpz]:
+        """:meth:`solve` over the least common denominator."""
+        return self.matrix_split(self.solve(A, B))
+
+    @staticmethod
+    def cofactors(dens: Sequence[flint.fmpz]) -> tuple[list[flint.fmpz], flint.fmpz]:
+        """``([lcm / den], lcm)`` of integers."""
+        lcm = flint.fmpz(1)
+        for den in dens:
+            lcm = lcm.lcm(den) if lcm % den else lcm
+        return [lcm // den for den in dens], lcm
+
+    def sum_over_lcm(self, pairs: Sequence[tuple[flint.fmpz, flint.fmpz]]) -> flint.fmpq:
+        """``sum num / den`` (the same as :meth:`sum_fractions` over ``QQ``)."""
+        return self.sum_fractions(pairs)
+
     @staticmethod
     def to_lists(M: flint.fmpq_mat) -> list[list[flint.fmpq]]:
         """The entries as a list of rows."""

@@ -29,7 +29,7 @@ from .._numbers import is_float_like, to_fmpq
 from ..errors import EntryError, FloatEntryError, SymbolicEntryError, UsageError
 from . import polynomials, sympy_bridge
 from .expressions import parse_expression
-from .polymatrix import PolyMatrix, bareiss_solve
+from .polymatrix import PolyMatrix, bareiss_solve, bareiss_split
 from .printing import poly_text, rational_text
 from .rows import solve_rows_densely
 from .signs import never_positive
@@ -227,6 +227,7 @@ class RationalFunctionField:
         self.splits_periods = True
         self._text_cache: dict[RationalFunction, str] = {}
         self._pairs: dict[tuple[int, int], tuple[Any, Any, tuple[Any, Any, Any, Any]]] = {}
+        self._cofactors: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[list[Any], Any]]] = {}
 
     def _denominator_pair(self, d1: Any, d2: Any) -> tuple[Any, Any, Any, Any]:
         """``(g, d1/g, d2/g, lcm)`` with ``g = gcd(d1, d2)``, remembered for the last pairs of denominator
@@ -446,6 +447,53 @@ class RationalFunctionField:
         """``X`` with ``A X = B`` by fraction-free (Bareiss) elimination over ``fmpz_mpoly``
         (:func:`~exactpte.fields.polymatrix.bareiss_solve`)."""
         return bareiss_solve(A, B)
+
+    def solve_split(self, A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], Any]:
+        """``X`` over ``det(A)`` times the lcm of ``B``'s column denominators, nothing cancelled
+        (:func:`~exactpte.fields.polymatrix.bareiss_split`)."""
+        return bareiss_split(A, B)
+
+    def cofactors(self, dens: Sequence[Any]) -> tuple[list[Any], Any]:
+        """``([lcm / den], lcm)`` of polynomials, remembered for the last tuples of denominator objects
+        (each pair's gcd by :meth:`_denominator_pair`)."""
+        key = tuple(map(id, dens))
+        hit = self._cofactors.get(key)
+        if hit is not None and all(a is b for a, b in zip(hit[0], dens)):
+            return hit[1]
+        lcm = self._one_poly
+        for den in dens:
+            if not (den is lcm or den == lcm):
+                lcm = self._denominator_pair(lcm, den)[3] if not lcm.is_one() else den
+        out = ([lcm / den if not (den is lcm) else self._one_poly for den in dens], lcm)
+        if len(self._cofactors) > 1024:
+            self._cofactors.clear()
+        self._cofactors[key] = (tuple(dens), out)  # the polynomials keep their ids valid
+        return out
+
+    def sum_over_lcm(self, pairs: Sequence[tuple[Any, Any]]) -> RationalFunction:
+        """``sum num / den`` over the lcm, cancelled once: the gcd of two denominators is remembered by
+        their identity (the pieces of one solve share their denominator object), so a sum over a
+        solve's pieces for many states pays each pair's gcd once; the final cancellation is a gcd
+        that is one whenever the denominators are coprime.
+
+        Examples
+        --------
+        >>> F = RationalFunctionField(["p"])
+        >>> p = F.ctx.gen(0)
+        >>> str(F.sum_over_lcm([(p, 1 - p), (1 - 2 * p, p * (1 - p))]))
+        '(1 - p)/p'
+        """
+        pairs = [(n, d) for n, d in pairs if not n.is_zero()]
+        if not pairs:
+            return self.zero
+        num, den = pairs[0]
+        for n, d in pairs[1:]:
+            if d is den or d == den:
+                num = num + n
+                continue
+            _g, a, b, lcm = self._denominator_pair(den, d)
+            num, den = num * b + n * a, lcm
+        return RationalFunction(num, den, self)
 
     @staticmethod
     def is_constant(x: RationalFunction) -> bool:
