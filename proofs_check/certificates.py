@@ -30,6 +30,7 @@ __all__ = [
     "spectral_radius_upper",
     "contraction_certificate",
     "stein_solution",
+    "stein_solution_by_vec",
     "proposed_lyapunov_matrix",
     "positive_definite",
     "lyapunov_certificate",
@@ -171,7 +172,7 @@ def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40) -> flint.fmpq
     """A symmetric dyadic ``H`` with ``H ≻ 0`` and ``H − BᵀHB ≻ 0``, both decided exactly (leading minors),
     or ``None``.  ``H`` is only *proposed* by floats (``Σ_k (Bᵀ)^k B^k`` by doubling, rounded to
     ``bits`` binary digits); whatever the floats did, an ``H`` returned is a Lyapunov certificate:
-    ``‖Bx‖_H < ‖x‖_H``.  The exact ``q² x q²`` Stein solve (:func:`stein_solution`) is the fallback.
+    ``‖Bx‖_H < ‖x‖_H``.  The exact Stein solve (:func:`stein_solution`) is the fallback.
 
     Examples
     --------
@@ -213,7 +214,49 @@ def _transpose(X: list[list[float]]) -> list[list[float]]:
 
 
 def stein_solution(B: flint.fmpq_mat) -> flint.fmpq_mat | None:
-    """The exact ``H`` with ``H - BᵀHB = I`` (a ``q² x q²`` linear system, vec trick), or ``None`` when singular."""
+    """The exact ``H`` with ``H - BᵀHB = I``, or ``None`` when the equation is singular (``λμ = 1`` for two
+    eigenvalues of ``B``).
+
+    With ``p(x) = Σ_k p_k x^k`` the characteristic polynomial of ``B`` (degree ``q``) and ``A = Bᵀ``, the
+    operator ``L(X) = X - AXB`` satisfies ``p̃(A) X = Σ_{j<q} A^j Z_j L(X) B^j`` with ``p̃(x) = x^q p(1/x)``
+    and ``Z_j = Σ_{k>j} p_k A^{q-k}`` (``(p(μ) - p(1/a))/(μ - 1/a)`` evaluated at the commuting left and right
+    multiplications, ``p(B) = 0``), so ``H = p̃(A)^{-1} Σ_j A^j Z_j B^j``: ``O(q)`` products and one ``q x q``
+    solve instead of the ``q² x q²`` system; ``p̃(A)`` is singular exactly when ``L`` is.  The result is
+    checked exactly (``H - BᵀHB = I``), with the ``q² x q²`` system (:func:`stein_solution_by_vec`) as the route
+    of last resort.
+
+    Examples
+    --------
+    >>> stein_solution(flint.fmpq_mat([[flint.fmpq(1, 2), 1], [0, flint.fmpq(1, 3)]])).tolist()
+    [[4/3, 4/5], [4/5, 129/40]]
+    >>> stein_solution(flint.fmpq_mat([[2, 0], [0, flint.fmpq(1, 2)]])) is None   # 2 * 1/2 = 1
+    True
+    """
+    q = B.nrows()
+    if q == 0:
+        return flint.fmpq_mat(0, 0)
+    p = B.charpoly().coeffs()  # p_0 .. p_q, monic
+    A = B.transpose()
+    Z = [identity(q)] * q  # Z[q - 1] = p_q A^0 = I
+    power = identity(q)  # A^(q - 1 - j) at step j
+    for j in range(q - 2, -1, -1):
+        power = power * A
+        Z[j] = Z[j + 1] + power * p[j + 1]
+    reversed_p = Z[0] + power * A * p[0]  # p~(A) = sum_k p_k A^(q-k)
+    W = Z[q - 1]
+    for j in range(q - 2, -1, -1):  # Horner: W = sum_j A^j Z_j B^j
+        W = Z[j] + A * W * B
+    try:
+        H = reversed_p.solve(W)
+    except ZeroDivisionError:
+        return None
+    if H - A * H * B != identity(q):  # pragma: no cover - the identity above is exact
+        return stein_solution_by_vec(B)
+    return H
+
+
+def stein_solution_by_vec(B: flint.fmpq_mat) -> flint.fmpq_mat | None:
+    """The exact ``H`` with ``H - BᵀHB = I`` from the ``q² x q²`` linear system (vec trick), or ``None`` when singular."""
     q = B.nrows()
     size = q * q
     L = flint.fmpq_mat(size, size)
