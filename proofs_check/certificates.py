@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import cast
 
 import flint
+import numpy as np
 
 from .linalg import cyclotomic_part, identity, integer_poly, pivot_columns
 
@@ -183,34 +184,33 @@ def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40) -> flint.fmpq
     True
     """
     q = B.nrows()
-    Bf = [[float(B[i, j].p) / float(B[i, j].q) for j in range(q)] for i in range(q)]
-    S = [[float(i == j) for j in range(q)] for i in range(q)]  # S_m = sum_{k<m} (B^T)^k B^k, doubled
+    Bf = np.array([[float(B[i, j].p) / float(B[i, j].q) for j in range(q)] for i in range(q)]).reshape(q, q)
+    S = np.eye(q)  # S_m = sum_{k<m} (B^T)^k B^k, doubled
     P = Bf
-    for _ in range(60):
-        PtSP = _float_mul(_transpose(P), _float_mul(S, P))
-        S = [[a + b for a, b in zip(r1, r2)] for r1, r2 in zip(S, PtSP)]
-        P = _float_mul(P, P)
-        if max((abs(x) for row in P for x in row), default=0.0) < 1e-30:
-            break
-    if not all(abs(x) < 2.0 ** 60 for row in S for x in row):  # not finite or far too large: no proposal
-        return None
+    with np.errstate(all="ignore"):  # an overflow is an inf in S, refused below
+        for _ in range(60):
+            S = S + np.asarray(_float_mul(_transpose(P), _float_mul(S, P)), dtype=float)
+            P = np.asarray(_float_mul(P, P), dtype=float)
+            if not P.size or np.max(np.abs(P)) < 1e-30:
+                break
+        if not np.all(np.abs(S) < 2.0 ** 60):  # not finite or far too large: no proposal
+            return None
     scale = 2 ** bits
     H = flint.fmpq_mat(q, q)
     for i in range(q):
         for j in range(i, q):
-            H[i, j] = H[j, i] = flint.fmpq(round(S[i][j] * scale), scale)
+            H[i, j] = H[j, i] = flint.fmpq(round(float(S[i, j]) * scale), scale)
     if positive_definite(H) and positive_definite(H - B.transpose() * H * B):
         return H
     return None
 
 
-def _float_mul(X: list[list[float]], Y: list[list[float]]) -> list[list[float]]:
-    cols = list(zip(*Y))
-    return [[sum(a * b for a, b in zip(row, col)) for col in cols] for row in X]
+def _float_mul(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    return np.asarray(X, dtype=float) @ np.asarray(Y, dtype=float)
 
 
-def _transpose(X: list[list[float]]) -> list[list[float]]:
-    return [list(col) for col in zip(*X)]
+def _transpose(X: np.ndarray) -> np.ndarray:
+    return np.asarray(X, dtype=float).T
 
 
 def stein_solution(B: flint.fmpq_mat) -> flint.fmpq_mat | None:

@@ -138,7 +138,7 @@ def _vhat_unique(ctx: Context) -> Outcome:
     A = set(c.anchor_states)
     W = [s for s in range(n) if s not in A]
     P = ctx.routes.P
-    pihat = ctx.apply_pihat or (lambda v: c.project(v, bh))
+    pihat = ctx.apply_pihat or c.projector(bh)
     rng = ctx.rng("range")
     for _ in range(3):  # the lemma's setting: range(Pi^) = W (anchor exactness)
         v = random_vector(rng, n)
@@ -233,12 +233,13 @@ def _pihat_dev(ctx: Context) -> Outcome:
     true_rows = _true_basis_rows(ctx)
     if isinstance(true_rows, str):
         return true_rows
+    true_pi = c.projector(true_rows)
     for name, bh in _bhats(ctx, flint.fmpq(1, 5)):
         eps = max((_l1(list(r1), list(r2)) for r1, r2 in zip(bh, c.basis)), default=flint.fmpq(0))
-        pihat = ctx.apply_pihat or (lambda v, bh=bh: c.project(v, bh))
+        pihat = ctx.apply_pihat or c.projector(bh)
         diff = [[x - y for x, y in zip(r1, r2)] for r1, r2 in zip(bh, true_rows)]
         for v in _tight_vectors(ctx, diff):
-            d = [a - b for a, b in zip(pihat(v), c.project(v, true_rows))]
+            d = [a - b for a, b in zip(pihat(v), true_pi(v))]
             if norm_inf(d) > eps * norm_inf(v):
                 return f"{name}: ||(Pi^ - Pi)v|| = {norm_inf(d)} exceeds eps_b ||v|| = {eps * norm_inf(v)}"
     return None
@@ -258,7 +259,7 @@ def _pihat_norm(ctx: Context) -> Outcome:
         elif name == "the learned b^" and ctx.bhat is not None:
             return NotApplicable("not applicable: the given b^ leaves the simplex (the lemma's hypothesis; see lem:b_simplex)")
     for name, bh, impl in cases:
-        op = impl or (lambda v, bh=bh: c.project(v, bh))
+        op = impl or c.projector(bh)
         for v in _tight_vectors(ctx, bh):
             w = op(v)
             if norm_inf(w) > 2 * norm_inf(v):
