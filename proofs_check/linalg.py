@@ -31,6 +31,7 @@ __all__ = [
     "cyclotomic_part",
     "pivot_columns",
     "orbit",
+    "orbits",
     "join",
     "columns",
     "intersect",
@@ -82,6 +83,17 @@ def orbit(P: flint.fmpq_mat, x: flint.fmpq_mat, T: int) -> flint.fmpq_mat:
         acc = acc + x
         x = P * x
     return acc
+
+
+def orbits(P: flint.fmpq_mat, X: flint.fmpq_mat, horizons: Sequence[int]) -> dict[int, flint.fmpq_mat]:
+    """``{T: sum_{t<T} P^t X}`` for every ``T`` in ``horizons`` (``X`` may have several columns), in one pass
+    of repeated multiplication: :func:`orbit` at each ``T``, term by term."""
+    out, acc, t = {}, flint.fmpq_mat(X.nrows(), X.ncols()), 0
+    for T in sorted(set(horizons)):
+        while t < T:
+            acc, X, t = acc + X, P * X, t + 1
+        out[T] = acc
+    return out
 
 
 def pivot_columns(R: flint.fmpq_mat, rank_: int) -> list[int]:

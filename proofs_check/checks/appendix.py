@@ -7,7 +7,7 @@ from math import lcm
 
 import flint
 
-from ..linalg import in_span, matvec, nullspace, norm_inf, random_vector, rank, same_span
+from ..linalg import matvec, nullspace, norm_inf, random_vector, rank, same_span
 from ..registry import Context, NotApplicable, NotClaimed, Outcome, check, few, mismatch
 from .decomposition import random_projection
 
@@ -305,12 +305,11 @@ def _P_inf(ctx: Context) -> Outcome:
 @check("lem:Pi_identity", "a projection with kernel K(P) keeps the quotient class: v - Pi v in K(P) for every v")
 def _Pi_identity(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
-    K = ctx.routes.K
     rng = ctx.rng("Pi_identity")
     for _ in range(4):
         v = random_vector(rng, n)
         w = c.project(v)
-        if not in_span(K, [a - b for a, b in zip(v, w)]):
+        if not ctx.routes.in_K([a - b for a, b in zip(v, w)]):
             return "v - Pi v is not in K(P) (kernel of the cyclotomic part of charpoly): [Pi v] != [v]"
     return random_projections_problem(ctx)
 
@@ -321,7 +320,6 @@ def random_projections_problem(ctx: Context, trials: int = 3) -> str | None:
     c, n = ctx.claimed, ctx.chain.n
     B = c.basis_matrix()
     rng = ctx.rng("Pi_identity-projections")
-    K = ctx.routes.K
     for t in range(trials):
         Pi = random_projection(rng, B)
         if Pi is None:
@@ -331,6 +329,6 @@ def random_projections_problem(ctx: Context, trials: int = 3) -> str | None:
         for _ in range(2):
             v = random_vector(rng, n)
             w = matvec(Pi, v)
-            if not in_span(K, [a - b for a, b in zip(v, w)]):
+            if not ctx.routes.in_K([a - b for a, b in zip(v, w)]):
                 return f"random projection {t} with kernel span(b): v - Pi v is not in K(P), so span(b) is not K(P)"
     return None
