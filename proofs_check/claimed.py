@@ -104,6 +104,19 @@ class Claimed:
 
         return apply
 
+    def project_all(self, vectors: Sequence[Sequence], basis: Sequence[Sequence] | None = None) -> list[list]:
+        """:meth:`project` of each vector: one product ``V - B V[anchors]`` for all of them when the basis and the
+        vectors have the claim's shape (entry by entry otherwise)."""
+        rows = self.basis if basis is None else basis
+        n, N, k = len(rows), self.N, len(vectors)
+        if not k or any(len(row) != N for row in rows) or any(len(v) != n for v in vectors):
+            one = self.projector(basis)
+            return [one(v) for v in vectors]
+        V = flint.fmpq_mat(n, k, [v[s] for s in range(n) for v in vectors])
+        VA = flint.fmpq_mat(N, k, [v[a] for a in self.anchor_states for v in vectors])
+        out = (V - flint.fmpq_mat(n, N, [x for row in rows for x in row]) * VA).entries()
+        return [out[j::k] for j in range(k)]
+
     @functools.cached_property
     def _projector(self) -> Callable[[Sequence], list]:
         return self.projector()

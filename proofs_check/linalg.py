@@ -215,7 +215,7 @@ def random_vector(rng: random.Random, n: int, *, bound: int = 9) -> list[flint.f
 
 def norm_inf(v: Sequence) -> flint.fmpq:
     """``max |v_s|`` (0 for an empty vector)."""
-    return max((abs(x) for x in v), default=flint.fmpq(0))
+    return max(map(abs, v), default=flint.fmpq(0))
 
 
 def join(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:

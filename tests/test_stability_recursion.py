@@ -54,4 +54,4 @@ def test_split_integer_recursion_equals_the_second_moment_recursion(index):
             means = stability._mean_norms(setup, alpha, t0, D, Bs)
             noise = stability._noise_norms(setup, alpha, t0, D, Bs)
             for (i, j), vals in _second_moment_norms(setup, alpha, t0).items():
-                assert vals == [means[t][i] + flint.fmpq(*noise[t][j]) for t in range(stability.HORIZON)]
+                assert vals == [flint.fmpq(*means[t][i]) + flint.fmpq(*noise[t][j]) for t in range(stability.HORIZON)]

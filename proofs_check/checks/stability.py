@@ -25,6 +25,7 @@ by the three lemmas (:meth:`~proofs_check.registry.Context.shared`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import flint
@@ -97,8 +98,9 @@ def _steps(M: flint.fmpq_mat, alpha: int, t0: int) -> tuple[flint.fmpz, list[fli
     return D, [one * ((t + t0 - alpha) * D) + Mn * alpha for t in range(HORIZON)]
 
 
-def _mean_norms(setup: _Setup, alpha: int, t0: int, D: flint.fmpz, Bs: list[flint.fmpz_mat]) -> list[list[flint.fmpq]]:
-    """``‖μ_t‖_H² = μ_tᵀHμ_t`` for ``t = 1..HORIZON``, one per start: ``μ_{t+1} = A_t μ_t + a_t d``, ``μ_0 = e_0``
+def _mean_norms(setup: _Setup, alpha: int, t0: int, D: flint.fmpz, Bs: list[flint.fmpz_mat]) -> list[list[tuple]]:
+    """``‖μ_t‖_H² = μ_tᵀHμ_t`` for ``t = 1..HORIZON``, one per start, as ``(numerator, denominator)`` integers:
+    ``μ_{t+1} = A_t μ_t + a_t d``, ``μ_0 = e_0``
     (the mean of ``e_t``; the noise has mean zero).  In integers: ``μ_t = m_t/e_t`` with ``e_{t+1} = e_t D(t + t0)``,
     ``m_{t+1} = B_t m_t + (αDe_t/d_d) d'`` (``d = d'/d_d``, ``d_d`` divides ``e_0``)."""
     q = setup.M.nrows()
@@ -110,8 +112,8 @@ def _mean_norms(setup: _Setup, alpha: int, t0: int, D: flint.fmpz, Bs: list[flin
     out = []
     for t, B in enumerate(Bs):
         m, e = B * m + dn * (alpha * D * e // dd), e * D * (t + t0)
-        X = m.transpose() * Hn * m
-        out.append([flint.fmpq(X[0, 0], e * e * Hd), flint.fmpq(X[1, 1], e * e * Hd)])
+        X, den = m.transpose() * Hn * m, e * e * Hd
+        out.append([(X[0, 0], den), (X[1, 1], den)])
     return out
 
 
@@ -153,21 +155,27 @@ def _run(key: str, setup: _Setup) -> str | None:
     X0 = setup.starts.transpose() * setup.H * setup.starts
     scale = 4 * alpha**2 * setup.C2 * SIGMA**2
     for i, start in enumerate(STARTS):
-        base, tail = X0[i, i], flint.fmpq(0)
-        bounds = []
-        for t in range(HORIZON):
-            tail += flint.fmpq(1, (t + t0) ** 2)
-            bounds.append(base + scale * tail)
-        slack = [min(b, base + scale / (t0 - 1)) if t0 > 1 else b for b in bounds]
-        slack = [s - means[t][i] for t, s in enumerate(slack)]
+        # the explicit bound ||e_0||^2 + 4a^2C^2s^2/(t0 - 1) (t0 > 1) is never below this one: sum_{s<=t} 1/(s + t0)^2
+        # < sum_{m>=t0} 1/(m(m - 1)) = 1/(t0 - 1) and 4a^2C^2s^2 >= 0, so got > explicit implies got > bound
+        bounds = [X0[i, i] + scale * tail for tail in _tails(t0)]
+        slack = [(b.p * md - mn * b.q, b.q * md) for b, (mn, md) in zip(bounds, (row[i] for row in means))]  # bound - ||mu_t||^2
         for j, law in enumerate(LAWS):
-            for t in range(HORIZON):
-                num, den = noise[t][j]
-                if num * slack[t].q > slack[t].p * den:
-                    got = means[t][i] + flint.fmpq(num, den)
+            for t, ((num, den), (sp, sq)) in enumerate(zip((row[j] for row in noise), slack)):
+                if num * sq > sp * den:
+                    got = flint.fmpq(*means[t][i]) + flint.fmpq(num, den)
                     return (f"{start}, {law}, alpha_t = {alpha}/(t + {t0}): E||v_{t + 1} - v*||_q^2 = {float(got):.6g} exceeds the "
                             f"lemma's bound {float(bounds[t]):.6g} (||e_0||^2 + 4 alpha^2 C^2 sigma^2 sum 1/(s + t0)^2)")
     return None
+
+
+@functools.lru_cache(maxsize=None)
+def _tails(t0: int) -> tuple[flint.fmpq, ...]:
+    """``sum_{s<=t} 1/(s + t0)²`` for ``t < HORIZON``."""
+    out, tail = [], flint.fmpq(0)
+    for t in range(HORIZON):
+        tail += flint.fmpq(1, (t + t0) ** 2)
+        out.append(tail)
+    return tuple(out)
 
 
 def _register(key: str, statement: str) -> None:
