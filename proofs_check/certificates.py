@@ -282,7 +282,8 @@ def stein_solution_by_vec(B: flint.fmpq_mat) -> flint.fmpq_mat | None:
 
 def positive_definite(H: flint.fmpq_mat) -> bool:
     """Whether the symmetric ``H`` is positive definite (every leading minor positive)."""
-    return all(flint.fmpq_mat([[H[a, b] for b in range(k)] for a in range(k)]).det() > 0 for k in range(1, H.nrows() + 1))
+    rows = H.tolist()
+    return all(flint.fmpq_mat([row[:k] for row in rows[:k]]).det() > 0 for k in range(1, H.nrows() + 1))
 
 
 def power_norm_certificate(A: flint.fmpq_mat, *, max_doublings: int = 16) -> str | None:

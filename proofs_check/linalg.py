@@ -20,6 +20,7 @@ __all__ = [
     "in_span_all",
     "same_span",
     "random_vector",
+    "random_integers",
     "norm_inf",
     "integer_poly",
     "identity",
@@ -187,7 +188,7 @@ def in_span(basis: flint.fmpq_mat, v: Sequence) -> bool:
     """Whether ``v`` lies in the column span of ``basis`` (exact ranks)."""
     if basis.ncols() == 0:
         return all(x == 0 for x in v)
-    aug = flint.fmpq_mat([[basis[i, j] for j in range(basis.ncols())] + [v[i]] for i in range(basis.nrows())])
+    aug = flint.fmpq_mat([row + [v[i]] for i, row in enumerate(basis.tolist())])
     return rank(aug) == rank(basis)
 
 
@@ -200,8 +201,7 @@ def same_span(A: flint.fmpq_mat, B: flint.fmpq_mat) -> bool:
     """Whether two matrices have the same column span."""
     if A.ncols() == 0 or B.ncols() == 0:
         return A.ncols() == B.ncols() == 0 or rank(A) == rank(B) == 0
-    joined = flint.fmpq_mat([[A[i, j] for j in range(A.ncols())] + [B[i, j] for j in range(B.ncols())] for i in range(A.nrows())])
-    return rank(A) == rank(B) == rank(joined)
+    return rank(A) == rank(B) == rank(_side_by_side(A, B, A.nrows()))
 
 
 def random_vector(rng: random.Random, n: int, *, bound: int = 9) -> list[flint.fmpq]:
@@ -213,6 +213,13 @@ def random_vector(rng: random.Random, n: int, *, bound: int = 9) -> list[flint.f
     return [flint.fmpq(rng.choice(nums), rng.choice(dens)) for _ in range(n)]
 
 
+def random_integers(rng: random.Random, low: int, high: int, k: int) -> list[int]:
+    """``k`` draws of ``rng.randint(low, high)``: the same values from the same seed (``rng.choice`` of the range
+    draws ``low + rng._randbelow(high - low + 1)``, as ``randint`` does)."""
+    values = range(low, high + 1)
+    return [rng.choice(values) for _ in range(k)]
+
+
 def norm_inf(v: Sequence) -> flint.fmpq:
     """``max |v_s|`` (0 for an empty vector)."""
     return max(map(abs, v), default=flint.fmpq(0))
@@ -221,13 +228,20 @@ def norm_inf(v: Sequence) -> flint.fmpq:
 def join(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:
     """``[A | B]`` (same number of rows)."""
     n = max(A.nrows(), B.nrows())
-    return flint.fmpq_mat([[A[i, j] for j in range(A.ncols())] + [B[i, j] for j in range(B.ncols())] for i in range(n)]) \
-        if A.ncols() + B.ncols() else flint.fmpq_mat(n, 0)
+    return _side_by_side(A, B, n) if A.ncols() + B.ncols() else flint.fmpq_mat(n, 0)
+
+
+def _side_by_side(A: flint.fmpq_mat, B: flint.fmpq_mat, rows: int) -> flint.fmpq_mat:
+    """The first ``rows`` rows of ``[A | B]`` (an ``IndexError`` when either has fewer)."""
+    a, b = A.tolist(), B.tolist()
+    if len(a) < rows or len(b) < rows:
+        raise IndexError(f"[A | B] needs {rows} rows, A has {len(a)} and B {len(b)}")
+    return flint.fmpq_mat([ra + rb for ra, rb in zip(a[:rows], b[:rows])])
 
 
 def columns(A: flint.fmpq_mat, keep: Sequence[int]) -> flint.fmpq_mat:
     """The columns ``keep`` of ``A``."""
-    return flint.fmpq_mat([[A[i, j] for j in keep] for i in range(A.nrows())]) if keep else flint.fmpq_mat(A.nrows(), 0)
+    return flint.fmpq_mat([[row[j] for j in keep] for row in A.tolist()]) if keep else flint.fmpq_mat(A.nrows(), 0)
 
 
 def column_basis(A: flint.fmpq_mat) -> flint.fmpq_mat:
