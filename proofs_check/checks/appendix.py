@@ -179,7 +179,11 @@ def _b_simplex(ctx: Context) -> Outcome:
 
 
 def _l1(a: list, b: list | None = None) -> flint.fmpq:
-    return sum((abs(x - (b[j] if b is not None else 0)) for j, x in enumerate(a)), flint.fmpq(0))
+    if b is None:
+        return sum(map(abs, a), flint.fmpq(0))
+    if len(b) < len(a):
+        raise IndexError(f"rows of lengths {len(a)} and {len(b)}")
+    return sum((abs(x - y) for x, y in zip(a, b)), flint.fmpq(0))
 
 
 def _true_basis_rows(ctx: Context) -> list[list] | str:
