@@ -52,6 +52,11 @@ def test_split_integer_recursion_equals_the_second_moment_recursion(index):
         for alpha, t0 in stability.SCHEDULES.values():
             D, Bs = stability._steps(setup.M, alpha, t0)
             means = stability._mean_norms(setup, alpha, t0, D, Bs)
-            noise = stability._noise_norms(setup, alpha, t0, D, Bs)
+            noise = stability._noise_states(setup, alpha, t0, D, Bs)
+            Hn, Hd = setup.H.numer_denom()
+            lam = setup.lam
             for (i, j), vals in _second_moment_norms(setup, alpha, t0).items():
-                assert vals == [flint.fmpq(*means[t][i]) + flint.fmpq(*noise[t][j]) for t in range(stability.HORIZON)]
+                covs = [flint.fmpq(stability._trace(Hn, N), Hd * E) for N, E, _ in (row[j] for row in noise)]
+                assert vals == [flint.fmpq(*means[t][i]) + covs[t] for t in range(stability.HORIZON)]
+                # the shortcut's bound: trace(H Sigma_t) <= lambda trace(Sigma_t)
+                assert all(cov <= lam * flint.fmpq(tr, E) for cov, (_, E, tr) in zip(covs, (row[j] for row in noise)))
