@@ -19,7 +19,8 @@ Each bound is then checked at every ``t < HORIZON``, from ``v_0 = v*`` and from 
 The second moment splits exactly as ``E[e_t e_tᵀ] = μ_t μ_tᵀ + Σ_t``: the mean ``μ_t`` depends only on the
 start and the covariance ``Σ_t`` only on the noise law, so the four (start, law) pairs of a schedule take two
 mean recursions (vectors) and two covariance recursions, run in integers (a common denominator, no
-rational normalization per entry).  The setup (``Π``, ``M``, ``H``, ...) is built once per chain and shared
+rational normalization per entry); ``trace(HΣ_t)`` is computed exactly whenever the exact bound
+``λ_max(H) trace(Σ_t)`` (Gershgorin) does not already decide the comparison.  The setup (``Π``, ``M``, ``H``, ...) is built once per chain and shared
 by the three lemmas (:meth:`~proofs_check.registry.Context.shared`).
 """
 
