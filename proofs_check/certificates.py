@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import cast
 
 import flint
+import numpy as np
 
 from .linalg import cyclotomic_part, identity, integer_poly, pivot_columns
 
@@ -30,6 +31,7 @@ __all__ = [
     "spectral_radius_upper",
     "contraction_certificate",
     "stein_solution",
+    "stein_solution_by_vec",
     "proposed_lyapunov_matrix",
     "positive_definite",
     "lyapunov_certificate",
@@ -171,7 +173,7 @@ def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40) -> flint.fmpq
     """A symmetric dyadic ``H`` with ``H ≻ 0`` and ``H − BᵀHB ≻ 0``, both decided exactly (leading minors),
     or ``None``.  ``H`` is only *proposed* by floats (``Σ_k (Bᵀ)^k B^k`` by doubling, rounded to
     ``bits`` binary digits); whatever the floats did, an ``H`` returned is a Lyapunov certificate:
-    ``‖Bx‖_H < ‖x‖_H``.  The exact ``q² x q²`` Stein solve (:func:`stein_solution`) is the fallback.
+    ``‖Bx‖_H < ‖x‖_H``.  The exact Stein solve (:func:`stein_solution`) is the fallback.
 
     Examples
     --------
@@ -182,38 +184,79 @@ def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40) -> flint.fmpq
     True
     """
     q = B.nrows()
-    Bf = [[float(B[i, j].p) / float(B[i, j].q) for j in range(q)] for i in range(q)]
-    S = [[float(i == j) for j in range(q)] for i in range(q)]  # S_m = sum_{k<m} (B^T)^k B^k, doubled
+    Bf = np.array([[float(B[i, j].p) / float(B[i, j].q) for j in range(q)] for i in range(q)]).reshape(q, q)
+    S = np.eye(q)  # S_m = sum_{k<m} (B^T)^k B^k, doubled
     P = Bf
-    for _ in range(60):
-        PtSP = _float_mul(_transpose(P), _float_mul(S, P))
-        S = [[a + b for a, b in zip(r1, r2)] for r1, r2 in zip(S, PtSP)]
-        P = _float_mul(P, P)
-        if max((abs(x) for row in P for x in row), default=0.0) < 1e-30:
-            break
-    if not all(abs(x) < 2.0 ** 60 for row in S for x in row):  # not finite or far too large: no proposal
-        return None
+    with np.errstate(all="ignore"):  # an overflow is an inf in S, refused below
+        for _ in range(60):
+            S = S + np.asarray(_float_mul(_transpose(P), _float_mul(S, P)), dtype=float)
+            P = np.asarray(_float_mul(P, P), dtype=float)
+            if not P.size or np.max(np.abs(P)) < 1e-30:
+                break
+        if not np.all(np.abs(S) < 2.0 ** 60):  # not finite or far too large: no proposal
+            return None
     scale = 2 ** bits
     H = flint.fmpq_mat(q, q)
     for i in range(q):
         for j in range(i, q):
-            H[i, j] = H[j, i] = flint.fmpq(round(S[i][j] * scale), scale)
+            H[i, j] = H[j, i] = flint.fmpq(round(float(S[i, j]) * scale), scale)
     if positive_definite(H) and positive_definite(H - B.transpose() * H * B):
         return H
     return None
 
 
-def _float_mul(X: list[list[float]], Y: list[list[float]]) -> list[list[float]]:
-    cols = list(zip(*Y))
-    return [[sum(a * b for a, b in zip(row, col)) for col in cols] for row in X]
+def _float_mul(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    return np.asarray(X, dtype=float) @ np.asarray(Y, dtype=float)
 
 
-def _transpose(X: list[list[float]]) -> list[list[float]]:
-    return [list(col) for col in zip(*X)]
+def _transpose(X: np.ndarray) -> np.ndarray:
+    return np.asarray(X, dtype=float).T
 
 
 def stein_solution(B: flint.fmpq_mat) -> flint.fmpq_mat | None:
-    """The exact ``H`` with ``H - BᵀHB = I`` (a ``q² x q²`` linear system, vec trick), or ``None`` when singular."""
+    """The exact ``H`` with ``H - BᵀHB = I``, or ``None`` when the equation is singular (``λμ = 1`` for two
+    eigenvalues of ``B``).
+
+    With ``p(x) = Σ_k p_k x^k`` the characteristic polynomial of ``B`` (degree ``q``) and ``A = Bᵀ``, the
+    operator ``L(X) = X - AXB`` satisfies ``p̃(A) X = Σ_{j<q} A^j Z_j L(X) B^j`` with ``p̃(x) = x^q p(1/x)``
+    and ``Z_j = Σ_{k>j} p_k A^{q-k}`` (``(p(μ) - p(1/a))/(μ - 1/a)`` evaluated at the commuting left and right
+    multiplications, ``p(B) = 0``), so ``H = p̃(A)^{-1} Σ_j A^j Z_j B^j``: ``O(q)`` products and one ``q x q``
+    solve instead of the ``q² x q²`` system; ``p̃(A)`` is singular exactly when ``L`` is.  The result is
+    checked exactly (``H - BᵀHB = I``), with the ``q² x q²`` system (:func:`stein_solution_by_vec`) as the route
+    of last resort.
+
+    Examples
+    --------
+    >>> stein_solution(flint.fmpq_mat([[flint.fmpq(1, 2), 1], [0, flint.fmpq(1, 3)]])).tolist()
+    [[4/3, 4/5], [4/5, 129/40]]
+    >>> stein_solution(flint.fmpq_mat([[2, 0], [0, flint.fmpq(1, 2)]])) is None   # 2 * 1/2 = 1
+    True
+    """
+    q = B.nrows()
+    if q == 0:
+        return flint.fmpq_mat(0, 0)
+    p = B.charpoly().coeffs()  # p_0 .. p_q, monic
+    A = B.transpose()
+    Z = [identity(q)] * q  # Z[q - 1] = p_q A^0 = I
+    power = identity(q)  # A^(q - 1 - j) at step j
+    for j in range(q - 2, -1, -1):
+        power = power * A
+        Z[j] = Z[j + 1] + power * p[j + 1]
+    reversed_p = Z[0] + power * A * p[0]  # p~(A) = sum_k p_k A^(q-k)
+    W = Z[q - 1]
+    for j in range(q - 2, -1, -1):  # Horner: W = sum_j A^j Z_j B^j
+        W = Z[j] + A * W * B
+    try:
+        H = reversed_p.solve(W)
+    except ZeroDivisionError:
+        return None
+    if H - A * H * B != identity(q):  # pragma: no cover - the identity above is exact
+        return stein_solution_by_vec(B)
+    return H
+
+
+def stein_solution_by_vec(B: flint.fmpq_mat) -> flint.fmpq_mat | None:
+    """The exact ``H`` with ``H - BᵀHB = I`` from the ``q² x q²`` linear system (vec trick), or ``None`` when singular."""
     q = B.nrows()
     size = q * q
     L = flint.fmpq_mat(size, size)
@@ -239,7 +282,8 @@ def stein_solution(B: flint.fmpq_mat) -> flint.fmpq_mat | None:
 
 def positive_definite(H: flint.fmpq_mat) -> bool:
     """Whether the symmetric ``H`` is positive definite (every leading minor positive)."""
-    return all(flint.fmpq_mat([[H[a, b] for b in range(k)] for a in range(k)]).det() > 0 for k in range(1, H.nrows() + 1))
+    rows = H.tolist()
+    return all(flint.fmpq_mat([row[:k] for row in rows[:k]]).det() > 0 for k in range(1, H.nrows() + 1))
 
 
 def power_norm_certificate(A: flint.fmpq_mat, *, max_doublings: int = 16) -> str | None:

@@ -8,9 +8,10 @@ deliberately corrupted decompositions of the mutation tests.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import flint
@@ -85,9 +86,40 @@ class Claimed:
 
     def project(self, v: Sequence, basis: Sequence[Sequence] | None = None) -> list:
         """``(Π v)(s) = v(s) - sum v(a_{i,k}) b_{i,k}(s)`` with the claimed anchors and the claimed (or given) basis."""
+        return (self._projector if basis is None else self.projector(basis))(v)
+
+    def projector(self, basis: Sequence[Sequence] | None = None) -> Callable[[Sequence], list]:
+        """``v -> Π v`` (as :meth:`project`) with the claimed anchors and the claimed (or given) basis, its matrix
+        built once: for projecting many vectors with one basis."""
         rows = self.basis if basis is None else basis
-        at = [v[a] for a in self.anchor_states]
-        return [v[s] - sum((x * y for x, y in zip(at, rows[s])), flint.fmpq(0)) for s in range(len(v))]
+        anchors, N = self.anchor_states, self.N
+        if not all(len(row) == N for row in rows):  # a ragged basis: entry by entry, as far as the rows go
+            return lambda v: [v[s] - sum((v[a] * y for a, y in zip(anchors, rows[s])), flint.fmpq(0)) for s in range(len(v))]
+        B = flint.fmpq_mat(len(rows), N, [x for row in rows for x in row])
+
+        def apply(v: Sequence) -> list:
+            if len(v) != len(rows):
+                return [v[s] - sum((v[a] * y for a, y in zip(anchors, rows[s])), flint.fmpq(0)) for s in range(len(v))]
+            return [x - y for x, y in zip(v, (B * flint.fmpq_mat(N, 1, [v[a] for a in anchors])).entries())]
+
+        return apply
+
+    def project_all(self, vectors: Sequence[Sequence], basis: Sequence[Sequence] | None = None) -> list[list]:
+        """:meth:`project` of each vector: one product ``V - B V[anchors]`` for all of them when the basis and the
+        vectors have the claim's shape (entry by entry otherwise)."""
+        rows = self.basis if basis is None else basis
+        n, N, k = len(rows), self.N, len(vectors)
+        if not k or any(len(row) != N for row in rows) or any(len(v) != n for v in vectors):
+            one = self.projector(basis)
+            return [one(v) for v in vectors]
+        V = flint.fmpq_mat(n, k, [v[s] for s in range(n) for v in vectors])
+        VA = flint.fmpq_mat(N, k, [v[a] for a in self.anchor_states for v in vectors])
+        out = (V - flint.fmpq_mat(n, N, [x for row in rows for x in row]) * VA).entries()
+        return [out[j::k] for j in range(k)]
+
+    @functools.cached_property
+    def _projector(self) -> Callable[[Sequence], list]:
+        return self.projector()
 
 
 def from_decomposition(dec: Decomposition, *, with_P_inf: bool = True, with_hitting_times: bool = True) -> Claimed:

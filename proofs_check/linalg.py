@@ -20,6 +20,7 @@ __all__ = [
     "in_span_all",
     "same_span",
     "random_vector",
+    "random_integers",
     "norm_inf",
     "integer_poly",
     "identity",
@@ -31,6 +32,7 @@ __all__ = [
     "cyclotomic_part",
     "pivot_columns",
     "orbit",
+    "orbits",
     "join",
     "columns",
     "intersect",
@@ -82,6 +84,17 @@ def orbit(P: flint.fmpq_mat, x: flint.fmpq_mat, T: int) -> flint.fmpq_mat:
         acc = acc + x
         x = P * x
     return acc
+
+
+def orbits(P: flint.fmpq_mat, X: flint.fmpq_mat, horizons: Sequence[int]) -> dict[int, flint.fmpq_mat]:
+    """``{T: sum_{t<T} P^t X}`` for every ``T`` in ``horizons`` (``X`` may have several columns), in one pass
+    of repeated multiplication: :func:`orbit` at each ``T``, term by term."""
+    out, acc, t = {}, flint.fmpq_mat(X.nrows(), X.ncols()), 0
+    for T in sorted(set(horizons)):
+        while t < T:
+            acc, X, t = acc + X, P * X, t + 1
+        out[T] = acc
+    return out
 
 
 def pivot_columns(R: flint.fmpq_mat, rank_: int) -> list[int]:
@@ -175,7 +188,7 @@ def in_span(basis: flint.fmpq_mat, v: Sequence) -> bool:
     """Whether ``v`` lies in the column span of ``basis`` (exact ranks)."""
     if basis.ncols() == 0:
         return all(x == 0 for x in v)
-    aug = flint.fmpq_mat([[basis[i, j] for j in range(basis.ncols())] + [v[i]] for i in range(basis.nrows())])
+    aug = flint.fmpq_mat([row + [v[i]] for i, row in enumerate(basis.tolist())])
     return rank(aug) == rank(basis)
 
 
@@ -188,30 +201,47 @@ def same_span(A: flint.fmpq_mat, B: flint.fmpq_mat) -> bool:
     """Whether two matrices have the same column span."""
     if A.ncols() == 0 or B.ncols() == 0:
         return A.ncols() == B.ncols() == 0 or rank(A) == rank(B) == 0
-    joined = flint.fmpq_mat([[A[i, j] for j in range(A.ncols())] + [B[i, j] for j in range(B.ncols())] for i in range(A.nrows())])
-    return rank(A) == rank(B) == rank(joined)
+    return rank(A) == rank(B) == rank(_side_by_side(A, B, A.nrows()))
 
 
 def random_vector(rng: random.Random, n: int, *, bound: int = 9) -> list[flint.fmpq]:
-    """An exact random vector with small numerators and denominators."""
-    return [flint.fmpq(rng.randint(-bound, bound), rng.randint(1, 4)) for _ in range(n)]
+    """An exact random vector with small numerators and denominators.
+
+    ``rng.choice(range(a, b + 1))`` draws ``a + rng._randbelow(b - a + 1)``, exactly what ``rng.randint(a, b)``
+    draws (the same values from the same seed), without ``randint``'s two extra Python frames."""
+    nums, dens = range(-bound, bound + 1), range(1, 5)
+    return [flint.fmpq(rng.choice(nums), rng.choice(dens)) for _ in range(n)]
+
+
+def random_integers(rng: random.Random, low: int, high: int, k: int) -> list[int]:
+    """``k`` draws of ``rng.randint(low, high)``: the same values from the same seed (``rng.choice`` of the range
+    draws ``low + rng._randbelow(high - low + 1)``, as ``randint`` does)."""
+    values = range(low, high + 1)
+    return [rng.choice(values) for _ in range(k)]
 
 
 def norm_inf(v: Sequence) -> flint.fmpq:
     """``max |v_s|`` (0 for an empty vector)."""
-    return max((abs(x) for x in v), default=flint.fmpq(0))
+    return max(map(abs, v), default=flint.fmpq(0))
 
 
 def join(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:
     """``[A | B]`` (same number of rows)."""
     n = max(A.nrows(), B.nrows())
-    return flint.fmpq_mat([[A[i, j] for j in range(A.ncols())] + [B[i, j] for j in range(B.ncols())] for i in range(n)]) \
-        if A.ncols() + B.ncols() else flint.fmpq_mat(n, 0)
+    return _side_by_side(A, B, n) if A.ncols() + B.ncols() else flint.fmpq_mat(n, 0)
+
+
+def _side_by_side(A: flint.fmpq_mat, B: flint.fmpq_mat, rows: int) -> flint.fmpq_mat:
+    """The first ``rows`` rows of ``[A | B]`` (an ``IndexError`` when either has fewer)."""
+    a, b = A.tolist(), B.tolist()
+    if len(a) < rows or len(b) < rows:
+        raise IndexError(f"[A | B] needs {rows} rows, A has {len(a)} and B {len(b)}")
+    return flint.fmpq_mat([ra + rb for ra, rb in zip(a[:rows], b[:rows])])
 
 
 def columns(A: flint.fmpq_mat, keep: Sequence[int]) -> flint.fmpq_mat:
     """The columns ``keep`` of ``A``."""
-    return flint.fmpq_mat([[A[i, j] for j in keep] for i in range(A.nrows())]) if keep else flint.fmpq_mat(A.nrows(), 0)
+    return flint.fmpq_mat([[row[j] for j in keep] for row in A.tolist()]) if keep else flint.fmpq_mat(A.nrows(), 0)
 
 
 def column_basis(A: flint.fmpq_mat) -> flint.fmpq_mat:

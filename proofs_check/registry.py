@@ -12,8 +12,8 @@ import dataclasses
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from exactpte.chain import MarkovRewardProcess
 from exactpte.errors import UnknownNameError
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 __all__ = ["CHECKS", "Check", "Verdict", "Context", "Outcome", "CheckFunc", "check", "run_checks", "NotApplicable", "NotClaimed", "NotChecked", "NOT_APPLICABLE", "block_route",
            "mismatch", "diff_states", "few", "shape_problem"]
+
+
+T = TypeVar("T")
 
 
 class NotApplicable:
@@ -78,6 +81,14 @@ class Context:
     bhat: list | None = None
     apply_pihat: Callable | None = None
     _blocks: BlockRoutes | None = None
+    _shared: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def shared(self, key: str, build: Callable[[], T]) -> T:
+        """``build()``, computed once per context under ``key``: what several checks of one chain derive from the
+        same claim (the context's claim and chain never change, so every check sees the same value)."""
+        if key not in self._shared:
+            self._shared[key] = build()
+        return self._shared[key]
 
     def rng(self, key: str) -> random.Random:
         """A random source for one check, seeded by the context's seed and the check's own key."""

@@ -18,7 +18,7 @@ from exactpte.chain import MarkovRewardProcess
 from exactpte.errors import RouteTooLargeError
 
 from .graph import SupportGraph
-from .linalg import column_basis, cyclotomic_part, identity, integer_poly, mat_poly, nullspace, orbit, rank
+from .linalg import column_basis, cyclotomic_part, identity, integer_poly, mat_poly, nullspace, rank
 
 __all__ = ["Routes", "RouteTooLargeError", "DENSE_LIMIT"]
 
@@ -42,6 +42,7 @@ class Routes:
         self.max_dense = max_dense
         self._powers: dict[int, flint.fmpq_mat] = {}
         self._returns: dict[int, flint.fmpq_mat] = {}
+        self._orbit: tuple[int, flint.fmpq_mat, flint.fmpq_mat] | None = None  # (t, sum_{s<t} P^s r, P^t r)
 
     @cached_property
     def graph(self) -> SupportGraph:
@@ -164,7 +165,31 @@ class Routes:
         return K * A.inv() if anchors else K
 
     def returns(self, T: int) -> flint.fmpq_mat:
-        """``J_T = sum_{t<T} P^t r`` by repeated multiplication (independent of exactpte's returns()), once per ``T``."""
+        """``J_T = sum_{t<T} P^t r`` by repeated multiplication (independent of exactpte's returns()), once per ``T``;
+        a longer horizon goes on from the longest one computed so far (the same sum, term by term)."""
         if T not in self._returns:
-            self._returns[T] = orbit(self.P, self.r, T)
+            t, acc, x = self._orbit if self._orbit and self._orbit[0] <= T else (0, flint.fmpq_mat(self.n, 1), self.r)
+            while t < T:
+                acc, x, t = acc + x, self.P * x, t + 1
+            self._orbit = (t, acc, x)
+            self._returns[T] = acc
         return self._returns[T]
+
+    @cached_property
+    def K_projector(self) -> flint.fmpq_mat:
+        """``K (KᵀK)^{-1} Kᵀ``, the orthogonal projector onto ``span K`` (``K`` has full column rank)."""
+        K = self.K
+        return K * (K.transpose() * K).inv() * K.transpose() if K.ncols() else flint.fmpq_mat(self.n, self.n)
+
+    def in_K(self, v: Sequence) -> bool:
+        """Whether ``v`` lies in ``K(P)``: exactly when the orthogonal projector onto ``span K`` fixes it
+        (as :func:`~proofs_check.linalg.in_span` with the basis ``K``, by one product instead of a rank)."""
+        x = flint.fmpq_mat(self.n, 1, list(v))
+        return self.K_projector * x == x
+
+    def has_peripheral_root(self, divisor: flint.fmpq_poly) -> bool:
+        """Whether a divisor of the characteristic polynomial has a root of unity among its roots: exactly when it
+        shares a root with the squarefree cyclotomic part of the characteristic polynomial (each root of the
+        divisor is an eigenvalue of ``P``; a root of unity among them is a root of some cyclotomic factor
+        ``Φ_m`` of the characteristic polynomial).  One gcd instead of a factorization."""
+        return divisor.gcd(flint.fmpq_poly(self.cyclotomic[1])).degree() >= 1

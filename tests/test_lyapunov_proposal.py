@@ -42,3 +42,15 @@ def test_a_corrupted_float_proposal_is_refused_not_trusted(monkeypatch):
 def test_no_proposal_for_a_matrix_that_does_not_contract():
     """Spectral radius 1: no Lyapunov matrix exists and none is proposed."""
     assert proposed_lyapunov_matrix(flint.fmpq_mat([[0, 1], [1, 0]])) is None
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_stein_solution_equals_the_vec_system(seed):
+    """The charpoly route to H - B^T H B = I gives the same exact matrix as the q^2 x q^2 system, and both
+    refuse a singular equation (an eigenvalue pair with product 1)."""
+    B = _contracting(1 + seed % 9, seed) * flint.fmpq(3 + seed % 5, 2)  # some contract, some do not
+    H = certificates.stein_solution(B)
+    assert H == certificates.stein_solution_by_vec(B)
+    assert H is not None and H - B.transpose() * H * B == flint.fmpq_mat([[int(i == j) for j in range(B.nrows())] for i in range(B.nrows())])
+    singular = flint.fmpq_mat([[2, 1], [0, flint.fmpq(1, 2)]])
+    assert certificates.stein_solution(singular) is None and certificates.stein_solution_by_vec(singular) is None

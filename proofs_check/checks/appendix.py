@@ -7,7 +7,7 @@ from math import lcm
 
 import flint
 
-from ..linalg import in_span, matvec, nullspace, norm_inf, random_vector, rank, same_span
+from ..linalg import matvec, nullspace, norm_inf, random_vector, rank, same_span
 from ..registry import Context, NotApplicable, NotClaimed, Outcome, check, few, mismatch
 from .decomposition import random_projection
 
@@ -138,7 +138,7 @@ def _vhat_unique(ctx: Context) -> Outcome:
     A = set(c.anchor_states)
     W = [s for s in range(n) if s not in A]
     P = ctx.routes.P
-    pihat = ctx.apply_pihat or (lambda v: c.project(v, bh))
+    pihat = ctx.apply_pihat or c.projector(bh)
     rng = ctx.rng("range")
     for _ in range(3):  # the lemma's setting: range(Pi^) = W (anchor exactness)
         v = random_vector(rng, n)
@@ -179,7 +179,11 @@ def _b_simplex(ctx: Context) -> Outcome:
 
 
 def _l1(a: list, b: list | None = None) -> flint.fmpq:
-    return sum((abs(x - (b[j] if b is not None else 0)) for j, x in enumerate(a)), flint.fmpq(0))
+    if b is None:
+        return sum(map(abs, a), flint.fmpq(0))
+    if len(b) < len(a):
+        raise IndexError(f"rows of lengths {len(a)} and {len(b)}")
+    return sum((abs(x - y) for x, y in zip(a, b)), flint.fmpq(0))
 
 
 def _true_basis_rows(ctx: Context) -> list[list] | str:
@@ -211,8 +215,8 @@ def _tight_vectors(ctx: Context, diff_rows: list[list]) -> list[list]:
     """Vectors making ``|sum_j v(a_j) x_j(s)| = ||v|| ||x(s)||_1`` at the row where ``||x(s)||_1`` is largest
     (``v(a_j) = sign x_j(s)``, ``v = -1`` at ``s`` when ``s`` is not an anchor), plus random ones."""
     c, n = ctx.claimed, ctx.chain.n
-    rng = ctx.rng("dev")
-    out = [random_vector(rng, n) for _ in range(3)]
+    drawn = ctx.shared("pihat:random-vectors", lambda: [random_vector(ctx.rng("dev"), n) for _ in range(3)])  # the same 3 each call
+    out = [list(v) for v in drawn]
     if not diff_rows or not c.N:
         return out
     anchors = set(c.anchor_states)
@@ -235,10 +239,11 @@ def _pihat_dev(ctx: Context) -> Outcome:
         return true_rows
     for name, bh in _bhats(ctx, flint.fmpq(1, 5)):
         eps = max((_l1(list(r1), list(r2)) for r1, r2 in zip(bh, c.basis)), default=flint.fmpq(0))
-        pihat = ctx.apply_pihat or (lambda v, bh=bh: c.project(v, bh))
         diff = [[x - y for x, y in zip(r1, r2)] for r1, r2 in zip(bh, true_rows)]
-        for v in _tight_vectors(ctx, diff):
-            d = [a - b for a, b in zip(pihat(v), c.project(v, true_rows))]
+        vs = _tight_vectors(ctx, diff)
+        pihats = [ctx.apply_pihat(v) for v in vs] if ctx.apply_pihat else c.project_all(vs, bh)
+        for v, ph, pt in zip(vs, pihats, c.project_all(vs, true_rows)):
+            d = [a - b for a, b in zip(ph, pt)]
             if norm_inf(d) > eps * norm_inf(v):
                 return f"{name}: ||(Pi^ - Pi)v|| = {norm_inf(d)} exceeds eps_b ||v|| = {eps * norm_inf(v)}"
     return None
@@ -258,9 +263,8 @@ def _pihat_norm(ctx: Context) -> Outcome:
         elif name == "the learned b^" and ctx.bhat is not None:
             return NotApplicable("not applicable: the given b^ leaves the simplex (the lemma's hypothesis; see lem:b_simplex)")
     for name, bh, impl in cases:
-        op = impl or (lambda v, bh=bh: c.project(v, bh))
-        for v in _tight_vectors(ctx, bh):
-            w = op(v)
+        vs = _tight_vectors(ctx, bh)
+        for v, w in zip(vs, [impl(v) for v in vs] if impl else c.project_all(vs, bh)):
             if norm_inf(w) > 2 * norm_inf(v):
                 return f"{name}: ||Pi^ v|| = {norm_inf(w)} exceeds 2||v|| = {2 * norm_inf(v)}"
     return None
@@ -304,12 +308,11 @@ def _P_inf(ctx: Context) -> Outcome:
 @check("lem:Pi_identity", "a projection with kernel K(P) keeps the quotient class: v - Pi v in K(P) for every v")
 def _Pi_identity(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
-    K = ctx.routes.K
     rng = ctx.rng("Pi_identity")
     for _ in range(4):
         v = random_vector(rng, n)
         w = c.project(v)
-        if not in_span(K, [a - b for a, b in zip(v, w)]):
+        if not ctx.routes.in_K([a - b for a, b in zip(v, w)]):
             return "v - Pi v is not in K(P) (kernel of the cyclotomic part of charpoly): [Pi v] != [v]"
     return random_projections_problem(ctx)
 
@@ -320,7 +323,6 @@ def random_projections_problem(ctx: Context, trials: int = 3) -> str | None:
     c, n = ctx.claimed, ctx.chain.n
     B = c.basis_matrix()
     rng = ctx.rng("Pi_identity-projections")
-    K = ctx.routes.K
     for t in range(trials):
         Pi = random_projection(rng, B)
         if Pi is None:
@@ -330,6 +332,6 @@ def random_projections_problem(ctx: Context, trials: int = 3) -> str | None:
         for _ in range(2):
             v = random_vector(rng, n)
             w = matvec(Pi, v)
-            if not in_span(K, [a - b for a, b in zip(v, w)]):
+            if not ctx.routes.in_K([a - b for a, b in zip(v, w)]):
                 return f"random projection {t} with kernel span(b): v - Pi v is not in K(P), so span(b) is not K(P)"
     return None

@@ -7,9 +7,9 @@ import flint
 
 import random
 
-from ..certificates import contraction_certificate, has_cyclotomic_factor, quotient_charpolys, quotient_matrix
+from ..certificates import contraction_certificate, quotient_charpolys, quotient_matrix
 from ..claimed import Claimed
-from ..linalg import col, columns, identity, in_span, in_span_all, intersect, join, mat_poly, matvec, nullspace, random_vector, rank, same_span, vec
+from ..linalg import col, columns, identity, in_span, in_span_all, intersect, join, mat_poly, matvec, nullspace, random_integers, random_vector, rank, same_span, vec
 from ..registry import NOT_APPLICABLE, Context, Outcome, check, few, mismatch
 
 
@@ -31,7 +31,7 @@ def _quotient_keeps_peripheral(ctx: Context, Kp: flint.fmpq_mat) -> bool | None:
     if Kp.ncols() and rank(Kp) < Kp.ncols():
         Kp = ctx.routes.K_basis_of(Kp)
     _, q = quotient_charpolys(ctx.routes.P, Kp, ctx.routes.charpoly)
-    return None if q is None else has_cyclotomic_factor(q)
+    return None if q is None else ctx.routes.has_peripheral_root(q)
 
 
 def _minimal_quotient_family(ctx: Context) -> list[tuple[str, flint.fmpq_mat, bool]]:
@@ -104,7 +104,7 @@ def _wellposed(ctx: Context) -> Outcome:
     bad = [s for s, x in enumerate(resid) if x != 0]
     if bad:
         return f"r != g* + (I-P)v* at states {few(bad)}"
-    if not in_span(ctx.routes.K, c.g_star):
+    if not ctx.routes.in_K(c.g_star):
         return "g* is not in K(P) (independent route: kernel of the cyclotomic part of charpoly)"
     nonzero = [a for a in c.anchor_states if c.v_star[a] != 0]
     if nonzero:
@@ -132,7 +132,7 @@ def random_projection(rng: random.Random, K: flint.fmpq_mat) -> flint.fmpq_mat |
     (range ``ker L``); ``None`` when ``K`` is rank deficient."""
     n, N = K.nrows(), K.ncols()
     for _ in range(20):
-        L = flint.fmpq_mat(N, n, [rng.randint(-3, 3) for _ in range(N * n)])
+        L = flint.fmpq_mat(N, n, random_integers(rng, -3, 3, N * n))
         M = L * K
         if N == 0 or rank(M) == N:
             return identity(n) - (K * M.inv() * L if N else flint.fmpq_mat(n, n))
@@ -158,9 +158,9 @@ def general_projection_problem(ctx: Context, trials: int = 2) -> str | None:
         if A * v != rhs:
             return f"random projection {t} with kernel K: no fixed point v = Pi(r + P v) in range(Pi)"
         g = vec(r - (routes.I - routes.P) * v)
-        if not in_span(routes.K, g):
+        if not routes.in_K(g):
             return f"random projection {t} with kernel K: g = r - (I-P)v is not in K(P)"
-        if not in_span(routes.K, [a - b for a, b in zip(vec(v), ctx.claimed.v_star)]):
+        if not routes.in_K([a - b for a, b in zip(vec(v), ctx.claimed.v_star)]):
             return f"v* is not in the class of the fixed point of random projection {t} with kernel K: [v*] != [v_Pi] in R^n/K"
     return None
 

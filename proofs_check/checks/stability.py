@@ -15,9 +15,19 @@ norm is ``‖x‖_H² = xᵀHx`` on ``range(Π) = W`` with ``H - MᵀHM = I``, `
 solution, positive definite: then ``‖((1-a)I + aM)e‖_H ≤ ‖e‖_H``), ``C² = Σ|H_ij|`` (``≥ max_{‖x‖∞≤1} xᵀHx``).
 Each bound is then checked at every ``t < HORIZON``, from ``v_0 = v*`` and from ``v_0 = 0``: a claimed
 ``v*`` that is not the fixed point drifts away by more than the noise allows and fails.
+
+The second moment splits exactly as ``E[e_t e_tᵀ] = μ_t μ_tᵀ + Σ_t``: the mean ``μ_t`` depends only on the
+start and the covariance ``Σ_t`` only on the noise law, so the four (start, law) pairs of a schedule take two
+mean recursions (vectors) and two covariance recursions, run in integers (a common denominator, no
+rational normalization per entry); ``trace(HΣ_t)`` is computed exactly whenever the exact bound
+``λ_max(H) trace(Σ_t)`` (Gershgorin) does not already decide the comparison.  The setup (``Π``, ``M``, ``H``, ...) is built once per chain and shared
+by the three lemmas (:meth:`~proofs_check.registry.Context.shared`).
 """
 
 from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
 
 import flint
 
@@ -32,10 +42,29 @@ SCHEDULES = {
     "lem:projSA_stability_template": (2, 2),  # t0 >= alpha
     "lem:optionB_stability": (1, 1),  # alpha_t = alpha / (t + 1)
 }
+STARTS = ("v_0 = v*", "v_0 = 0")
+LAWS = ("independent signs", "one shared sign")
 
 
-def _setup(ctx: Context) -> tuple | str | NotChecked:
-    """``(W, M, G, H, C², d, v*_W)`` for the claimed ``Π``, or why the recursion cannot be set up."""
+@dataclass(frozen=True)
+class _Setup:
+    """The recursion on ``W = range(Π)`` for the claimed ``Π``, shared by the three lemmas of one chain."""
+
+    M: flint.fmpq_mat  # (Pi P)|_W
+    H: flint.fmpq_mat  # H - M^T H M = I, H > 0
+    C2: flint.fmpq  # sum |H_ij|
+    lam: flint.fmpq  # max_i sum_j |H_ij| >= lambda_max(H) (Gershgorin)
+    d: flint.fmpq_mat  # (Pi (r + P v*) - v*)|_W, zero when v* is the fixed point
+    starts: flint.fmpq_mat  # q x 2: e_0 = v_0 - v* on W, one column per start (STARTS order)
+    noises: tuple[flint.fmpq_mat, ...]  # Cov(Pi xi)|_W per noise law (LAWS order)
+
+
+def _setup(ctx: Context) -> _Setup | str | NotChecked:
+    """The shared setup for the claimed ``Π``, or why the recursion cannot be set up (built once per chain)."""
+    return ctx.shared("stability:setup", lambda: _build(ctx))
+
+
+def _build(ctx: Context) -> _Setup | str | NotChecked:
     c, n, routes = ctx.claimed, ctx.chain.n, ctx.routes
     A = c.anchor_states
     W = [s for s in range(n) if s not in set(A)]
@@ -54,50 +83,117 @@ def _setup(ctx: Context) -> tuple | str | NotChecked:
     if H is None or (W and not positive_definite(H)):
         return "Pi P does not contract on range(Pi) (no H > 0 with H - M^T H M = I): the lemma's contraction fails for the claimed b"
     C2 = sum((abs(x) for x in H.entries()), flint.fmpq(0))
+    lam = max((sum(map(abs, row), flint.fmpq(0)) for row in H.tolist()), default=flint.fmpq(0))
     fixed = Pi * (routes.r + routes.P * flint.fmpq_mat(n, 1, list(c.v_star)))
     d = flint.fmpq_mat(len(W), 1, [fixed[s, 0] - c.v_star[s] for s in W])
-    vW = flint.fmpq_mat(len(W), 1, [c.v_star[s] for s in W])
-    return W, M, G, H, C2, d, vW
+    starts = flint.fmpq_mat(len(W), 2, [x for s in W for x in (0, -c.v_star[s])])
+    Gz = G * flint.fmpq_mat(n, 1, [(-1) ** s for s in range(n)])
+    noises = (G * G.transpose() * SIGMA**2, Gz * Gz.transpose() * SIGMA**2)
+    return _Setup(M, H, C2, lam, d, starts, noises)
 
 
-def _trace(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq:
-    return sum((A[i, j] * B[j, i] for i in range(A.nrows()) for j in range(A.ncols())), flint.fmpq(0))
+def _steps(M: flint.fmpq_mat, alpha: int, t0: int) -> tuple[flint.fmpz, list[flint.fmpz_mat]]:
+    """``A_t = (1 - a_t)I + a_t M = B_t / (D(t + t0))`` in integers: ``(D, [B_t for t < HORIZON])``, ``M = M'/D``,
+    ``B_t = (t + t0 - α)D I + αM'``."""
+    q = M.nrows()
+    Mn, D = M.numer_denom()
+    one = flint.fmpz_mat(q, q, [int(i == j) for i in range(q) for j in range(q)])
+    return D, [one * ((t + t0 - alpha) * D) + Mn * alpha for t in range(HORIZON)]
 
 
-def _run(key: str, setup: tuple, n: int) -> str | None:
-    W, M, G, H, C2, d, vW = setup
+def _mean_norms(setup: _Setup, alpha: int, t0: int, D: flint.fmpz, Bs: list[flint.fmpz_mat]) -> list[list[tuple]]:
+    """``‖μ_t‖_H² = μ_tᵀHμ_t`` for ``t = 1..HORIZON``, one per start, as ``(numerator, denominator)`` integers:
+    ``μ_{t+1} = A_t μ_t + a_t d``, ``μ_0 = e_0``
+    (the mean of ``e_t``; the noise has mean zero).  In integers: ``μ_t = m_t/e_t`` with ``e_{t+1} = e_t D(t + t0)``,
+    ``m_{t+1} = B_t m_t + (αDe_t/d_d) d'`` (``d = d'/d_d``, ``d_d`` divides ``e_0``)."""
+    q = setup.M.nrows()
+    sn, sd = setup.starts.numer_denom()
+    dn, dd = flint.fmpq_mat(q, 2, [x for i in range(q) for x in (setup.d[i, 0],) * 2]).numer_denom()
+    Hn, Hd = setup.H.numer_denom()
+    e = sd * dd // sd.gcd(dd)
+    m = sn * (e // sd)
+    out = []
+    for t, B in enumerate(Bs):
+        m, e = B * m + dn * (alpha * D * e // dd), e * D * (t + t0)
+        X, den = m.transpose() * Hn * m, e * e * Hd
+        out.append([(X[0, 0], den), (X[1, 1], den)])
+    return out
+
+
+def _noise_states(setup: _Setup, alpha: int, t0: int, D: flint.fmpz, Bs: list[flint.fmpz_mat]) -> list[list[tuple]]:
+    """``Σ_t`` for ``t = 1..HORIZON``, one per noise law, as ``(N_t, E_t, trace N_t)`` with ``Σ_t = N_t/E_t``:
+    ``Σ_{t+1} = A_tΣ_tA_tᵀ + a_t²Q``, ``Σ_0 = 0`` (the covariance of ``e_t``).  In integers: ``E_0 = Q_d``
+    (``Q = Q'/Q_d``), ``E_{t+1} = E_t (D(t + t0))²`` and ``N_{t+1} = B_t N_t B_tᵀ + (α²D²E_t/Q_d) Q'`` (``Q_d``
+    divides ``E_t``): the same rationals as the recursion."""
+    q = setup.M.nrows()
+    laws = [(Qn, Qd, flint.fmpz_mat(q, q), Qd) for Qn, Qd in (Q.numer_denom() for Q in setup.noises)]
+    out = []
+    for t, B in enumerate(Bs):
+        Bt, c2 = B.transpose(), (D * (t + t0)) ** 2
+        laws = [(Qn, Qd, B * N * Bt + Qn * (alpha**2 * D**2 * E // Qd), E * c2) for Qn, Qd, N, E in laws]
+        out.append([(N, E, sum((N[i, i] for i in range(q)), flint.fmpz(0))) for _, _, N, E in laws])
+    return out
+
+
+def _trace(X: flint.fmpz_mat, Y: flint.fmpz_mat) -> flint.fmpz:
+    """``trace(XY)``."""
+    XY = X * Y
+    return sum((XY[i, i] for i in range(XY.nrows())), flint.fmpz(0))
+
+
+def _run(key: str, setup: _Setup) -> str | None:
+    """Each (start, law) pair against the lemma's bound at every ``t < HORIZON``, in the order start, law, ``t``.
+
+    ``E‖e_t‖_H² = trace(H E[e_t e_tᵀ]) = μ_tᵀHμ_t + trace(HΣ_t)``: with ``e_{t+1} = A_t e_t + a_t d + a_t ξ'_t``
+    (``ξ'_t`` the projected noise, mean zero, covariance ``Q``, independent of ``e_t``), ``E[e e ᵀ] = μμᵀ + Σ``
+    is kept by the step: ``A(μμᵀ + Σ)Aᵀ + a(Aμdᵀ + dμᵀAᵀ) + a²(ddᵀ + Q) = (Aμ + ad)(Aμ + ad)ᵀ + (AΣAᵀ + a²Q)``,
+    so the values are those of the full second-moment recursion, pair by pair.  ``got > bound`` is decided in
+    integers with ``slack = bound - ‖μ_t‖_H²``; ``trace(HΣ_t)`` is computed only when ``λ trace(Σ_t) > slack``,
+    where ``λ = max_i Σ_j |H_ij| ≥ λ_max(H)`` (Gershgorin): ``Σ_t ⪰ 0``, so ``trace(HΣ_t) ≤ λ_max(H) trace(Σ_t)``,
+    and ``λ trace(Σ_t) ≤ slack`` already proves ``got ≤ bound`` (the same decision, exactly)."""
     alpha, t0 = SCHEDULES[key]
-    q = len(W)
-    I = identity(q)
-    z = flint.fmpq_mat(n, 1, [(-1) ** s for s in range(n)])
-    noises = {"independent signs": G * G.transpose() * SIGMA**2, "one shared sign": G * z * z.transpose() * G.transpose() * SIGMA**2}
-    for start, e0 in (("v_0 = v*", flint.fmpq_mat(q, 1)), ("v_0 = 0", -vW)):
-        for law, Q in noises.items():
-            mu, S = e0, e0 * e0.transpose()
-            base = (e0.transpose() * H * e0)[0, 0] if q else flint.fmpq(0)
-            tail = flint.fmpq(0)
-            for t in range(HORIZON):
-                a = flint.fmpq(alpha, t + t0)
-                A = I * (1 - a) + M * a
-                Amu = A * mu
-                S = A * S * A.transpose() + (Amu * d.transpose() + d * Amu.transpose()) * a + (d * d.transpose() + Q) * a**2
-                mu = Amu + d * a
-                tail += flint.fmpq(1, (t + t0) ** 2)
-                bound = base + 4 * alpha**2 * C2 * SIGMA**2 * tail
-                got = _trace(H, S)
-                if got > bound or (t0 > 1 and got > base + 4 * alpha**2 * C2 * SIGMA**2 / (t0 - 1)):
+    if setup.M.nrows() == 0:  # range(Pi) = 0: e_t = 0, so E||e_t||^2 = 0 <= every bound (C^2 = 0, ||e_0|| = 0)
+        return None
+    D, Bs = _steps(setup.M, alpha, t0)
+    means, noise = _mean_norms(setup, alpha, t0, D, Bs), _noise_states(setup, alpha, t0, D, Bs)
+    Hn, Hd = setup.H.numer_denom()
+    exact: dict[tuple[int, int], flint.fmpz] = {}  # trace(Hn N_t) per (t, law), computed when needed
+    X0 = setup.starts.transpose() * setup.H * setup.starts
+    scale, lp, lq = 4 * alpha**2 * setup.C2 * SIGMA**2, setup.lam.p, setup.lam.q
+    for i, start in enumerate(STARTS):
+        # the explicit bound ||e_0||^2 + 4a^2C^2s^2/(t0 - 1) (t0 > 1) is never below this one: sum_{s<=t} 1/(s + t0)^2
+        # < sum_{m>=t0} 1/(m(m - 1)) = 1/(t0 - 1) and 4a^2C^2s^2 >= 0, so got > explicit implies got > bound
+        bounds = [X0[i, i] + scale * tail for tail in _tails(t0)]
+        slack = [(b.p * md - mn * b.q, b.q * md) for b, (mn, md) in zip(bounds, (row[i] for row in means))]  # bound - ||mu_t||^2
+        for j, law in enumerate(LAWS):
+            for t, ((N, E, trN), (sp, sq)) in enumerate(zip((row[j] for row in noise), slack)):
+                if lp * trN * sq <= sp * E * lq:  # lambda trace(Sigma_t) <= slack
+                    continue
+                num = exact[t, j] = exact[t, j] if (t, j) in exact else _trace(Hn, N)
+                if num * sq > sp * Hd * E:
+                    got = flint.fmpq(*means[t][i]) + flint.fmpq(num, Hd * E)
                     return (f"{start}, {law}, alpha_t = {alpha}/(t + {t0}): E||v_{t + 1} - v*||_q^2 = {float(got):.6g} exceeds the "
-                            f"lemma's bound {float(bound):.6g} (||e_0||^2 + 4 alpha^2 C^2 sigma^2 sum 1/(s + t0)^2)")
+                            f"lemma's bound {float(bounds[t]):.6g} (||e_0||^2 + 4 alpha^2 C^2 sigma^2 sum 1/(s + t0)^2)")
     return None
+
+
+@functools.lru_cache(maxsize=None)
+def _tails(t0: int) -> tuple[flint.fmpq, ...]:
+    """``sum_{s<=t} 1/(s + t0)²`` for ``t < HORIZON``."""
+    out, tail = [], flint.fmpq(0)
+    for t in range(HORIZON):
+        tail += flint.fmpq(1, (t + t0) ** 2)
+        out.append(tail)
+    return tuple(out)
 
 
 def _register(key: str, statement: str) -> None:
     @check(key, statement)
     def _lemma(ctx: Context) -> Outcome:
         setup = _setup(ctx)
-        if not isinstance(setup, tuple):
+        if not isinstance(setup, _Setup):
             return setup
-        return _run(key, setup, ctx.chain.n)
+        return _run(key, setup)
 
 
 _register("lem:optionB_stability", "projected SA with alpha_t = alpha/(t+1): sup_t E||v_t - v*||_q^2 <= C_stab (the proof's explicit C_stab)")

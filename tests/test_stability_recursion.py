@@ -1,0 +1,62 @@
+"""The stability lemmas' fast recursion (mean and covariance apart, in integers) gives exactly the values of
+the full second-moment recursion in rationals, so the checks decide exactly as that recursion does."""
+
+import flint
+import pytest
+
+import exactpte
+from exactpte.testing.random_chains import sweep_chain
+from proofs_check.checks import stability
+from proofs_check.claimed import from_decomposition
+from proofs_check.linalg import identity
+from proofs_check.registry import Context
+from proofs_check.routes import Routes
+
+
+def _second_moment_norms(setup, alpha, t0):
+    """``E‖e_t‖_H²`` for t = 1..HORIZON per (start, law), from ``S = E[e eᵀ]`` propagated whole (the textbook way)."""
+    q, M, H, d = setup.M.nrows(), setup.M, setup.H, setup.d
+    out = {}
+    for i in range(2):
+        e0 = flint.fmpq_mat(q, 1, [setup.starts[s, i] for s in range(q)])
+        for j, Q in enumerate(setup.noises):
+            mu, S, vals = e0, e0 * e0.transpose(), []
+            for t in range(stability.HORIZON):
+                a = flint.fmpq(alpha, t + t0)
+                A = identity(q) * (1 - a) + M * a
+                Amu = A * mu
+                S = A * S * A.transpose() + (Amu * d.transpose() + d * Amu.transpose()) * a + (d * d.transpose() + Q) * a**2
+                mu = Amu + d * a
+                vals.append(sum((H[r, c] * S[c, r] for r in range(q) for c in range(q)), flint.fmpq(0)))
+            out[i, j] = vals
+    return out
+
+
+def _claims(index):
+    chain = sweep_chain(f"stability:{index}", min_states=5, max_states=9)
+    claim = from_decomposition(exactpte.decompose(chain))
+    off = [s for s in range(chain.n) if s not in claim.anchor_states]
+    yield chain, claim
+    if off:  # a v* off the fixed point: the mean drifts
+        v = list(claim.v_star)
+        v[off[0]] += flint.fmpq(1, 10)
+        yield chain, claim.replace(v_star=tuple(v))
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_split_integer_recursion_equals_the_second_moment_recursion(index):
+    for chain, claim in _claims(index):
+        setup = stability._setup(Context(chain, claim, Routes(chain)))
+        if not isinstance(setup, stability._Setup):
+            continue
+        for alpha, t0 in stability.SCHEDULES.values():
+            D, Bs = stability._steps(setup.M, alpha, t0)
+            means = stability._mean_norms(setup, alpha, t0, D, Bs)
+            noise = stability._noise_states(setup, alpha, t0, D, Bs)
+            Hn, Hd = setup.H.numer_denom()
+            lam = setup.lam
+            for (i, j), vals in _second_moment_norms(setup, alpha, t0).items():
+                covs = [flint.fmpq(stability._trace(Hn, N), Hd * E) for N, E, _ in (row[j] for row in noise)]
+                assert vals == [flint.fmpq(*means[t][i]) + covs[t] for t in range(stability.HORIZON)]
+                # the shortcut's bound: trace(H Sigma_t) <= lambda trace(Sigma_t)
+                assert all(cov <= lam * flint.fmpq(tr, E) for cov, (_, E, tr) in zip(covs, (row[j] for row in noise)))
