@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from .chain import Chain
 from .fields import Field
 from .fields.rows import solve_rows_densely
-from .cyclotomic import Spectrum, basis_rows, phase_spectrum
+from .cyclotomic import Spectrum, basis_rows, in_band_order, phase_spectrum
 from .structure import Structure
 
 __all__ = ["solve_transient", "extend_to_transient", "transient_basis", "phase_offset_basis", "TransientBasis", "Shared"]
@@ -156,7 +156,7 @@ def solve_transient(
     d = len(const)
     X: list[dict[int, SparseVector]] = [dict() for _ in range(d)]
     pieces: dict[tuple[int, int], Shared] = {} if shared is None else shared
-    for scc in structure.transient_sccs:
+    for scc in map(lambda block: in_band_order(chain, block), structure.transient_sccs):
         if d == 1 and len(scc) == 1:  # the common case on DAG-like transient parts: no solve at all
             _solve_state(chain, scc[0], const[0], X[0], pieces)
             continue
@@ -320,7 +320,7 @@ def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> li
     field = chain.field
     one = field.one
     ptr, cols, vals = chain.csr_lists
-    for scc in structure.transient_sccs:
+    for scc in map(lambda block: in_band_order(chain, block), structure.transient_sccs):
         if len(scc) == 1:
             s = scc[0]
             acc = base(s)

@@ -33,9 +33,9 @@ import flint
 
 from .chain import Chain
 from .fields import Field
-from .structure import Structure
+from .structure import Structure, band_order
 
-__all__ = ["Component", "phase_spectrum", "basis_rows", "weighted_sums"]
+__all__ = ["in_band_order", "Component", "phase_spectrum", "basis_rows", "weighted_sums"]
 
 
 class Component(NamedTuple):
@@ -54,6 +54,21 @@ class Component(NamedTuple):
 
 Spectrum = dict[int, Component]
 """``spectrum[m]``: the component of every divisor ``m`` (``1`` included) of a period ``> 1``."""
+
+
+def in_band_order(chain: Chain, scc: Sequence[int]) -> Sequence[int]:
+    """A transient block's states in :func:`~exactpte.structure.band_order` (blocks of one or two
+    states as they are): the order its dense solves eliminate in.
+
+    Examples
+    --------
+    >>> from exactpte import MarkovRewardProcess
+    >>> m = MarkovRewardProcess([[0, "1/2", 0, "1/2", 0], ["1/2", 0, 0, 0, "1/2"], [0, 0, 0, "1/2", "1/2"],
+    ...                          ["1/2", 0, "1/2", 0, 0], [0, 0, 0, 0, 1]], [0, 0, 0, 0, 0])
+    >>> in_band_order(m, m.structure.transient_sccs[0])     # the path 1 - 0 - 3 - 2, end to end
+    [2, 3, 0, 1]
+    """
+    return scc if len(scc) < 3 else band_order(scc, lambda s: (j for j, _ in chain.row(s)))
 
 
 @lru_cache(maxsize=None)
@@ -113,7 +128,7 @@ def _solve_order(chain: Chain, S: Structure, m: int, classes: list[int]) -> Comp
     companion, _, _ = _root_of_unity(m)
     n = len(companion)
     out = Component({}, {})
-    for scc in S.transient_sccs:
+    for scc in map(lambda block: in_band_order(chain, block), S.transient_sccs):
         size = len(scc)
         A = field.zeros(n * size, n * size)
         for r in range(n):  # ζ I: coordinate r of ζ x takes companion[r][c] times coordinate c
