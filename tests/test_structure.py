@@ -143,3 +143,18 @@ def test_bfs_levels_on_a_long_path():
 
     n = 5000
     assert bfs_levels(support_matrix([[i + 1] for i in range(n - 1)] + [[0]]), 0).tolist() == list(range(n))
+
+
+@given(st.permutations(range(12)))
+def test_band_order_is_a_permutation_that_narrows_a_renumbered_path(labels):
+    """``band_order`` returns every node once, and a path numbered at random comes back with
+    bandwidth 1 (each node next to its neighbours), so a dense elimination of it fills nothing."""
+    from exactpte.structure import band_order
+    succ = {labels[k]: [] for k in range(12)}
+    for k in range(11):
+        succ[labels[k]].append(labels[k + 1])
+        succ[labels[k + 1]].append(labels[k])
+    order = band_order(sorted(succ), succ.__getitem__)
+    assert sorted(order) == sorted(succ)
+    position = {v: a for a, v in enumerate(order)}
+    assert all(abs(position[v] - position[w]) == 1 for v in succ for w in succ[v])
