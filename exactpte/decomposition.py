@@ -154,7 +154,7 @@ class DecompositionWork:
 
     @cached_property
     def transient_sums(self) -> dict[str, dict[int, Any]]:
-        """``g*``, ``ψ`` and ``P∞v* - ψ`` on ``T`` as sums over the phase basis (``lem:anchor_interpolation``:
+        """``g*``, ``ψ`` and ``P∞v*`` on ``T`` as sums over the phase basis (``lem:anchor_interpolation``:
         ``g* = sum θ b``; ``ψ = sum c b``, ``thm:comparison_gain_bias``; ``P∞ x = sum_i (π_i·x) α_i``).
 
         Over ``QQ`` the sums run on the lifted solves' numerators (:func:`~exactpte.summation.weighted_sums`),
@@ -172,38 +172,33 @@ class DecompositionWork:
         rho, Pinf_v = weighted_sums(field, B.absorption, [self.class_gain, self.class_mean_v], shared=B.absorption_shared,
                                     groups=range(len(self.S.classes)), splits=splits)
         if not any(periodic):
-            return {"g_star": rho, "psi": {s: field.zero for s in rho}, "Pinf_v_minus_psi": Pinf_v, "rho": rho}
+            return {"g_star": rho, "psi": {s: field.zero for s in rho}, "Pinf_v": Pinf_v, "rho": rho}
         # g* = ρ + sum over the periodic columns of (θ_{i,k} - γ_i) b_{i,k} (on an aperiodic class θ = γ and
         # b = α); ψ's coordinates vanish on aperiodic classes.
         gain_i = self.class_gain
         w_g = [t - gain_i[i] if p else field.zero for t, i, p in zip(self.theta, classes, periodic)]
         w_psi = [c if p else field.zero for c, p in zip(self.psi_coords, periodic)]
         dg, psi = weighted_sums(field, B.rows, [w_g, w_psi], shared=B.shared, groups=classes, splits=splits)
-        return {"g_star": {s: rho[s] + x for s, x in dg.items()}, "psi": psi,
-                "Pinf_v_minus_psi": {s: Pinf_v[s] - psi[s] for s in psi}, "rho": rho}
+        return {"g_star": {s: rho[s] + x for s, x in dg.items()}, "psi": psi, "Pinf_v": Pinf_v, "rho": rho}
 
     def _sums_on_components(self) -> dict[str, dict[int, Any]]:
-        """:attr:`transient_sums` over ``QQ(params)``: ``sum θ b``, ``sum c b`` and ``sum (μ_i - c) b`` over
-        the periodic columns on the components, plus ``γ_i α_i`` and ``μ_i α_i`` of the aperiodic classes."""
+        """:attr:`transient_sums` over ``QQ(params)``: ``sum θ b`` and ``sum c b`` over the periodic columns
+        on the components, plus ``γ_i α_i`` of the aperiodic classes; ``P∞v*`` by a scalar pass."""
         S, field = self.S, self.field
         classes = [i for i, _ in S.index_set]
         periodic = [S.periods[i] > 1 for i in classes]
+        Pinf_all = harmonic_extension(self.chain, self.class_mean_v)
+        Pinf_v = {s: Pinf_all[s] for s in S.transient}
         if not any(periodic):
-            rho, Pinf_v = self.rho, harmonic_extension(self.chain, self.class_mean_v)
-            return {"g_star": {s: rho[s] for s in S.transient}, "psi": {s: field.zero for s in S.transient},
-                    "Pinf_v_minus_psi": {s: Pinf_v[s] for s in S.transient}}
-        mu = self.class_mean_v
+            rho = self.rho
+            return {"g_star": {s: rho[s] for s in S.transient}, "psi": {s: field.zero for s in S.transient}, "Pinf_v": Pinf_v}
         w_g = [t if p else field.zero for t, p in zip(self.theta, periodic)]
         w_psi = [c if p else field.zero for c, p in zip(self.psi_coords, periodic)]
-        w_v = [mu[i] - c if p else field.zero for c, i, p in zip(self.psi_coords, classes, periodic)]
-        g, psi, v = cyclotomic.weighted_sums(field, S, self.spectrum, [w_g, w_psi, w_v])
-        if not all(periodic):  # the aperiodic classes: scalar passes with their values alone
-            keep = [d == 1 for d in S.periods]
-            rho_a = harmonic_extension(self.chain, [x if k else field.zero for x, k in zip(self.class_gain, keep)])
-            mu_a = harmonic_extension(self.chain, [x if k else field.zero for x, k in zip(mu, keep)])
+        g, psi = cyclotomic.weighted_sums(field, S, self.spectrum, [w_g, w_psi])
+        if not all(periodic):  # the aperiodic classes' γ_i α_i: a scalar pass with their gains alone
+            rho_a = harmonic_extension(self.chain, [x if d == 1 else field.zero for x, d in zip(self.class_gain, S.periods)])
             g = {s: x + rho_a[s] for s, x in g.items()}
-            v = {s: x + mu_a[s] for s, x in v.items()}
-        return {"g_star": g, "psi": psi, "Pinf_v_minus_psi": v}
+        return {"g_star": g, "psi": psi, "Pinf_v": Pinf_v}
 
     # -- the quantities -------------------------------------------------------------------------------
     @cached_property
@@ -288,8 +283,9 @@ class DecompositionWork:
         if self._aperiodic_without_basis():  # ψ = 0
             Pinf_v, h = harmonic_extension(self.chain, self.class_mean_v), self.h
             return tuple(v_rec[s] if s in v_rec else h[s] + Pinf_v[s] for s in range(self.S.n))
-        shift, bias_ = self.transient_sums["Pinf_v_minus_psi"], self.h
-        return tuple(v_rec[s] if s in v_rec else bias_[s] + shift[s] for s in range(self.S.n))
+        sums, bias_ = self.transient_sums, self.h
+        # (h + P∞v*) first: both have the small denominators of the absorbing solve; ψ's large one meets them once
+        return tuple(v_rec[s] if s in v_rec else (bias_[s] + sums["Pinf_v"][s]) - sums["psi"][s] for s in range(self.S.n))
 
     @cached_property
     def h(self) -> tuple:

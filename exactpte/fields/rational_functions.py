@@ -19,6 +19,7 @@ Examples
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -227,21 +228,28 @@ class RationalFunctionField:
         self.splits_periods = True
         self._text_cache: dict[RationalFunction, str] = {}
         self._pairs: dict[tuple[int, int], tuple[Any, Any, tuple[Any, Any, Any, Any]]] = {}
+        self._recent_pairs: deque[tuple[Any, Any, tuple[Any, Any, Any, Any]]] = deque(maxlen=8)
         self._cofactors: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[list[Any], Any]]] = {}
 
     def _denominator_pair(self, d1: Any, d2: Any) -> tuple[Any, Any, Any, Any]:
         """``(g, d1/g, d2/g, lcm)`` with ``g = gcd(d1, d2)``, remembered for the last pairs of denominator
-        objects (sums over one block solve's answers meet the same two denominators again and again)."""
+        objects (sums over one block solve's answers meet the same two denominators again and again),
+        and for the last few pairs of equal polynomials held by other objects (the entries of one
+        solve, each cancelled on its own, carry equal denominators: one gcd and one product serve all)."""
         key = (id(d1), id(d2))
         hit = self._pairs.get(key)
         if hit is not None and hit[0] is d1 and hit[1] is d2:
             return hit[2]
+        for a, b, out in self._recent_pairs:
+            if a == d1 and b == d2:
+                return out
         g = d1.gcd(d2)
         a, b = d1 / g, d2 / g
         out = (g, a, b, d1 * b)
         if len(self._pairs) > 4096:
             self._pairs.clear()
         self._pairs[key] = (d1, d2, out)  # the polynomials keep their ids valid
+        self._recent_pairs.appendleft((d1, d2, out))
         return out
 
     # scalars -----------------------------------------------------------------------------
