@@ -458,7 +458,7 @@ def transient_basis(chain: Chain, structure: Structure, *, spectrum: Spectrum | 
     for i, d in enumerate(S.periods):
         if d > 1:
             by_period.setdefault(d, set()).add(i)
-    if field.splits_periods:  # QQ(params): the cyclotomic route, no solve through Q^d
+    if field.splits_periods and by_period:  # QQ(params): the cyclotomic route, no solve through Q^d
         periodic = basis_rows(field, S, phase_spectrum(chain, S) if spectrum is None else spectrum)
         for s in S.transient:
             rows[s].update(periodic[s])

@@ -197,9 +197,10 @@ def basis_rows(field: Field[Any], structure: Structure, spectrum: Spectrum) -> d
     cancelled once."""
     S = structure
     out: dict[int, dict[int, Any]] = {s: {} for s in S.transient}
+    periodic = [(i, d, _divisors(d)) for i, d in enumerate(S.periods) if d > 1]
     for s in S.transient:
-        for i, d in enumerate(S.periods):
-            parts = [(m, spectrum[m]) for m in _divisors(d) if d > 1 and i in spectrum[m].nums.get(s, {})]
+        for i, d, divisors in periodic:
+            parts = [(m, spectrum[m]) for m in divisors if i in spectrum[m].nums.get(s, {})]
             if not parts:
                 continue
             cofactors, lcm = field.cofactors([component.den[s] for _, component in parts])
