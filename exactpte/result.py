@@ -402,7 +402,8 @@ class Decomposition(StructureShortcuts):
         return Decomposition._given(rational, self.structure, self.anchors, GivenValues(**given))
 
     def denominator_conditions(self) -> list[str]:
-        """Parametric only: ``f != 0`` for every irreducible factor of a denominator of an output."""
+        """Parametric only: ``f != 0`` for every irreducible factor of a denominator of an output that
+        can vanish in the generic region (:meth:`~exactpte.ParametricChain.conditions`)."""
         if not isinstance(self.chain, ParametricChain):
             return []
         return report.assumptions(self)[len(self.chain.assumptions()):]
