@@ -12,8 +12,9 @@ import argparse
 import math
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from . import __version__
 from .errors import ExactpteError, UsageError
@@ -83,12 +84,27 @@ def add_chain_options(sp: argparse.ArgumentParser, *, positional: bool = True) -
     sp.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn file with several")
 
 
+def add_command(sub: Any, name: str, summary: str, examples: Sequence[str]) -> argparse.ArgumentParser:
+    """A subcommand whose ``--help`` starts with ``summary`` and ends with worked ``examples``
+    (the same summary is its line in the parent's command list)."""
+    epilog = "examples:\n" + "\n".join(f"  {line}" for line in examples)
+    description = textwrap.fill(summary[0].upper() + summary[1:] + ".", width=78)  # the raw formatter keeps the examples' lines
+    return cast(argparse.ArgumentParser, sub.add_parser(name, help=summary, description=description, epilog=epilog,
+                                                         formatter_class=argparse.RawDescriptionHelpFormatter))
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog="exactpte", description="Exact persistent-transient decomposition of Markov reward processes.")
+    p = ArgumentParser(prog="exactpte", description="Exact persistent-transient decomposition of Markov reward processes.",
+                       epilog="'exactpte COMMAND --help' shows a command's options and examples.")
     p.add_argument("--version", action="version", version=f"exactpte {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
 
-    d = sub.add_parser("decompose", help="decompose a chain file or a built-in example")
+    d = add_command(sub, "decompose", "decompose a chain file or a built-in example", [
+        "exactpte decompose chain.json                      # summary and per-state table",
+        "exactpte decompose --example paper-benchmark --json --indent 2",
+        "exactpte decompose model.drn --only rho,h --csv    # gain and bias alone",
+        "exactpte decompose parametric.json --strata        # every stratum of the parameter space",
+        "exactpte decompose big.tra --rewards big.srew --certified --tol 1e-12"])
     add_chain_options(d)
     fmt = d.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="the JSON contract (numbers as 'p/q' strings)")
@@ -109,9 +125,13 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--quiet", action="store_true", help=f"no progress output (shown on standard error from {PROGRESS_STATES} states)")
     d.add_argument("--indent", type=nonnegative_int, default=None, help="indent --json output by this many spaces (default: one line)")
 
-    sub.add_parser("examples", help="list the built-in examples, one a line, name first")
+    add_command(sub, "examples", "list the built-in examples, one a line, name first",
+                ["exactpte examples", "exactpte decompose --example two-paths"])
 
-    dr = sub.add_parser("draw", help="draw the support graph (classes as rings of cyclic classes, anchors marked); needs matplotlib")
+    dr = add_command(sub, "draw", "draw the support graph (classes as rings of cyclic classes, anchors marked); "
+                                  "needs matplotlib", [
+        "exactpte draw --example branching -o branching.svg --edge-labels",
+        "exactpte draw parametric.json --strata --quantity g_star --state 0 -o strata.png"])
     add_chain_options(dr)
     dr.add_argument("-o", "--output", required=True, metavar="FILE", help="the picture to write: .svg, .png or .pdf")
     dr.add_argument("--edge-labels", action="store_true", help="write each transition probability")
@@ -120,7 +140,10 @@ def _parser() -> argparse.ArgumentParser:
     dr.add_argument("--quantity", default="rho", help="with --strata: the per-state quantity drawn (default rho)")
     dr.add_argument("--state", type=int, default=0, help="with --strata: the state whose quantity is drawn (default 0)")
 
-    c = sub.add_parser("check", help="compare another implementation's output with the exact answers")
+    c = add_command(sub, "check", "compare another implementation's output with the exact answers", [
+        "exactpte check mine.json --chain chain.json                 # any subset of the decompose --json keys",
+        "exactpte check values.csv --chain chain.drn --atol 1e-8 --up-to-gauge",
+        "exactpte check out.npz --example paper-benchmark --json"])
     c.add_argument("candidate", help="JSON (any subset of the decompose --json keys), CSV (a column per quantity) or .npz")
     add_chain_options(c, positional=False)
     c.add_argument("--atol", type=tolerance, default=1e-9, help="absolute tolerance (default: 1e-9)")
@@ -130,7 +153,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--arithmetic", choices=("auto", "exact", "certified"), default="auto",
                    help=f"the reference: exact, or certified enclosures (auto: certified past {EXACT_CHECK_LIMIT} states)")
 
-    e = sub.add_parser("estimate", help="the sample-based estimator, scored against the exact answers")
+    e = add_command(sub, "estimate", "the sample-based estimator, scored against the exact answers", [
+        "exactpte estimate --example paper-benchmark --seed 1",
+        "exactpte estimate chain.json --K 400 --M 2000 --T 5000 --json"])
     add_chain_options(e)
     e.add_argument("--K", type=positive_int, default=180, help="support samples per state (default: 180)")
     e.add_argument("--M", type=positive_int, default=900, help="absorption episodes per transient state (default: 900)")

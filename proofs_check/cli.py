@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 import exactpte
-from exactpte.cli import ArgumentParser, add_chain_options, load_chain, nonnegative_int, parse_anchors, positive_int, run_guarded
+from exactpte.cli import ArgumentParser, add_chain_options, add_command, load_chain, nonnegative_int, parse_anchors, positive_int, run_guarded
 from exactpte.chain import MarkovRewardProcess
 from exactpte.errors import ExactpteError
 
@@ -30,9 +30,13 @@ def _keys(text: str) -> list[str]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog="proofs-check", description="Check the paper's theorems exactly.")
+    p = ArgumentParser(prog="proofs-check", description="Check the paper's theorems exactly.",
+                       epilog="'proofs-check COMMAND --help' shows a command's options and examples.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
-    c = sub.add_parser("chain", help="every check on one chain (decomposed by exactpte)")
+    c = add_command(sub, "chain", "every check on one chain (decomposed by exactpte)", [
+        "proofs-check chain --example paper-benchmark",
+        "proofs-check chain model.drn --only thm:wellposed,lem:Pi_identity --json",
+        "proofs-check chain chain.json --statistical --runs 20"])
     add_chain_options(c, positional=True)
     c.add_argument("--anchors", metavar="A,B,...", help="one anchor state per cyclic class, in (class, phase) order "
                                                         "(as 'exactpte decompose --anchors')")
@@ -40,19 +44,26 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--statistical", action="store_true",
                    help="also run the statistical checks of the sample-based estimator (see 'proofs-check statistical')")
     c.add_argument("--runs", type=positive_int, default=None, help="with --statistical: repetitions per statistical check")
-    r = sub.add_parser("result", help="judge a decomposition written by any implementation (JSON contract)")
+    r = add_command(sub, "result", "judge a decomposition written by any implementation (JSON contract)", [
+        "proofs-check result theirs.json --chain chain.json",
+        "proofs-check result theirs.json --chain chain.json --require rho,h --strict"])
     r.add_argument("result", help="a decomposition in the JSON contract of 'exactpte decompose --json'")
     add_chain_options(r, positional=False)
     _judging_options(r)
-    v = sub.add_parser("verify", help="the small trusted checker (proofs_check/verify.py, standard library only): "
-                                      "a rational claim in the JSON contract, equation by equation; exit 0 valid, 1 not")
+    v = add_command(sub, "verify", "the small trusted checker (proofs_check/verify.py, standard library only): a rational "
+                                   "claim in the JSON contract, equation by equation; exit 0 valid, 1 not, 2 unusable input", [
+        "exactpte decompose chain.json --json > claim.json && proofs-check verify claim.json --chain chain.json",
+        "proofs-check verify claim.json --example paper-benchmark --json"])
     v.add_argument("claim", help="a decomposition in the JSON contract of 'exactpte decompose --json' (rational)")
     add_chain_options(v, positional=False)  # a .json chain is read by verify.py itself; other formats by exactpte's readers
     v.add_argument("--json", action="store_true", help="print the verdict as JSON")
     v.add_argument("--size-factor", type=positive_int, default=None,
                    help="size budget of the claim's numbers and common denominators, in multiples of the chain's bits "
                         "(default 32: a hostile claim cannot make the checker multiply out huge denominators)")
-    s = sub.add_parser("sweep", help="every check on many seeded random chains")
+    s = add_command(sub, "sweep", "every check on many seeded random chains", [
+        "proofs-check sweep --chains 300 --max-states 12",
+        "proofs-check sweep --chains 2000 --min-states 6 --max-states 20 --workers 2 --plot coverage.svg",
+        "proofs-check sweep --checks my_conjecture.py --only my:conjecture --chains 500"])
     s.add_argument("--chains", type=positive_int, default=200, help="how many random chains (default: 200)")
     s.add_argument("--seed", type=nonnegative_int, default=0, help="sweep seed; chain i is rebuilt from (seed, i) (default: 0)")
     s.add_argument("--max-states", type=positive_int, default=12, help="largest chain size (default: 12)")
@@ -70,14 +81,17 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--plot", metavar="FILE", help="draw the coverage histograms (.svg, .png or .pdf; needs matplotlib)")
     s.add_argument("--dask", metavar="ADDRESS", help="run the chains on a Dask scheduler (tcp://host:port); pip install \".[dask]\"")
     s.add_argument("--quiet", action="store_true", help="no progress output")
-    st = sub.add_parser("statistical", help="the estimator's statistical checks on one chain (exact references from proofs_check's routes)")
+    st = add_command(sub, "statistical", "the estimator's statistical checks on one chain (exact references from "
+                                         "proofs_check's routes)", [
+        "proofs-check statistical --example paper-benchmark",
+        "proofs-check statistical chain.json --runs 40 --alpha 0.05 --json"])
     add_chain_options(st, positional=True)
     st.add_argument("--runs", type=positive_int, default=None, help="independent repetitions per check (default: each check's own)")
     st.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the repetitions (default: 0)")
     st.add_argument("--alpha", type=float, default=0.01, help="level of each check, Holm-corrected within it (default: 0.01)")
     st.add_argument("--only", action="extend", type=_keys, metavar="KEYS", help="run only these statistical checks, comma-separated")
     st.add_argument("--json", action="store_true", help="print the verdicts as JSON")
-    lst = sub.add_parser("list", help="the check keys and their statements")
+    lst = add_command(sub, "list", "the check keys and their statements", ["proofs-check list", "proofs-check list --labels"])
     lst.add_argument("--labels", action="store_true", help="also every label of the paper with its check or the reason it has none")
     return p
 
@@ -220,8 +234,9 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         for key, chk in CHECKS.items():
             print(f"{key}  [{chk.kind}]  {chk.statement}")
-        for key, func in STATISTICAL.items():
-            print(f"{key}  [statistical]  {(func.__doc__ or '').strip().splitlines()[0]}")
+        for key, func in STATISTICAL.items():  # the docstring's first paragraph; reST literals read as plain text
+            summary = " ".join((func.__doc__ or "").strip().split("\n\n")[0].split())
+            print(f"{key}  [statistical]  {summary.replace('``', '')}")
         if args.labels:
             print("\npaper labels (label -> check keys, or why it has none):")
             for c in COVERAGE.values():

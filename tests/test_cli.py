@@ -130,3 +130,33 @@ def test_a_directory_is_not_a_chain_file(tmp_path, capsys):
     """A directory given as the chain file is named as such, not as an unknown file ending."""
     assert main(["decompose", str(tmp_path)]) == 2
     assert "a directory, not a file" in capsys.readouterr().err
+
+
+def _example_lines(parser):
+    """Every worked example in the subcommands' ``--help`` epilogs: ``(prog, argv)`` pairs (``&&`` split,
+    trailing ``# comments`` dropped)."""
+    import argparse
+    import shlex
+
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sp in sub.choices.items():
+        assert sp.epilog and sp.epilog.startswith("examples:"), f"{name} has no worked examples"
+        for line in sp.epilog.splitlines()[1:]:
+            for command in line.split("&&"):
+                words = shlex.split(command.split(" # ")[0].split(" > ")[0])
+                yield words[0], words[1:]
+
+
+def test_every_worked_example_in_the_help_parses():
+    """The examples at the end of each subcommand's ``--help`` are valid command lines of their tool
+    (options and values accepted by the parser), so the help cannot drift from the options."""
+    from exactpte.cli import _parser as exactpte_parser
+    from proofs_check.cli import _parser as proofs_parser
+
+    parsers = {"exactpte": exactpte_parser(), "proofs-check": proofs_parser()}
+    seen = 0
+    for prog, parser in parsers.items():
+        for tool, argv in _example_lines(parser):
+            parsers[tool].parse_args(argv)  # a usage error exits 2 (SystemExit): the test fails
+            seen += 1
+    assert seen >= 20
