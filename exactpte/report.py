@@ -246,7 +246,7 @@ def to_html(dec: "Decomposition") -> str:
     for i, (members, d) in enumerate(zip(S.classes, S.periods)):
         phases = " → ".join("{" + ", ".join(escape(dec.chain.label(s)) for s in cyc) + "}" for cyc in S.cyclic_classes[i])
         theta = ", ".join(escape(text(t)) for t in dec.theta[col : col + d])
-        items.append(f"<li>F{i}: period {d}, phases {phases}; θ = ({theta}); gain {escape(text(dec.class_gain[i]))}</li>")
+        items.append(f"<li>F<sub>{i}</sub>: period {d}, phases {phases}; θ = ({theta}); gain {escape(text(dec.class_gain[i]))}</li>")
         col += d
     cells = "".join(f"<th>{c}</th>" for c in ("state", "where", "r", "g*", "v*", "ρ", "h", "ψ"))
     body = []
@@ -263,7 +263,7 @@ def latex_array(dec: "Decomposition") -> str:
     S = dec.structure
     rows = []
     for s in range(dec.n):
-        where = "T" if S.class_of[s] < 0 else f"C_{{{S.class_of[s]},{S.phase_of[s]}}}"
+        where = "T" if S.class_of[s] < 0 else f"C<sub>{S.class_of[s]},{S.phase_of[s]}</sub>"
         values = (dec.chain.r[s], dec.g_star[s], dec.v_star[s], dec.rho[s], dec.h[s], dec.psi[s])
         rows.append(f"\\text{{{dec.chain.label(s)}}} & {where} & " + " & ".join(latex(x) for x in values))
     head = "s & & r & g^\\star & v^\\star & \\rho & h & \\psi"

@@ -268,7 +268,7 @@ class Decomposition(StructureShortcuts):
         """
         c = self.structure.column_of.get((i, k))
         if c is None:
-            raise UsageError(f"no cyclic class C_{i},{k}: the chain's (class, phase) pairs are {list(self.structure.index_set)}")
+            raise UsageError(f"no cyclic class C_{{{i},{k}}}: the chain's (class, phase) pairs are {list(self.structure.index_set)}")
         zero = self.field.zero
         return tuple(row.get(c, zero) for row in self.basis_sparse)
 

@@ -554,7 +554,7 @@ class Structure:
                     where = "transient" if self.class_of[s] < 0 else f"in class {self.class_of[s]}, phase {self.phase_of[s]}"
                     raise AnchorError(
                         f"anchor for class {i}, phase {k} is state {s}, which is {where}; "
-                        f"choose a state of C_{i},{k} = {list(self.cyclic_classes[i][k])}"
+                        f"choose a state of C_{{{i},{k}}} = {list(self.cyclic_classes[i][k])}"
                     )
                 row.append(s)
             out.append(tuple(row))

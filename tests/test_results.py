@@ -162,7 +162,7 @@ def test_notebook_html_view_has_a_row_a_state():
     """A decomposition's _repr_html_ is a table: a header row and a row a state, classes with periods."""
     dec = exactpte.decompose(exactpte.example("branching"))
     html = dec._repr_html_()
-    assert html.count("<tr>") == dec.n + 1 and "F1: period 3" in html
+    assert html.count("<tr>") == dec.n + 1 and "F<sub>1</sub>: period 3" in html
 
 
 def test_notebook_latex_view_only_for_closed_forms():

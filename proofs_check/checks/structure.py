@@ -78,10 +78,10 @@ def _cyclic(ctx: Context) -> Outcome:
         phase: dict[int, int] = {}
         for k, part in enumerate(cyc):
             if not part:
-                return f"cyclic class C_{i},{k} is empty"
+                return f"cyclic class C_{{{i},{k}}} is empty"
             for s in part:
                 if s in phase:
-                    return f"state {s} is in two cyclic classes of class {i} (C_{i},{phase[s]} and C_{i},{k})"
+                    return f"state {s} is in two cyclic classes of class {i} (C_{{{i},{phase[s]}}} and C_{{{i},{k}}})"
                 phase[s] = k
         if set(phase) != set(members):
             dropped = sorted(set(members) - set(phase))
@@ -100,9 +100,9 @@ def _anchors(ctx: Context) -> Outcome:
     seen = set()
     for j, (i, k, s) in enumerate(c.anchors):
         if not (0 <= i < len(c.cyclic_classes)) or not (0 <= k < len(c.cyclic_classes[i])):
-            return f"anchor {j} names C_{i},{k}, which is not a claimed cyclic class"
+            return f"anchor {j} names C_{{{i},{k}}}, which is not a claimed cyclic class"
         if s not in c.cyclic_classes[i][k]:
-            return f"anchor {j} for C_{i},{k} is state {s}, which is not in C_{i},{k}"
+            return f"anchor {j} for C_{{{i},{k}}} is state {s}, which is not in C_{{{i},{k}}}"
         if (i, k) in seen:
             return f"C_{i},{k} has two anchors"
         seen.add((i, k))
