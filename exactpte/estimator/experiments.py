@@ -14,6 +14,7 @@ import numpy as np
 
 from ..chain import MarkovRewardProcess
 from ..examples import paper_benchmark
+from ..progress import Progress
 from ..structure import chain_structure
 from .algorithms import reconstruct_profile
 from .generative import TableModel
@@ -53,14 +54,10 @@ def summarize(rows: Sequence[dict[str, float]]) -> dict[str, tuple[float, float]
 
 
 def _progress(label: str, stream: TextIO | None = sys.stderr) -> Callable[[int, int], None]:
-    def report(done: int, total: int) -> None:
-        if stream is not None:
-            stream.write(f"\r{label}: {done}/{total}")
-            if done == total:
-                stream.write("\n")
-            stream.flush()
-
-    return report
+    """``done/total`` reports through :class:`~exactpte.progress.Progress`: a bar on a terminal, plain
+    lines in a log (never ``\\r``-joined lines), nothing when ``stream`` is ``None``."""
+    bar = Progress(label, stream=stream, enabled=stream is not None, interval=5.0)
+    return bar.update
 
 
 def final_errors(*, seeds: int = 5, K: int = 180, M: int = 900, T: int = 2600, J: int = 100, H: int = 40,
