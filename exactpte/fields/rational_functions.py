@@ -95,12 +95,12 @@ class RationalFunction:
         if a_num.is_zero() or b_num.is_zero():
             return self.field.zero
         a_den, b_den = self.den, o.den
-        if a_den.is_one() and b_den.is_one():  # polynomials: nothing to cancel
-            return RationalFunction(a_num * b_num, a_den, self.field, canonical=True)
-        if b_den.is_one() and b_num.is_one():
+        if b_den.is_one() and b_num.is_one():  # times one (a deterministic step): the value itself, no product
             return self
         if a_den.is_one() and a_num.is_one():
             return o
+        if a_den.is_one() and b_den.is_one():  # polynomials: nothing to cancel
+            return RationalFunction(a_num * b_num, a_den, self.field, canonical=True)
         # Each factor is cancelled, so only num_a with den_b and num_b with den_a can share factors;
         # a gcd that is one divides nothing (the common case of a probability times a value).
         if not b_den.is_one():
