@@ -136,6 +136,8 @@ class RationalFunction:
     def __eq__(self, other) -> bool:
         if isinstance(other, RationalFunction):
             return self.num == other.num and self.den == other.den
+        if other.__class__ is int and other == 0:  # `x != 0` on every stored entry: no conversion of the 0
+            return self.num.is_zero()
         try:
             o = self.field.scalar(other)
         except (TypeError, EntryError):
