@@ -19,7 +19,7 @@ discrete Fourier transform, grouped by the order of the root (a trace):
 Why it pays over ``QQ(params)``: the determinant of ``X_m``'s system is ``det Φ_m(Q)`` (the
 factor of ``det(I - Q^d)`` that belongs to ``m``), so answers come out with the denominators they
 keep, where a solve through ``Q^d`` carries all of ``det(I - Q^d)`` and then cancels most of it
-with large gcds.  Sums ``sum w b`` over the basis (``g* - ρ``, ``ψ``) are taken on the components,
+with large gcds.  Sums ``sum w b`` over the basis (``g*``, ``ψ``) are taken on the components,
 where a weight vector without an ``m``-th frequency leaves ``det Φ_m(Q)`` out altogether.
 """
 
@@ -47,7 +47,7 @@ class Component(NamedTuple):
     den: dict[int, Any]
 
     def value(self, field: Field[Any], s: int, i: int) -> list[Any]:
-        """The coordinates of ``X_{m,i}(s)`` as field elements (zeros where ``s`` holds none)."""
+        """The coordinates of ``X_{m,i}(s)`` as field elements (empty where ``X_{m,i}(s) = 0``)."""
         coords = self.nums.get(s, {}).get(i)
         return [field.fraction(x, self.den[s]) for x in coords] if coords is not None else []
 
@@ -113,8 +113,10 @@ def phase_spectrum(chain: Chain, structure: Structure) -> Spectrum:
     >>> from exactpte import MarkovRewardProcess
     >>> m = MarkovRewardProcess([["1/2", "1/2", 0], [0, 0, 1], [0, 1, 0]], [0, 0, 0])
     >>> spectrum = phase_spectrum(m, m.structure)
-    >>> spectrum[1].value(m.field, 0, 0), spectrum[2].value(m.field, 0, 0)   # α = 1; (-1 - 1/2) X = -1/2 ... X = 1/3
-    ([1], [-1/3])
+    >>> spectrum[1].value(m.field, 0, 0)     # m = 1: α = 1
+    [1]
+    >>> spectrum[2].value(m.field, 0, 0)     # m = 2, ζ = -1: (ζ - 1/2) X = ζ^0 / 2, so X = -1/3
+    [-1/3]
     """
     S = structure
     orders = sorted({m for d in S.periods if d > 1 for m in _divisors(d)})
@@ -194,7 +196,18 @@ def basis_rows(field: Field[Any], structure: Structure, spectrum: Spectrum) -> d
 
     Per state and class the coordinates are brought to the lcm of their blocks' denominators once
     (``φ(m)`` products a divisor); each phase is then an integer combination of those numerators,
-    cancelled once."""
+    cancelled once (``def:main_b``).
+
+    Examples
+    --------
+    >>> from exactpte import MarkovRewardProcess
+    >>> from exactpte.absorption import phase_offset_basis
+    >>> ch = MarkovRewardProcess([["1/2", "1/4", "1/4", 0], [0, 0, 1, 0], [0, 0, 0, 1], [0, 1, 0, 0]], [0, 0, 0, 0])
+    >>> S = ch.structure
+    >>> rows = basis_rows(ch.field, S, phase_spectrum(ch, S))
+    >>> rows[0] == phase_offset_basis(ch, S)[0], sum(rows[0].values())   # the phase system's answer; phases sum to α = 1
+    (True, 1)
+    """
     S = structure
     out: dict[int, dict[int, Any]] = {s: {} for s in S.transient}
     periodic = [(i, d, _divisors(d)) for i, d in enumerate(S.periods) if d > 1]
