@@ -265,3 +265,24 @@ def test_cyclotomic_phase_basis_on_a_transient_line_into_two_cycles():
     S, F = chain.structure, chain.field
     assert len(S.transient_sccs) == 2 and sorted(S.periods) == [3, 4]
     assert cyclotomic.basis_rows(F, S, cyclotomic.phase_spectrum(chain, S)) == _basis_through_Q_d(chain)
+
+
+@given(st.lists(st.lists(_fractions(), min_size=3, max_size=3), min_size=3, max_size=3),
+       st.lists(st.lists(_fractions(), min_size=5, max_size=5), min_size=3, max_size=3))
+def test_bareiss_with_more_right_hand_sides_than_rows_goes_through_the_inverse(A_rows, B_rows):
+    """``A X = B`` with 5 right-hand sides on 3 rows (the route through ``det(A) A^-1``) equals the
+    column-by-column solves (the elimination route) and satisfies ``A X = B``."""
+    from hypothesis import assume
+    from exactpte.errors import SingularSystemError
+    from exactpte.fields.polymatrix import bareiss_solve
+    A, B = _F2.matrix(A_rows), _F2.matrix(B_rows)
+    try:
+        X = bareiss_solve(A, B).tolist()
+    except SingularSystemError:
+        assume(False)
+    for j in range(5):
+        column = bareiss_solve(A, _F2.matrix([[row[j]] for row in B_rows])).tolist()
+        assert [row[0] for row in column] == [row[j] for row in X]
+    for i in range(3):
+        for j in range(5):
+            assert sum((A_rows[i][k] * X[k][j] for k in range(3)), _F2.zero) == B_rows[i][j]

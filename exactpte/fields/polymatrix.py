@@ -104,12 +104,18 @@ def bareiss_split(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], Any]:
 
 
 def _bareiss_numerators(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], list[Any], Any]:
-    """``(columns of det(A) x as polynomials, the columns' denominators, det(A))`` for ``A X = B``."""
+    """``(columns of det(A) x as polynomials, the columns' denominators, det(A))`` for ``A X = B``.
+
+    With more right-hand sides than rows (the absorption probabilities of a small block into many
+    classes) the elimination runs on ``[A | I]`` instead: ``det(A) A^-1`` once, then each column of
+    ``det(A) X`` is a combination of its columns over ``B``'s few nonzero entries."""
     field = A.field
     m, c = A.nrows(), B.ncols()
     one, zero = field.one.num, field.zero.num
     if m == 0:
         return [[] for _ in range(c)], [one] * c, one
+    if c > m:
+        return _through_adjugate(A, B)
     M, col_den = _polynomial_system(A, B)
     _eliminate(M, m, c, one, zero)
     det = M[m - 1][m - 1]
@@ -122,6 +128,28 @@ def _bareiss_numerators(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], 
                 if not M[i][j].is_zero() and not xt[j].is_zero():
                     acc = acc - M[i][j] * xt[j]
             xt[i] = acc / M[i][i]
+        columns.append(xt)
+    return columns, col_den, det
+
+
+def _through_adjugate(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], list[Any], Any]:
+    """:func:`_bareiss_numerators` by ``det(A) A^-1`` (its columns ``u_j``): ``det(A) x = sum_j u_j B_z[j]``
+    with ``B_z`` a column of ``B`` over its common denominator."""
+    field = A.field
+    m, c = A.nrows(), B.ncols()
+    zero = field.zero.num
+    identity = PolyMatrix([[field.one if i == j else field.zero for j in range(m)] for i in range(m)], field)
+    inverse, _, det = _bareiss_numerators(A, identity)  # rows scaled inside: det(A') A^-1, A' = diag(l) A
+    col_den = [reduce(poly_lcm, (B.entries[i][j].den for i in range(m)), field.one.num) for j in range(c)]
+    columns = []
+    for col in range(c):
+        xt = [zero] * m
+        for j in range(m):
+            x = B.entries[j][col]
+            if not x.num.is_zero():
+                b = x.num * (col_den[col] / x.den) if x.den != col_den[col] else x.num
+                u = inverse[j]
+                xt = [acc + u_i * b if not u_i.is_zero() else acc for acc, u_i in zip(xt, u)]
         columns.append(xt)
     return columns, col_den, det
 
