@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import itertools
 import json
 import sys
 from fractions import Fraction
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 import exactpte
 from exactpte import MarkovRewardProcess
+from exactpte.report import QUANTITY_KEYS
 from exactpte.testing.strategies import chains
 from proofs_check import verify as trusted
 from proofs_check.cli import main
@@ -337,13 +339,102 @@ def test_keys_left_out_are_not_claimed_never_held():
     status = {k: st for k, st, _ in report.results}
     assert all(status[k] == "not claimed" for k in ("P_inf", "hitting_times", "psi", "h", "class_gain", "theta"))
     assert "not claimed: " in report.text()
-    # a claimed key that rests on one left out cannot be verified, and is not passed
-    for missing, dependent in (("stationary", "rho"), ("v_star", "g_star"), ("g_star", "v_star"), ("basis", "g_star"),
-                               ("anchors", "basis"), ("classes", "stationary")):
+    # a witness left out is solved for by the checker (never trusted, never held): the claim stays valid
+    for missing in ("stationary", "v_star", "g_star", "basis", "rho", "theta"):
+        claim = claim_of(RICH)
+        del claim[missing]
+        report = check(claim, RICH)
+        assert report.valid, (missing, report.text())
+        status, detail = dict((k, (st, d)) for k, st, d in report.results)[missing]
+        assert status == "not claimed" and (detail == "solved as a witness") == (missing not in ("v_star", "theta")), missing
+    # a claimed key that rests on structure left out cannot be verified, and is not passed
+    for missing, dependent in (("anchors", "basis"), ("classes", "stationary"), ("cyclic_classes", "anchors")):
         claim = claim_of(RICH)
         del claim[missing]
         report = check(claim, RICH)
         assert not report.valid and "not claimed" in report.failure[2], (missing, report.text())
+
+
+# -- claims that leave witnesses out (decompose --only): the checker solves for them, exactly, and never trusts them ----
+# every quantity alone and in pairs, as `exactpte decompose --only KEYS --json` writes them (structure keys always come)
+ONLY = [",".join(ks) for ks in [(k,) for k in QUANTITY_KEYS] + list(itertools.combinations(QUANTITY_KEYS, 2))]
+WITNESSES = ("stationary", "class_gain", "basis", "g_star", "v_star", "theta", "rho", "h", "psi", "P_inf")
+
+
+def only_claim(chain, only) -> dict:
+    return json.loads(exactpte.decompose(chain).to_json(only=only))
+
+
+@pytest.mark.parametrize("name", RATIONAL_EXAMPLES + ["rich"])
+def test_claims_of_decompose_only_verify_with_their_witnesses_solved(name):
+    chain, dec = get(name), exactpte.decompose(get(name))
+    for only in ONLY:
+        claim = json.loads(dec.to_json(only=only))
+        report = check(claim, chain)
+        assert report.valid, (only, report.text())
+        status = {k: st for k, st, _ in report.results}
+        assert all(status[k] == ("ok" if k in only.split(",") else "not claimed") for k in WITNESSES), (only, status)
+
+
+def test_rho_and_h_without_stationary_through_the_cli(tmp_path, capsys):
+    # the false alarm of exactpte decompose --example two-paths --only rho,h --json: "rho FAIL ... without stationary"
+    path = tmp_path / "c1.json"
+    path.write_text(exactpte.decompose(exactpte.example("two-paths")).to_json(only="rho,h"))
+    assert main(["verify", str(path), "--example", "two-paths"]) == 0
+    out = capsys.readouterr().out
+    assert "VALID" in out and "not claimed: stationary" in out and "INVALID" not in out
+    assert any(line.split()[:3] == ["stationary", "not", "claimed"] and "solved as a witness" in line for line in out.splitlines())
+
+
+@settings(max_examples=30, deadline=None)
+@given(chains(max_states=12), st.sampled_from(["rho,h", "g_star,v_star", "rho", "h", "P_inf", "g_star", "v_star", "theta", "psi",
+                                                "class_gain", "basis", "h,psi", "theta,P_inf"]))
+def test_random_chains_verify_with_their_witnesses_solved(chain, only):
+    report = check(only_claim(chain, only), chain)
+    assert report.valid, (only, report.text())
+    assert {k: st for k, st, _ in report.results}["stationary"] == "not claimed"
+
+
+def corrupt(claim, key, change):
+    """``claim`` with one nonzero entry of ``key`` changed by 10^-30 ("tiny") or negated ("sign"; +1 if all are 0)."""
+    value, claim = claim[key], copy.deepcopy(claim)
+    cells = [(i, j) for i, row in enumerate(value) for j in range(len(row))] if isinstance(value[0], list) else \
+        [(i, None) for i in range(len(value))]
+    at = lambda i, j: F(value[i] if j is None else value[i][j])  # noqa: E731
+    i, j = next(((i, j) for i, j in cells if at(i, j)), cells[0])
+    by = Fraction(1, 10**30) if change == "tiny" else -2 * at(i, j) or 1
+    if j is None:
+        claim[key] = bump(value, i, by)
+    else:
+        claim[key][i] = bump(value[i], j, by)
+    return claim
+
+
+# (the key changed, --only): every path on which a check rests on a solved witness
+SOLVED_PATHS = [("rho", "rho"), ("h", "rho,h"), ("h", "h"), ("class_gain", "class_gain"), ("P_inf", "P_inf"),
+                ("g_star", "g_star,v_star"), ("v_star", "g_star,v_star"), ("g_star", "g_star"), ("v_star", "v_star"),
+                ("theta", "theta"), ("psi", "psi"), ("psi", "h,psi"), ("rho", "rho,psi"), ("g_star", "g_star,theta")]
+
+
+@pytest.mark.parametrize("name", ["rich", "paper-benchmark", "branching", "two-paths"])
+@pytest.mark.parametrize("key, only", SOLVED_PATHS, ids=[f"{k}-{o}" for k, o in SOLVED_PATHS])
+@pytest.mark.parametrize("change", ["tiny", "sign"])
+def test_claims_with_solved_witnesses_still_reject_a_changed_entry(name, key, only, change):
+    chain = get(name)
+    claim = only_claim(chain, only)
+    assert check(claim, chain).valid
+    report = check(corrupt(claim, key, change), chain)
+    assert not report.valid, (key, only, report.text())
+    assert report.failure[0] in ((key,) + (PAIR if key in PAIR else ())), report.text()
+    assert {k: st for k, st, _ in report.results}["stationary"] == "not claimed"
+
+
+def test_a_solved_witness_never_vouches_for_a_wrong_structure():
+    # the witnesses rest on the claimed structure, checked first: a wrong class, phase or anchor still fails by its key
+    claim = only_claim(RICH, "rho,h,g_star")
+    for key, bad in (("classes", [[0, 1, 6], [2, 3, 4, 5]]), ("anchors", [[0, 0, 0], [0, 1, 1], [1, 0, 3], [1, 1, 3], [1, 2, 4]])):
+        report = check({**claim, key: bad}, RICH)
+        assert not report.valid and report.failure[0] == key, report.text()
 
 
 def test_unknown_keys_and_a_wrong_n_are_reported():
