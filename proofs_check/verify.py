@@ -5,9 +5,8 @@ linear equations and graph facts (``docs/verify.md``), checked equation by equat
 labelling (any class order, rotation of phase labels, anchors); the first failed condition is reported with its key and
 state.  A witness a check needs that the claim leaves out (``stationary``, ``basis``, ``theta``, ...) is solved for exactly."""
 
-import collections, functools, gzip, json, math, re, sys, zlib  # noqa: E401  (issue #25 caps this file at 400 lines)
+import collections, functools, gzip, json, math, operator, re, sys, zlib  # noqa: E401  (issue #25 caps this file at 400 lines)
 from fractions import Fraction
-from operator import mul
 __all__ = ["verify", "read_chain", "load_json", "Report", "KEYS"]
 FORMAT = "exactpte.decomposition/1"
 KEYS = ("classes", "transient", "periods", "cyclic_classes", "anchors", "stationary", "class_gain", "basis",
@@ -126,8 +125,9 @@ def _ints(key, values, length=None, what=""):
     if type(values) is not list or (length is not None and len(values) != length) or any(type(v) is not int for v in values):
         _fail(key, None, f"{what}expected a list of{'' if length is None else f' {length}'} integers")
     return values
-def _solve(eqs):
-    """``{unknown: Fraction}`` solving ``{u: {unknown: coefficient}}`` (rows sum to 0; None is 1) by sparse elimination."""
+def _solve(eqs):  # {unknown: Fraction} solving {u: {unknown: coefficient}} (rows sum to 0; None is 1) by sparse elimination
+    if len(eqs) > 20000:  # the fill grows fast (a 22,000-unknown basis takes 30 s): such a claim should carry its witness
+        raise ValueError(f"claim: solving for what it leaves out takes {len(eqs)} unknowns: claim stationary, basis, theta, g_star")
     piv, x = [], {None: 1}
     for u, a in eqs.items():
         for w, pa in piv:  # a pivot row holds no earlier pivot: one pass in order clears them all
@@ -149,20 +149,19 @@ class _Checker:
     def __getattr__(self, name):  # a witness the claim left out (_WITNESS): computed when a check first needs it, never trusted
         if name not in _WITNESS:
             raise AttributeError(name)
-        self.computed.add(_WITNESS[name]), getattr(self, "witness_" + _WITNESS[name])()
-        return self.__dict__[name]
+        return self.computed.add(_WITNESS[name]) or getattr(self, "witness_" + _WITNESS[name])() or self.__dict__[name]
     def rows_hold(self, key, states, spec, what):
         """``Σ ± (x or P x)(s) = 0`` at ``states`` (None: all), ``spec = [(sign, (X, L), through_P)]``, in integers."""
         L = math.lcm(*(v[1] for _, v, _ in spec))
         terms = [(sign * (L // v[1]), v[0], through) for sign, v, through in spec]
         for s in range(self.n) if states is None else states:
             cols, nums, q = self.rows[s]
-            tot = sum(c * (sum(map(mul, nums, map(X.__getitem__, cols))) if through else q * X[s]) for c, X, through in terms)
+            tot = sum(c * (sum(map(operator.mul, nums, map(X.__getitem__, cols))) if through else q * X[s]) for c, X, through in terms)
             tot and _fail(key, s, f"{what} fails (off by {Fraction(tot, q * L)})")
     def in_K(self, key, X, L, what):
         """``v = X / L = Σ_c v(a_c) b_c`` (``v ∈ K = span b``): constant on cyclic classes, the basis combination on T."""
         for x in (x for x in self.rec if X[x] != X[self.anchor[self.col[self.cls[x], self.phase[x]]]]):
-            _fail(key, x, f"{what} is not constant on the cyclic class C_{self.cls[x]},{self.phase[x]} (so not in K)")
+            _fail(key, x, f"{what} is not constant on the cyclic class C_{{{self.cls[x]},{self.phase[x]}}} (so not in K)")
         at, Q = _common([Fraction(X[a], L) for a in self.anchor])  # in lowest terms: small numbers times the basis' big ones
         for s in (s for s in self.T if X[s] * Q * self.Lb != L * sum(at[c] * b for c, b in self.B[s].items())):
             _fail(key, s, f"{what}(s) != sum_c {what}(a_c) b_c(s) (not in K = span b)")
@@ -212,9 +211,9 @@ class _Checker:
             _require(type(phases) is list and len(phases) == self.d[i], "cyclic_classes", self.F[i][0],
                      f"class {i} has period {self.d[i]}, so {self.d[i]} cyclic classes")
             for k, members in enumerate(phases):
-                for x in _ints("cyclic_classes", members) or _fail("cyclic_classes", None, f"C_{i},{k} is empty"):
+                for x in _ints("cyclic_classes", members) or _fail("cyclic_classes", None, f"C_{{{i},{k}}} is empty"):
                     _require(0 <= x < self.n and self.cls[x] == i and self.phase[x] == -1, "cyclic_classes", x,
-                             f"listed in C_{i},{k} but not a state of class {i} listed once")
+                             f"listed in C_{{{i},{k}}} but not a state of class {i} listed once")
                     self.phase[x] = k
                 self.pairs.append((i, k))
             for u, v in ((u, v) for u in self.F[i] for v in self.rows[u][0]):
@@ -227,7 +226,7 @@ class _Checker:
         for c, a in enumerate(A):
             (i, k), ok = self.pairs[c], type(a) is list and len(a) == 3 and all(type(v) is int for v in a) and 0 <= a[2] < self.n
             _require(ok and a[:2] == [i, k] and (self.cls[a[2]], self.phase[a[2]]) == (i, k), "anchors", a[2] if ok else None,
-                     f"anchor {c} is {a!r}; expected [{i}, {k}, a state of C_{i},{k}] (in (class, phase) order)")
+                     f"anchor {c} is {a!r}; expected [{i}, {k}, a state of C_{{{i},{k}}}] (in (class, phase) order)")
         self.anchor = [a[2] for a in A]
     # stationary distributions: pi_i P = pi_i on each class (column sums over the class), sum 1, pi_i >= 0
     def check_stationary(self, S):
@@ -255,7 +254,7 @@ class _Checker:
         self.B = [{c: x * m for c, x in X.items()} for X, m in ((X, L // Ls) for X, Ls in rows)]  # sparse rows over L
         prev = [self.col[i, (k - 1) % self.d[i]] for i, k in self.pairs]
         for x in (x for x in self.rec if self.B[x] != {self.col[self.cls[x], self.phase[x]]: L}):
-            _fail("basis", x, f"row {x} is not the indicator of its cyclic class C_{self.cls[x]},{self.phase[x]}")
+            _fail("basis", x, f"row {x} is not the indicator of its cyclic class C_{{{self.cls[x]},{self.phase[x]}}}")
         for s in self.T:
             (cols, nums, q), acc = self.rows[s], dict.fromkeys(self.B[s], 0)
             for j, p in zip(cols, nums):
@@ -345,12 +344,12 @@ class _Checker:
         x = _solve({at(s) if s in A else s: self.walk(s, lambda j: (j, j not in A), collections.Counter(
                     {s: s not in A, at(s): 1, None: -Fraction(R[s], Lr)})) for F in self.F for s in F})
         self.theta = [x["t", c] for c in range(len(self.pairs))]
-    def span(self, w):  # sum_c w_c b_c, as (X, L)
-        return _common([Fraction(sum(w[c] * b for c, b in self.B[s].items()), self.Lb) for s in range(self.n)])
-    def witness_rho(self):  # rho = sum_i gamma_i alpha_i, alpha_i = sum_k b_i,k the absorption probabilities
-        self.rho = self.span([self.gamma[i] for i, _ in self.pairs])
+    def witness_rho(self):  # rho = P rho on T, gamma_i on F_i: one absorbing solve in |T| unknowns (not through the basis)
+        x = _solve({s: self.walk(s, lambda j: (j, 1) if self.cls[j] < 0 else (None, self.gamma[self.cls[j]]),
+                                 collections.Counter({s: 1})) for s in self.T})
+        self.rho = _common([x[s] if self.cls[s] < 0 else self.gamma[self.cls[s]] for s in range(self.n)])
     def witness_g_star(self):  # g* = sum_c theta_c b_c (lem:anchor_interpolation)
-        self.g = self.span(self.theta)
+        self.g = _common([Fraction(sum(self.theta[c] * b for c, b in self.B[s].items()), self.Lb) for s in range(self.n)])
 
 def verify(claim, chain, *, size_factor=SIZE_FACTOR):
     """Judge ``claim`` (a dict in the JSON contract) against ``chain`` (exactpte's JSON chain form): a :class:`Report`.  Unusable

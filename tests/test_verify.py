@@ -604,3 +604,18 @@ def test_garbage_chains_are_refused_by_name(chain):
         trusted.read_chain(chain)
     except ValueError as e:
         assert str(e).startswith("chain:")
+
+
+def test_a_witness_too_large_to_solve_for_is_refused_not_judged_and_rho_needs_no_basis():
+    """A claim leaving out the basis of a chain with |T| N > 20,000 is refused as unusable (ValueError, exit 2),
+    never judged; ρ and h without stationary or basis verify through one absorbing solve in |T| unknowns."""
+    n_classes, n_transient = 30, 700
+    edges = [(i, i, 1) for i in range(n_classes)]
+    for s in range(n_classes, n_classes + n_transient):
+        edges += [(s, s % n_classes, "1/2"), (s, (s * 7 + 3) % n_classes, "1/4"), (s, max(n_classes, s - 1), "1/4")]
+    chain = MarkovRewardProcess.from_edges(n_classes + n_transient, edges, [i % 3 for i in range(n_classes + n_transient)])
+    claim = claim_of(chain, only="rho,h")
+    assert check(claim, chain).valid
+    claim["g_star"] = claim.pop("rho")
+    with pytest.raises(ValueError, match="unknowns"):
+        check(claim, chain)
