@@ -65,11 +65,14 @@ def real_roots(g: flint.fmpz_poly) -> list[tuple[flint.fmpq, flint.fmpq]]:
     []
     >>> [(str(a), str(b)) for a, b in real_roots(flint.fmpz_poly([-2, 0, 1]))]
     [('-3', '0'), ('0', '3')]
+    >>> len(real_roots(flint.fmpz_poly([-1, 0, 5])))    # 5q^2 - 1: roots +-1/sqrt(5), a leading coefficient > 1
+    2
     """
     g = _squarefree(g)
     if g.degree() < 1:
         return []
-    bound = flint.fmpq(1 + max(abs(int(c)) for c in g.coeffs()[:-1]), abs(int(g.coeffs()[-1])))
+    # Cauchy's bound: every root has |x| < 1 + max |c_i / c_n|, so the roots lie strictly inside (-bound, bound)
+    bound = 1 + flint.fmpq(max(abs(int(c)) for c in g.coeffs()[:-1]), abs(int(g.coeffs()[-1])))
     return _isolate(g, -bound, bound)
 
 
@@ -92,16 +95,20 @@ def _count(g: flint.fmpz_poly, a: flint.fmpq, b: flint.fmpq) -> int:
 
 
 def _isolate(g: flint.fmpz_poly, a: flint.fmpq, b: flint.fmpq) -> list[tuple[flint.fmpq, flint.fmpq]]:
-    """Roots of ``g`` in ``(a, b]`` (``g(a) != 0``) as isolating intervals."""
+    """Roots of ``g`` in ``(a, b]`` (``g(a) != 0 != g(b)``) as isolating intervals whose ends are not roots
+    (so open, half-open and closed read the same), or ``(r, r)`` for a rational root ``r`` met exactly."""
     k = _count(g, a, b)
     if k == 0:
         return []
     if k == 1:
-        return [(b, b)] if g(b) == 0 else [(a, b)]
+        return [(a, b)]
     m = (a + b) / 2
-    if g(m) == 0:
-        return _isolate(g, a, m - (m - a) / 4) + [(m, m)] + _isolate(g, m, b)
-    return _isolate(g, a, m) + _isolate(g, m, b)
+    if g(m) != 0:
+        return _isolate(g, a, m) + _isolate(g, m, b)
+    eps = (b - a) / 4  # m is a root: shrink a window around it until it holds no other root and its ends are not roots
+    while g(m - eps) == 0 or g(m + eps) == 0 or _count(g, m - eps, m + eps) != 1:
+        eps /= 2
+    return _isolate(g, a, m - eps) + [(m, m)] + _isolate(g, m + eps, b)
 
 
 def sign_at_root(h: flint.fmpz_poly, g: flint.fmpz_poly, interval: tuple[flint.fmpq, flint.fmpq]) -> int:
