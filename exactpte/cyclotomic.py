@@ -144,14 +144,10 @@ def _solve_order(chain: Chain, S: Structure, m: int, classes: list[int]) -> Comp
         nums, den = field.solve_split(A, field.matrix(rhs, len(classes)))
         for a, s in enumerate(scc):
             vec = {i: [nums[a * n + r][c] for r in range(n)] for c, i in enumerate(classes)}
-            vec = {i: coords for i, coords in vec.items() if any(not _is_zero(x) for x in coords)}
+            vec = {i: coords for i, coords in vec.items() if any(x != 0 for x in coords)}
             if vec:
                 out.nums[s], out.den[s] = vec, den
     return out
-
-
-def _is_zero(x: Any) -> bool:
-    return x == 0
 
 
 def _block(chain: Chain, S: Structure, scc: Sequence[int], m: int, classes: list[int], A: Any, solved: Component) -> list[list[Any]]:
@@ -261,6 +257,8 @@ def weighted_sums(field: Field[Any], structure: Structure, spectrum: Spectrum, w
     for w in weights:
         by_order = _transformed_weights(field, structure, w)
         acc: dict[int, Any] = {}
+        # den_w times a block's denominator, one object a block (cofactors remembers gcds by the objects' identity)
+        scaled_dens: dict[tuple[int, int], Any] = {}
         for s in structure.transient:
             parts = []
             for m, (cnums, den_w) in by_order.items():
@@ -268,7 +266,10 @@ def weighted_sums(field: Field[Any], structure: Structure, spectrum: Spectrum, w
                 if held:
                     total = _dot([(c, held[i][j]) for (i, j), c in cnums.items() if i in held])
                     if total is not None:
-                        parts.append((total, _product(den_w, spectrum[m].den[s])))
+                        den = spectrum[m].den[s]
+                        if (m, id(den)) not in scaled_dens:
+                            scaled_dens[m, id(den)] = den_w * den
+                        parts.append((total, scaled_dens[m, id(den)]))
             if not parts:
                 acc[s] = field.zero
                 continue
@@ -276,20 +277,6 @@ def weighted_sums(field: Field[Any], structure: Structure, spectrum: Spectrum, w
             acc[s] = field.fraction(_dot(list(zip(cofactors, (num for num, _ in parts)))), lcm)
         out.append(acc)
     return out
-
-
-_products: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
-
-
-def _product(a: Any, b: Any) -> Any:
-    """``a * b``, the same object for the same pair of objects (so the lcm's gcds are remembered)."""
-    key = (id(a), id(b))
-    hit = _products.get(key)
-    if hit is None or hit[0] is not a or hit[1] is not b:
-        if len(_products) > 1024:
-            _products.clear()
-        hit = _products[key] = (a, b, a * b)
-    return hit[2]
 
 
 def _transformed_weights(field: Field[Any], S: Structure, w: Sequence[Any]) -> dict[int, tuple[dict[tuple[int, int], Any], Any]]:

@@ -91,16 +91,11 @@ class Field(Protocol[E]):
     def solve_split(self, A: Any, B: Any) -> tuple[list[list[Any]], Any]:
         """``X`` with ``A X = B`` over one common denominator, ``(rows of numerators, den)``, not
         necessarily the least one: a caller that sums over ``X`` cancels each sum once
-        (:meth:`sum_over_lcm`), not each entry of ``X``."""
+        (over the lcm of its pieces' denominators, :meth:`cofactors`), not each entry of ``X``."""
 
     def cofactors(self, dens: Sequence[Any]) -> tuple[list[Any], Any]:
         """``([lcm / den for den in dens], lcm)`` for ring elements (over ``QQ(params)`` remembered by
         the denominators' identity: the pieces of one solve share their denominator object)."""
-
-    def sum_over_lcm(self, pairs: Sequence[tuple[Any, Any]]) -> E:
-        """``sum num / den`` over a handful of ``(num, den)`` pairs of ring elements, summed over the
-        lcm of the denominators and cancelled once (for denominators known to be coprime as a rule;
-        :meth:`sum_fractions` cancels piece by piece instead)."""
 
     def to_lists(self, M: Any) -> list[list[E]]:
         """The matrix's entries as a list of rows."""

@@ -102,10 +102,6 @@ class RationalField:
             lcm = lcm.lcm(den) if lcm % den else lcm
         return [lcm // den for den in dens], lcm
 
-    def sum_over_lcm(self, pairs: Sequence[tuple[flint.fmpz, flint.fmpz]]) -> flint.fmpq:
-        """``sum num / den`` (the same as :meth:`sum_fractions` over ``QQ``)."""
-        return self.sum_fractions(pairs)
-
     @staticmethod
     def to_lists(M: flint.fmpq_mat) -> list[list[flint.fmpq]]:
         """The entries as a list of rows."""

@@ -480,31 +480,6 @@ class RationalFunctionField:
         self._cofactors[key] = (tuple(dens), out)  # the polynomials keep their ids valid
         return out
 
-    def sum_over_lcm(self, pairs: Sequence[tuple[Any, Any]]) -> RationalFunction:
-        """``sum num / den`` over the lcm, cancelled once: the gcd of two denominators is remembered by
-        their identity (the pieces of one solve share their denominator object), so a sum over a
-        solve's pieces for many states pays each pair's gcd once; the final cancellation is a gcd
-        that is one whenever the denominators are coprime.
-
-        Examples
-        --------
-        >>> F = RationalFunctionField(["p"])
-        >>> p = F.ctx.gen(0)
-        >>> str(F.sum_over_lcm([(p, 1 - p), (1 - 2 * p, p * (1 - p))]))
-        '(1 - p)/p'
-        """
-        pairs = [(n, d) for n, d in pairs if not n.is_zero()]
-        if not pairs:
-            return self.zero
-        num, den = pairs[0]
-        for n, d in pairs[1:]:
-            if d is den or d == den:
-                num = num + n
-                continue
-            _g, a, b, lcm = self._denominator_pair(den, d)
-            num, den = num * b + n * a, lcm
-        return RationalFunction(num, den, self)
-
     @staticmethod
     def is_constant(x: RationalFunction) -> bool:
         """Whether ``x`` does not depend on the parameters."""
