@@ -48,3 +48,13 @@ def test_a_root_on_the_old_bound_counts():
     """``4p² − 1`` vanishes at ``−1/2``, where ``5p³ − 5p − 1 = 7/8 > 0``."""
     F = RationalFunctionField(["p"])
     assert vanishes_in_region(F, [F.convert("5*p**3 - 5*p - 1")], F.convert("4*p**2 - 1").num) is True
+
+
+def test_sign_at_a_root_of_even_multiplicity():
+    """``sign_at_root`` bisects on the squarefree part of ``g``: at the roots ±√2 of ``(x² − 2)²`` (which
+    never changes sign), ``x − 1`` is positive at √2 and negative at −√2, and ``x² − 2`` vanishes."""
+    from exactpte.fields.signs import sign_at_root
+    g, h = flint.fmpz_poly([-2, 0, 1]) ** 2, flint.fmpz_poly([-1, 1])
+    signs = sorted(sign_at_root(h, g, interval) for interval in real_roots(g))
+    assert signs == [-1, 1]
+    assert [sign_at_root(flint.fmpz_poly([-2, 0, 1]), g, interval) for interval in real_roots(g)] == [0, 0]

@@ -36,11 +36,8 @@ _SAMPLES = [flint.fmpq(a, b) for b in (2, 3, 4, 5, 7, 11) for a in range(1, b) i
 def sample_point(F: RationalFunctionField, entries: Sequence[RationalFunction], neqs: Sequence[Any]) -> list[flint.fmpq] | None:
     """A rational point where every entry is positive and no inequation vanishes (a small grid)."""
     for point in itertools.islice(itertools.product(_SAMPLES, repeat=len(F.params)), 4000):
-        try:
-            if all(F.evaluate(e, point) > 0 for e in entries) and all(F._eval_poly(f, point) != 0 for f in neqs):
-                return list(point)
-        except ZeroDivisionError:
-            continue
+        if _valid_at(F, entries, neqs, point):
+            return list(point)
     return None
 
 
@@ -133,7 +130,6 @@ def vanishes_in_region(F: RationalFunctionField, entries: Sequence[RationalFunct
     g = polynomials.univariate(f)
     if g.degree() < 1:
         return False
-    g = g / g.gcd(g.derivative())  # squarefree: the roots are isolated in g's own intervals
     numerators = [(polynomials.univariate(e.num), polynomials.univariate(e.den)) for e in entries]
     for interval in real_roots(g):
         if all(sign_at_root(num, g, interval) * sign_at_root(den, g, interval) > 0 for num, den in numerators):
@@ -141,10 +137,11 @@ def vanishes_in_region(F: RationalFunctionField, entries: Sequence[RationalFunct
     return False
 
 
-def _positive_at(F: RationalFunctionField, entries: Sequence[RationalFunction], neqs: Sequence[Any], x: flint.fmpq) -> bool:
-    """Every entry defined and positive at the rational point ``x``, no inequation vanishing there."""
+def _valid_at(F: RationalFunctionField, entries: Sequence[RationalFunction], neqs: Sequence[Any],
+              point: Sequence[flint.fmpq]) -> bool:
+    """Every entry defined and positive at the rational ``point``, no inequation vanishing there."""
     try:
-        return all(F.evaluate(e, [x]) > 0 for e in entries) and all(F._eval_poly(f, [x]) != 0 for f in neqs)
+        return all(F.evaluate(e, point) > 0 for e in entries) and all(F._eval_poly(f, point) != 0 for f in neqs)
     except ZeroDivisionError:
         return False
 
@@ -166,11 +163,11 @@ def _one_interval(F: RationalFunctionField, entries: Sequence[RationalFunction],
     if not cuts:
         return None
     gaps = [cuts[0] - 1] + [(u + v) / 2 for u, v in zip(cuts, cuts[1:])] + [cuts[-1] + 1]
-    inside = [_positive_at(F, entries, neqs, x) for x in gaps]
+    inside = [_valid_at(F, entries, neqs, [x]) for x in gaps]
     # walk gaps and cut points in order; the region must be one run of positive pieces
     pieces = [inside[0]]
     for k, cut in enumerate(cuts):
-        pieces += [_positive_at(F, entries, neqs, cut), inside[k + 1]]
+        pieces += [_valid_at(F, entries, neqs, [cut]), inside[k + 1]]
     ends = [k for k in range(len(pieces)) if pieces[k] and (k == 0 or not pieces[k - 1])]
     if len(ends) != 1 or not pieces[ends[0]]:
         return None

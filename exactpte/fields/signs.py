@@ -112,14 +112,15 @@ def _isolate(g: flint.fmpz_poly, a: flint.fmpq, b: flint.fmpq) -> list[tuple[fli
 
 
 def sign_at_root(h: flint.fmpz_poly, g: flint.fmpz_poly, interval: tuple[flint.fmpq, flint.fmpq]) -> int:
-    """The sign (-1, 0, 1) of ``h`` at the root of the squarefree ``g`` isolated in ``interval``
-    (exact: ``h`` vanishes there when ``gcd(g, h)`` has that root; else the interval is halved until
-    ``h`` has no root in it)."""
+    """The sign (-1, 0, 1) of ``h`` at the root of ``g`` isolated in ``interval`` (by :func:`real_roots`)
+    (exact: ``h`` vanishes there when ``gcd(g, h)`` has that root; else the interval is halved, on the
+    sign changes of ``g``'s squarefree part, until ``h`` has no root in it)."""
     a, b = interval
     if a == b:
         v = h(a)
         return (v > 0) - (v < 0)
-    common = _squarefree(g).gcd(h)
+    g = _squarefree(g)  # a root of even multiplicity would not change g's sign: bisect on the squarefree part
+    common = g.gcd(h)
     if common.degree() >= 1 and _count(common, a, b) == 1:
         return 0
     hs = _squarefree(h) if h.degree() >= 1 else h
@@ -128,7 +129,7 @@ def sign_at_root(h: flint.fmpz_poly, g: flint.fmpz_poly, interval: tuple[flint.f
         if g(m) == 0:
             a = b = m
             break
-        if (g(m) > 0) == (g(b) > 0):  # g(b) != 0 throughout (a may be a root of g: intervals are (a, b])
+        if (g(m) > 0) == (g(b) > 0):  # g(b) != 0 throughout (real_roots' intervals end at non-roots)
             b = m
         else:
             a = m
