@@ -417,7 +417,9 @@ def transient_basis(chain: Chain, structure: Structure, *, spectrum: Spectrum | 
     that period.  ``α = Q α + P(·, F_i)`` is the ``d = 1`` system, solved for every class: its
     answers have far smaller denominators than sums of ``b_{i,k}`` over the phases (which carry
     ``det(I - Q^d)``), and for a class of period 1 ``b_{i,0} = α_i``.  On recurrent states
-    ``b_{i,k} = 1{C_{i,k}}`` (not stored here).
+    ``b_{i,k} = 1{C_{i,k}}`` (not stored here).  A field that splits periods (``QQ(params)``) takes
+    the periodic columns from the cyclotomic components instead (:func:`~exactpte.cyclotomic.basis_rows`;
+    ``spectrum``, when the caller already holds it, or :func:`~exactpte.cyclotomic.phase_spectrum`).
 
     Rows are sparse (a state holds only the ``(class, phase)`` columns it reaches), columns in
     ``(class, phase)`` order; see :class:`TransientBasis`.
@@ -462,15 +464,15 @@ def transient_basis(chain: Chain, structure: Structure, *, spectrum: Spectrum | 
         periodic = basis_rows(field, S, phase_spectrum(chain, S) if spectrum is None else spectrum)
         for s in S.transient:
             rows[s].update(periodic[s])
-        by_period = {}
-    for d, cls in sorted(by_period.items()):
-        solved = {}
-        columns = [{i: col_of[(i, k)] for i in cls} for k in range(d)]
-        X = solve_transient(chain, S, entering(d, cls), solved)
-        more_rows, more_pieces = _collect(X, solved, columns, S.transient)
-        for s in S.transient:
-            rows[s].update(more_rows[s])
-            pieces[s].extend(more_pieces.get(s, ()))
+    else:
+        for d, cls in sorted(by_period.items()):
+            solved = {}
+            columns = [{i: col_of[(i, k)] for i in cls} for k in range(d)]
+            X = solve_transient(chain, S, entering(d, cls), solved)
+            more_rows, more_pieces = _collect(X, solved, columns, S.transient)
+            for s in S.transient:
+                rows[s].update(more_rows[s])
+                pieces[s].extend(more_pieces.get(s, ()))
     return TransientBasis({s: dict(sorted(row.items())) for s, row in rows.items()}, pieces,
                           {s: dict(sorted(row.items())) for s, row in absorption.items()}, absorption_shared)
 

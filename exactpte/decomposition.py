@@ -148,9 +148,7 @@ class DecompositionWork:
     def basis_transient(self) -> TransientBasis:
         """The phase basis on ``T`` (one phase system per distinct period, or the cyclotomic components):
         sparse rows, and the block solves' numerators over their common denominators for the sums below."""
-        if self.field.splits_periods and any(d > 1 for d in self.S.periods):
-            return transient_basis(self.chain, self.S, spectrum=self.spectrum)
-        return transient_basis(self.chain, self.S)
+        return transient_basis(self.chain, self.S, spectrum=self.spectrum if self.field.splits_periods else None)
 
     @cached_property
     def transient_sums(self) -> dict[str, dict[int, Any]]:
