@@ -138,9 +138,8 @@ def _through_adjugate(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], li
     field = A.field
     m, c = A.nrows(), B.ncols()
     zero = field.zero.num
-    identity = PolyMatrix([[field.one if i == j else field.zero for j in range(m)] for i in range(m)], field)
-    inverse, _, det = _bareiss_numerators(A, identity)  # rows scaled inside: det(A') A^-1, A' = diag(l) A
-    col_den = [reduce(poly_lcm, (B.entries[i][j].den for i in range(m)), field.one.num) for j in range(c)]
+    inverse, _, det = _bareiss_numerators(A, field.identity(m))  # rows scaled inside: det(A') A^-1, A' = diag(l) A
+    col_den = _column_denominators(B)
     columns = []
     for col in range(c):
         xt = [zero] * m
@@ -159,8 +158,8 @@ def _polynomial_system(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], l
     columns over one common denominator each (returned), so unrelated denominators of different
     columns are never multiplied together."""
     one, zero = A.field.one.num, A.field.zero.num
-    m, c = A.nrows(), B.ncols()
-    col_den = [reduce(poly_lcm, (B.entries[i][j].den for i in range(m)), one) for j in range(c)]
+    m = A.nrows()
+    col_den = _column_denominators(B)
     M = []
     for i in range(m):
         l = reduce(poly_lcm, (x.den for x in A.entries[i]), one)
@@ -168,6 +167,12 @@ def _polynomial_system(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], l
         row += [x.num * ((col_den[j] / x.den) * l) if not x.num.is_zero() else zero for j, x in enumerate(B.entries[i])]
         M.append(row)
     return M, col_den
+
+
+def _column_denominators(B: PolyMatrix) -> list[Any]:
+    """The lcm of each column's denominators."""
+    one = B.field.one.num
+    return [reduce(poly_lcm, (row[j].den for row in B.entries), one) for j in range(B.ncols())]
 
 
 def _eliminate(M: list[list[Any]], m: int, c: int, one: Any, zero: Any) -> None:
