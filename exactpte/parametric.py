@@ -171,12 +171,8 @@ class ParametricChain(Chain):
         return list(region) if region is not None else [f"{e} > 0" for e in entries]
 
     def _varying_entries(self) -> list:
-        """The distinct non-constant support entries."""
-        entries: list = []
-        for _i, _j, e in self.edges():
-            if not e.is_constant() and e not in entries:
-                entries.append(e)
-        return entries
+        """The distinct non-constant support entries, in edge order."""
+        return list(dict.fromkeys(e for _i, _j, e in self.edges() if not e.is_constant()))
 
     def conditions(self, values: Iterable[Any]) -> list[str]:
         """Where closed forms ``values`` hold: the generic region (:meth:`assumptions`), then
