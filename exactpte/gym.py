@@ -122,16 +122,8 @@ def initial_distribution(env_or_P: Any, initial: Any, n: int, convert: Callable[
             raise ShapeError(f"initial state {s0} is outside 0..{n - 1}")
         return [(s0, flint.fmpq(1))]
     items = initial.items() if isinstance(initial, Mapping) else enumerate(list(initial))
-    pairs: dict[int, flint.fmpq] = {}
-    for k, p in items:
-        j = as_int(k)
-        if j is None or not 0 <= j < n:
-            raise ShapeError(f"initial has state {k!r:.30}, expected a state in 0..{n - 1}")
-        pairs[j] = pairs.get(j, flint.fmpq(0)) + convert(p, f"initial[{j}]")
-    fixed, rp = repair_row(sorted(pairs.items()), "largest", tol, row=0, name="the initial distribution", entry="initial[{j}]")
-    if rp is not None:
-        repairs.append(rp)
-    return fixed
+    return _distribution(items, n, convert, tol, repairs, row=0, name="the initial distribution", entry="initial[{j}]",
+                         bad=lambda k: f"initial has state {k!r:.30}, expected a state in 0..{n - 1}")
 
 
 def _policy_row(policy: Any, s: int, A: int, convert: Callable[[Any, str], flint.fmpq], tol: flint.fmpq,
@@ -161,13 +153,22 @@ def _policy_row(policy: Any, s: int, A: int, convert: Callable[[Any, str], flint
             raise ShapeError(f"policy[{s}] has {len(items)} probabilities, state {s} has {A} actions")
     else:
         raise ShapeError(f"policy[{s}] is {choice!r:.40}; expected an action (int) or probabilities over the actions")
+    return _distribution(items, A, convert, tol, repairs, row=s, name=f"policy[{s}]", entry=f"policy[{s}][{{j}}]",
+                         bad=lambda k: f"policy[{s}] names action {k!r:.30}; state {s} has actions 0..{A - 1}")
+
+
+def _distribution(items: Any, size: int, convert: Callable[[Any, str], flint.fmpq], tol: flint.fmpq, repairs: list, *,
+                  row: int, name: str, entry: str, bad: Callable[[Any], str]) -> list[tuple[int, flint.fmpq]]:
+    """``(index, probability)`` pairs over ``0..size-1`` as an exact distribution: repeated indices add up,
+    an index out of range is ``ShapeError(bad(index))``, entries are named ``entry.format(j=index)``, and the
+    row is repaired by the ``"largest"`` rule within ``tol`` (the repair recorded in ``repairs``)."""
     pairs: dict[int, flint.fmpq] = {}
     for k, p in items:
-        a = as_int(k)
-        if a is None or not 0 <= a < A:
-            raise ShapeError(f"policy[{s}] names action {k!r:.30}; state {s} has actions 0..{A - 1}")
-        pairs[a] = pairs.get(a, flint.fmpq(0)) + convert(p, f"policy[{s}][{a}]")
-    fixed, rp = repair_row(sorted(pairs.items()), "largest", tol, row=s, name=f"policy[{s}]", entry=f"policy[{s}][{{j}}]")
+        j = as_int(k)
+        if j is None or not 0 <= j < size:
+            raise ShapeError(bad(k))
+        pairs[j] = pairs.get(j, flint.fmpq(0)) + convert(p, entry.format(j=j))
+    fixed, rp = repair_row(sorted(pairs.items()), "largest", tol, row=row, name=name, entry=entry)
     if rp is not None:
         repairs.append(rp)
     return fixed
