@@ -11,11 +11,12 @@ their states, so any class order and any order of states inside a class is judge
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 
 import flint
 
-from ..registry import Context, NotClaimed, Outcome, check, few, mismatch
+from ..registry import CheckFunc, Context, NotClaimed, Outcome, check, few, mismatch
 
 ONE = flint.fmpq(1)
 
@@ -36,6 +37,21 @@ def _absent(ctx: Context, key: str) -> Outcome:
     return None
 
 
+def _when_claimed(key: str) -> Callable[[CheckFunc], CheckFunc]:
+    """Run the check only on a readable claimed ``key``; otherwise its outcome is :func:`_absent`'s
+    (the failure for an unreadable key, "not claimed" for a missing one)."""
+
+    def wrap(body: CheckFunc) -> CheckFunc:
+        @functools.wraps(body)
+        def judged(ctx: Context) -> Outcome:
+            out = _absent(ctx, key)
+            return out if out is not None else body(ctx)
+
+        return judged
+
+    return wrap
+
+
 def _route_class(ctx: Context) -> list[int] | str:
     """For each claimed class, the block routes' index of the same closed class (a message when there is none)."""
     index = {tuple(c): i for i, c in enumerate(ctx.blocks.classes)}
@@ -49,26 +65,20 @@ def _route_class(ctx: Context) -> list[int] | str:
 
 
 @check("claim:rho", "the claimed classical gain rho = P_inf r (class gains spread by absorption)", sparse=True)
+@_when_claimed("rho")
 def _rho(ctx: Context) -> Outcome:
-    out = _absent(ctx, "rho")
-    if out is not None:
-        return out
     return mismatch("rho", ctx.claimed.rho or (), ctx.blocks.rho, "P_inf r (block routes)")
 
 
 @check("claim:h", "the claimed bias h: r = rho + (I-P)h, P_inf h = 0 (deviation matrices)", sparse=True)
+@_when_claimed("h")
 def _h(ctx: Context) -> Outcome:
-    out = _absent(ctx, "h")
-    if out is not None:
-        return out
     return mismatch("h", ctx.claimed.h or (), ctx.blocks.h, "the deviation matrices (block routes)")
 
 
 @check("claim:psi", "the claimed psi: g* = rho + (I-P)psi, psi in K(P), P_inf psi = 0", sparse=True)
+@_when_claimed("psi")
 def _psi(ctx: Context) -> Outcome:
-    out = _absent(ctx, "psi")
-    if out is not None:
-        return out
     c, B = ctx.claimed, ctx.blocks
     psi = list(c.psi or ())
     lhs = [r + p - q for r, p, q in zip(B.rho, psi, B.matvec(psi))]
@@ -81,10 +91,8 @@ def _psi(ctx: Context) -> Outcome:
 
 
 @check("claim:stationary", "the claimed stationary distribution of every class: pi_i (I - P_F) = 0, sum pi_i = 1", sparse=True)
+@_when_claimed("stationary")
 def _stationary(ctx: Context) -> Outcome:
-    out = _absent(ctx, "stationary")
-    if out is not None:
-        return out
     where = _route_class(ctx)
     if isinstance(where, str):
         return where
@@ -98,10 +106,8 @@ def _stationary(ctx: Context) -> Outcome:
 
 
 @check("claim:class_gain", "the claimed class gains gamma_i = pi_i . r", sparse=True)
+@_when_claimed("class_gain")
 def _class_gain(ctx: Context) -> Outcome:
-    out = _absent(ctx, "class_gain")
-    if out is not None:
-        return out
     where = _route_class(ctx)
     if isinstance(where, str):
         return where
@@ -111,10 +117,8 @@ def _class_gain(ctx: Context) -> Outcome:
 
 
 @check("claim:absorption", "the claimed absorption probabilities alpha_i(s) = P_s(end in F_i)", sparse=True)
+@_when_claimed("absorption")
 def _absorption(ctx: Context) -> Outcome:
-    out = _absent(ctx, "absorption")
-    if out is not None:
-        return out
     where = _route_class(ctx)
     if isinstance(where, str):
         return where
@@ -127,10 +131,8 @@ def _absorption(ctx: Context) -> Outcome:
 
 
 @check("claim:hitting_times", "the claimed E_s[tau_A], A the claimed anchors: 0 on A, 1 + P x elsewhere", sparse=True)
+@_when_claimed("hitting_times")
 def _hitting_times(ctx: Context) -> Outcome:
-    out = _absent(ctx, "hitting_times")
-    if out is not None:
-        return out
     truth = ctx.blocks.hitting_cost(set(ctx.claimed.anchor_states), lambda s: ONE)
     if truth is None:
         return "the claimed anchors are not reached almost surely from every state, so hitting times are infinite"
