@@ -17,7 +17,6 @@ from typing import Any
 from . import cyclotomic
 from .absorption import TransientBasis, transient_basis
 from .chain import Chain
-from .cyclotomic import Spectrum, phase_spectrum
 from .classical import bias, class_means, gain, harmonic_extension, psi_coordinates, stationary_distribution
 from .structure import Structure
 from .structure_view import Anchors
@@ -138,11 +137,11 @@ class DecompositionWork:
 
     # -- the transient block -------------------------------------------------------------------
     @cached_property
-    def spectrum(self) -> Spectrum:
+    def spectrum(self) -> cyclotomic.Spectrum:
         """The cyclotomic components of the phase systems (:func:`~exactpte.cyclotomic.phase_spectrum`):
         the route of fields that split periods (``QQ(params)``) to the periodic part of the basis and
         to sums over it."""
-        return phase_spectrum(self.chain, self.S)
+        return cyclotomic.phase_spectrum(self.chain, self.S)
 
     @cached_property
     def basis_transient(self) -> TransientBasis:
