@@ -194,6 +194,13 @@ def _solve_state(chain: Chain, s: int, const: dict[int, SparseVector], X_0: dict
             loop = q
         else:
             outside.append((j, q))
+    if loop is None and not acc and len(outside) == 1 and outside[0][1] == field.one:
+        # a deterministic step: the successor's vector itself, shared (stored vectors are never mutated);
+        # most states of protocol models (brp, crowds) are such steps
+        successor = X_0.get(outside[0][0])
+        if successor:
+            X_0[s] = successor
+        return
     _flow_in(field, outside, X_0, pieces, 0, acc)
     if loop is not None:  # x = c + q x  =>  x = c / (1 - q)
         scale = field.one / (field.one - loop)
