@@ -11,6 +11,9 @@
    timed on fresh chains (reading and building excluded on both sides; ρ + h and the full
    decomposition are the best of 3 runs, each on a fresh chain).  Storm's ρ is parsed
    back into ``QQ(params)`` and compared with exactpte's, state by state, as rational functions.
+   The size of the answers is printed beside the times: the terms of every numerator and
+   denominator of ρ and h, and of the full decomposition (nonzero basis entries), and their ratio,
+   a floor for "full / (rho + h)" unless the larger answers cost less a term than ρ and h do.
 1. Full decompositions: a 10-state chain with 2 parameters; one-parameter chains of
    16..64 states (every output is a cancelled fraction by construction).
 2. One block solve ``(I - Q) x = c`` of a one-parameter transient block, three routes in the
@@ -216,10 +219,18 @@ def one_model(name: str) -> dict:
     rho, t_rho = _best(lambda: exactpte.decompose(chains.pop()).rho, REPEATS)
     t_rho_h = min(_timed(chains.pop(), ("rho", "h"))[1] for _ in range(FULL_REPEATS))
     dec, t_full = min((_timed(chains.pop(), FULL) for _ in range(FULL_REPEATS)), key=lambda pair: pair[1])
+    out_rho_h = _terms([*dec.rho, *dec.h])
+    out_full = out_rho_h + _terms([*dec.theta, *dec.g_star, *dec.v_star, *dec.psi, *(x for row in dec.basis for x in row if x != 0)])
     F, parsed = dec.field, {}
     equal = all(x == (parsed[y] if y in parsed else parsed.setdefault(y, _storm_value(F, y))) for x, y in zip(rho, storm_rho))
     return {"name": name, "n": dec.chain.n, "params": len(F.params), "periods": sorted(set(dec.periods)),
-            "storm": t_storm, "rho": t_rho, "rho_h": t_rho_h, "full": t_full, "equal": equal}
+            "storm": t_storm, "rho": t_rho, "rho_h": t_rho_h, "full": t_full, "equal": equal,
+            "terms_rho_h": out_rho_h, "terms_full": out_full}
+
+
+def _terms(values) -> int:
+    """The size of some answers: the terms of their numerators and denominators."""
+    return sum(len(x.num) + len(x.den) for x in values)
 
 
 def _storm_value(F, text: str):
@@ -234,7 +245,7 @@ def storm_table(names) -> None:
     """Table 0: every model in its own process (both tools in it)."""
     print("beside Storm's parametric engine (seconds; reading and building excluded on both sides)")
     head = (f"{'model':>15} {'states':>6} {'par':>3} {'periods':>9} {'Storm rho':>10} {'rho':>8} {'rho/Storm':>9} "
-            f"{'rho+h':>7} {'full':>8} {'full/(rho+h)':>12} {'equal':>5}")
+            f"{'rho+h':>7} {'full':>8} {'full/(rho+h)':>12} {'terms rho+h':>11} {'terms full':>10} {'ratio':>6} {'equal':>5}")
     print(head)
     print("-" * len(head), flush=True)
     for name in names:
@@ -243,6 +254,7 @@ def storm_table(names) -> None:
         periods = ",".join(map(str, r["periods"]))
         print(f"{r['name']:>15} {r['n']:6d} {r['params']:3d} {periods:>9} {r['storm']:10.4f} {r['rho']:8.4f} "
               f"{r['rho'] / r['storm']:9.1f} {r['rho_h']:7.3f} {r['full']:8.3f} {r['full'] / r['rho_h']:12.1f} "
+              f"{r['terms_rho_h']:11,d} {r['terms_full']:10,d} {r['terms_full'] / r['terms_rho_h']:6.1f} "
               f"{'yes' if r['equal'] else 'NO':>5}", flush=True)
 
 

@@ -194,9 +194,9 @@ def _solve_state(chain: Chain, s: int, const: dict[int, SparseVector], X_0: dict
             loop = q
         else:
             outside.append((j, q))
-    if loop is None and not acc and len(outside) == 1 and outside[0][1] == field.one:
-        # a deterministic step: the successor's vector itself, shared (stored vectors are never mutated);
-        # most states of protocol models (brp, crowds) are such steps
+    if loop is None and not acc and len(outside) == 1:
+        # a deterministic step (a row of one entry is 1): the successor's vector itself, shared (stored
+        # vectors are never mutated); most states of protocol models (brp, crowds) are such steps
         successor = X_0.get(outside[0][0])
         if successor:
             X_0[s] = successor
