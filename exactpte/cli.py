@@ -276,7 +276,10 @@ def _dispatch(args) -> int:
     from .result import decompose
 
     dec = decompose(chain, anchors=parse_anchors(args.anchors))
-    _compute(dec, _quantities_printed(args), enabled=not args.quiet and chain.n >= PROGRESS_STATES)
+    show = not args.quiet and chain.n >= PROGRESS_STATES
+    _compute(dec, _quantities_printed(args), enabled=show)
+    if show:  # printing a large answer (10^7 basis entries) takes seconds of its own
+        print("exact decomposition: writing the output", file=sys.stderr, flush=True)
     if args.json:
         print(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times, indent=args.indent,
                           only=args.only), file=out)

@@ -109,7 +109,16 @@ def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting
     s = lambda v: [text(x) for x in v]
     out: dict[str, Any] = {"format": FORMAT, **structure_dict(dec)}
     def put(key: str) -> None:
-        out[key] = [s(row) for row in getattr(dec, key)] if key in NESTED else s(getattr(dec, key))
+        if key == "basis":  # from the sparse rows: a zero's text once, not once an entry (10^7 entries at n = 8,607)
+            zero, rows = text(dec.field.zero), []
+            for sparse in dec.basis_sparse:
+                row = [zero] * dec.structure.N
+                for c, x in sparse.items():
+                    row[c] = text(x)
+                rows.append(row)
+            out[key] = rows
+        else:
+            out[key] = [s(row) for row in getattr(dec, key)] if key in NESTED else s(getattr(dec, key))
 
     for key in keys:
         if key not in ("P_inf", "hitting_times"):
@@ -162,7 +171,8 @@ def summary(dec: "Decomposition") -> str:
     text = dec.field.to_text
     lines = [f"n = {dec.n}, {len(S.classes)} closed class(es), {len(S.transient)} transient state(s), N = {S.N}"]
     if dec.field.is_parametric:
-        lines.append(f"parameters {', '.join(_params(dec))}; valid where " + (", ".join(assumptions(dec)) or "every parameter value"))
+        conditions = ", ".join(assumptions(dec))
+        lines.append(f"parameters {', '.join(_params(dec))}; " + (f"valid where {conditions}" if conditions else "valid for every value of the parameters"))
     col = 0
     for i, (members, d) in enumerate(zip(S.classes, S.periods)):
         th = ", ".join(text(t) for t in dec.theta[col : col + d])

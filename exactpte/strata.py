@@ -39,6 +39,8 @@ Examples
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -214,8 +216,9 @@ class StratifiedDecomposition:
 
     def to_sympy(self, *, quantities: Sequence[str] = PER_STATE) -> dict[str, list[Any]]:
         """A ``sympy.Piecewise`` per state for each per-state quantity (``g_star``, ``v_star``,
-        ``rho``, ``h``, ``psi``): one piece per stratum, its condition the stratum's (pointwise
-        strata give ``nan``: evaluate them with :meth:`at`)."""
+        ``rho``, ``h``, ``psi``): one piece per stratum, its condition the stratum in its simplest
+        form (:attr:`Stratum.where`: ``Eq(p, 0) & (q > 0) & (q < 1)``; pointwise strata give
+        ``nan``: evaluate them with :meth:`at`)."""
         import sympy
 
         F = self.field
@@ -226,8 +229,7 @@ class StratifiedDecomposition:
                 raise UsageError(f"to_sympy gives the per-state quantities {', '.join(PER_STATE)}, not {name!r}")
             pieces_per_state: list[list] = [[] for _ in range(self.chain.n)]
             for s in self.strata:
-                cond = sympy.And(*[(sympy.Eq if c.equation else sympy.Ne)(F.poly_to_sympy(c.poly), 0)
-                                   for c in (*s.equations, *s.inequations)])
+                cond = sympy.And(*[_sympy_condition(F, text) for text in s.where])
                 for state in range(self.chain.n):
                     if s.decomposition is None:
                         expr = sympy.nan
@@ -236,7 +238,7 @@ class StratifiedDecomposition:
                         expr = x.to_sympy().xreplace({sympy.Symbol(p, real=True): syms[p] for p in s.params}) \
                             if s.params else sympy.Rational(int(x.p), int(x.q))
                     pieces_per_state[state].append((expr, cond))
-            out[name] = [sympy.Piecewise(*pieces) for pieces in pieces_per_state]
+            out[name] = [sympy.Piecewise(*_merged(pieces)) for pieces in pieces_per_state]
         return out
 
     def to_latex(self, *, quantities: Sequence[str] = ("g_star", "rho")) -> str:
@@ -580,6 +582,31 @@ def _stratify(level: _Level, neqs: list, eqs: list[Condition]) -> list[Stratum]:
     generic = Stratum(tuple(eqs), tuple(level.condition(x, False) for x in [*neqs, *kept]), level.params,
                       dict(level.subst), chain if dec is not None else None, dec, _region(level, [*neqs, *kept]))
     return [generic] + rest
+
+
+def _merged(pieces: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """One piece per distinct value, its condition the ``Or`` of its strata's (the strata are disjoint,
+    so order does not matter; Piecewise would merge neighbours itself, into a conjunctive form)."""
+    import sympy
+
+    conds: dict[Any, list[Any]] = {}
+    for expr, cond in pieces:
+        conds.setdefault(expr, []).append(cond)
+    return [(expr, sympy.Or(*cs)) for expr, cs in conds.items()]
+
+
+_RELATION = re.compile(r"\s*(<=|>=|!=|<|>|=)\s*")
+
+
+def _sympy_condition(F: RationalFunctionField, text: str) -> Any:
+    """One line of :attr:`Stratum.where` (``"0 < p < 1"``, ``"q = 1 - p"``, ``"p*q - 1 != 0"``) as a
+    sympy condition; each side read by the expression parser (never evaluated)."""
+    import sympy
+
+    relation = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge, "=": sympy.Eq, "!=": sympy.Ne}
+    parts = _RELATION.split(text.strip())
+    sides = [F.convert(side, "a stratum's condition").to_sympy() for side in parts[::2]]
+    return sympy.And(*[relation[op](a, b) for a, op, b in zip(sides, parts[1::2], sides[1:])])
 
 
 def _order_key(F: RationalFunctionField, f) -> tuple:

@@ -165,7 +165,7 @@ def _numbers(raw: object, key: str, length: int | None) -> Vec:
 
 def _required_vec(data: dict, key: str, n: int) -> Vec:
     if data.get(key) is None:
-        raise ChainFileError(f"result lacks the required key {key!r}")
+        raise ChainFileError(_MISSING.format(key=key))
     return _numbers(data[key], key, n)
 
 
@@ -202,6 +202,10 @@ def _optional(data: dict, n: int, classes: tuple[tuple[int, ...], ...]) -> tuple
     return got, bad
 
 
+_MISSING = ("result lacks the required key '{key}' (a partial result, such as `exactpte decompose --only ...`, "
+            "is judged by `proofs-check verify`, which solves for what a claim leaves out)")
+
+
 def _structure(data: dict) -> tuple:
     try:
         classes = tuple(tuple(int(s) for s in c) for c in data["classes"])
@@ -210,7 +214,7 @@ def _structure(data: dict) -> tuple:
         anchors = tuple((int(i), int(k), int(s)) for i, k, s in data["anchors"])
         transient = tuple(int(s) for s in data["transient"]) if data.get("transient") is not None else None
     except KeyError as e:
-        raise ChainFileError(f"result lacks the required key {e.args[0]!r}") from None
+        raise ChainFileError(_MISSING.format(key=e.args[0])) from None
     except (TypeError, ValueError) as e:
         raise ChainFileError(f"result structure keys are malformed ({e})") from None
     return classes, periods, cyclic, anchors, transient
@@ -227,6 +231,8 @@ def from_json_dict(data: dict, n: int) -> Claimed:
     classes, periods, cyclic, anchors, transient = _structure(data)
     N = len(anchors)
     basis_raw = data.get("basis")
+    if basis_raw is None:
+        raise ChainFileError(_MISSING.format(key="basis"))
     if not isinstance(basis_raw, list) or len(basis_raw) != n or any(not isinstance(r, list) or len(r) != N for r in basis_raw):
         raise ChainFileError(f"result key 'basis' must be {n} rows of N = {N} numbers")
     basis = _rows(basis_raw, "basis", [N] * n)

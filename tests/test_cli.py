@@ -108,7 +108,8 @@ def test_decompose_reports_progress_on_large_chains(capsys, monkeypatch, argv, t
     code, out, err = run(capsys, "decompose", "--example", "branching", *argv)
     assert code == 0 and out == quiet_out
     assert err.splitlines()[0].startswith(f"exact decomposition: 0/{total} quantities")
-    assert err.splitlines()[-1].startswith(f"exact decomposition: {total}/{total} quantities")
+    assert err.splitlines()[-2].startswith(f"exact decomposition: {total}/{total} quantities")
+    assert err.splitlines()[-1] == "exact decomposition: writing the output"
     code, out, err = run(capsys, "decompose", "--example", "branching", "--quiet", *argv)
     assert code == 0 and out == quiet_out and "exact decomposition" not in err
 

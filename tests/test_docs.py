@@ -65,3 +65,19 @@ def test_architecture_places_every_module():
             if f"`{name}`" not in text and f"`{dotted}`" not in text and f"{name} (" not in text:
                 missing.append(f"{pkg}/{'/'.join(parts)}.py")
     assert missing == [], "modules docs/architecture.md does not place: " + ", ".join(missing)
+
+
+def test_format_examples_read_as_documented():
+    """Every example file written out in docs/formats.md is read by its reader (the page's DRN examples
+    once declared parameters that a rational file may not have)."""
+    import exactpte
+    from exactpte.io.drn import read_drn
+
+    text = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+    drn = re.findall(r"```\n(@type.*?)```", text, flags=re.DOTALL)
+    assert len(drn) == 2
+    rational, parametric = (read_drn(block, reward_model="visits") for block in drn)
+    assert exactpte.decompose(rational).v_star[0] == 2
+    assert parametric.params == ("p",) and parametric.assumptions() == ["0 < p < 1"]
+    for line in re.findall(r"```json\n(.*?)```", text, flags=re.DOTALL)[0].strip().splitlines():
+        exactpte.loads(line)

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 import exactpte
 from proofs_check.cli import main
 
@@ -41,13 +43,16 @@ def test_result_command_names_the_failed_theorem_and_states(tmp_path, capsys):
     assert "states" in verdicts["thm:wellposed"]["detail"]
 
 
-def test_result_command_refuses_a_result_lacking_a_key(tmp_path, capsys):
-    """A result without g_star exits with status 2 and names the missing key on standard error."""
+@pytest.mark.parametrize("key", ["g_star", "basis", "theta", "anchors", "classes"])
+def test_result_command_refuses_a_result_lacking_a_key(tmp_path, capsys, key):
+    """A result without a required key exits with status 2, says the key is missing (not malformed)
+    and points to `proofs-check verify`, which judges partial claims."""
     cpath, data, rpath = _branching_files(tmp_path)
-    del data["g_star"]
+    del data[key]
     rpath.write_text(json.dumps(data))
     assert main(["result", str(rpath), "--chain", str(cpath)]) == 2
-    assert "g_star" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"lacks the required key '{key}'" in err and "proofs-check verify" in err
 
 
 def test_sweep_command_writes_report(tmp_path, capsys):

@@ -152,6 +152,31 @@ def test_strata_to_sympy_is_piecewise_with_the_right_values():
     assert pieces[0].subs({p: sympy.Rational(1, 3), q: sympy.Rational(1, 2)}) == sympy.Rational(3, 5)
 
 
+def test_strata_to_sympy_reads_each_stratum_in_its_simplest_form():
+    """On the docs' 3-state chain (a 2-cycle at p = 0) every piece's condition is the Or of its strata's
+    `where` (`Eq(p, 0) & (q > 0) & (q < 1)`, no pile of inequations, one piece per distinct value), and
+    the Piecewise equals the exact decomposition at every point of a grid that crosses each stratum,
+    boundaries included."""
+    import sympy
+
+    chain = exactpte.ParametricChain([[0, "q", "1-q"], [0, "p", "1-p"], [0, 1, 0]], [0, 1, 0], params=["p", "q"])
+    strat = exactpte.stratify(chain)
+    p, q = sympy.symbols("p q", real=True)
+    pieces = strat.to_sympy(quantities=["g_star", "h"])
+    state0 = pieces["g_star"][0]
+    values = [piece.expr for piece in state0.args]
+    assert len(values) == len(set(values)) == 4  # -1/(p - 2), 1 - q, 1, 0
+    assert sympy.And(p > 0, p < 1, q > 0, q < 1) in sympy.Or.make_args(state0.args[0].cond)
+    assert state0.args[1].cond == sympy.And(sympy.Eq(p, 0), q > 0, q < 1)
+    grid = [sympy.Rational(k, 4) for k in range(5)]
+    for a in grid:
+        for b in grid:
+            exact = strat.at({"p": str(a), "q": str(b)})
+            for name in ("g_star", "h"):
+                got = [x.subs({p: a, q: b}) for x in pieces[name]]
+                assert got == [sympy.Rational(int(v.p), int(v.q)) for v in getattr(exact, name)], (a, b, name)
+
+
 def test_strata_latex_is_by_cases():
     """to_latex of a stratified result writes each closed form by cases."""
     assert r"\begin{cases}" in _two_state_strata().to_latex()
