@@ -50,7 +50,7 @@ import flint
 from .chain import Chain, MarkovRewardProcess, check_chain
 from .errors import GenericRegionError, InvalidChainError, UsageError
 from .fields import QQ, RationalField, RationalFunctionField, polynomials
-from .fields.region import simplest_region
+from .fields.region import has_valid_point, simplest_region
 from .fields.signs import real_roots, sign_at_root
 from .parametric import ParametricChain
 from .quantities import PER_STATE, REGISTRY
@@ -483,40 +483,11 @@ def _solve(level: _Level, pending: list, neqs: list, eqs: list[Condition]) -> li
 
 
 def _generic_region_nonempty(level: _Level, neqs: list) -> bool | None:
-    """Whether some point makes every support entry > 0 and every inequation hold (``None``:
-    undecided, two or more free parameters).
-
-    One parameter: the signs of all entries and inequations are constant between consecutive
-    real roots of their numerators and denominators, so one rational point per open interval
-    (exact isolating intervals, sympy's ``Poly.intervals``) decides it.
-    """
+    """Whether some point makes every support entry > 0 and every inequation hold, decided exactly with
+    one free parameter (:func:`~exactpte.fields.region.has_valid_point`); ``None`` (undecided) with more."""
     if len(level.params) != 1:
         return None
-    import sympy
-
-    F = level.rf
-    entries = [e for _i, _j, e in level.chain.edges()]
-    polys = [f for e in entries for f in (e.num, e.den)] + list(neqs)
-    x = F.symbols[0]
-    ends: list = []
-    for f in polys:
-        if f.is_constant():
-            continue
-        for (a, b), _m in sympy.Poly(F.poly_to_sympy(f), x).intervals():
-            ends += [sympy.Rational(a), sympy.Rational(b)]
-    ends = sorted(set(ends))
-    if not ends:
-        candidates = [sympy.Integer(0)]
-    else:
-        candidates = [ends[0] - 1, ends[-1] + 1] + [(u + v) / 2 for u, v in zip(ends, ends[1:])] + ends
-    for c in candidates:
-        point = [flint.fmpq(int(c.p), int(c.q))]
-        try:
-            if all(F.evaluate(e, point) > 0 for e in entries) and all(F._eval_poly(f, point) != 0 for f in neqs):
-                return True
-        except ZeroDivisionError:
-            continue
-    return False
+    return has_valid_point(level.rf, [e for _i, _j, e in level.chain.edges()], neqs)
 
 
 def _region(level: _Level, neqs: list) -> tuple[str, ...] | None:

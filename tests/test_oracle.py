@@ -284,6 +284,17 @@ def test_full_length_stationary_vectors_are_judged_as_mixtures():
         assert fs.status == "mismatch" and "not a stationary distribution of the chain" in fs.detail
 
 
+def test_an_exact_full_length_stationary_vector_passes_at_atol_zero():
+    """The oracle's own float sums (class weights, the total) round: 1/3 + 4/9 + 2/9 is 1 + 2^-52 in
+    floats.  That rounding is not the candidate's error, so the exact answer passes at atol = 0, in
+    both shapes; a vector off by 1e-9 at one state still fails."""
+    chain = exactpte.MarkovRewardProcess([["3/5", "2/5", 0], [0, "1/2", "1/2"], ["3/5", "2/5", 0]], [0, 0, 0])
+    assert compare({"stationary": ["1/3", "4/9", "2/9"]}, chain, atol=0).ok
+    assert compare({"stationary": [["1/3", "4/9", "2/9"]]}, chain, atol=0).ok
+    off = [1 / 3, 4 / 9 + 1e-9, 2 / 9]
+    assert not compare({"stationary": off}, chain, atol=0).ok
+
+
 def test_peers_structure_conventions():
     chain = exactpte.example("branching")  # transient 5, 6 (trivial SCCs, period 1)
     assert compare({"cyclic_classes": [[1], [0], [3], [2], [4]]}, chain).ok  # flat, any order

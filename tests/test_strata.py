@@ -117,7 +117,7 @@ def test_curves_and_pointwise_strata():
 def test_every_point_agrees_with_the_substituted_chain(params, seed):
     rng = random.Random(seed)
     base = random_small_chain(seed, max_states=7)
-    chain = parametrize(base, rng.randint, params=params, max_rows=3, products=True)
+    chain = parametrize(base, rng.randint, params=params, max_rows=3, products=True, squares=True)
     check_chain(chain, seed)
 
 
@@ -208,3 +208,38 @@ def test_cli_strata_prints_every_format(capsys, fmt, marker):
 def test_strata_display_in_notebooks():
     strat = _two_state_strata()
     assert strat._repr_latex_().startswith("\\[") and "<table>" in strat._repr_html_() and "p = 0" in strat._repr_html_()
+
+
+@pytest.mark.parametrize("entries", [("4*p*(1-p)", "(2*p-1)**2"), ("1 - (2*p-1)**4", "(2*p-1)**4"),
+                                     ("1 - 2*p*(2*p-1)**2", "2*p*(2*p-1)**2"), ("1 - (3*p-1)**2/4", "(3*p-1)**2/4")])
+def test_an_entry_with_a_repeated_root_keeps_the_generic_stratum(entries):
+    """An entry whose root inside (0, 1) has even multiplicity leaves the generic region two intervals;
+    it was judged empty when a test point fell on that root (sympy's isolating intervals end anywhere),
+    and the generic stratum was dropped.  Every point of a grid now lies in one stratum whose answer is
+    the rational decomposition there."""
+    chain = exactpte.ParametricChain([list(entries), [1, 0]], [0, 1], params=["p"])
+    strat = exactpte.stratify(chain)
+    for k in range(13):
+        point = {"p": f"{k}/12"}
+        try:
+            rational = chain.at(point)
+        except exactpte.errors.ExactpteError:
+            continue  # outside the valid region
+        assert strat.at(point).rho == exactpte.decompose(rational).rho, point
+
+
+def test_a_line_of_the_second_parameter_is_kept_when_its_sub_level_has_a_repeated_root():
+    """Two parameters: on q = 1 the sub-level's entries include (2p - 1)^2, whose root once made that
+    sub-level look empty, so `q - 1 != 0` was dropped as implied and (1/4, 1) fell in the generic
+    stratum with g*(0) = 0; at q = 1 state 0 is absorbing and g*(0) = r(0) = 1."""
+    import sympy
+
+    P = [["q", "1-q", 0], [0, "4*p*(1-p)", "(2*p-1)**2"], [0, 1, 0]]
+    chain = exactpte.ParametricChain(P, [1, 0, 0], params=["p", "q"])
+    strat = exactpte.stratify(chain)
+    point = {"p": "1/4", "q": "1"}
+    assert "q = 1" in strat.locate(point).where
+    assert strat.at(point).g_star == exactpte.decompose(chain.at(point, check=False)).g_star
+    g0 = strat.to_sympy(quantities=["g_star"])["g_star"][0]
+    p, q = sympy.symbols("p q", real=True)
+    assert g0.subs({p: sympy.Rational(1, 4), q: 1}) == 1

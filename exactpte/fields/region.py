@@ -27,7 +27,7 @@ from .signs import real_roots, sign_at_root
 if TYPE_CHECKING:  # pragma: no cover
     from .rational_functions import RationalFunction, RationalFunctionField
 
-__all__ = ["simplest_region", "sample_point", "vanishes_in_region"]
+__all__ = ["has_valid_point", "simplest_region", "sample_point", "vanishes_in_region"]
 
 
 _SAMPLES = [flint.fmpq(a, b) for b in (2, 3, 4, 5, 7, 11) for a in range(1, b) if flint.fmpz(a).gcd(b) == 1]
@@ -39,6 +39,40 @@ def sample_point(F: RationalFunctionField, entries: Sequence[RationalFunction], 
         if _valid_at(F, entries, neqs, point):
             return list(point)
     return None
+
+
+def has_valid_point(F: RationalFunctionField, entries: Sequence[RationalFunction], neqs: Sequence[Any]) -> bool:
+    """Whether some real value of the one parameter makes every entry positive and no inequation
+    vanish, decided exactly.
+
+    Every sign involved is constant between consecutive distinct real roots of the entries'
+    numerators and denominators and of the inequations, and the region avoids those roots, so one
+    rational point in each gap decides it: the roots of the product are isolated in disjoint
+    intervals that end at non-roots (:func:`~exactpte.fields.signs.real_roots`), and the midpoint
+    of one interval's right end and the next one's left end lies strictly between two roots.
+
+    Examples
+    --------
+    >>> from exactpte.fields import RationalFunctionField
+    >>> F = RationalFunctionField(["p"])
+    >>> has_valid_point(F, [F.convert("4*p*(1 - p)"), F.convert("(2*p - 1)^2")], [])   # 0 < p < 1, p != 1/2
+    True
+    >>> has_valid_point(F, [F.convert("p^2 - p"), F.convert("p")], [])                # p > 1 only
+    True
+    >>> has_valid_point(F, [F.convert("p - p^2"), F.convert("p - 1")], [])            # empty
+    False
+    """
+    product = flint.fmpz_poly([1])
+    for f in [f for e in entries for f in (e.num, e.den)] + list(neqs):
+        if not f.is_constant():
+            product *= polynomials.univariate(f)
+    intervals = sorted(real_roots(product))
+    if not intervals:
+        points = [flint.fmpq(0)]
+    else:
+        points = [intervals[0][0] - 1, intervals[-1][1] + 1]
+        points += [(right + left) / 2 for (_, right), (left, _) in zip(intervals, intervals[1:])]
+    return any(_valid_at(F, entries, neqs, [x]) for x in points)
 
 
 def simplest_region(F: RationalFunctionField, entries: Sequence[RationalFunction], neqs: Sequence[Any]) -> tuple[str, ...] | None:

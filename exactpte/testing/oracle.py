@@ -965,7 +965,11 @@ def _mixture_finding(raw: Any, dec: Decomposition, atol: float, rtol: float) -> 
         for (m, pi), c in zip(pis, weights):
             mix[m] = c * pi
         err = np.abs(x - mix)
-        f = _numeric_finding("stationary", x, mix, atol, rtol)
+        # the weights and the total are float sums computed here, not the candidate's: their rounding
+        # (at most n eps sum|x| for a sum of n terms, one more eps for a weight times pi) is allowed on top of
+        # atol, so an exact answer passes at atol = 0
+        rounding = 2 * (dec.n + 1) * float(np.finfo(float).eps) * float(np.abs(x).sum())
+        f = _numeric_finding("stationary", x, mix, atol + rounding, rtol)
         max_err = max(max_err, float(err.max(initial=0.0)))
         total = float(x.sum())
         problems = []
@@ -973,7 +977,7 @@ def _mixture_finding(raw: Any, dec: Decomposition, atol: float, rtol: float) -> 
         if negative > atol:
             problems.append(f"negative entries (state {int(np.argmin(x))}: {float(x.min()):.3g}; class weights "
                             + ", ".join(f"{float(c):.3g}" for c in weights) + ")")
-        if abs(total - 1) > atol + rtol:
+        if abs(total - 1) > atol + rtol + rounding:
             problems.append(f"sums to {total:.6g}, not 1")
         if not f.ok:
             w = f.worst_states[0]

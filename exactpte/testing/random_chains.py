@@ -457,7 +457,7 @@ def random_chain_arrays(
 
 
 def parametrize(chain: MarkovRewardProcess, integer: IntSource, *, params: Sequence[str] = ("p",), max_rows: int = 3,
-                max_rewards: int = 2, products: bool = False):
+                max_rewards: int = 2, products: bool = False, squares: bool = False):
     """A parametric chain from a rational one, valid by construction.
 
     Up to ``max_rows`` rows with two or more edges get ``P(s, a) = m·x`` and ``P(s, b) = m·(1 - x)``
@@ -465,6 +465,8 @@ def parametrize(chain: MarkovRewardProcess, integer: IntSource, *, params: Seque
     region contains ``(0, 1)^k``; up to ``max_rewards`` rewards get a parameter added.
     With ``products`` (and two or more parameters) a row may instead get ``m·x·y`` and
     ``m·(1 - x·y)``: entries that vanish on two lines and on a curve meeting the square in a point.
+    With ``squares`` a row may get ``m·(2x - 1)^2`` and ``m·4x(1 - x)``: an entry with a root of even
+    multiplicity inside ``(0, 1)``, which cuts the generic region in two without changing a sign.
     """
     n = chain.n
     P = [[str(x) for x in row] for row in chain.dense()]
@@ -477,6 +479,9 @@ def parametrize(chain: MarkovRewardProcess, integer: IntSource, *, params: Seque
         b = succ[integer(0, len(succ) - 1)]
         x = params[integer(0, len(params) - 1)]
         mass = dict(chain.row(s))[a] + dict(chain.row(s))[b]
+        if squares and integer(0, 2) == 0:
+            P[s][a], P[s][b] = f"({mass})*(2*{x}-1)^2", f"({mass})*4*{x}*(1-{x})"
+            continue
         if products and len(params) >= 2 and integer(0, 2) == 0:
             x = f"{x}*{next(y for y in params if y != x)}"
         P[s][a] = f"({mass})*{x}"
