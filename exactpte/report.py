@@ -11,15 +11,76 @@ Every number is printed through the field (``field.to_text`` / ``field.to_latex`
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from .chain import Chain
 from .errors import UnknownNameError, UsageError
+from .fields import Field
 from .parametric import ParametricChain
 from .quantities import CORE, NESTED, PER_STATE, QUANTITY_KEYS, Only
-from .structure_view import structure_dict
+from .structure import Structure
+from .structure_view import Anchors, structure_dict
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .result import Decomposition
+
+class Decomposed(Protocol):
+    """What the printers read of a decomposition; :class:`~exactpte.result.Decomposition` has it all
+    (declared here because :mod:`exactpte.result` uses this module: no import runs back up)."""
+
+    @property
+    def chain(self) -> Chain:
+        """The chain decomposed."""
+
+    @property
+    def field(self) -> Field[Any]:
+        """Its field (``QQ`` or ``QQ(params)``)."""
+
+    @property
+    def structure(self) -> Structure:
+        """Classes, periods, cyclic classes, transient states."""
+
+    @property
+    def anchors(self) -> Anchors:
+        """``anchors[i][k] = a_{i,k}``."""
+
+    @property
+    def anchor_list(self) -> list[tuple[int, int, int]]:
+        """``(class, phase, state)`` per basis column."""
+
+    @property
+    def n(self) -> int:
+        """Number of states."""
+
+    @property
+    def basis_sparse(self) -> tuple[dict[int, Any], ...]:
+        """``basis_sparse[s] = {c: b_c(s)}``, nonzero entries only."""
+
+    @property
+    def theta(self) -> Any:
+        """``θ*_{i,k}`` in basis-column order."""
+
+    @property
+    def class_gain(self) -> Any:
+        """``π_i · r`` per class."""
+
+    @property
+    def g_star(self) -> Any:
+        """``g*``."""
+
+    @property
+    def v_star(self) -> Any:
+        """``v*``."""
+
+    @property
+    def rho(self) -> Any:
+        """The gain ``ρ``."""
+
+    @property
+    def h(self) -> Any:
+        """The normalized bias."""
+
+    @property
+    def psi(self) -> Any:
+        """``ψ``."""
 
 __all__ = ["FORMAT", "QUANTITY_KEYS", "check_only", "structure_dict", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
            "to_html", "latex_array", "to_dataframe", "COLUMNS"]
@@ -55,7 +116,7 @@ def check_only(only: Only) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(items))
 
 
-def assumptions(dec: "Decomposition", *, only: tuple[str, ...] | None = None) -> list[str]:
+def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None) -> list[str]:
     """Where a parametric decomposition holds: the generic region of the chain, then
     ``f != 0`` for every irreducible factor of a denominator of an output (of the ``only``
     quantities when given; empty over ``QQ``)."""
@@ -79,12 +140,12 @@ def assumptions(dec: "Decomposition", *, only: tuple[str, ...] | None = None) ->
     return list(seen)
 
 
-def _params(dec: "Decomposition") -> list[str]:
+def _params(dec: Decomposed) -> list[str]:
     """The parameters of a parametric chain (none for a rational one)."""
     return list(dec.chain.params) if isinstance(dec.chain, ParametricChain) else []
 
 
-def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting_times: bool = False,
+def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_times: bool = False,
             only: Only = None) -> dict[str, Any]:
     """The JSON contract as a dict (numbers as text, states 0-based); see ``docs/json-contract.md``.
 
@@ -132,14 +193,14 @@ def to_dict(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting
     return out
 
 
-def to_json(dec: "Decomposition", *, include_P_inf: bool = True, include_hitting_times: bool = False,
+def to_json(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_times: bool = False,
             indent: int | None = None, only: Only = None) -> str:
     """JSON text of :func:`to_dict`; canonical, so two runs compare with ``==``."""
     return json.dumps(to_dict(dec, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only),
                       indent=indent)
 
 
-def table(dec: "Decomposition") -> str:
+def table(dec: Decomposed) -> str:
     """A per-state table: state, class/phase or transient, r, g*, v*, ρ, h, ψ.
 
     Examples
@@ -165,7 +226,7 @@ def table(dec: "Decomposition") -> str:
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
-def summary(dec: "Decomposition") -> str:
+def summary(dec: Decomposed) -> str:
     """Structure and persistent coordinates in a few lines."""
     S = dec.structure
     text = dec.field.to_text
@@ -184,7 +245,7 @@ def summary(dec: "Decomposition") -> str:
     return "\n".join(lines)
 
 
-def to_latex(dec: "Decomposition") -> str:
+def to_latex(dec: Decomposed) -> str:
     """A LaTeX ``tabular`` of the per-state table (fractions as ``\\tfrac``)."""
     S = dec.structure
     latex = dec.field.to_latex
@@ -204,7 +265,7 @@ def to_latex(dec: "Decomposition") -> str:
     return "\n".join(out)
 
 
-def per_state_rows(dec: "Decomposition", *, columns: tuple[str, ...] = COLUMNS) -> list[list[str]]:
+def per_state_rows(dec: Decomposed, *, columns: tuple[str, ...] = COLUMNS) -> list[list[str]]:
     """One row a state, as text: the ``columns`` (from :data:`COLUMNS`; ``where`` is ``F{i}/C{k}`` or ``T``)."""
     S, text = dec.structure, dec.field.to_text
     vectors = {name: (dec.chain.r if name == "r" else getattr(dec, name)) for name in columns[3:]}
@@ -215,7 +276,7 @@ def per_state_rows(dec: "Decomposition", *, columns: tuple[str, ...] = COLUMNS) 
     return rows
 
 
-def to_csv(dec: "Decomposition", *, only: Only = None) -> str:
+def to_csv(dec: Decomposed, *, only: Only = None) -> str:
     """The per-state table as CSV (header :data:`COLUMNS`; numbers exact, quoted when they hold a comma);
     ``only`` keeps the per-state quantities named (``"rho,h"``) and computes nothing else.
 
@@ -242,7 +303,7 @@ def to_csv(dec: "Decomposition", *, only: Only = None) -> str:
     return out.getvalue()
 
 
-def to_html(dec: "Decomposition") -> str:
+def to_html(dec: Decomposed) -> str:
     """An HTML summary (classes, periods, anchors, θ) and per-state table, for notebooks."""
     from html import escape
 
@@ -267,7 +328,7 @@ def to_html(dec: "Decomposition") -> str:
     return head + f"<ul>{''.join(items)}</ul>" + f"<table><thead><tr>{cells}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def latex_array(dec: "Decomposition") -> str:
+def latex_array(dec: Decomposed) -> str:
     """The per-state table as a math-mode ``array`` (what notebooks render for parametric results)."""
     latex = dec.field.to_latex
     S = dec.structure
@@ -280,7 +341,7 @@ def latex_array(dec: "Decomposition") -> str:
     return "$$\\begin{array}{llrrrrrr}" + head + " \\\\ \\hline " + " \\\\ ".join(rows) + "\\end{array}$$"
 
 
-def to_dataframe(dec: "Decomposition") -> Any:
+def to_dataframe(dec: Decomposed) -> Any:
     """The per-state table as a pandas DataFrame indexed by state (exact numbers as text); needs pandas."""
     try:
         import pandas as pd

@@ -55,22 +55,14 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:``."""
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
 def _import_nodes(node: ast.AST):
     """Every import statement under ``node``: module level, inside functions, methods, nested
-    functions, classes, ``try`` and ``if`` blocks alike; only the body of ``if TYPE_CHECKING:`` is
-    left out (it never runs)."""
+    functions, classes, ``try`` and ``if`` blocks alike, and the body of ``if TYPE_CHECKING:`` too
+    (it never runs, but a cycle the type checker follows is a cycle of the design: a module below
+    types what it needs from above with a protocol of its own)."""
     for child in ast.iter_child_nodes(node):
         if isinstance(child, (ast.Import, ast.ImportFrom)):
             yield child
-        elif isinstance(child, ast.If) and _is_type_checking(child.test):
-            for sub in child.orelse:
-                yield from _import_nodes(ast.Module(body=[sub], type_ignores=[]))
         else:
             yield from _import_nodes(child)
 

@@ -37,13 +37,14 @@ exactpte.errors.SymbolicEntryError: entry is 'exec(p)', which is not an expressi
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, cast
+from typing import Generic, TypeVar, cast
 
 from .._numbers import parse_number
 from ..errors import EntryError, SymbolicEntryError
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .rational_functions import RationalFunction, RationalFunctionField
+from .fraction_protocols import FractionField, PolyFraction
+
+E = TypeVar("E", bound=PolyFraction)
 
 __all__ = ["parse_expression", "MAX_LENGTH", "MAX_DEPTH", "MAX_EXPONENT", "MAX_TERMS", "MAX_BITS"]
 
@@ -85,8 +86,8 @@ def _tokens(text: str, where: str) -> list[tuple[str, str, int]]:
     return out
 
 
-class _Parser:
-    def __init__(self, text: str, field: "RationalFunctionField", where: str) -> None:
+class _Parser(Generic[E]):
+    def __init__(self, text: str, field: FractionField[E], where: str) -> None:
         self.text, self.F, self.where = text, field, where
         self.toks = _tokens(text, where)
         self.i = 0
@@ -96,7 +97,7 @@ class _Parser:
     def fail(self, message: str) -> SymbolicEntryError:
         return SymbolicEntryError(f"{self.where} is {_show(self.text)}, which is not an expression of the parameters ({message})")
 
-    def guard(self, x: "RationalFunction") -> "RationalFunction":
+    def guard(self, x: E) -> E:
         for poly in (x.num, x.den):
             if len(poly) > MAX_TERMS:
                 raise self.fail(f"a polynomial of {len(poly)} terms is formed (at most {MAX_TERMS})")
@@ -104,7 +105,7 @@ class _Parser:
                 raise self.fail(f"a coefficient of more than {MAX_BITS} bits is formed")
         return x
 
-    def product(self, a: "RationalFunction", b: "RationalFunction") -> "RationalFunction":
+    def product(self, a: E, b: E) -> E:
         # bound the work of one product before doing it: term products of numerators and denominators
         if max(len(a.num) * len(b.num), len(a.den) * len(b.den)) > MAX_TERMS * MAX_TERMS // 4:
             raise self.fail(f"a product of polynomials with {len(a.num)} and {len(b.num)} terms is too large")
@@ -127,7 +128,7 @@ class _Parser:
             raise self.fail(f"more than {MAX_DEPTH} nested parentheses or signs")
 
     # -- grammar ---------------------------------------------------------------------------
-    def parse(self) -> "RationalFunction":
+    def parse(self) -> E:
         if not self.toks:
             raise self.fail("empty expression")
         x = self.expression()
@@ -136,7 +137,7 @@ class _Parser:
             raise self.fail(f"unexpected {tok[1]!r} at position {tok[2]}")
         return x
 
-    def expression(self) -> "RationalFunction":
+    def expression(self) -> E:
         x = self.term()
         while (tok := self.peek()) is not None and tok[1] in "+-" and tok[0] == "op":
             self.i += 1
@@ -144,7 +145,7 @@ class _Parser:
             x = self.guard(x + y if tok[1] == "+" else x - y)
         return x
 
-    def term(self) -> "RationalFunction":
+    def term(self) -> E:
         x = self.unary()
         while (tok := self.peek()) is not None and tok[0] == "op" and tok[1] in ("*", "/"):
             self.i += 1
@@ -157,7 +158,7 @@ class _Parser:
                 x = self.product(x, y.inverse())
         return x
 
-    def unary(self) -> "RationalFunction":
+    def unary(self) -> E:
         tok = self.peek()
         if tok is not None and tok[0] == "op" and tok[1] in "+-":
             self.i += 1
@@ -167,7 +168,7 @@ class _Parser:
             return -x if tok[1] == "-" else x
         return self.power()
 
-    def power(self) -> "RationalFunction":
+    def power(self) -> E:
         base = self.atom()
         tok = self.peek()
         if tok is None or tok[0] != "op" or tok[1] not in ("^", "**"):
@@ -197,7 +198,7 @@ class _Parser:
         assert result is not None  # k >= 1: the loop multiplied at least once
         return result
 
-    def atom(self) -> "RationalFunction":
+    def atom(self) -> E:
         tok = self.take()
         if tok is None:
             raise self.fail("the expression ends too early")
@@ -225,7 +226,7 @@ class _Parser:
         raise self.fail(f"unexpected {value!r} at position {pos}")
 
 
-def parse_expression(text: str, field: "RationalFunctionField", where: str = "entry") -> "RationalFunction":
+def parse_expression(text: str, field: FractionField[E], where: str = "entry") -> E:
     """Parse one entry into ``field`` (see the module docstring for the grammar and bounds).
 
     Parameters

@@ -12,23 +12,24 @@ Examples
 from __future__ import annotations
 
 from functools import reduce
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, TypeVar
 
 from ..errors import SingularSystemError
 from .polynomials import poly_lcm
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .rational_functions import RationalFunction, RationalFunctionField
+from .fraction_protocols import FractionField, PolyFraction
+
+E = TypeVar("E", bound=PolyFraction)
 
 __all__ = ["PolyMatrix", "bareiss_solve", "bareiss_split"]
 
 
-class PolyMatrix:
+class PolyMatrix(Generic[E]):
     """Dense matrix over a :class:`~exactpte.fields.RationalFunctionField` with the operations the algorithms use."""
 
     __slots__ = ("entries", "field")
 
-    def __init__(self, rows: list[list[RationalFunction]], field: RationalFunctionField) -> None:
+    def __init__(self, rows: list[list[E]], field: FractionField[E]) -> None:
         self.entries, self.field = rows, field
 
     def nrows(self) -> int:
@@ -39,7 +40,7 @@ class PolyMatrix:
         """Number of columns."""
         return len(self.entries[0]) if self.entries else 0
 
-    def __getitem__(self, ij: tuple[int, int]) -> RationalFunction:
+    def __getitem__(self, ij: tuple[int, int]) -> E:
         i, j = ij
         return self.entries[i][j]
 
@@ -62,12 +63,12 @@ class PolyMatrix:
             out.append([reduce(lambda acc, ka: acc + ka[1] * col[ka[0]], nz, zero) for col in cols])
         return PolyMatrix(out, self.field)
 
-    def tolist(self) -> list[list[RationalFunction]]:
+    def tolist(self) -> list[list[E]]:
         """The entries as a list of row lists."""
         return [list(r) for r in self.entries]
 
 
-def bareiss_solve(A: PolyMatrix, B: PolyMatrix) -> PolyMatrix:
+def bareiss_solve(A: PolyMatrix[E], B: PolyMatrix[E]) -> PolyMatrix[E]:
     """``X`` with ``A X = B`` by fraction-free (Bareiss) elimination over ``fmpz_mpoly``.
 
     Each row of ``A`` is scaled by the lcm of its denominators and each column of ``B``
@@ -77,7 +78,7 @@ def bareiss_solve(A: PolyMatrix, B: PolyMatrix) -> PolyMatrix:
     """
     field = A.field
     columns, col_den, det = _bareiss_numerators(A, B)
-    X: list[list[RationalFunction]] = [[field.zero] * len(columns) for _ in range(A.nrows())]
+    X: list[list[E]] = [[field.zero] * len(columns) for _ in range(A.nrows())]
     for col, xt in enumerate(columns):
         for i, x in enumerate(xt):
             X[i][col] = field.fraction(x, det * col_den[col])
