@@ -206,17 +206,37 @@ _MISSING = ("result lacks the required key '{key}' (a partial result, such as `e
             "is judged by `proofs-check verify`, which solves for what a claim leaves out)")
 
 
-def _structure(data: dict) -> tuple:
-    try:
-        classes = tuple(tuple(int(s) for s in c) for c in data["classes"])
-        periods = tuple(int(d) for d in data["periods"])
-        cyclic = tuple(tuple(tuple(int(s) for s in ck) for ck in cyc) for cyc in data["cyclic_classes"])
-        anchors = tuple((int(i), int(k), int(s)) for i, k, s in data["anchors"])
-        transient = tuple(int(s) for s in data["transient"]) if data.get("transient") is not None else None
-    except KeyError as e:
-        raise ChainFileError(_MISSING.format(key=e.args[0])) from None
-    except (TypeError, ValueError) as e:
-        raise ChainFileError(f"result structure keys are malformed ({e})") from None
+def _integers(raw: object, key: str, depth: int, n: int | None) -> Any:
+    """``raw`` as nested tuples of JSON integers, ``depth`` levels of lists deep; every integer a state
+    in ``0..n-1`` when ``n`` is given (else positive).  Nothing is converted: a float, a bool, a string
+    (never split into characters) or a number out of range is refused, naming the key."""
+    if depth == 0:
+        if type(raw) is not int or not (0 <= raw < n if n is not None else raw >= 1):
+            what = f"a state in 0..{n - 1}" if n is not None else "a positive integer"
+            raise ChainFileError(f"result key {key!r} holds {_quoted(raw)}, expected {what} (a JSON integer)")
+        return raw
+    if not isinstance(raw, list):
+        raise ChainFileError(f"result key {key!r} holds {_quoted(raw)} where a list is expected")
+    return tuple(_integers(x, key, depth - 1, n) for x in raw)
+
+
+def _quoted(x: object) -> str:
+    """A value as the message shows it: its repr, at most 60 characters."""
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _structure(data: dict, n: int) -> tuple:
+    for key in ("classes", "periods", "cyclic_classes", "anchors"):
+        if data.get(key) is None:
+            raise ChainFileError(_MISSING.format(key=key))
+    classes = _integers(data["classes"], "classes", 2, n)
+    periods = _integers(data["periods"], "periods", 1, None)
+    cyclic = _integers(data["cyclic_classes"], "cyclic_classes", 3, n)
+    anchors = _integers(data["anchors"], "anchors", 2, max(n, len(classes), *periods, 1))
+    if any(len(a) != 3 or not (a[0] < min(len(classes), len(periods)) and a[1] < periods[a[0]] and a[2] < n) for a in anchors):
+        raise ChainFileError("result key 'anchors' must hold [class, phase, state] triples of a class, a phase and a state")
+    transient = _integers(data["transient"], "transient", 1, n) if data.get("transient") is not None else None
     return classes, periods, cyclic, anchors, transient
 
 
@@ -228,7 +248,7 @@ def from_json_dict(data: dict, n: int) -> Claimed:
     strictly when present (NaN, infinities, floats or text never pass: the key is recorded in
     :attr:`Claimed.malformed` and its check fails).
     """
-    classes, periods, cyclic, anchors, transient = _structure(data)
+    classes, periods, cyclic, anchors, transient = _structure(data, n)
     N = len(anchors)
     basis_raw = data.get("basis")
     if basis_raw is None:

@@ -102,3 +102,21 @@ def test_only_takes_comma_separated_keys_and_repeats(capsys):
     for argv in (["--only", "claim:rho,claim:h"], ["--only", "claim:rho", "--only", "claim:h"]):
         assert main(["chain", "--example", "branching", *argv, "--json"]) == 0
         assert sorted(v["key"] for v in json.loads(capsys.readouterr().out)) == ["claim:h", "claim:rho"]
+
+
+@pytest.mark.parametrize("key, value", [
+    ("periods", [2.9, "3"]), ("periods", [1e300, 3]), ("periods", [True, 3]), ("periods", ["23"]),
+    ("classes", ["01", "234"]), ("classes", [[False, True], [2, 3, 4]]), ("classes", [[0, 1], [2, 3, "\u0664"]]),
+    ("classes", [[0, 1.0000000001], [2, 3, 4]]), ("transient", "56"), ("transient", [5, 6.0]),
+    ("anchors", [[0, 0, 0], [0, 1, 1], [1, 0, 2], [1, 1, 3], [1, 2, 10**30]]),
+    ("anchors", [[0, 0, 0], [0, 1, 1], [1, 0, 2], [1, 1, 3], [1, 7, 4]]),
+])
+def test_result_command_refuses_structure_keys_that_are_not_json_integers(tmp_path, capsys, key, value):
+    """State indices and periods are JSON integers in range: a float, a bool, a string (never split into
+    characters), a non-ASCII digit or an index out of range is refused with exit 2 naming the key; none
+    is converted into a claim that then holds, and none escapes as a traceback."""
+    cpath, data, rpath = _branching_files(tmp_path)
+    data[key] = value
+    rpath.write_text(json.dumps(data))
+    assert main(["result", str(rpath), "--chain", str(cpath)]) == 2
+    assert key in capsys.readouterr().err
