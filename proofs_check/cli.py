@@ -287,7 +287,8 @@ def _verify(args) -> int:
             chain = trusted.load_json(args.chain, exact_floats=True)
         else:
             m = _load(args, args.chain)
-            chain = {"n": m.n, "edges": [[i, j, str(p)] for i, j, p in m.edges()], "r": [str(x) for x in m.r]}
+            chain = {"n": m.n, "edges": [[i, j, str(p)] for i, j, p in m.edges()], "r": [str(x) for x in m.r],
+                     **({"labels": list(m.labels)} if m.labels is not None else {})}
         report = trusted.verify(claim, chain, size_factor=args.size_factor or trusted.SIZE_FACTOR)
     except ExactpteError:
         raise

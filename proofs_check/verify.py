@@ -1,11 +1,10 @@
-"""A small trusted checker (issue #25): a claim in the ``exactpte decompose --json`` contract against a chain.
+"""A small trusted checker (issue #25): a claim in the ``exactpte decompose --json`` contract against a chain.  Standard
+library only: trusting a verdict means trusting this file and Python.  Each claimed quantity is pinned down by linear equations
+and graph facts (``docs/verify.md``), checked equation by equation in exact integers, in the claim's own labelling (any class
+order, rotation of phase labels, anchors); the first failed condition is reported with its key and state.  A witness a check
+needs that the claim leaves out (``stationary``, ``basis``, ``theta``, ...) is solved for exactly."""
 
-Standard library only: trusting a verdict means trusting this file and Python.  Each claimed quantity is pinned down by
-linear equations and graph facts (``docs/verify.md``), checked equation by equation in exact integers, in the claim's own
-labelling (any class order, rotation of phase labels, anchors); the first failed condition is reported with its key and
-state.  A witness a check needs that the claim leaves out (``stationary``, ``basis``, ``theta``, ...) is solved for exactly."""
-
-import collections, functools, gzip, json, math, operator, re, sys, zlib  # noqa: E401  (issue #25 caps this file at 400 lines)
+import collections, decimal, functools, gzip, json, math, operator, re, sys, zlib  # noqa: E401  (issue #25 caps this file at 400 lines)
 from fractions import Fraction
 __all__ = ["verify", "read_chain", "load_json", "Report", "KEYS"]
 FORMAT = "exactpte.decomposition/1"
@@ -17,21 +16,19 @@ _WITNESS = {"pi": "stationary", "gamma": "gamma", "B": "basis", "Lb": "basis", "
 _PQ = re.compile(r"[+-]?[0-9]+(/0*[1-9][0-9]*)?")
 _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?0*([0-9]{1,5}|100000))?")  # as docs/formats.md
 _FAIL = object()  # first argument of the ValueError that carries a failed condition inside this module
-def _fail(key, state, message):
-    raise ValueError(_FAIL, key, state, message)
+def _fail(key, state, message): raise ValueError(_FAIL, key, state, message)  # noqa: E704
 _require = lambda ok, key, state, message: ok or _fail(key, state, message)  # noqa: E731
+_short = lambda x: t if len(t := str(x)) <= 60 else f"{t[:24]}...{t[-24:]} ({len(t)} characters)"  # noqa: E731  (numbers in messages)
 class Report:
     """The verdict: ``results`` lists ``(key, status, detail)``, status ``ok``, ``FAIL``, ``not claimed`` or ``not checked``
     (after the first failure); ``failure`` is ``(key, state or None, message)`` of the first failed condition, or None."""
-    def __init__(self):
-        self.results, self.failure, self.valid = [], None, True
+    def __init__(self): self.results, self.failure, self.valid = [], None, True  # noqa: E704
     def text(self):
         """The verdict table, ending with the first failed condition or ``VALID``."""
         lines, (k, s, m) = [f"{k:14} {st:11} {d}".rstrip() for k, st, d in self.results], self.failure or (0, 0, 0)
         absent = ", ".join(k for k, st, _ in self.results if st == "not claimed")
         return "\n".join(lines + [f"INVALID: first failed condition: {k}" + ("" if s is None else f" at state {s}") + f": {m}"
                                   if self.failure else "VALID: every claimed condition holds" + (absent and f"; not claimed: {absent}")])
-# -- reading ------------------------------------------------------------------------------------------------------
 def _unique(items):
     if len(dict(items)) != len(items):
         raise ValueError(f"a key appears twice in one object: {sorted(k for k, c in collections.Counter(k for k, _ in items).items() if c > 1)}")
@@ -41,8 +38,10 @@ def load_json(path, *, exact_floats=False):
     exact ``Fraction`` (chains; exponents up to +-100000) or ``float`` (claims: a float, NaN, Infinity fails by key and state)."""
     try:
         with (gzip.open if str(path).endswith(".gz") else open)(path, "rt", encoding="utf-8-sig") as fh:
-            data = json.load(fh, object_pairs_hook=_unique, parse_float=_chain_number if exact_floats else float,
-                             parse_int=lambda s: int(s) if len(s) <= 4000 else s)  # longer: kept as a 'p' string
+            if len(text := fh.read(2**31 + 1)) > 2**31:
+                raise ValueError("it expands past 2 GiB of text")
+        data = json.loads(text, object_pairs_hook=_unique, parse_float=_chain_number if exact_floats else float,
+                          parse_int=lambda s: int(s) if len(s) <= 4000 else s)  # longer: kept as a 'p' string
     except (OSError, EOFError, UnicodeDecodeError, zlib.error) as e:
         raise ValueError(f"{path}: cannot read ({e})") from None
     except json.JSONDecodeError as e:
@@ -54,7 +53,7 @@ def load_json(path, *, exact_floats=False):
     return data
 def _chain_number(x, where="a decimal literal"):  # exactly; an exponent of 10^9 digits would take hours to expand
     if type(x) in (int, Fraction) or (type(x) is str and len(x) <= 10**6 and (_PQ.fullmatch(x) or _DECIMAL.fullmatch(x))):
-        return Fraction(x)
+        return Fraction(x) if type(x) is not str else Fraction(decimal.Decimal(x.partition("/")[0])) / Fraction(decimal.Decimal(x.partition("/")[2] or 1))  # no digit limit
     raise ValueError(f"chain: {where} = {x!r:.60} is not an exact number (an integer, 'p/q' or a decimal literal: 10^6 digits "
                      "at most, an exponent within +-100000)")
 def read_chain(data):
@@ -83,12 +82,14 @@ def read_chain(data):
             raise ValueError(f"chain: row {s} has a negative entry or does not sum to exactly 1")
         q = math.lcm(*(p.denominator for p in row.values()))
         rows.append((list(row), [p.numerator * (q // p.denominator) for p in row.values()], q))
-    if type(data["r"]) is not list or len(data["r"]) != n:
-        raise ValueError(f"chain: r must be a list of n = {n} numbers")
+    if type(data["r"]) is not list or len(data["r"]) != n or ((lab := data.get("labels")) is not None and (
+            type(lab) is not list or any(type(x) is not str for x in lab) or not len(set(lab)) == len(lab) == n)):
+        raise ValueError(f"chain: r must be a list of n = {n} numbers, labels null or n distinct strings")
     return n, rows, _common([_chain_number(x, f"r[{s}]") for s, x in enumerate(data["r"])])
-SIZE_FACTOR, _BUDGET = 32, [0]  # _BUDGET[0]: the size budget of the running verify() in bits
+SIZE_FACTOR, _BUDGET, SOLVE_OPS = 32, [0], 10**6  # _BUDGET[0]: the size budget of the running verify() in bits
 """A claim's size budget: ``2^16 + SIZE_FACTOR x`` the chain's bits (n, each row's denominator, each reward).  A longer number or
-common denominator is not judged (``ValueError``): a small hostile claim cannot make the checker multiply out big numbers."""
+common denominator is not judged (``ValueError``): a small hostile claim cannot make the checker multiply out big numbers.  A
+witness whose elimination fills in past ``SOLVE_OPS`` steps is not solved (a sparse random 300-state chain takes 1.1e6, 8 s)."""
 _OVER = "beyond the size budget (raise it: verify(..., size_factor=), proofs-check verify --size-factor): not judged"
 def _lcm(qs, key=None):
     L = 1
@@ -122,16 +123,16 @@ def _vec(key, values, length, name=None, states=None, sparse=False):
     X = {k: p * scale[q] for k, (p, q) in pq.items() if p}
     return (X, L) if sparse else ([X.get(k, 0) for k in range(length)], L)
 def _ints(key, values, length=None, what=""):
-    if type(values) is not list or (length is not None and len(values) != length) or any(type(v) is not int for v in values):
-        _fail(key, None, f"{what}expected a list of{'' if length is None else f' {length}'} integers")
-    return values
+    return _require(type(values) is list and (length is None or len(values) == length) and all(type(v) is int for v in values),
+                    key, None, f"{what}expected a list of{'' if length is None else f' {length}'} integers") and values
+def _unsolvable(what): raise ValueError(f"claim: solving for what it leaves out {what}: claim stationary, basis, theta, g_star")  # noqa: E704
 def _solve(eqs):  # {unknown: Fraction} solving {u: {unknown: coefficient}} (rows sum to 0; None is 1) by sparse elimination
-    if len(eqs) > 20000:  # the fill grows fast (a 22,000-unknown basis takes 30 s): such a claim should carry its witness
-        raise ValueError(f"claim: solving for what it leaves out takes {len(eqs)} unknowns: claim stationary, basis, theta, g_star")
-    piv, x = [], {None: 1}
+    len(eqs) > 20000 and _unsolvable(f"takes {len(eqs)} unknowns")  # (a 22,000-unknown basis takes 30 s)
+    piv, x, ops = [], {None: 1}, 0
     for u, a in eqs.items():
-        for w, pa in piv:  # a pivot row holds no earlier pivot: one pass in order clears them all
-            for y, c in pa.items() if (f := a.pop(w, 0)) else ():
+        for w, pa in piv:  # a pivot row holds no earlier pivot: one pass in order clears them all; the fill is bounded
+            (f := a.pop(w, 0)) and (ops := ops + len(pa)) > SOLVE_OPS and _unsolvable(f"fills in past {SOLVE_OPS} elimination steps")
+            for y, c in pa.items() if f else ():
                 a[y] = a.get(y, 0) - f * c
         a = {y: c for y, c in a.items() if c}
         f = a.pop(w := u if u in a else next(y for y in a if y is not None))
@@ -157,7 +158,7 @@ class _Checker:
         for s in range(self.n) if states is None else states:
             cols, nums, q = self.rows[s]
             tot = sum(c * (sum(map(operator.mul, nums, map(X.__getitem__, cols))) if through else q * X[s]) for c, X, through in terms)
-            tot and _fail(key, s, f"{what} fails (off by {Fraction(tot, q * L)})")
+            tot and _fail(key, s, f"{what} fails (off by {_short(Fraction(tot, q * L))})")
     def in_K(self, key, X, L, what):
         """``v = X / L = Σ_c v(a_c) b_c`` (``v ∈ K = span b``): constant on cyclic classes, the basis combination on T."""
         for x in (x for x in self.rec if X[x] != X[self.anchor[self.col[self.cls[x], self.phase[x]]]]):
@@ -167,7 +168,7 @@ class _Checker:
             _fail(key, s, f"{what}(s) != sum_c {what}(a_c) b_c(s) (not in K = span b)")
     def equal(self, key, k, v, value, what, state=None):
         if v[0][k] * value.denominator != value.numerator * v[1]:
-            _fail(key, k if state is None else state, f"{what} = {Fraction(v[0][k], v[1])}, expected {value}")
+            _fail(key, k if state is None else state, f"{what} = {_short(Fraction(v[0][k], v[1]))}, expected {_short(value)}")
     def search(self, starts, allowed):
         """The states that reach ``starts`` through ``allowed`` states (graph search backwards)."""
         seen, todo = set(starts), list(starts)
@@ -239,8 +240,8 @@ class _Checker:
                 for j, p in zip(cols, nums):
                     acc[pos[j]] += A[m] * p * (Q // q)
             for m, x in ((m, x) for m, x in enumerate(members) if A[m] < 0 or acc[m] != A[m] * Q):
-                _fail("stationary", x, f"pi_{i}({x}) < 0" if A[m] < 0 else f"(pi_{i} P)({x}) = {Fraction(acc[m], L * Q)} != pi_{i}({x})")
-            _require(sum(A) == L, "stationary", members[0], f"pi_{i} sums to {Fraction(sum(A), L)}, not 1")
+                _fail("stationary", x, f"pi_{i}({x}) < 0" if A[m] < 0 else f"(pi_{i} P)({x}) = {_short(Fraction(acc[m], L * Q))} != pi_{i}({x})")
+            _require(sum(A) == L, "stationary", members[0], f"pi_{i} sums to {_short(Fraction(sum(A), L))}, not 1")
             self.pi.append((A, L))
     def check_class_gain(self, G):
         g = _vec("class_gain", G, len(self.F), states=[F[0] for F in self.F])
@@ -263,7 +264,7 @@ class _Checker:
             for c, v in ((c, v) for c, v in acc.items() if v != q * self.B[s].get(c, 0)):
                 (i, k), d = self.pairs[c], self.d[self.pairs[c][0]]
                 _fail("basis", s, f"b_{i},{k}(s) = sum_j P(s,j) b_{i},{(k + 1) % d}(j) fails (column {c}, "
-                      f"off by {Fraction(q * self.B[s].get(c, 0) - v, q * L)})")
+                      f"off by {_short(Fraction(q * self.B[s].get(c, 0) - v, q * L))})")
     # thm:wellposed: g* in K, v* = 0 at the anchors, r = g* + (I - P) v* (without v*: g*(a_c) = theta_c, solved); theta
     def check_g_star(self, G):
         self.g = _vec("g_star", G, self.n)
@@ -309,7 +310,7 @@ class _Checker:
                 _fail("P_inf", s, f"P_inf({s}, {y}) != 0 for the transient state {y}")
             for i, members in enumerate(self.F):
                 a, alpha[i][s] = sum(X[y] for y in members), Fraction(sum(X[y] for y in members), L)
-                _require(self.cls[s] < 0 or a == L * (self.cls[s] == i), "P_inf", s, f"mass {alpha[i][s]} on class {i}")
+                _require(self.cls[s] < 0 or a == L * (self.cls[s] == i), "P_inf", s, f"mass {_short(alpha[i][s])} on class {i}")
                 for y in (y for y, p in zip(members, self.pi[i][0]) if X[y] * self.pi[i][1] != a * p):
                     _fail("P_inf", s, f"P_inf({s}, {y}) != alpha_{i}({s}) pi_{i}({y})")
         for i, a in enumerate(alpha):
@@ -372,7 +373,8 @@ def verify(claim, chain, *, size_factor=SIZE_FACTOR):
         _require(claim.get("n", ck.n) == ck.n and type(claim.get("n", 0)) is int, "n", None,
                  f"the claim is for n = {claim.get('n')!r} states, the chain has {ck.n}")
         lab = claim.get("labels")
-        _require(lab is None or type(lab) is list and len(lab) == ck.n and all(type(x) is str for x in lab), "labels", None, f"expected null or {ck.n} strings")
+        _require(lab is None or type(lab) is list and len(lab) == ck.n and all(type(x) is str for x in lab) and chain.get("labels") in (None, lab),
+                 "labels", None, f"{_short(lab)}: expected null or {ck.n} strings, the chain's labels if it has them")
         for key in KEYS:
             if claim.get(key) is not None:
                 _require(NEEDS.get(key) in ok, key, None, f"cannot be verified without {NEEDS.get(key)}, not claimed")
@@ -393,7 +395,6 @@ if __name__ == "__main__":  # pragma: no cover  (python verify.py CLAIM.json CHA
     try:
         _report = verify(load_json(sys.argv[1]), load_json(sys.argv[2], exact_floats=True))
     except (ValueError, IndexError) as e:  # IndexError: a file missing from the command line
-        print(f"verify: error: {e if isinstance(e, ValueError) else 'two files needed'} (usage: python verify.py CLAIM.json CHAIN.json)", file=sys.stderr)
-        sys.exit(2)
-    print(_report.text())
-    sys.exit(0 if _report.valid else 1)
+        sys.exit(print(f"verify: error: {e if isinstance(e, ValueError) else 'two files needed'} (usage: python verify.py CLAIM.json "
+                       "CHAIN.json)", file=sys.stderr) or 2)
+    sys.exit(print(_report.text()) or (0 if _report.valid else 1))

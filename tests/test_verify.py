@@ -38,7 +38,8 @@ RICH = MarkovRewardProcess.from_edges(
 
 
 def chain_dict(chain) -> dict:
-    return {"n": chain.n, "edges": [[i, j, str(p)] for i, j, p in chain.edges()], "r": [str(x) for x in chain.r]}
+    labels = {"labels": list(chain.labels)} if chain.labels is not None else {}
+    return {"n": chain.n, "edges": [[i, j, str(p)] for i, j, p in chain.edges()], "r": [str(x) for x in chain.r], **labels}
 
 
 def claim_of(chain, anchors=None, **kw) -> dict:

@@ -155,3 +155,63 @@ def test_a_repeated_key_is_named(tmp_path):
     (tmp_path / "claim.json").write_text(text)
     with pytest.raises(ValueError, match=r"twice in one object: \['h'\]"):
         trusted.load_json(tmp_path / "claim.json")
+
+
+# -- a second adversarial review ---------------------------------------------------------------------------------
+def _labelled(chain) -> dict:
+    return {**chain_dict(chain), "labels": list(chain.labels)}
+
+
+@pytest.mark.parametrize("labels", [lambda ls: ls[::-1], lambda ls: ["a"] * len(ls), lambda ls: ls[:-1], lambda ls: [1] * len(ls)])
+def test_labels_that_are_not_the_chains_fail(labels):
+    """verify compared no label with the chain's: reversed labels, or seven copies of one, were VALID."""
+    claim = claim_of(BRANCHING)
+    report = trusted.verify({**claim, "labels": labels(claim["labels"])}, _labelled(BRANCHING))
+    assert not report.valid and report.failure[0] == "labels"
+    assert trusted.verify(claim, _labelled(BRANCHING)).valid  # the chain's own labels hold
+
+
+@pytest.mark.parametrize("labels", [[5, 5, 5, 5, 5, 5, 5], ["a"] * 7, ["a"]])
+def test_a_chain_whose_labels_break_the_format_is_unusable(labels):
+    with pytest.raises(ValueError, match="labels null or n distinct strings"):
+        trusted.verify(claim_of(BRANCHING), {**chain_dict(BRANCHING), "labels": labels})
+
+
+def test_a_witness_system_that_fills_in_is_refused_quickly_not_solved_for_minutes():
+    """A claim of rho and h alone on a random sparse 500-state chain made verify solve for the stationary
+    distribution by dense elimination (49 s); past SOLVE_OPS elimination steps it is unusable, at once."""
+    import random
+
+    n, rng, edges = 500, random.Random(500), []
+    for i in range(n):
+        succ = {(i + 1) % n} | set(rng.sample(range(n), 2))
+        edges += [[i, j, f"1/{len(succ)}"] for j in succ]
+    chain = {"n": n, "edges": edges, "r": [i % 3 for i in range(n)]}
+    claim = {"classes": [list(range(n))], "class_gain": ["1"]}
+    with pytest.raises(ValueError, match="fills in past"):
+        fast(trusted.verify, claim, chain, limit=30)
+
+
+def test_numbers_in_failure_messages_are_quoted_short():
+    """A wrong class gain of 60,000 digits came back in full (120 KB of output); messages quote numbers in at
+    most 60 characters and say how long they are."""
+    claim = claim_of(BRANCHING)
+    claim["class_gain"][0] = "1" + "0" * 60_000
+    report = trusted.verify(claim, chain_dict(BRANCHING))
+    assert not report.valid and report.failure[0] == "class_gain"
+    assert len(report.text()) < 2000 and "60001 characters" in report.text()
+
+
+def test_a_chain_decimal_of_5000_digits_is_read_exactly():
+    """Python's 4,300-digit limit on int(str) stopped the reader before verify lifted it; digits go through Decimal."""
+    literal = "0." + "0" * 4999 + "1"
+    chain = json.loads('{"n": 1, "edges": [[0, 0, 1]], "r": [' + literal + ']}', parse_float=str)
+    claim = {"classes": [[0]], "stationary": [["1"]], "class_gain": [f"1/1{'0' * 5000}"]}
+    assert trusted.verify(claim, chain).valid
+
+
+def test_the_file_reader_reads_a_long_decimal_literal(tmp_path):
+    path = tmp_path / "chain.json"
+    path.write_text('{"n": 1, "edges": [[0, 0, 1]], "r": [0.' + "0" * 4999 + "1]}")
+    chain = trusted.load_json(path, exact_floats=True)
+    assert trusted.verify({"classes": [[0]], "class_gain": [f"1/1{'0' * 5000}"]}, chain).valid
