@@ -60,7 +60,8 @@ MAX_BITS = 20_000
 """Most bits of a coefficient formed while parsing."""
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[-+*/^()]))"
+    r"\s*(?:(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[-+*/^()]))",
+    re.ASCII,  # ASCII digits only: int('\u0662') is 2, so an Arabic-Indic exponent was read as one
 )
 
 
@@ -175,7 +176,7 @@ class _Parser(Generic[E]):
             return base
         self.i += 1
         exp_tok = self.take()
-        if exp_tok is None or exp_tok[0] != "number" or not exp_tok[1].isdigit():
+        if exp_tok is None or exp_tok[0] != "number" or not (exp_tok[1].isascii() and exp_tok[1].isdigit()):
             where = f"at position {exp_tok[2]}" if exp_tok else "at the end"
             raise self.fail(f"the exponent after {tok[1]!r} must be a non-negative integer literal ({where})")
         k = int(exp_tok[1]) if len(exp_tok[1]) <= 6 else MAX_EXPONENT + 1

@@ -13,7 +13,7 @@ from .._numbers import parse_number
 from ..chain import Chain
 from ..errors import ChainFileError, ExactpteError, InvalidChainError
 
-__all__ = ["DECIMAL_NOTE", "note_decimals", "state_index", "exact_value", "naming"]
+__all__ = ["DECIMAL_NOTE", "note_decimals", "ascii_digits", "state_index", "exact_value", "naming"]
 
 DECIMAL_NOTE = "decimal numbers were read as exact decimals (0.1 = 1/10), not as binary floats"
 
@@ -28,9 +28,18 @@ def note_decimals(chain: C, texts: Iterable[str | None]) -> C:
     return chain
 
 
+def ascii_digits(token: str) -> bool:
+    """Whether ``token`` is a non-empty run of ASCII digits (``str.isdigit`` also takes ``'١'`` and ``'²'``).
+
+    >>> ascii_digits("12"), ascii_digits("\u0661"), ascii_digits("\u00b2"), ascii_digits("")
+    (True, False, False, False)
+    """
+    return token.isascii() and token.isdigit()
+
+
 def state_index(token: str, where: str, n: int | None = None) -> int:
-    """A state index token (digits only, at most 12), in ``0..n-1`` when ``n`` is given."""
-    if not token.isdigit() or len(token) > 12:
+    """A state index token (ASCII digits only, at most 12), in ``0..n-1`` when ``n`` is given."""
+    if not ascii_digits(token) or len(token) > 12:
         raise ChainFileError(f"{where}: {token[:20]!r} is not a state index (a non-negative integer)")
     i = int(token)
     if n is not None and i >= n:

@@ -37,7 +37,7 @@ from ..chain import Chain, MarkovRewardProcess, check_chain
 from ..errors import ChainFileError, ExactpteError
 from ..fields import RationalFunctionField
 from ..parametric import ParametricChain, parameter_field
-from .common import naming, note_decimals
+from .common import ascii_digits, naming, note_decimals
 
 __all__ = ["to_drn", "read_drn"]
 
@@ -147,12 +147,12 @@ class _Reader:
         if "@nr_states" not in head:
             raise self.error(None, "missing '@nr_states' before '@model'")
         k, text = head["@nr_states"]
-        if not text.isdigit() or int(text) < 1 or len(text) > 12:
+        if not ascii_digits(text) or int(text) < 1 or len(text) > 12:
             raise self.error(k, f"@nr_states must be followed by a positive integer, got {text!r}")
         head["n"] = int(text)
         if "@nr_choices" in head:
             k, text = head["@nr_choices"]
-            if not text.isdigit() or int(text) != head["n"]:
+            if not ascii_digits(text) or int(text) != head["n"]:
                 raise self.error(k, f"@nr_choices is {text!r}; a DTMC has one choice per state ({head['n']})")
         head["params"] = head["@parameters"][1].split() if "@parameters" in head else []
         head["reward_names"] = head["@reward_models"][1].split() if "@reward_models" in head else []
@@ -175,9 +175,9 @@ class _Reader:
                     raise self.error(k, f"state {current} has no action (a DTMC state has exactly one)")
                 sid = m.group(1)
                 expected = current + 1
-                if sid.isdigit() and int(sid) >= n:
+                if ascii_digits(sid) and int(sid) >= n:
                     raise self.error(k, f"state {sid} is past @nr_states = {n}")
-                if not sid.isdigit() or int(sid) != expected:
+                if not ascii_digits(sid) or int(sid) != expected:
                     raise self.error(k, f"states must be numbered 0, 1, ... in order without gaps or repeats: expected state {expected}, got {sid[:20]!r}")
                 current, has_action, targets = expected, False, set()
                 state_rewards[current] = (k, self.rewards(k, m.group(2), allow_labels=True))
@@ -195,7 +195,7 @@ class _Reader:
                 if not has_action:
                     raise self.error(k, "a transition before the state's action line")
                 target, val = (part.strip() for part in ln.split(":", 1))
-                if not target.isdigit() or int(target) >= n:
+                if not ascii_digits(target) or int(target) >= n:
                     raise self.error(k, f"transition target {target[:20]!r} is not a state in 0..{n - 1}")
                 j = int(target)
                 if j in targets:

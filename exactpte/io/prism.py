@@ -29,7 +29,7 @@ from .._numbers import parse_number
 from ..chain import MarkovRewardProcess, check_chain
 from ..errors import ChainFileError, UsageError
 from ..floats import to_float
-from .common import exact_value, naming, note_decimals, state_index
+from .common import ascii_digits, exact_value, naming, note_decimals, state_index
 
 __all__ = ["to_prism", "read_prism"]
 
@@ -69,7 +69,7 @@ def _lines(text: str) -> list[tuple[int, list[str]]]:
 
 
 def _count_header(parts: list[str], where: str, what: str) -> tuple[int, int]:
-    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 12 for p in parts):
+    if len(parts) != 2 or not all(ascii_digits(p) and len(p) <= 12 for p in parts):
         raise ChainFileError(f"{where}: the first line is '{what}' (two non-negative integers), got {' '.join(parts)[:40]!r}")
     return int(parts[0]), int(parts[1])
 
@@ -218,8 +218,8 @@ def _check_labels(text: str, n: int, storm: bool) -> None:
                 raise ChainFileError(f"labels: line {k}: undeclared label(s) {unknown}")
         return
     k0, first = lines[0]
-    decl = re.findall(r'(\d+)="([^"]*)"', " ".join(first))
-    if not decl or not re.fullmatch(r'(\s*\d+="[^"]*")+\s*', " ".join(first)):
+    decl = re.findall(r'([0-9]+)="([^"]*)"', " ".join(first))
+    if not decl or not re.fullmatch(r'(\s*[0-9]+="[^"]*")+\s*', " ".join(first)):
         raise ChainFileError(f"labels: line {k0}: the first line of a .lab file declares labels as 0=\"name\" ...")
     ids = {int(i) for i, _ in decl}
     for k, parts in lines[1:]:
@@ -227,5 +227,5 @@ def _check_labels(text: str, n: int, storm: bool) -> None:
             raise ChainFileError(f"labels: line {k}: expected 'state: label-ids'")
         state_index(parts[0][:-1], f"labels: line {k}", n)
         for w in parts[1:]:
-            if not w.isdigit() or int(w) not in ids:
+            if not ascii_digits(w) or int(w) not in ids:
                 raise ChainFileError(f"labels: line {k}: {w!r} is not a declared label id")

@@ -89,7 +89,7 @@ def _csv(text: str, path: str) -> dict[str, Any]:
     if "state" in cols:
         states = []
         for k_line, s in zip((k for k, _ in lines[1:]), cols.pop("state")):
-            if not s.isdigit():
+            if not (s.isascii() and s.isdigit()):
                 raise CandidateError(f"{path}: line {k_line}: state {s!r:.20} is not a state index")
             states.append(int(s))
         if sorted(states) != list(range(len(states))):

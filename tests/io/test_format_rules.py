@@ -95,6 +95,7 @@ CASES = {
         ("c.json", '{"params": ["p"], "P": [["1-p", "p"], [0, 1]], "r": [0, "p; 1"]}', {}, SymbolicEntryError, "unexpected ';"),
     ],
     "expr-power": [
+        ("c.json", '{"params": ["p"], "P": [["1-p", "p"], [0, 1]], "r": [0, "p^\u0662"]}', {}, SymbolicEntryError, "unexpected"),  # int('\u0662') is 2
         ("c.json", '{"params": ["p"], "P": [["1-p", "p"], [0, 1]], "r": [0, "9**9**9"]}', {}, SymbolicEntryError, "chained powers"),
         ("c.json", '{"params": ["p"], "P": [["1-p", "p"], [0, 1]], "r": [0, "p^65"]}', {}, SymbolicEntryError, "exponent 65 exceeds 64"),
         ("c.json", '{"params": ["p"], "P": [["1-p", "p"], [0, 1]], "r": [0, "p^p"]}', {}, SymbolicEntryError, "non-negative integer literal"),
@@ -108,6 +109,7 @@ CASES = {
     ],
     "expr-sign": [("c.json", '{"params": ["p"], "P": [["p - p^2 - 1", "2 - p + p^2"], [0, 1]], "r": [0, 0]}', {}, NegativeEntryError, "negative for every value")],
     "drn-header": [
+        ("m.drn", "@type: DTMC\n@nr_states\n\u0662\n@model\n" + DRN_BODY, {}, ChainFileError, "positive integer"),
         ("m.drn", "@type: DTMC\n@type: DTMC\n@nr_states\n2\n@model\n" + DRN_BODY, {}, ChainFileError, "@type is declared twice"),
         ("m.drn", "@type: DTMC\n@frobnicate\n@nr_states\n2\n@model\n" + DRN_BODY, {}, ChainFileError, "unknown header line '@frobnicate'"),
         ("m.drn", "@type: DTMC\n@model\n" + DRN_BODY, {}, ChainFileError, "missing '@nr_states'"),
@@ -117,6 +119,7 @@ CASES = {
     ],
     "drn-type": [("m.drn", "@type: MDP\n@nr_states\n2\n@model\n", {}, ChainFileError, "MDP is not supported")],
     "drn-states": [
+        ("m.drn", DRN_HEAD + "state 0\n action 0\n  1 : 1\nstate \u0661\n action 0\n  1 : 1\n", {}, ChainFileError, "expected state 1"),
         ("m.drn", DRN_HEAD + DRN_BODY + "state 1\n action 0\n  1 : 1\n", {}, ChainFileError, "expected state 2, got '1'"),
         ("m.drn", DRN_HEAD + "state 1\n action 0\n  1 : 1\nstate 0\n action 0\n  0 : 1\n", {}, ChainFileError, "expected state 0, got '1'"),
         ("m.drn", DRN_HEAD + DRN_BODY + "state 2\n action 0\n  1 : 1\n", {}, ChainFileError, "state 2 is past @nr_states = 2"),
@@ -128,6 +131,7 @@ CASES = {
         ("m.drn", DRN_HEAD + "state 0\nstate 1\n action 0\n  1 : 1\n", {}, ChainFileError, "state 0 has no action"),
     ],
     "drn-transitions": [
+        ("m.drn", DRN_HEAD + "state 0\n action 0\n  \u0661 : 1\nstate 1\n action 0\n  1 : 1\n", {}, ChainFileError, "is not a state"),
         ("m.drn", DRN_HEAD + "state 0\n action 0\n  1 : 1/2\n  1 : 1/2\nstate 1\n action 0\n  1 : 1\n", {}, ChainFileError, "lists target 1 twice"),
         ("m.drn", DRN_HEAD + "state 0\n action 0\n  7 : 1\nstate 1\n action 0\n  1 : 1\n", {}, ChainFileError, "target '7' is not a state"),
         ("m.drn", DRN_HEAD + "state 0\n action 0\n  1 1\nstate 1\n action 0\n  1 : 1\n", {}, ChainFileError, "cannot read '1 1'"),
@@ -142,6 +146,8 @@ CASES = {
         ("m.drn", DRN_HEAD + "state 0 [1]\n action 0\n  1 : 1\nstate 1\n action 0\n  1 : 1\n", {"reward_model": "x"}, ChainFileError, "no reward model 'x'; the file has rew0"),
     ],
     "prism-header": [
+        ("m.tra", "\u0662 2\n0 1 1\n1 1 1\n", {}, ChainFileError, "the first line is 'states transitions'"),
+        ("m.tra", "2 2\n0 \u0661 1\n1 1 1\n", {}, ChainFileError, "not a state index"),
         ("m.tra", "2 3\n0 1 1\n1 1 1\n", {}, ChainFileError, "announces 3 transitions, the file has 2"),
         ("m.tra", "2 2\n0 5 1\n1 1 1\n", {}, ChainFileError, "outside 0..1"),
         ("m.tra", "two states\n0 1 1\n", {}, ChainFileError, "the first line is 'states transitions'"),
@@ -153,6 +159,7 @@ CASES = {
         ("m.tra", "2 2\n0 1 1 a b\n1 1 1\n", {}, ChainFileError, "expected 'source target probability'"),
     ],
     "prism-srew": [
+        ("m.tra", "2 2\n0 1 1\n1 1 1\n", {"rewards": ("m.srew", "2 2\n\u0661 5\n0 7\n")}, ChainFileError, "not a state index"),
         ("m.tra", "2 2\n0 1 1\n1 1 1\n", {"rewards": ("m.srew", "0 5\n1 7\n")}, ChainFileError, "the header names 0 states"),
         ("m.tra", "2 2\n0 1 1\n1 1 1\n", {"rewards": ("m.srew", "2 2\n0 5\n0 7\n")}, ChainFileError, "state 0 has a second reward line"),
         ("m.tra", "2 2\n0 1 1\n1 1 1\n", {"rewards": ("m.srew", "2 3\n0 5\n1 7\n")}, ChainFileError, "announces 3 rewards, the file has 2"),
@@ -162,11 +169,14 @@ CASES = {
         ("m.tra", "dtmc\n0 1 1\n1 1 1\n", {"rewards": ("m.trans.rew", "0 1 5\n0 1 5\n")}, ChainFileError, "second reward line"),
     ],
     "prism-lab": [
+        ("m.tra", "2 2\n0 1 1\n1 1 1\n", {"labels": ("m.lab", '0="init"\n\u0661: 0\n')}, ChainFileError, "not a state index"),
+        ("m.tra", "2 2\n0 1 1\n1 1 1\n", {"labels": ("m.lab", '0="init"\n0: \u0661\n')}, ChainFileError, "not a declared label id"),
         ("m.tra", "2 2\n0 1 1\n1 1 1\n", {"labels": ("m.lab", "init deadlock\n0: 0\n")}, ChainFileError, "declares labels as"),
         ("m.tra", "2 2\n0 1 1\n1 1 1\n", {"labels": ("m.lab", '0="init"\n0: 3\n')}, ChainFileError, "not a declared label id"),
         ("m.tra", "dtmc\n0 1 1\n1 1 1\n", {"labels": ("m.lab", "#DECLARATION\ninit\n#END\n0 done\n")}, ChainFileError, r"undeclared label\(s\) \['done'\]"),
     ],
     "csv-edges": [
+        ("m.csv", "0,\u0661,1\n1,1,1\n", {}, ChainFileError, "not a state index"),
         ("m.csv", "from,to,p\n0,1,1\n1,1,1\n", {}, ChainFileError, "'from' is not a state index"),
         ("m.csv", "0,1\n1,1,1\n", {}, ChainFileError, "expected 'source,target,probability'"),
     ],
