@@ -284,15 +284,30 @@ def test_full_length_stationary_vectors_are_judged_as_mixtures():
         assert fs.status == "mismatch" and "not a stationary distribution of the chain" in fs.detail
 
 
-def test_an_exact_full_length_stationary_vector_passes_at_atol_zero():
+def test_the_nearest_floats_of_a_stationary_vector_pass_at_atol_zero():
     """The oracle's own float sums (class weights, the total) round: 1/3 + 4/9 + 2/9 is 1 + 2^-52 in
-    floats.  That rounding is not the candidate's error, so the exact answer passes at atol = 0, in
-    both shapes; a vector off by 1e-9 at one state still fails."""
+    floats.  That rounding is not the candidate's error, so the nearest floats of the answer pass at
+    atol = 0, in both shapes; a vector off by 1e-9 at one state still fails."""
     chain = exactpte.MarkovRewardProcess([["3/5", "2/5", 0], [0, "1/2", "1/2"], ["3/5", "2/5", 0]], [0, 0, 0])
-    assert compare({"stationary": ["1/3", "4/9", "2/9"]}, chain, atol=0).ok
-    assert compare({"stationary": [["1/3", "4/9", "2/9"]]}, chain, atol=0).ok
-    off = [1 / 3, 4 / 9 + 1e-9, 2 / 9]
-    assert not compare({"stationary": off}, chain, atol=0).ok
+    assert compare({"stationary": [1 / 3, 4 / 9, 2 / 9]}, chain, atol=0).ok
+    assert compare({"stationary": [[1 / 3, 4 / 9, 2 / 9]]}, chain, atol=0).ok
+    assert compare({"stationary": ["1/3", "4/9", "2/9"]}, chain).ok  # exact text, at a tolerance
+    assert not compare({"stationary": [1 / 3, 4 / 9 + 1e-9, 2 / 9]}, chain, atol=0).ok
+
+
+def test_exact_candidates_the_float_oracle_cannot_judge_are_refused():
+    """Exact text was rounded to floats: at atol = rtol = 0 a rho off by 1e-20 agreed 'with error 0', a
+    value past the float range was 'not finite' though exactly right, and two tiny values (one twice
+    the other) agreed by both underflowing to 0.  Each is now refused, pointing to the exact checker."""
+    chain = exactpte.example("branching")
+    off = ["50000000000000000001/100000000000000000000", "1/2", 1, 1, 1, "2/3", "5/6"]
+    with pytest.raises(exactpte.CandidateError, match=r"rho\[0\] = 5000.*proofs-check verify"):
+        compare({"rho": off}, chain, atol=0, rtol=0)
+    assert compare({"rho": [0.5, 0.5, 1, 1, 1, 2 / 3, 5 / 6]}, chain, atol=0, rtol=0).ok  # floats: their own values
+    huge, tiny = "1" + "0" * 400, "1/1" + "0" * 400
+    for reward, claimed in ((huge, huge), (tiny, "2/1" + "0" * 400)):
+        with pytest.raises(exactpte.CandidateError, match="does not fit a float"):
+            compare({"rho": [claimed]}, exactpte.MarkovRewardProcess([[1]], [reward]))
 
 
 def test_peers_structure_conventions():
@@ -359,9 +374,10 @@ def test_certified_reference_refuses_exact_only_keys_and_takes_a_scalar_gain():
     assert compare({"rho": 0.5}, decompose_certified(exactpte.example("periodic"))).ok
 
 
-def test_a_value_past_every_double_disagrees_without_a_traceback(tmp_path, capsys):
-    """h[0] = 1e400 (JSON string) or a 5,000-digit JSON integer: the entry becomes an infinity and
-    disagrees, exit 1 (no OverflowError, no Python digit-limit message)."""
+def test_a_value_past_every_double_is_refused_without_a_traceback(tmp_path, capsys):
+    """h[0] = 1e400 (JSON string) or a 5,000-digit JSON integer: no float holds it, so the float oracle
+    cannot judge it (the exact answer could be that large): exit 2 naming the entry and the exact checker
+    (no OverflowError, no Python digit-limit message)."""
     chain = exactpte.example("branching")
     chain_file = tmp_path / "chain.json"
     exactpte.dump(chain, str(chain_file))
@@ -370,9 +386,9 @@ def test_a_value_past_every_double_disagrees_without_a_traceback(tmp_path, capsy
         cand_dict = dict(good, h=["PLACEHOLDER"] + good["h"][1:])
         cand = tmp_path / "cand.json"
         cand.write_text(json.dumps(cand_dict).replace('"PLACEHOLDER"', first))
-        assert main(["check", str(cand), "--chain", str(chain_file)]) == 1
-        out = capsys.readouterr().out
-        assert "not finite" in out and out.rstrip().endswith("DISAGREES")
+        assert main(["check", str(cand), "--chain", str(chain_file)]) == 2
+        err = capsys.readouterr().err
+        assert "h[0] = " in err and "does not fit a float" in err and "proofs-check verify" in err
 
 
 def test_quantities_left_out_are_named_not_claimed(dec):

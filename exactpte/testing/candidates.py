@@ -104,7 +104,7 @@ def _csv(text: str, path: str) -> dict[str, Any]:
     return cols
 
 
-def _json_int(text: str) -> int | float:
-    """A JSON integer; one too long for Python's int parsing (> 4,000 digits) is far past every
-    double, so it is read as the float it would become (an infinity): it then disagrees."""
-    return int(text) if len(text) <= 4000 else float(text)
+def _json_int(text: str) -> int | str:
+    """A JSON integer; one too long for Python's int parsing (> 4,000 digits) is kept as its text, which
+    the oracle reads exactly (and refuses: no float holds it)."""
+    return int(text) if len(text) <= 4000 else text

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from fractions import Fraction
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -38,7 +39,7 @@ import numpy as np
 
 from .._numbers import parse_number
 from ..chain import MarkovRewardProcess
-from ..errors import CandidateError, UsageError
+from ..errors import CandidateError, ExactpteError, UsageError
 from ..floats import float_matrix, float_sparse_matrix, to_float, to_floats
 from ..report import FORMAT
 from ..quantities import CORE, MATRIX_KEYS, PER_CLASS_KEYS, STATE_KEYS, STRUCTURE_KEYS
@@ -105,12 +106,54 @@ def _scalar(x: Any, where: str) -> float:
             raise CandidateError(f"{where}: {e}") from None
         if q is None:
             raise CandidateError(f"{where} is {x!r:.40}, not a number (write 0.25, 1/4 or 2.5e-1)")
-        return to_float(q)
-    if isinstance(x, numbers.Rational):
-        return to_float(x)
+        return _as_float(q, text, where)
+    if isinstance(x, numbers.Rational) and not isinstance(x, (int, np.integer)):
+        return _as_float(x, str(x), where)
+    if isinstance(x, (int, np.integer)):
+        return _as_float(int(x), str(x), where)
     if isinstance(x, numbers.Real):
         return float(x)
     raise CandidateError(f"{where} has type {type(x).__name__}, expected a number")
+
+
+_SMALLEST_NORMAL = float(np.finfo(float).tiny)
+
+
+def _as_float(q: Any, text: str, where: str) -> float:
+    """An exact candidate number as the float the comparison uses; one that no float holds (past the
+    float range, or so small it would be compared as 0 or a subnormal) is refused, never misjudged."""
+    try:
+        f = to_float(q)
+    except OverflowError:
+        f = math.inf
+    if math.isinf(f) or (q != 0 and abs(f) < _SMALLEST_NORMAL):
+        shown = text if len(text) <= 40 else f"{text[:18]}...{text[-18:]} ({len(text)} characters)"
+        raise CandidateError(f"{where} = {shown} does not fit a float: the oracle compares floats; judge exact claims "
+                             "exactly with `proofs-check verify`")
+    return f
+
+
+def _exact_values_no_float_holds(x: Any, where: str) -> str | None:
+    """The first place (``rho[2] = 1/3``) where the candidate writes an exact number that no float
+    equals, or None (nested lists, tuples, arrays and mappings are walked)."""
+    if isinstance(x, Mapping):
+        x = list(x.values())
+    if isinstance(x, np.ndarray):
+        x = x.tolist()
+    if isinstance(x, (list, tuple)):
+        for k, v in enumerate(x):
+            if (hit := _exact_values_no_float_holds(v, f"{where}[{k}]")) is not None:
+                return hit
+        return None
+    if isinstance(x, bool) or x is None:
+        return None
+    try:
+        q = parse_number(x.strip()) if isinstance(x, str) and x.strip().lower() not in _NONFINITE else (
+            x if isinstance(x, numbers.Rational) else None)
+        exact = None if q is None else Fraction(int(q.numerator), int(q.denominator))
+        return None if exact is None or Fraction(to_float(q)) == exact else f"{where} = {x}"
+    except (ExactpteError, OverflowError, ValueError):  # unreadable, or past the float range: reading it says why
+        return None
 
 
 def _plain(x: Any) -> Any:
@@ -535,6 +578,12 @@ def compare(candidate: Mapping[str, Any], reference: _Reference, *, atol: float 
     """
     atol, rtol = check_tolerance(atol, "atol"), check_tolerance(rtol, "rtol")
     cand = _candidate_keys(candidate)
+    if atol == 0 and rtol == 0:  # exact agreement asked of floats: only numbers a float holds can be judged so
+        for key, value in cand.items():
+            if (place := _exact_values_no_float_holds(value, key)) is not None:
+                raise CandidateError(f"atol = rtol = 0 asks for exact agreement, which the float oracle cannot judge for "
+                                     f"{place:.60} (no float holds it): give a tolerance, or judge exact claims with "
+                                     "`proofs-check verify`")
     from ..certified import CertifiedDecomposition
 
     if isinstance(reference, CertifiedDecomposition):
