@@ -276,7 +276,7 @@ class _Checker:
         if pair or self.c.get("g_star") is None:
             V = _vec("v_star", V, self.n)
             self.rows_hold("v_star", self.anchor, [(1, V, 0)], "v* = 0 at an anchor")
-            self.rows_hold("v_star", None, [(1, self.r, 0), (-1, self.g, 0), (-1, V, 0), (1, V, 1)], "r = g* + (I - P) v*")
+            self.rows_hold("v_star", None, [(1, self.r, 0), (-1, self.g, 0), (-1, V, 0), (1, V, 1)], "r = g* + (I - P) v* (g* or v*)")
     def check_theta(self, th):
         t = _vec("theta", th, len(self.pairs), states=self.anchor)
         for c, a in enumerate(self.anchor):

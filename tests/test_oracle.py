@@ -293,6 +293,8 @@ def test_the_nearest_floats_of_a_stationary_vector_pass_at_atol_zero():
     assert compare({"stationary": [[1 / 3, 4 / 9, 2 / 9]]}, chain, atol=0).ok
     assert compare({"stationary": ["1/3", "4/9", "2/9"]}, chain).ok  # exact text, at a tolerance
     assert not compare({"stationary": [1 / 3, 4 / 9 + 1e-9, 2 / 9]}, chain, atol=0).ok
+    (off,) = compare({"stationary": [1 / 3 + 1e-7, 4 / 9, 2 / 9]}, chain).findings
+    assert "sums to 1 + 1e-07, not 1" in off.detail  # it said 'sums to 1, not 1'
 
 
 def test_exact_candidates_the_float_oracle_cannot_judge_are_refused():

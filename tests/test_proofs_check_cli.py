@@ -120,3 +120,12 @@ def test_result_command_refuses_structure_keys_that_are_not_json_integers(tmp_pa
     rpath.write_text(json.dumps(data))
     assert main(["result", str(rpath), "--chain", str(cpath)]) == 2
     assert key in capsys.readouterr().err
+
+
+def test_a_transient_state_listed_twice_is_named(tmp_path, capsys):
+    """transient = [5, 6, 6] said 'recurrent states claimed transient: []; transient states not claimed: []'."""
+    cpath, data, rpath = _branching_files(tmp_path)
+    data["transient"] = [5, 6, 6]
+    rpath.write_text(json.dumps(data))
+    assert main(["result", str(rpath), "--chain", str(cpath)]) == 1
+    assert "transient states listed more than once: [6]" in capsys.readouterr().out

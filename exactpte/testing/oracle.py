@@ -1027,7 +1027,7 @@ def _mixture_finding(raw: Any, dec: Decomposition, atol: float, rtol: float) -> 
             problems.append(f"negative entries (state {int(np.argmin(x))}: {float(x.min()):.3g}; class weights "
                             + ", ".join(f"{float(c):.3g}" for c in weights) + ")")
         if abs(total - 1) > atol + rtol + rounding:
-            problems.append(f"sums to {total:.6g}, not 1")
+            problems.append(f"sums to {total:.6g}, not 1" if abs(total - 1) > 1e-5 else f"sums to 1 {'+' if total > 1 else '-'} {abs(total - 1):.2g}, not 1")
         if not f.ok:
             w = f.worst_states[0]
             problems.append(f"mass {float(x[w]):.3g} on transient state {w}" if w in set(dec.transient)

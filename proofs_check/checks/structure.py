@@ -46,6 +46,9 @@ def _transient(ctx: Context) -> Outcome:
     got = sorted(ctx.claimed.transient)
     if got == truth and len(set(ctx.claimed.transient)) == len(ctx.claimed.transient):
         return None
+    repeated = sorted({s for s in got if got.count(s) > 1})
+    if repeated and set(got) == set(truth):
+        return f"transient states listed more than once: {few(repeated)}"
     return (f"recurrent states claimed transient: {few(sorted(set(got) - set(truth)))}; "
             f"transient states not claimed: {few(sorted(set(truth) - set(got)))}")
 
