@@ -307,9 +307,30 @@ def test_exact_candidates_the_float_oracle_cannot_judge_are_refused():
         compare({"rho": off}, chain, atol=0, rtol=0)
     assert compare({"rho": [0.5, 0.5, 1, 1, 1, 2 / 3, 5 / 6]}, chain, atol=0, rtol=0).ok  # floats: their own values
     huge, tiny = "1" + "0" * 400, "1/1" + "0" * 400
-    for reward, claimed in ((huge, huge), (tiny, "2/1" + "0" * 400)):
-        with pytest.raises(exactpte.CandidateError, match="does not fit a float"):
+    for reward, claimed in ((huge, huge), (tiny, "2/1" + "0" * 400)):  # the exact answer has no float
+        with pytest.raises(exactpte.UsageError, match="no float holds"):
             compare({"rho": [claimed]}, exactpte.MarkovRewardProcess([[1]], [reward]))
+    with pytest.raises(exactpte.CandidateError, match="does not fit a float"):  # a fraction that underflows
+        compare({"rho": [tiny] + off[1:]}, chain)
+
+
+def test_what_floats_denote_is_judged_at_atol_zero():
+    """A second review: the shortest text of a float (a CSV cell '0.6666666666666666') is that float, as in
+    JSON; labels are no numbers; and the stationary allowance is a few units in the last place of each
+    entry: an n-cycle's 1/n off by n eps (which an allowance proportional to n passed) fails."""
+    chain = exactpte.example("branching")
+    text = ["0.5", "0.5", "1", "1", "1", repr(2 / 3), repr(5 / 6)]
+    assert compare({"rho": text}, chain, atol=0, rtol=0).ok
+    labelled = exactpte.MarkovRewardProcess([["1/2", "1/2"], ["1/4", "3/4"]], [1, 0], labels=["0.1", "1/3"])
+    assert compare({"rho": [1 / 3, 1 / 3], "labels": ["0.1", "1/3"]}, labelled, atol=0, rtol=0).ok
+    n = 2000
+    cycle = exactpte.MarkovRewardProcess.from_edges(n, [(i, (i + 1) % n, 1) for i in range(n)], [0] * n)
+    x = np.full(n, 1 / n)
+    b = 1.9 * (n + 1) * np.finfo(float).eps
+    x[0::2] += b
+    x[1::2] -= b
+    assert not compare({"stationary": x}, cycle, atol=0, rtol=0).ok
+    assert compare({"stationary": np.full(n, 1 / n)}, cycle, atol=0, rtol=0).ok
 
 
 def test_peers_structure_conventions():
@@ -376,10 +397,10 @@ def test_certified_reference_refuses_exact_only_keys_and_takes_a_scalar_gain():
     assert compare({"rho": 0.5}, decompose_certified(exactpte.example("periodic"))).ok
 
 
-def test_a_value_past_every_double_is_refused_without_a_traceback(tmp_path, capsys):
-    """h[0] = 1e400 (JSON string) or a 5,000-digit JSON integer: no float holds it, so the float oracle
-    cannot judge it (the exact answer could be that large): exit 2 naming the entry and the exact checker
-    (no OverflowError, no Python digit-limit message)."""
+def test_a_value_past_every_double_disagrees_without_a_traceback(tmp_path, capsys):
+    """h[0] = 1e400 (JSON string) or a 5,000-digit JSON integer: a literal is the float it denotes, an
+    infinity, and disagrees with the finite exact answer, exit 1 (no OverflowError, no Python
+    digit-limit message)."""
     chain = exactpte.example("branching")
     chain_file = tmp_path / "chain.json"
     exactpte.dump(chain, str(chain_file))
@@ -388,9 +409,9 @@ def test_a_value_past_every_double_is_refused_without_a_traceback(tmp_path, caps
         cand_dict = dict(good, h=["PLACEHOLDER"] + good["h"][1:])
         cand = tmp_path / "cand.json"
         cand.write_text(json.dumps(cand_dict).replace('"PLACEHOLDER"', first))
-        assert main(["check", str(cand), "--chain", str(chain_file)]) == 2
-        err = capsys.readouterr().err
-        assert "h[0] = " in err and "does not fit a float" in err and "proofs-check verify" in err
+        assert main(["check", str(cand), "--chain", str(chain_file)]) == 1
+        out = capsys.readouterr().out
+        assert "not finite" in out and out.rstrip().endswith("DISAGREES")
 
 
 def test_quantities_left_out_are_named_not_claimed(dec):

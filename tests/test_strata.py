@@ -243,3 +243,36 @@ def test_a_line_of_the_second_parameter_is_kept_when_its_sub_level_has_a_repeate
     g0 = strat.to_sympy(quantities=["g_star"])["g_star"][0]
     p, q = sympy.symbols("p q", real=True)
     assert g0.subs({p: sympy.Rational(1, 4), q: 1}) == 1
+
+
+def test_a_long_chain_of_distinct_rational_roots_stratifies_quickly():
+    """30 rows with entries j p / (j + 1): 30 close rational roots.  Isolating them through one product
+    recomputed its Sturm sequence at every bisection (10 s); linear factors now give their roots exactly."""
+    import time
+
+    k = 30
+    P = [["0"] * (k + 1) for _ in range(k + 1)]
+    for j in range(1, k + 1):
+        P[j - 1][j], P[j - 1][0] = f"{j}*p/({j}+1)", f"1 - {j}*p/({j}+1)"
+    P[0][0], P[k][0] = "1 - 1*p/(1+1)", "1"
+    chain = ParametricChain(P, [1] + [0] * k, params=["p"])
+    t0 = time.perf_counter()
+    strat = exactpte.stratify(chain)
+    assert time.perf_counter() - t0 < 5  # 0.3 s here; 10 s before
+    assert strat.at({"p": "1/3"}).rho == exactpte.decompose(chain.at({"p": "1/3"})).rho
+
+
+@pytest.mark.parametrize("entries", [("(p^2 - 2)^2/4", "1 - (p^2 - 2)^2/4"), ("(2*p^2 - 1)^2", "1 - (2*p^2 - 1)^2"),
+                                     ("(3*p - 2)*(p^2 - 1/2)*4/3 + 1/2", "1/2 - (3*p - 2)*(p^2 - 1/2)*4/3")])
+def test_irrational_roots_beside_rational_ones_keep_their_gaps(entries):
+    """An irrational root (1/sqrt(2)) isolated in an interval that also holds a rational root (2/3): the
+    interval is halved until it holds none, so the gap between them is sampled."""
+    chain = ParametricChain([list(entries), [1, 0]], [0, 1], params=["p"])
+    strat = exactpte.stratify(chain)
+    for k in range(1, 48):
+        point = {"p": f"{k}/48"}
+        try:
+            rational = chain.at(point)
+        except exactpte.errors.ExactpteError:
+            continue
+        assert strat.at(point).rho == exactpte.decompose(rational).rho, point

@@ -286,3 +286,13 @@ def test_bareiss_with_more_right_hand_sides_than_rows_goes_through_the_inverse(A
     for i in range(3):
         for j in range(5):
             assert sum((A_rows[i][k] * X[k][j] for k in range(3)), _F2.zero) == B_rows[i][j]
+
+
+def test_unicode_whitespace_between_tokens_is_whitespace_and_only_ascii_digits_are_digits():
+    """Restricting digits to ASCII once narrowed whitespace too: '1 -\\u00a0p' was refused."""
+    from exactpte.errors import SymbolicEntryError
+
+    chain = exactpte.ParametricChain([["1 -\u00a0p", "p"], [1, "0\u2003"]], [0, 1], params=["p"])
+    assert str(chain.dense()[0][0]) == "1 - p"
+    with pytest.raises(SymbolicEntryError):
+        exactpte.ParametricChain([["1 - p^\u0662", "p^2"], [1, 0]], [0, 1], params=["p"])

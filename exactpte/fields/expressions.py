@@ -60,8 +60,8 @@ MAX_BITS = 20_000
 """Most bits of a coefficient formed while parsing."""
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[-+*/^()]))",
-    re.ASCII,  # ASCII digits only: int('\u0662') is 2, so an Arabic-Indic exponent was read as one
+    # ASCII digits only ([0-9], not \d: int('\u0662') is 2, so an Arabic-Indic exponent was read as one); any whitespace
+    r"\s*(?:(?P<number>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[-+*/^()]))"
 )
 
 

@@ -47,9 +47,10 @@ def has_valid_point(F: RationalFunctionField, entries: Sequence[RationalFunction
 
     Every sign involved is constant between consecutive distinct real roots of the entries'
     numerators and denominators and of the inequations, and the region avoids those roots, so one
-    rational point in each gap decides it: the roots of the product are isolated in disjoint
-    intervals that end at non-roots (:func:`~exactpte.fields.signs.real_roots`), and the midpoint
-    of one interval's right end and the next one's left end lies strictly between two roots.
+    rational point in each gap decides it.  The linear factors give their rational roots exactly;
+    the roots of the other irreducible factors are isolated in disjoint intervals that end at
+    non-roots (:func:`~exactpte.fields.signs.real_roots`), halved until none holds a rational root;
+    the midpoint of one root's right end and the next one's left end lies strictly between the two.
 
     Examples
     --------
@@ -61,12 +62,27 @@ def has_valid_point(F: RationalFunctionField, entries: Sequence[RationalFunction
     True
     >>> has_valid_point(F, [F.convert("p - p^2"), F.convert("p - 1")], [])            # empty
     False
+    >>> has_valid_point(F, [F.convert("-(3*p - 2)*(2*p^2 - 1)"), F.convert("p")], [])  # only 2/3 < p < 1/sqrt(2)
+    True
+    >>> has_valid_point(F, [F.convert("-(3*p - 2)*(2*p^2 - 1)"), F.convert("p")], [F.convert("p - 2/3").num])
+    True
     """
-    product = flint.fmpz_poly([1])
+    rational, nonlinear, seen = set(), flint.fmpz_poly([1]), set()
     for f in [f for e in entries for f in (e.num, e.den)] + list(neqs):
-        if not f.is_constant():
-            product *= polynomials.univariate(f)
-    intervals = sorted(real_roots(product))
+        for h, _m in ([] if f.is_constant() else polynomials.univariate(f).factor()[1]):
+            if h.degree() == 1:  # a rational root, exactly: no Sturm sequence for the many linear factors of a chain
+                c0, c1 = h.coeffs()
+                rational.add(flint.fmpq(-int(c0), int(c1)))
+            elif (key := tuple(int(c) for c in (h if h.coeffs()[-1] > 0 else -h).coeffs())) not in seen:
+                seen.add(key)
+                nonlinear *= h
+    intervals = [(r, r) for r in rational]
+    for a, b in real_roots(nonlinear) if nonlinear.degree() > 0 else []:
+        while any(a <= r <= b for r in rational):  # halve on the sign change (no rational root of nonlinear)
+            m = (a + b) / 2
+            a, b = (a, m) if (nonlinear(a) > 0) != (nonlinear(m) > 0) else (m, b)
+        intervals.append((a, b))
+    intervals.sort()
     if not intervals:
         points = [flint.fmpq(0)]
     else:

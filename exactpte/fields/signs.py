@@ -9,13 +9,22 @@ Examples
 
 from __future__ import annotations
 
+import functools
+
 import flint
 
 __all__ = ["real_root_count", "never_positive"]
 
 
 def _sturm_chain(g: flint.fmpz_poly) -> list[flint.fmpq_poly]:
-    """The Sturm sequence ``g, g', -rem(g, g'), ...`` of ``g``."""
+    """The Sturm sequence ``g, g', -rem(g, g'), ...`` of ``g`` (computed once per polynomial: the
+    bisections of :func:`real_roots` count roots in many intervals of the same ``g``)."""
+    return _sturm_chain_of(tuple(int(c) for c in g.coeffs()))
+
+
+@functools.lru_cache(maxsize=256)
+def _sturm_chain_of(coeffs: tuple[int, ...]) -> list[flint.fmpq_poly]:
+    g = flint.fmpz_poly(list(coeffs))
     chain = [flint.fmpq_poly(g), flint.fmpq_poly(g.derivative())]
     while chain[-1].degree() > 0:
         rem = chain[-2] % chain[-1]

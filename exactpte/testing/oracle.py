@@ -42,7 +42,8 @@ from ..chain import MarkovRewardProcess
 from ..errors import CandidateError, ExactpteError, UsageError
 from ..floats import float_matrix, float_sparse_matrix, to_float, to_floats
 from ..report import FORMAT
-from ..quantities import CORE, MATRIX_KEYS, PER_CLASS_KEYS, STATE_KEYS, STRUCTURE_KEYS
+from ..quantities import COMPUTED as COMPUTED_KEYS
+from ..quantities import CORE, MATRIX_KEYS, NESTED as NESTED_KEYS, PER_CLASS_KEYS, STATE_KEYS, STRUCTURE_KEYS
 from ..result import Decomposition, decompose
 from . import references
 from .diagnoses import diagnose_gain, gauge_note, gauge_split, power_iterates
@@ -106,11 +107,12 @@ def _scalar(x: Any, where: str) -> float:
             raise CandidateError(f"{where}: {e}") from None
         if q is None:
             raise CandidateError(f"{where} is {x!r:.40}, not a number (write 0.25, 1/4 or 2.5e-1)")
-        return _as_float(q, text, where)
+        # a decimal or integer literal is the float it denotes, as in JSON; a fraction 'p/q' is exact
+        return _as_float(q, text, where) if "/" in text else _denoted_float(q)
     if isinstance(x, numbers.Rational) and not isinstance(x, (int, np.integer)):
         return _as_float(x, str(x), where)
     if isinstance(x, (int, np.integer)):
-        return _as_float(int(x), str(x), where)
+        return _denoted_float(int(x))
     if isinstance(x, numbers.Real):
         return float(x)
     raise CandidateError(f"{where} has type {type(x).__name__}, expected a number")
@@ -133,9 +135,18 @@ def _as_float(q: Any, text: str, where: str) -> float:
     return f
 
 
+def _denoted_float(q: Any) -> float:
+    """The float a decimal or integer literal denotes (its nearest; an infinity past the range)."""
+    try:
+        return to_float(q)
+    except OverflowError:
+        return math.inf if q > 0 else -math.inf
+
+
 def _exact_values_no_float_holds(x: Any, where: str) -> str | None:
-    """The first place (``rho[2] = 1/3``) where the candidate writes an exact number that no float
-    equals, or None (nested lists, tuples, arrays and mappings are walked)."""
+    """The first place (``rho[2] = 1/3``) where the candidate writes a fraction (``"1/3"``, a
+    ``Fraction``) that no float equals, or None (nested lists, tuples, arrays and mappings are walked;
+    decimal and integer literals are the floats they denote)."""
     if isinstance(x, Mapping):
         x = list(x.values())
     if isinstance(x, np.ndarray):
@@ -148,8 +159,8 @@ def _exact_values_no_float_holds(x: Any, where: str) -> str | None:
     if isinstance(x, bool) or x is None:
         return None
     try:
-        q = parse_number(x.strip()) if isinstance(x, str) and x.strip().lower() not in _NONFINITE else (
-            x if isinstance(x, numbers.Rational) else None)
+        q = parse_number(x.strip()) if isinstance(x, str) and "/" in x else (
+            x if isinstance(x, numbers.Rational) and not isinstance(x, (int, np.integer)) else None)
         exact = None if q is None else Fraction(int(q.numerator), int(q.denominator))
         return None if exact is None or Fraction(to_float(q)) == exact else f"{where} = {x}"
     except (ExactpteError, OverflowError, ValueError):  # unreadable, or past the float range: reading it says why
@@ -580,6 +591,8 @@ def compare(candidate: Mapping[str, Any], reference: _Reference, *, atol: float 
     cand = _candidate_keys(candidate)
     if atol == 0 and rtol == 0:  # exact agreement asked of floats: only numbers a float holds can be judged so
         for key, value in cand.items():
+            if key in _NOT_NUMBERS:
+                continue
             if (place := _exact_values_no_float_holds(value, key)) is not None:
                 raise CandidateError(f"atol = rtol = 0 asks for exact agreement, which the float oracle cannot judge for "
                                      f"{place:.60} (no float holds it): give a tolerance, or judge exact claims with "
@@ -591,6 +604,7 @@ def compare(candidate: Mapping[str, Any], reference: _Reference, *, atol: float 
     dec = reference if isinstance(reference, Decomposition) else decompose(reference)
     if dec.field.is_parametric:
         raise UsageError("the oracle compares float candidates with a rational chain; substitute a point first (dec.at(point))")
+    _reference_fits_floats(dec, cand)
     orc = _Oracle(dec)
     findings = _header_findings(cand, dec)
     findings += _structure_findings(cand, dec)
@@ -601,6 +615,25 @@ def compare(candidate: Mapping[str, Any], reference: _Reference, *, atol: float 
     findings += _matrix_findings(cand, orc, atol, rtol)
     findings += _absorbing_findings(cand, dec, atol, rtol)
     return Report(findings, up_to_gauge, _not_claimed(cand))
+
+
+_NOT_NUMBERS = frozenset(("format", "n", "labels", *STRUCTURE_KEYS, "communicating_classes", "targets"))
+
+
+def _reference_fits_floats(dec: Decomposition, cand: dict[str, Any]) -> None:
+    """The exact answers the candidate is compared with are floats here: one that no float holds (past the
+    range, or nonzero below the normal range) cannot be judged, and is refused rather than misjudged."""
+    for key in (k for k in cand if k not in _NOT_NUMBERS and k in COMPUTED_KEYS):
+        values = getattr(dec, key)
+        flat = [x for row in values for x in row] if key in NESTED_KEYS else list(values)
+        for x in flat:
+            try:
+                f = to_float(x)
+            except OverflowError:
+                f = math.inf
+            if x != 0 and (math.isinf(f) or abs(f) < _SMALLEST_NORMAL):
+                raise UsageError(f"the exact {key} holds {str(x)[:40]}, which no float holds: the float oracle cannot judge "
+                                 "it; judge exact claims with `proofs-check verify`")
 
 
 def _candidate_keys(candidate: Mapping[str, Any]) -> dict[str, Any]:
@@ -1009,18 +1042,18 @@ def _mixture_finding(raw: Any, dec: Decomposition, atol: float, rtol: float) -> 
             return Finding("stationary", "mismatch", math.inf, bad[:5], f"{where}not finite at states {_few(bad)}",
                            f"NaN from a singular solve: the chain has {k} closed classes, so I - P restricted by one "
                            "normalisation is still singular" if k > 1 else "")
-        weights = np.array([x[m].sum() for m, _ in pis])
+        weights = np.array([math.fsum(x[m]) for m, _ in pis])
         mix = np.zeros(dec.n)
         for (m, pi), c in zip(pis, weights):
             mix[m] = c * pi
         err = np.abs(x - mix)
-        # the weights and the total are float sums computed here, not the candidate's: their rounding
-        # (at most n eps sum|x| for a sum of n terms, one more eps for a weight times pi) is allowed on top of
-        # atol, so an exact answer passes at atol = 0
-        rounding = 2 * (dec.n + 1) * float(np.finfo(float).eps) * float(np.abs(x).sum())
-        f = _numeric_finding("stationary", x, mix, atol + rounding, rtol)
+        # the weights and the total are sums computed here (correctly rounded: fsum), and a weight times pi
+        # rounds once more: a few units in the last place of each entry (relative), and of the total, are
+        # the oracle's rounding, not the candidate's error, so the nearest floats of the answer pass at atol = 0
+        eps = float(np.finfo(float).eps)
+        f = _numeric_finding("stationary", x, mix, atol, rtol + 4 * eps)
+        total, rounding = math.fsum(x), 2 * eps
         max_err = max(max_err, float(err.max(initial=0.0)))
-        total = float(x.sum())
         problems = []
         negative = float(max(-x.min(initial=0.0), 0.0))
         if negative > atol:
