@@ -15,15 +15,18 @@ True
 
 from __future__ import annotations
 
+import importlib
+import json as json_module
 import os
 from collections.abc import Sequence
 from typing import IO, Any
 
 from ..chain import Chain
-from ..errors import ChainFileError
+from ..errors import ChainFileError, UsageError
 from .csv import read_edge_csv, to_edge_csv
 from .drn import read_drn, to_drn
-from .json import chain_to_dict, dump, from_dict, loads
+from .json import chain_to_dict, from_dict, loads
+from .json import dump as _dump_json
 from .prism import read_prism, to_prism
 
 __all__ = ["load", "loads", "from_dict", "dump", "chain_to_dict", "read_drn", "to_drn", "read_prism", "to_prism",
@@ -43,6 +46,45 @@ def _split_suffix(path: str | os.PathLike) -> tuple[str, str | None]:
     if suffix in _COMPRESSED:
         return os.path.splitext(stem)[1], _COMPRESSED[suffix]
     return suffix, None
+
+
+def dump(chain: Chain, path: "str | os.PathLike | IO[Any]", *, sparse: bool | None = None) -> None:
+    """Write ``chain`` as a chain file that :func:`load` reads back equal.
+
+    A file object gets exactpte's JSON; a path gets the format its ending names: ``.json``
+    (exactpte's JSON; ``sparse`` chooses the edge-list form) or ``.drn`` (Storm's DRN,
+    :func:`~exactpte.io.drn.to_drn`), either optionally compressed by a further ``.gz``, ``.xz`` or
+    ``.bz2``.  Other endings are refused (they once all got JSON, which ``load`` then could not read
+    by their ending): ``.tra`` and ``.csv`` files hold no rewards of their own, see
+    :func:`~exactpte.io.prism.to_prism` and :func:`~exactpte.io.csv.to_edge_csv`.
+
+    Examples
+    --------
+    >>> import os, tempfile, exactpte
+    >>> folder = tempfile.mkdtemp()
+    >>> for name in ("m.json", "m.drn.gz"):
+    ...     dump(exactpte.example("periodic"), os.path.join(folder, name))
+    ...     assert load(os.path.join(folder, name)) == exactpte.example("periodic")
+    >>> dump(exactpte.example("periodic"), os.path.join(folder, "m.tra"))
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.UsageError: dump writes .json or .drn files (optionally .gz, .xz or .bz2 compressed), not 'm.tra': a .tra or .csv file holds no rewards of its own (exactpte.io.to_prism, exactpte.io.to_edge_csv write them with theirs)
+    """
+    if hasattr(path, "write"):
+        _dump_json(chain, path, sparse=sparse)
+        return
+    fmt, codec = _split_suffix(path)
+    if fmt not in (".json", ".drn"):
+        raise UsageError(f"dump writes .json or .drn files (optionally .gz, .xz or .bz2 compressed), not "
+                         f"{os.path.basename(str(path))!r}: a .tra or .csv file holds no rewards of its own "
+                         "(exactpte.io.to_prism, exactpte.io.to_edge_csv write them with theirs)")
+    if fmt == ".json" and codec is None:
+        _dump_json(chain, path, sparse=sparse)
+        return
+    text = to_drn(chain) if fmt == ".drn" else json_module.dumps(chain_to_dict(chain, sparse=sparse)) + "\n"
+    opener = importlib.import_module(codec).open if codec is not None else open
+    with opener(path, "wt", encoding="utf-8") as fh:
+        fh.write(text)
 
 
 def read_text(path: str | os.PathLike) -> str:

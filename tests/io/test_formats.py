@@ -89,3 +89,20 @@ def test_cli_reads_prism_with_rewards(tmp_path, capsys):
     (tmp_path / "m.srew").write_text(srew)
     assert main(["decompose", str(tmp_path / "m.tra"), "--rewards", str(tmp_path / "m.srew"), "--table"]) == 0
     assert "-14" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["m.json", "m.json.gz", "m.drn", "m.drn.xz", "m.drn.bz2"])
+@pytest.mark.parametrize("example", ["periodic", "branching", "two-state-pq"])
+def test_dump_writes_the_format_the_ending_names(tmp_path, name, example):
+    """dump(chain, 'x.drn') wrote JSON, which load('x.drn') could not read: the ending now chooses the
+    format (and the compression), and load reads it back equal."""
+    chain = exactpte.example(example)
+    exactpte.dump(chain, tmp_path / name)
+    assert exactpte.load(tmp_path / name) == chain
+
+
+@pytest.mark.parametrize("name", ["m.tra", "m.csv", "m.txt", "m.gz"])
+def test_dump_refuses_an_ending_it_cannot_write(tmp_path, name):
+    with pytest.raises(exactpte.errors.UsageError, match="dump writes .json or .drn"):
+        exactpte.dump(exactpte.example("periodic"), tmp_path / name)
+    assert not (tmp_path / name).exists()
