@@ -40,7 +40,6 @@ Examples
 from __future__ import annotations
 
 import re
-
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any

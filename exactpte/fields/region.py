@@ -67,15 +67,10 @@ def has_valid_point(F: RationalFunctionField, entries: Sequence[RationalFunction
     >>> has_valid_point(F, [F.convert("-(3*p - 2)*(2*p^2 - 1)"), F.convert("p")], [F.convert("p - 2/3").num])
     True
     """
-    rational, nonlinear, seen = set(), flint.fmpz_poly([1]), set()
-    for f in [f for e in entries for f in (e.num, e.den)] + list(neqs):
-        for h, _m in ([] if f.is_constant() else polynomials.univariate(f).factor()[1]):
-            if h.degree() == 1:  # a rational root, exactly: no Sturm sequence for the many linear factors of a chain
-                c0, c1 = h.coeffs()
-                rational.add(flint.fmpq(-int(c0), int(c1)))
-            elif (key := tuple(int(c) for c in (h if h.coeffs()[-1] > 0 else -h).coeffs())) not in seen:
-                seen.add(key)
-                nonlinear *= h
+    rational, factors = _roots_and_factors(entries, neqs)
+    nonlinear = flint.fmpz_poly([1])
+    for h in factors:
+        nonlinear *= h
     intervals = [(r, r) for r in rational]
     for a, b in real_roots(nonlinear) if nonlinear.degree() > 0 else []:
         while any(a <= r <= b for r in rational):  # halve on the sign change (no rational root of nonlinear)
@@ -89,6 +84,23 @@ def has_valid_point(F: RationalFunctionField, entries: Sequence[RationalFunction
         points = [intervals[0][0] - 1, intervals[-1][1] + 1]
         points += [(right + left) / 2 for (_, right), (left, _) in zip(intervals, intervals[1:])]
     return any(_valid_at(F, entries, neqs, [x]) for x in points)
+
+
+def _roots_and_factors(entries: Sequence[RationalFunction], neqs: Sequence[Any]) -> tuple[set[flint.fmpq], list[flint.fmpz_poly]]:
+    """The one-parameter polynomials of ``entries`` (numerators and denominators) and ``neqs``, factored:
+    the rational roots of their linear factors, exactly (no Sturm sequence for the many linear factors
+    of a chain), and their distinct irreducible factors of degree 2 or more."""
+    rational: set[flint.fmpq] = set()
+    nonlinear: dict[tuple[int, ...], flint.fmpz_poly] = {}
+    for f in [f for e in entries for f in (e.num, e.den)] + list(neqs):
+        for h, _m in ([] if f.is_constant() else polynomials.univariate(f).factor()[1]):
+            if h.degree() == 1:  # c1 x + c0: the rational root -c0 / c1
+                c0, c1 = h.coeffs()
+                rational.add(flint.fmpq(-int(c0), int(c1)))
+            else:
+                h = h if h.coeffs()[-1] > 0 else -h
+                nonlinear.setdefault(tuple(int(c) for c in h.coeffs()), h)
+    return rational, list(nonlinear.values())
 
 
 def simplest_region(F: RationalFunctionField, entries: Sequence[RationalFunction], neqs: Sequence[Any]) -> tuple[str, ...] | None:
@@ -201,14 +213,9 @@ def _one_interval(F: RationalFunctionField, entries: Sequence[RationalFunction],
     whose ends are rational roots; decided exactly: the entries' signs are constant between consecutive
     roots of their numerators and denominators, so one rational sample per gap and a test at each root
     settle the region.  ``None`` when a root is irrational or the region is not one interval."""
-    roots: set = set()
-    for poly in [p for e in entries for p in (e.num, e.den)] + list(neqs):
-        for f, _m in polynomials.univariate(poly).factor()[1]:
-            if f.degree() == 1:  # a x + b: the rational root -b / a
-                b, a = f.coeffs()
-                roots.add(flint.fmpq(-int(b), int(a)))
-            elif real_roots(f):  # irreducible of degree >= 2 with a real root: irrational
-                return None
+    roots, nonlinear = _roots_and_factors(entries, neqs)
+    if any(real_roots(f) for f in nonlinear):  # irreducible of degree >= 2 with a real root: irrational
+        return None
     cuts = sorted(roots)
     if not cuts:
         return None
