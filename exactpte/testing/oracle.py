@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import math
 import numbers
-from fractions import Fraction
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
@@ -42,8 +42,7 @@ from ..chain import MarkovRewardProcess
 from ..errors import CandidateError, ExactpteError, UsageError
 from ..floats import float_matrix, float_sparse_matrix, to_float, to_floats
 from ..report import FORMAT
-from ..quantities import COMPUTED as COMPUTED_KEYS
-from ..quantities import CORE, MATRIX_KEYS, NESTED as NESTED_KEYS, PER_CLASS_KEYS, STATE_KEYS, STRUCTURE_KEYS
+from ..quantities import COMPUTED, CORE, MATRIX_KEYS, NESTED, PER_CLASS_KEYS, STATE_KEYS, STRUCTURE_KEYS
 from ..result import Decomposition, decompose
 from . import references
 from .diagnoses import diagnose_gain, gauge_note, gauge_split, power_iterates
@@ -108,11 +107,11 @@ def _scalar(x: Any, where: str) -> float:
         if q is None:
             raise CandidateError(f"{where} is {x!r:.40}, not a number (write 0.25, 1/4 or 2.5e-1)")
         # a decimal or integer literal is the float it denotes, as in JSON; a fraction 'p/q' is exact
-        return _as_float(q, text, where) if "/" in text else _denoted_float(q)
+        return _as_float(q, text, where) if "/" in text else _nearest_float(q)
     if isinstance(x, numbers.Rational) and not isinstance(x, (int, np.integer)):
         return _as_float(x, str(x), where)
     if isinstance(x, (int, np.integer)):
-        return _denoted_float(int(x))
+        return _nearest_float(int(x))
     if isinstance(x, numbers.Real):
         return float(x)
     raise CandidateError(f"{where} has type {type(x).__name__}, expected a number")
@@ -121,26 +120,30 @@ def _scalar(x: Any, where: str) -> float:
 _SMALLEST_NORMAL = float(np.finfo(float).tiny)
 
 
-def _as_float(q: Any, text: str, where: str) -> float:
-    """An exact candidate number as the float the comparison uses; one that no float holds (past the
-    float range, or so small it would be compared as 0 or a subnormal) is refused, never misjudged."""
-    try:
-        f = to_float(q)
-    except OverflowError:
-        f = math.inf
-    if math.isinf(f) or (q != 0 and abs(f) < _SMALLEST_NORMAL):
-        shown = text if len(text) <= 40 else f"{text[:18]}...{text[-18:]} ({len(text)} characters)"
-        raise CandidateError(f"{where} = {shown} does not fit a float: the oracle compares floats; judge exact claims "
-                             "exactly with `proofs-check verify`")
-    return f
-
-
-def _denoted_float(q: Any) -> float:
-    """The float a decimal or integer literal denotes (its nearest; an infinity past the range)."""
+def _nearest_float(q: Any) -> float:
+    """The float nearest an exact number (an infinity past the range): what a decimal or integer
+    literal denotes."""
     try:
         return to_float(q)
     except OverflowError:
         return math.inf if q > 0 else -math.inf
+
+
+def _no_float_holds(q: Any, f: float) -> bool:
+    """Whether ``f``, the nearest float of the exact ``q``, stands for it so poorly that a comparison in
+    floats could misjudge it: past the range, or nonzero below the normal range (0 or a subnormal)."""
+    return math.isinf(f) or (q != 0 and abs(f) < _SMALLEST_NORMAL)
+
+
+def _as_float(q: Any, text: str, where: str) -> float:
+    """An exact candidate number as the float the comparison uses; one that no float holds is refused,
+    never misjudged."""
+    f = _nearest_float(q)
+    if _no_float_holds(q, f):
+        shown = text if len(text) <= 40 else f"{text[:18]}...{text[-18:]} ({len(text)} characters)"
+        raise CandidateError(f"{where} = {shown} does not fit a float: the oracle compares floats; judge exact claims "
+                             "exactly with `proofs-check verify`")
+    return f
 
 
 def _exact_values_no_float_holds(x: Any, where: str) -> str | None:
@@ -623,15 +626,11 @@ _NOT_NUMBERS = frozenset(("format", "n", "labels", *STRUCTURE_KEYS, "communicati
 def _reference_fits_floats(dec: Decomposition, cand: dict[str, Any]) -> None:
     """The exact answers the candidate is compared with are floats here: one that no float holds (past the
     range, or nonzero below the normal range) cannot be judged, and is refused rather than misjudged."""
-    for key in (k for k in cand if k not in _NOT_NUMBERS and k in COMPUTED_KEYS):
+    for key in (k for k in cand if k not in _NOT_NUMBERS and k in COMPUTED):
         values = getattr(dec, key)
-        flat = [x for row in values for x in row] if key in NESTED_KEYS else list(values)
+        flat = [x for row in values for x in row] if key in NESTED else list(values)
         for x in flat:
-            try:
-                f = to_float(x)
-            except OverflowError:
-                f = math.inf
-            if x != 0 and (math.isinf(f) or abs(f) < _SMALLEST_NORMAL):
+            if _no_float_holds(x, _nearest_float(x)):
                 raise UsageError(f"the exact {key} holds {str(x)[:40]}, which no float holds: the float oracle cannot judge "
                                  "it; judge exact claims with `proofs-check verify`")
 
