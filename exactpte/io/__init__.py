@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 import importlib
-import json as json_module
 import os
 from collections.abc import Sequence
 from typing import IO, Any
@@ -27,6 +26,7 @@ from .csv import read_edge_csv, to_edge_csv
 from .drn import read_drn, to_drn
 from .json import chain_to_dict, from_dict, loads
 from .json import dump as _dump_json
+from .json import dumps as json_text
 from .prism import read_prism, to_prism
 
 __all__ = ["load", "loads", "from_dict", "dump", "chain_to_dict", "read_drn", "to_drn", "read_prism", "to_prism",
@@ -78,10 +78,7 @@ def dump(chain: Chain, path: "str | os.PathLike | IO[Any]", *, sparse: bool | No
         raise UsageError(f"dump writes .json or .drn files (optionally .gz, .xz or .bz2 compressed), not "
                          f"{os.path.basename(str(path))!r}: a .tra or .csv file holds no rewards of its own "
                          "(exactpte.io.to_prism, exactpte.io.to_edge_csv write them with theirs)")
-    if fmt == ".json" and codec is None:
-        _dump_json(chain, path, sparse=sparse)
-        return
-    text = to_drn(chain) if fmt == ".drn" else json_module.dumps(chain_to_dict(chain, sparse=sparse)) + "\n"
+    text = to_drn(chain) if fmt == ".drn" else json_text(chain, sparse=sparse)
     opener = importlib.import_module(codec).open if codec is not None else open
     with opener(path, "wt", encoding="utf-8") as fh:
         fh.write(text)
@@ -115,8 +112,6 @@ def _decompress(path: str | os.PathLike, codec: str) -> bytes:
 def _decompress_stream(raw: "IO[bytes]", codec: str, source: str) -> bytes:
     """The decompressed bytes of a compressed stream (at most ``MAX_DECOMPRESSED``); a tar archive
     of one file is that file.  Corrupt, truncated or oversized data is a named error."""
-    import importlib
-
     try:
         with importlib.import_module(codec).open(raw, "rb") as fh:
             data = fh.read(MAX_DECOMPRESSED + 1)

@@ -32,7 +32,7 @@ from ..errors import ChainFileError, RowSumError
 from ..parametric import ParametricChain
 from .common import naming, note_decimals
 
-__all__ = ["loads", "from_dict", "chain_to_dict", "dump", "unique_keys", "KEYS"]
+__all__ = ["loads", "from_dict", "chain_to_dict", "dumps", "dump", "unique_keys", "KEYS"]
 
 KEYS = ("P", "n", "edges", "r", "labels", "params")
 """The keys a chain file may have."""
@@ -233,6 +233,16 @@ def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict:
     return out
 
 
+def dumps(chain: Chain, *, sparse: bool | None = None) -> str:
+    """The text of the chain file :func:`dump` writes (one line of JSON and a newline).
+
+    >>> import exactpte
+    >>> loads(dumps(exactpte.example("periodic"))) == exactpte.example("periodic")
+    True
+    """
+    return json.dumps(chain_to_dict(chain, sparse=sparse)) + "\n"
+
+
 def dump(chain: Chain, path: "str | os.PathLike | IO[Any]", *, sparse: bool | None = None) -> None:
     """Write ``chain`` as a chain file that :func:`~exactpte.io.load` reads back equal.
 
@@ -248,7 +258,7 @@ def dump(chain: Chain, path: "str | os.PathLike | IO[Any]", *, sparse: bool | No
     >>> exactpte.load(buffer) == exactpte.example("periodic")
     True
     """
-    text = json.dumps(chain_to_dict(chain, sparse=sparse)) + "\n"
+    text = dumps(chain, sparse=sparse)
     if hasattr(path, "write"):
         if isinstance(path, io.TextIOBase):
             path.write(text)
