@@ -93,13 +93,17 @@ class Claimed:
         built once: for projecting many vectors with one basis."""
         rows = self.basis if basis is None else basis
         anchors, N = self.anchor_states, self.N
-        if not all(len(row) == N for row in rows):  # a ragged basis: entry by entry, as far as the rows go
-            return lambda v: [v[s] - sum((v[a] * y for a, y in zip(anchors, rows[s])), flint.fmpq(0)) for s in range(len(v))]
+
+        def by_entries(v: Sequence) -> list:  # a ragged basis or vector: entry by entry, as far as the rows go
+            return [v[s] - sum((v[a] * y for a, y in zip(anchors, rows[s])), flint.fmpq(0)) for s in range(len(v))]
+
+        if not all(len(row) == N for row in rows):
+            return by_entries
         B = flint.fmpq_mat(len(rows), N, [x for row in rows for x in row])
 
         def apply(v: Sequence) -> list:
             if len(v) != len(rows):
-                return [v[s] - sum((v[a] * y for a, y in zip(anchors, rows[s])), flint.fmpq(0)) for s in range(len(v))]
+                return by_entries(v)
             return [x - y for x, y in zip(v, (B * flint.fmpq_mat(N, 1, [v[a] for a in anchors])).entries())]
 
         return apply
@@ -206,18 +210,18 @@ _MISSING = ("result lacks the required key '{key}' (a partial result, such as `e
             "is judged by `proofs-check verify`, which solves for what a claim leaves out)")
 
 
-def _integers(raw: object, key: str, depth: int, n: int | None) -> Any:
+def _integers(raw: object, key: str, depth: int, n: int | None, *, least: int = 0) -> Any:
     """``raw`` as nested tuples of JSON integers, ``depth`` levels of lists deep; every integer a state
-    in ``0..n-1`` when ``n`` is given (else positive).  Nothing is converted: a float, a bool, a string
-    (never split into characters) or a number out of range is refused, naming the key."""
+    in ``0..n-1`` when ``n`` is given, else at least ``least``.  Nothing is converted: a float, a bool,
+    a string (never split into characters) or a number out of range is refused, naming the key."""
     if depth == 0:
-        if type(raw) is not int or not (0 <= raw < n if n is not None else raw >= 1):
-            what = f"a state in 0..{n - 1}" if n is not None else "a positive integer"
+        if type(raw) is not int or not (0 <= raw < n if n is not None else raw >= least):
+            what = f"a state in 0..{n - 1}" if n is not None else f"an integer >= {least}"
             raise ChainFileError(f"result key {key!r} holds {_quoted(raw)}, expected {what} (a JSON integer)")
         return raw
     if not isinstance(raw, list):
         raise ChainFileError(f"result key {key!r} holds {_quoted(raw)} where a list is expected")
-    return tuple(_integers(x, key, depth - 1, n) for x in raw)
+    return tuple(_integers(x, key, depth - 1, n, least=least) for x in raw)
 
 
 def _quoted(x: object) -> str:
@@ -231,9 +235,9 @@ def _structure(data: dict, n: int) -> tuple:
         if data.get(key) is None:
             raise ChainFileError(_MISSING.format(key=key))
     classes = _integers(data["classes"], "classes", 2, n)
-    periods = _integers(data["periods"], "periods", 1, None)
+    periods = _integers(data["periods"], "periods", 1, None, least=1)
     cyclic = _integers(data["cyclic_classes"], "cyclic_classes", 3, n)
-    anchors = _integers(data["anchors"], "anchors", 2, max(n, len(classes), *periods, 1))
+    anchors = _integers(data["anchors"], "anchors", 2, None)  # each triple's class, phase and state are checked below
     if any(len(a) != 3 or not (a[0] < min(len(classes), len(periods)) and a[1] < periods[a[0]] and a[2] < n) for a in anchors):
         raise ChainFileError("result key 'anchors' must hold [class, phase, state] triples of a class, a phase and a state")
     transient = _integers(data["transient"], "transient", 1, n) if data.get("transient") is not None else None
