@@ -15,8 +15,8 @@ import numpy as np
 
 from exactpte.estimator import TableModel, build_gauge, estimate, estimate_weights, projected_sa, truth_of
 from exactpte.estimator.algorithms import structure_from
-from exactpte.examples import paper_benchmark
-from exactpte.floats import to_floats
+from exactpte.model.examples import paper_benchmark
+from exactpte.model.to_float import to_floats
 
 
 def stage_rates(chain, M=900, T=2600, seed=0):

@@ -75,7 +75,7 @@ def warm_up() -> None:
     import exactpte
 
     dec = exactpte.decompose(exactpte.example("paper-benchmark"))
-    [getattr(dec, q) for q in exactpte.result.QUANTITIES]
+    [getattr(dec, q) for q in exactpte.results.decomposition.QUANTITIES]
 
 
 def one_size(n: int, seed: int) -> dict:
@@ -94,7 +94,7 @@ def one_size(n: int, seed: int) -> dict:
     stages["combinations"] = timed(lambda: work.transient_sums)[1]
     stages["h"] = timed(lambda: dec.h)[1]
     stages["v*"] = timed(lambda: dec.v_star)[1]
-    stages["rest"] = timed(lambda: [getattr(dec, q) for q in exactpte.result.QUANTITIES])[1]
+    stages["rest"] = timed(lambda: [getattr(dec, q) for q in exactpte.results.decomposition.QUANTITIES])[1]
     total = sum(stages.values())
     fresh = random_chain(n, seed=seed, transient_target_percent=85)
     rho_only = timed(lambda: exactpte.decompose(fresh).rho)[1]
@@ -200,7 +200,7 @@ def one_model(path: str, reward: str) -> dict:
         t_dec = min(t_dec, timed_quick(lambda: [getattr(exactpte.decompose(chain), q) for q in DECOMPOSITION])[1])
     chain = load(path, reward_model=reward or None)  # fresh: the structure is timed again
     dec, t_full = timed(lambda: exactpte.decompose(chain))
-    t_full += timed(lambda: [getattr(dec, q) for q in exactpte.result.QUANTITIES])[1]
+    t_full += timed(lambda: [getattr(dec, q) for q in exactpte.results.decomposition.QUANTITIES])[1]
     S = chain.structure
     return {"n": chain.n, "classes": len(S.classes), "T": len(S.transient),
             "block": max((len(b) for b in S.transient_sccs), default=0), "rho_s": t_rho, "dec_s": t_dec, "full_s": t_full,

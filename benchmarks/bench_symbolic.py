@@ -137,13 +137,13 @@ def solve_table(sizes, budget):
 
 
 def printing_and_strata_table() -> None:
-    from exactpte.strata import stratify
+    from exactpte.results.stratify import stratify
 
     print("\nprinting and strata")
     rng = random.Random(1)
     chain = parametrize(random_chain(20, seed=1, n_classes=3), rng.randint, params=("p", "q"), max_rows=6)
     dec = exactpte.decompose(chain)
-    [getattr(dec, q) for q in exactpte.result.QUANTITIES]
+    [getattr(dec, q) for q in exactpte.results.decomposition.QUANTITIES]
     t0 = time.perf_counter()
     text = dec.to_json()
     t_json = time.perf_counter() - t0

@@ -2,7 +2,7 @@
 
 One entry point per result kind: :func:`decompose` (exact, a :class:`Decomposition`),
 :func:`stratify` (a parametric chain on every stratum of its parameter space, a
-:class:`~exactpte.strata.StratifiedDecomposition`) and :func:`decompose_certified` (certified
+:class:`~exactpte.results.strata.StratifiedDecomposition`) and :func:`decompose_certified` (certified
 float enclosures for chains too large for exact arithmetic, a
 :class:`~exactpte.certified.CertifiedDecomposition`).
 
@@ -15,6 +15,8 @@ Examples
 """
 
 import importlib
+
+from exactpte import _legacy
 from typing import TYPE_CHECKING, Any
 
 # The public names, each with the module that defines it: the one list (``__all__`` is derived from
@@ -22,29 +24,29 @@ from typing import TYPE_CHECKING, Any
 # the two agree).  They load on first use (PEP 562), so `exactpte --help` and `import exactpte.errors`
 # do not pay for numpy, scipy and python-flint.
 _LAZY = {
-    'Chain': 'chain',
-    'MarkovRewardProcess': 'chain',
-    'ParametricChain': 'parametric',
-    'Decomposition': 'result',
-    'Result': 'result',
-    'StratifiedDecomposition': 'strata',
+    'Chain': 'model.chain',
+    'MarkovRewardProcess': 'model.chain',
+    'ParametricChain': 'model.parametric',
+    'Decomposition': 'results.decomposition',
+    'Result': 'results.decomposition',
+    'StratifiedDecomposition': 'results.strata',
     'CertifiedDecomposition': 'certified',
-    'Structure': 'structure',
-    'decompose': 'result',
-    'stratify': 'strata',
+    'Structure': 'graph.structure',
+    'decompose': 'results.decomposition',
+    'stratify': 'results.stratify',
     'decompose_certified': 'certified',
-    'gain': 'classical',
-    'stationary_distribution': 'classical',
-    'chain_structure': 'structure',
+    'gain': 'solves.classical',
+    'stationary_distribution': 'solves.classical',
+    'chain_structure': 'graph.structure',
     'load': 'io',
     'loads': 'io',
     'dump': 'io',
-    'import_chain': 'chain',
-    'exact_rows': 'float_import',
-    'ImportReport': 'float_import',
-    'from_gym': 'gym',
-    'example': 'examples',
-    'EXAMPLES': 'examples',
+    'import_chain': 'model.chain',
+    'exact_rows': 'numbers.from_floats',
+    'ImportReport': 'numbers.from_floats',
+    'from_gym': 'io.gym',
+    'example': 'model.examples',
+    'EXAMPLES': 'model.examples',
     'ExactpteError': 'errors',
     'InvalidChainError': 'errors',
     'ShapeError': 'errors',
@@ -79,10 +81,10 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs (the same names as _LAZY)
-    from .certified import CertifiedDecomposition, decompose_certified
-    from .chain import Chain, MarkovRewardProcess, import_chain
-    from .classical import gain, stationary_distribution
-    from .errors import (
+    from exactpte.certified import CertifiedDecomposition, decompose_certified
+    from exactpte.model.chain import Chain, MarkovRewardProcess, import_chain
+    from exactpte.solves.classical import gain, stationary_distribution
+    from exactpte.errors import (
         AnchorError,
         CandidateError,
         ChainFileError,
@@ -100,13 +102,16 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs (the same nam
         UnknownNameError,
         UsageError,
     )
-    from .examples import EXAMPLES, example
-    from .float_import import ImportReport, exact_rows
-    from .gym import from_gym
-    from .io import dump, load, loads
-    from .parametric import ParametricChain
-    from .result import Decomposition, Result, decompose
-    from .strata import StratifiedDecomposition, stratify
-    from .structure import Structure, chain_structure
+    from exactpte.model.examples import EXAMPLES, example
+    from exactpte.numbers.from_floats import ImportReport, exact_rows
+    from exactpte.io.gym import from_gym
+    from exactpte.io import dump, load, loads
+    from exactpte.model.parametric import ParametricChain
+    from exactpte.results.decomposition import Decomposition, Result, decompose
+    from exactpte.results.strata import StratifiedDecomposition
+    from exactpte.results.stratify import stratify
+    from exactpte.graph.structure import Structure, chain_structure
 
 __version__ = "0.1.0"
+
+_legacy.install()

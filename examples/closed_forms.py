@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy
 
 import exactpte
-from exactpte.examples import branching_param, cycle_rewards, paths_with_exit, two_state
+from exactpte.model.examples import branching_param, cycle_rewards, paths_with_exit, two_state
 
 
 def show(title: str, chain, keys=("g_star", "v_star", "rho", "h", "psi")) -> exactpte.Decomposition:

@@ -2,7 +2,7 @@
 
 A greedy policy from (float) value iteration, the episodes restarted at the initial-state
 distribution (``on_done="reset"``, so the gain is the reward per step of repeated episodes),
-each chain built exactly by :func:`exactpte.gym.from_gym`: gymnasium's rounded ``1/3`` and
+each chain built exactly by :func:`exactpte.io.gym.from_gym`: gymnasium's rounded ``1/3`` and
 ``1/300`` come back exactly (``limit_denominator=10**6``, stated in ``notes``).  A relative
 value iteration is then checked against the exact gain and bias.  CliffWalking's greedy path
 makes the restarted chain periodic (period 13), which relative value iteration assumes away;
@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 import exactpte
-from exactpte.floats import float_matrix, to_floats
-from exactpte.gym import from_gym
+from exactpte.model.to_float import float_matrix, to_floats
+from exactpte.io.gym import from_gym
 from exactpte.testing import compare
 
 
@@ -64,7 +64,7 @@ def main() -> int:
     try:
         import gymnasium  # noqa: F401
     except ImportError:
-        print("this example needs gymnasium: pip install \".[gym]\" (exactpte.gym itself also reads a P table "
+        print("this example needs gymnasium: pip install \".[gym]\" (exactpte.io.gym itself also reads a P table "
               "in gymnasium's format without it)")
         return 0
     results = [run("FrozenLake-v1"), run("FrozenLake-v1", map_name="8x8"), run("Taxi-v3" if _has("Taxi-v3") else "Taxi-v4"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 import exactpte
-from exactpte.floats import float_matrix, to_floats
+from exactpte.model.to_float import float_matrix, to_floats
 from exactpte.testing import compare
 
 

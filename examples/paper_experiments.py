@@ -19,7 +19,7 @@ import numpy as np
 import exactpte
 from exactpte.estimator import experiments as ex
 from exactpte.estimator.pipeline import truth_of
-from exactpte.floats import to_floats
+from exactpte.model.to_float import to_floats
 
 
 def fmt(mean_sd):

@@ -16,12 +16,12 @@ from typing import Any
 
 import flint
 
-from exactpte._numbers import to_fmpq
+from exactpte.numbers.scalars import to_fmpq
 from exactpte.errors import ChainFileError, ExactpteError
 from exactpte.io.json import unique_keys
-from exactpte.quantities import QUANTITY_KEYS, STRUCTURE_KEYS
-from exactpte.report import FORMAT
-from exactpte.result import Decomposition
+from exactpte.results.quantities import QUANTITY_KEYS, STRUCTURE_KEYS
+from exactpte.results.report import FORMAT
+from exactpte.results.decomposition import Decomposition
 
 __all__ = ["Claimed", "from_decomposition", "from_json_dict", "load_result"]
 

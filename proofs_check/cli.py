@@ -8,8 +8,8 @@ import sys
 from collections.abc import Sequence
 
 import exactpte
-from exactpte.cli import ArgumentParser, add_chain_options, add_command, load_chain, nonnegative_int, parse_anchors, positive_int, run_guarded
-from exactpte.chain import MarkovRewardProcess
+from exactpte.cli.commands import ArgumentParser, add_chain_options, add_command, load_chain, nonnegative_int, parse_anchors, positive_int, run_guarded
+from exactpte.model.chain import MarkovRewardProcess
 from exactpte.errors import ExactpteError
 
 from .checks import CHECKS, run_checks
@@ -268,7 +268,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(report.to_dict(), fh, indent=1)
     if args.plot:
-        from exactpte.plotting import plot_coverage, save
+        from exactpte.plots import plot_coverage, save
 
         from .sweep import HISTOGRAM_NAMES
 

@@ -42,9 +42,9 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 import exactpte
-from exactpte.chain import MarkovRewardProcess
+from exactpte.model.chain import MarkovRewardProcess
 from exactpte.errors import ExactpteError, UnknownNameError, UsageError
-from exactpte.result import Decomposition
+from exactpte.results.decomposition import Decomposition
 from exactpte.testing.random_chains import sweep_chain
 
 from .shrink import shrink, size

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 import flint
 
-from exactpte.chain import MarkovRewardProcess
+from exactpte.model.chain import MarkovRewardProcess
 
 from .claimed import Claimed
 

@@ -1,4 +1,4 @@
-"""The support graph, analysed by a code path of its own (independent of :mod:`exactpte.structure`).
+"""The support graph, analysed by a code path of its own (independent of :mod:`exactpte.graph.structure`).
 
 Pure Python, iterative (no recursion limit): Tarjan's strongly connected components, closed
 components, the period of a class as the gcd of ``level(u) + 1 - level(v)`` over its edges
@@ -21,7 +21,7 @@ from math import gcd
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from exactpte.chain import Chain
+    from exactpte.model.chain import Chain
 
 __all__ = ["SupportGraph"]
 

@@ -39,12 +39,12 @@ from typing import Any, TypeAlias
 import numpy as np
 from scipy import stats
 
-from exactpte.chain import MarkovRewardProcess
+from exactpte.model.chain import MarkovRewardProcess
 from exactpte.estimator import TableModel, build_gauge, estimate, estimate_weights, learn_structure
 from exactpte.estimator.algorithms import LearnedStructure, StepSize, harmonic_step_size, structure_from
 from exactpte.estimator.generative import GenerativeModel
 from exactpte.estimator.pipeline import Estimate
-from exactpte.floats import float_matrix, to_float
+from exactpte.model.to_float import float_matrix, to_float
 
 from .graph import SupportGraph
 from .registry import Verdict

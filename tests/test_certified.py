@@ -16,10 +16,10 @@ import exactpte
 from exactpte import MarkovRewardProcess
 from exactpte.certified import Interval, MMatrixSystem, decompose_certified
 from exactpte.certified.systems import ClassSolver
-from exactpte.cli import main
+from exactpte.cli.commands import main
 from exactpte.errors import UsageError
 from exactpte.testing.strategies import chains, edge_case_chains
-from exactpte.testing.oracle import compare
+from exactpte.oracle.compare import compare
 from exactpte.testing.random_chains import random_chain, random_chain_arrays
 
 

@@ -5,7 +5,7 @@ import json
 import pytest
 
 import exactpte
-from exactpte.cli import main
+from exactpte.cli.commands import main
 
 
 def run(capsys, *argv):
@@ -100,7 +100,7 @@ def test_decompose_reports_progress_on_large_chains(capsys, monkeypatch, argv, t
     """Past PROGRESS_STATES states the quantities the output prints are computed one by one with a
     progress line on standard error (plain lines off a terminal); --quiet silences it; the output
     itself is unchanged."""
-    import exactpte.cli as cli
+    import exactpte.cli.commands as cli
 
     code, quiet_out, quiet_err = run(capsys, "decompose", "--example", "branching", *argv)
     assert code == 0 and "exact decomposition" not in quiet_err  # below the threshold: nothing
@@ -151,7 +151,7 @@ def _example_lines(parser):
 def test_every_worked_example_in_the_help_parses():
     """The examples at the end of each subcommand's ``--help`` are valid command lines of their tool
     (options and values accepted by the parser), so the help cannot drift from the options."""
-    from exactpte.cli import _parser as exactpte_parser
+    from exactpte.cli.commands import _parser as exactpte_parser
     from proofs_check.cli import _parser as proofs_parser
 
     parsers = {"exactpte": exactpte_parser(), "proofs-check": proofs_parser()}

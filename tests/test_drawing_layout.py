@@ -6,7 +6,7 @@ import math
 import pytest
 
 import exactpte
-from exactpte.plotting import layout
+from exactpte.plots.chains import layout
 
 pytestmark = pytest.mark.extra("plot")
 
@@ -19,7 +19,7 @@ def test_no_two_nodes_overlap_in_layout_or_picture(name, tmp_path):
     import matplotlib
 
     matplotlib.use("Agg")
-    from exactpte.plotting import draw, save
+    from exactpte.plots import draw, save
 
     chain = exactpte.example(name)
     dec = exactpte.decompose(chain)

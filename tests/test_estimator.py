@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import exactpte
-from exactpte.cli import main
+from exactpte.cli.commands import main
 from exactpte.estimator import (
     CallbackModel,
     TableModel,

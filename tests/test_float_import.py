@@ -1,4 +1,4 @@
-"""Exact imports of float models (exactpte.float_import, MarkovRewardProcess.from_float, the float
+"""Exact imports of float models (exactpte.numbers.from_floats, MarkovRewardProcess.from_float, the float
 rule of from_edges / from_policy): conversion, duplicates summed, the documented repair rules,
 the report and the refusals above the tolerance."""
 
@@ -11,8 +11,8 @@ import scipy.sparse as sp
 
 from exactpte import MarkovRewardProcess
 from exactpte.errors import EntryError, FloatEntryError, NegativeEntryError, RowSumError, ShapeError, UsageError
-from exactpte.chain import import_chain
-from exactpte.float_import import ImportReport, exact_rows
+from exactpte.model.chain import import_chain
+from exactpte.numbers.from_floats import ImportReport, exact_rows
 
 THIRDS = [[1 / 3, 1 / 3, 1 / 3]] * 3
 THIRD = Fraction(1 / 3)  # the float 1/3's exact binary value

@@ -1,4 +1,4 @@
-"""The gymnasium bridge (exactpte.gym.from_gym): a hand-built table in gymnasium's P format
+"""The gymnasium bridge (exactpte.io.gym.from_gym): a hand-built table in gymnasium's P format
 (no gymnasium needed), then every toy-text environment with gymnasium installed (the ``gym``
 extra), decomposed exactly under a uniform and a greedy policy."""
 
@@ -8,7 +8,7 @@ import pytest
 
 import exactpte
 from exactpte.errors import NegativeEntryError, RowSumError, ShapeError, UsageError
-from exactpte.gym import from_gym
+from exactpte.io.gym import from_gym
 
 # a FrozenLake-like table: gymnasium's float thirds, a transition listed twice, terminated moves
 THIRD_HI, THIRD = 0.33333333333333337, 0.3333333333333333

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import event, given, strategies as st
 
 import exactpte
-from exactpte.examples import deterministic_cycle, two_paths
+from exactpte.model.examples import deterministic_cycle, two_paths
 from exactpte.testing.random_chains import random_chain
 from exactpte.testing.strategies import chains, edge_case_chains
 from exactpte.testing.strategies import describe

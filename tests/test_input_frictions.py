@@ -151,7 +151,7 @@ def test_chain_P_is_the_dense_exact_matrix_cached():
 
 
 def test_chain_P_refuses_a_huge_chain():
-    from exactpte.chain import MAX_DENSE_STATES
+    from exactpte.model.chain import MAX_DENSE_STATES
 
     n = MAX_DENSE_STATES + 1
     m = MarkovRewardProcess.from_arrays(n, np.arange(n), np.arange(n), np.ones(n, dtype=int), np.ones(n, dtype=int), np.zeros(n, dtype=int))

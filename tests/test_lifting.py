@@ -1,4 +1,4 @@
-"""Numeric-symbolic lifting of the phase systems (``exactpte.lifting``): its answers equal the
+"""Numeric-symbolic lifting of the phase systems (``exactpte.fields.lifting``): its answers equal the
 p-adic route's exactly, and every way it can go wrong ends in ``None`` (the p-adic route), never
 in a wrong answer."""
 
@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import exactpte
-import exactpte.lifting as lifting
+import exactpte.fields.lifting as lifting
 from exactpte.fields import rational
 from exactpte.testing.random_chains import random_chain
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import exactpte
-from exactpte.cli import main
-from exactpte.floats import float_matrix, to_floats
+from exactpte.cli.commands import main
+from exactpte.model.to_float import float_matrix, to_floats
 from exactpte.testing import assert_bias_close, assert_decomposition_close, assert_gain_close, compare
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"

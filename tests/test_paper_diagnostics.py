@@ -3,7 +3,7 @@
 import pytest
 
 import exactpte
-from exactpte.examples import deterministic_cycle, two_paths
+from exactpte.model.examples import deterministic_cycle, two_paths
 
 
 def norm(v):

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume, given, settings
 
 import exactpte
-from exactpte.floats import float_matrix, to_floats
+from exactpte.model.to_float import float_matrix, to_floats
 from exactpte.io import to_drn, to_prism
 from exactpte.testing.strategies import chains
 

@@ -20,7 +20,7 @@ def pyplot():
 
 def test_plot_errors_draws_one_line_a_curve_on_log_axes(pyplot):
     """plot_errors draws each named curve through its (samples, error) points, both axes logarithmic."""
-    from exactpte.plotting import plot_errors
+    from exactpte.plots.curves import plot_errors
 
     curves = {"E_v": [(100, 1.0), (400, 0.5), (1600, 0.25)], "E_g": [(100, 0.3), (400, 0.2)]}
     ax = plot_errors(curves)
@@ -33,7 +33,7 @@ def test_plot_errors_draws_one_line_a_curve_on_log_axes(pyplot):
 
 def test_plot_coverage_draws_a_panel_a_histogram(pyplot):
     """plot_coverage draws one titled panel a histogram, a bar a value with its count."""
-    from exactpte.plotting import plot_coverage
+    from exactpte.plots.curves import plot_coverage
 
     histograms = {"states": {"3": 2, "1": 5}, "periods": {"1": 4, "2": 1}}
     fig = plot_coverage(histograms)
@@ -45,7 +45,7 @@ def test_plot_coverage_draws_a_panel_a_histogram(pyplot):
 
 def test_save_writes_the_format_of_the_file_ending(pyplot, tmp_path):
     """save() writes an SVG for .svg and a PDF for .pdf (by the ending), from an Axes or a Figure."""
-    from exactpte.plotting import plot_coverage, plot_errors, save
+    from exactpte.plots import plot_coverage, plot_errors, save
 
     save(plot_errors({"E_v": [(100, 1.0), (400, 0.5)]}), str(tmp_path / "e.svg"))
     save(plot_coverage({"states": {"1": 1}}), str(tmp_path / "c.pdf"))
@@ -57,7 +57,7 @@ def test_strata_picture_labels_every_stratum_of_two_parameters(pyplot, tmp_path)
     """strat.plot() on two parameters: a heat map of the quantity, a line per one-parameter stratum and a
     labelled point per point stratum (each with its periods); exactpte draw --strata writes it."""
     import exactpte
-    from exactpte.cli import main
+    from exactpte.cli.commands import main
 
     m = exactpte.ParametricChain([[0, 1, 0, 0], [0, 0, 1, 0], ["1-p", 0, 0, "p"], ["q", 0, 0, "1-q"]], [1, 0, 0, 0],
                                  params=["p", "q"])

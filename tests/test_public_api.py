@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import exactpte
-from exactpte.quantities import COMPUTED, CORE, PER_STATE, QUANTITY_KEYS, REGISTRY
-from exactpte.result import Result
+from exactpte.results.quantities import COMPUTED, CORE, PER_STATE, QUANTITY_KEYS, REGISTRY
+from exactpte.results.decomposition import Result
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,7 +108,7 @@ def test_registry_drives_every_list():
     from exactpte.testing import oracle
 
     assert report.QUANTITY_KEYS == QUANTITY_KEYS and report.COLUMNS[4:] == PER_STATE == strata.PER_STATE
-    assert certified_result.QUANTITIES == CORE and exactpte.result.QUANTITIES == COMPUTED
+    assert certified_result.QUANTITIES == CORE and exactpte.results.decomposition.QUANTITIES == COMPUTED
     assert oracle.VECTOR_KEYS == tuple(k for k in QUANTITY_KEYS if REGISTRY[k].kind == "state")
     assert set(oracle.KEYS) >= set(QUANTITY_KEYS)
     assert all(isinstance(getattr(exactpte.Decomposition, name), object) for name in COMPUTED)
@@ -116,9 +116,9 @@ def test_registry_drives_every_list():
 
 
 # -- a one-way import graph ---------------------------------------------------------------------------------
-OWNED = ("exactpte.result", "exactpte.decomposition", "exactpte.report", "exactpte.strata", "exactpte.certified",
-         "exactpte.certified.result", "exactpte.plotting", "exactpte.evaluation", "exactpte.quantities",
-         "exactpte.summation", "exactpte.structure_view", "exactpte.cli")
+OWNED = ("exactpte.results.decomposition", "exactpte.solves.work", "exactpte.results.report", "exactpte.results.strata", "exactpte.certified",
+         "exactpte.certified.result", "exactpte.plots.chains", "exactpte.solves.evaluation", "exactpte.results.quantities",
+         "exactpte.solves.summation", "exactpte.graph.view", "exactpte.cli.commands")
 
 
 def _all_imports(path: Path) -> set[str]:

@@ -132,7 +132,7 @@ def test_draw_writes_an_svg_with_one_node_per_state(tmp_path):
     pytest.importorskip("matplotlib", reason="matplotlib (the plot extra) is not installed")
     import re
 
-    from exactpte.cli import main
+    from exactpte.cli.commands import main
 
     out = tmp_path / "x.svg"
     assert main(["draw", "--example", "two-paths", "-o", str(out)]) == 0
@@ -145,7 +145,7 @@ def test_draw_writes_an_svg_with_one_node_per_state(tmp_path):
 def test_draw_writes_a_png_with_edge_labels(tmp_path):
     """exactpte draw -o x.png --edge-labels writes a non-trivial PNG."""
     pytest.importorskip("matplotlib", reason="matplotlib (the plot extra) is not installed")
-    from exactpte.cli import main
+    from exactpte.cli.commands import main
 
     png = tmp_path / "x.png"
     assert main(["draw", "--example", "branching", "-o", str(png), "--edge-labels"]) == 0 and png.stat().st_size > 1000
@@ -153,7 +153,7 @@ def test_draw_writes_a_png_with_edge_labels(tmp_path):
 
 def test_draw_refuses_an_unknown_file_ending(tmp_path):
     """exactpte draw -o x.txt exits with status 2 (usage error) before drawing: no extra needed."""
-    from exactpte.cli import main
+    from exactpte.cli.commands import main
 
     assert main(["draw", "--example", "branching", "-o", str(tmp_path / "x.txt")]) == 2
 
@@ -176,7 +176,7 @@ def test_notebook_latex_view_only_for_closed_forms():
 
 def test_cli_csv_has_a_header_and_a_line_a_state(capsys):
     """exactpte decompose --csv prints the documented header, then one line a state."""
-    from exactpte.cli import main
+    from exactpte.cli.commands import main
 
     dec = exactpte.decompose(exactpte.example("branching"))
     assert main(["decompose", "--example", "branching", "--csv"]) == 0

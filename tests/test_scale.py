@@ -10,12 +10,14 @@ from hypothesis import strategies as st
 
 import exactpte
 from exactpte import MarkovRewardProcess
-from exactpte.classical import bias, gain
-from exactpte.cli import main
+from exactpte.solves.classical import bias, gain
+from exactpte.cli.commands import main
 from exactpte.errors import NegativeEntryError, RowSumError, ShapeError
 from exactpte.fields import QQ, RationalFunctionField
-from exactpte.result import QUANTITIES
-from exactpte.structure import chain_structure, reverse_topological_components, strongly_connected_components, support_matrix
+from exactpte.results.decomposition import QUANTITIES
+from exactpte.graph.components import reverse_topological_components, strongly_connected_components
+from exactpte.graph.structure import chain_structure
+from exactpte.graph.support import support_matrix
 from exactpte.testing.random_chains import random_chain
 from proofs_check.claimed import from_decomposition
 from proofs_check.registry import run_checks

@@ -12,7 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exactpte
-from exactpte.structure import SupportGraph, bfs_levels, graph_structure, strongly_connected_components
+from exactpte.graph.components import strongly_connected_components
+from exactpte.graph.periods import bfs_levels
+from exactpte.graph.structure import graph_structure
+from exactpte.graph.support import SupportGraph
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,7 +25,7 @@ def test_decompose_on_a_small_chain_imports_no_scipy_nor_sympy(tmp_path):
 
     path = tmp_path / "c13.json"
     exactpte.dump(random_chain(13, seed=3), path)
-    code = ("import sys; from exactpte.cli import main; main(['decompose', sys.argv[1], '--json']); "
+    code = ("import sys; from exactpte.cli.commands import main; main(['decompose', sys.argv[1], '--json']); "
             "print([m for m in ('scipy', 'sympy', 'matplotlib') if m in sys.modules], file=sys.stderr)")
     res = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, cwd=ROOT,
                          env={"PYTHONPATH": str(ROOT), "PATH": ""}, check=True)

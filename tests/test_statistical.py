@@ -28,7 +28,7 @@ NOISY = random_chain(20, seed=3, n_classes=2)  # v* nonzero on the recurrent sta
 def no_exactpte_solver(monkeypatch):
     """Any call of exactpte's decomposition solver fails the test."""
     import exactpte.estimator.pipeline as pipeline
-    import exactpte.result as result
+    import exactpte.results.decomposition as result
 
     def boom(*a, **k):
         raise AssertionError("a statistical check called exactpte's solver")
@@ -71,7 +71,7 @@ def test_references_come_from_proofs_check_routes():
     assert ref.N == 5 and len(ref.transient) == 35
     dec = exactpte.decompose(BENCH)  # here only as the other route, to compare
     import numpy as np
-    from exactpte.floats import to_floats
+    from exactpte.model.to_float import to_floats
 
     assert np.allclose(ref.v_star, to_floats(dec.v_star)) and np.allclose(ref.g_star, to_floats(dec.g_star))
     assert np.allclose(ref.basis, np.array([to_floats(row) for row in dec.basis]))

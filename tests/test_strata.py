@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 import exactpte
 from exactpte import ParametricChain
-from exactpte.cli import main
+from exactpte.cli.commands import main
 from exactpte.errors import GenericRegionError, UsageError
-from exactpte.strata import stratify
+from exactpte.results.stratify import stratify
 from exactpte.testing.random_chains import parametrize, random_small_chain
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import exactpte
 from exactpte import AnchorError, MarkovRewardProcess
 from exactpte.testing.strategies import chains
-from exactpte.structure import chain_structure
+from exactpte.graph.structure import chain_structure
 
 # successor lists -> (classes, periods, cyclic classes, transient)
 KNOWN = [
@@ -127,7 +127,8 @@ def test_bfs_levels_are_the_unweighted_shortest_path_lengths(graph, data):
     import numpy as np
     from scipy.sparse import csgraph
 
-    from exactpte.structure import bfs_levels, support_matrix
+    from exactpte.graph.periods import bfs_levels
+    from exactpte.graph.support import support_matrix
 
     n, succ = graph
     g = support_matrix([sorted(set(s)) for s in succ])
@@ -139,7 +140,8 @@ def test_bfs_levels_are_the_unweighted_shortest_path_lengths(graph, data):
 
 def test_bfs_levels_on_a_long_path():
     """Depth 4,999: thirteen pointer-jumping passes."""
-    from exactpte.structure import bfs_levels, support_matrix
+    from exactpte.graph.periods import bfs_levels
+    from exactpte.graph.support import support_matrix
 
     n = 5000
     assert bfs_levels(support_matrix([[i + 1] for i in range(n - 1)] + [[0]]), 0).tolist() == list(range(n))
@@ -149,7 +151,7 @@ def test_bfs_levels_on_a_long_path():
 def test_band_order_is_a_permutation_that_narrows_a_renumbered_path(labels):
     """``band_order`` returns every node once, and a path numbered at random comes back with
     bandwidth 1 (each node next to its neighbours), so a dense elimination of it fills nothing."""
-    from exactpte.structure import band_order
+    from exactpte.graph.order import band_order
     succ = {labels[k]: [] for k in range(12)}
     for k in range(11):
         succ[labels[k]].append(labels[k + 1])

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import exactpte
 from conftest import scaled
 from exactpte import GenericRegionError, NegativeEntryError, ParametricChain, RowSumError, SymbolicEntryError
-from exactpte.examples import branching_param, cycle_rewards, paths_with_exit, two_state
+from exactpte.model.examples import branching_param, cycle_rewards, paths_with_exit, two_state
 from exactpte.testing.strategies import generic_points, parametric_chains
 
 FIELDS = ("g_star", "v_star", "theta", "psi", "rho", "h", "class_gain", "psi_coords")
@@ -144,7 +144,7 @@ def test_a_decimal_string_is_an_exact_decimal():
 
 
 def test_cli_on_parametric_file(tmp_path, capsys):
-    from exactpte.cli import main
+    from exactpte.cli.commands import main
 
     path = tmp_path / "c.json"
     path.write_text(json.dumps({"params": ["p", "q"], "P": [["1-p", "p"], ["q", "1-q"]], "r": [1, 0]}))
@@ -214,9 +214,9 @@ def test_denominator_conditions_implied_by_the_region_are_left_out():
 
 
 def _basis_through_Q_d(chain):
-    """The periodic columns of ``b`` by the phase system through ``Q^d`` (:func:`~exactpte.absorption.solve_transient`,
+    """The periodic columns of ``b`` by the phase system through ``Q^d`` (:func:`~exactpte.solves.absorption.solve_transient`,
     the route the rational path takes): the reference the cyclotomic route is checked against."""
-    from exactpte.absorption import solve_transient
+    from exactpte.solves.absorption import solve_transient
     S, F = chain.structure, chain.field
     rows = {s: {} for s in S.transient}
     for d in sorted({d for d in S.periods if d > 1}):

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import exactpte
 from exactpte import MarkovRewardProcess
-from exactpte.report import QUANTITY_KEYS
+from exactpte.results.report import QUANTITY_KEYS
 from exactpte.testing.strategies import chains
 from proofs_check import verify as trusted
 from proofs_check.cli import main

@@ -8,9 +8,9 @@ exactly checked inequalities and a-priori rounding bounds (:mod:`exactpte.certif
 enter the enclosures.
 """
 
-from .decomposition import decompose_certified
-from .result import CertifiedDecomposition
-from .rounding import Interval
-from .systems import Certificate, MMatrixSystem
+from exactpte.certified.decomposition import decompose_certified
+from exactpte.certified.result import CertifiedDecomposition
+from exactpte.certified.rounding import Interval
+from exactpte.certified.systems import Certificate, MMatrixSystem
 
 __all__ = ["decompose_certified", "CertifiedDecomposition", "Interval", "Certificate", "MMatrixSystem"]

@@ -34,15 +34,15 @@ import flint
 import numpy as np
 import scipy.sparse as sp
 
-from ..chain import Chain, MarkovRewardProcess, check_chain
-from ..errors import UsageError
-from ..floats import split_sparse_matrix, split_values
-from ..progress import Progress
-from ..structure import Structure
-from .rounding import ETA, U, Interval, down, gamma, up
-from .residual import RowSchedule, SplitMatrix, dd_residual, dekker_split, dot_terms, exact_sum, two_prod, two_sum
-from .result import CertifiedDecomposition
-from .systems import DIRECT_LIMIT, Certificate, ClassSolver, FloatSolver, MMatrixSystem
+from exactpte.model.chain import Chain, MarkovRewardProcess, check_chain
+from exactpte.errors import UsageError
+from exactpte.model.to_float import split_sparse_matrix, split_values
+from exactpte.progress import Progress
+from exactpte.graph.structure import Structure
+from exactpte.certified.rounding import ETA, U, Interval, down, gamma, up
+from exactpte.certified.residual import RowSchedule, SplitMatrix, dd_residual, dekker_split, dot_terms, exact_sum, two_prod, two_sum
+from exactpte.certified.result import CertifiedDecomposition
+from exactpte.certified.systems import DIRECT_LIMIT, Certificate, ClassSolver, FloatSolver, MMatrixSystem
 
 __all__ = ["decompose_certified", "nonneg_matvec"]
 
@@ -59,7 +59,7 @@ def nonneg_matvec(M: sp.csr_matrix, x: Interval) -> Interval:
 
 
 def exact_minus(r_split: tuple[np.ndarray, np.ndarray], f: np.ndarray | float, f_rad: np.ndarray | float = 0.0) -> tuple[Interval, Interval]:
-    """``r - f`` for exact ``r`` (``r_split = (hi, lo)`` to ``2^-106``, :func:`~exactpte.floats.split_values`)
+    """``r - f`` for exact ``r`` (``r_split = (hi, lo)`` to ``2^-106``, :func:`~exactpte.model.to_float.split_values`)
     and floats ``f`` known to ``f_rad``, as a point ``s`` plus a small interval (``c ∈ s + low``): the
     right-hand side keeps the digits a float subtraction would drop.
 

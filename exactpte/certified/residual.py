@@ -21,7 +21,7 @@ import math
 import numpy as np
 import scipy.sparse as sp
 
-from .rounding import ETA, U, gamma, up
+from exactpte.certified.rounding import ETA, U, gamma, up
 
 __all__ = ["SplitMatrix", "two_sum", "two_prod", "dekker_split", "exact_sum", "dot_terms", "dd_residual"]
 
@@ -79,7 +79,7 @@ class SplitMatrix:
     """A nonnegative sparse matrix known to ``rel_err``: every stored exact entry ``q`` satisfies
     ``|q - hi - lo| <= rel_err |hi| + ETA`` (``hi`` canonical CSR, ``lo`` aligned with ``hi.data``).
 
-    From an exact chain (:func:`exactpte.floats.split_sparse_matrix`) ``rel_err = 2^-104``; a plain
+    From an exact chain (:func:`exactpte.model.to_float.split_sparse_matrix`) ``rel_err = 2^-104``; a plain
     float matrix, taken as the nearest doubles of unknown exact entries, has ``lo = 0`` and
     ``rel_err = 2^-52``.
 
@@ -106,7 +106,7 @@ class SplitMatrix:
 
     @classmethod
     def exact(cls, hi: sp.csr_matrix, lo: np.ndarray) -> "SplitMatrix":
-        """From the aligned pair of :func:`exactpte.floats.split_sparse_matrix`."""
+        """From the aligned pair of :func:`exactpte.model.to_float.split_sparse_matrix`."""
         hi = sp.csr_matrix(hi)
         if not hi.has_canonical_format:
             order = cls._index_matrix(hi)

@@ -3,7 +3,7 @@ structure, and the certificates the bounds rest on (computed by
 :func:`exactpte.certified.decomposition.decompose_certified`).
 
 It shares the interface of the exact :class:`~exactpte.Decomposition`
-(:class:`exactpte.result.Result`): the same quantity names (``basis``, ``theta``, ``g_star``,
+(:class:`exactpte.results.decomposition.Result`): the same quantity names (``basis``, ``theta``, ``g_star``,
 ``v_star``, ``rho``, ``h``, ``psi``, ``psi_coords``, ``stationary``, ``absorption``,
 ``class_gain``, ``P_inf``), all properties, and the same ``to_dict`` / ``to_json`` options.
 """
@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..chain import MarkovRewardProcess
-from ..errors import UnknownNameError, UsageError
-from ..quantities import CORE, NESTED, QUANTITY_KEYS, Only
-from ..structure import Structure
-from ..structure_view import Anchors, StructureShortcuts, anchor_list, structure_dict
-from .rounding import Interval
-from .systems import Certificate
+from exactpte.model.chain import MarkovRewardProcess
+from exactpte.errors import UnknownNameError, UsageError
+from exactpte.results.quantities import CORE, NESTED, QUANTITY_KEYS, Only
+from exactpte.graph.structure import Structure
+from exactpte.graph.view import Anchors, StructureShortcuts, anchor_list, structure_dict
+from exactpte.certified.rounding import Interval
+from exactpte.certified.systems import Certificate
 
 __all__ = ["CertifiedDecomposition", "QUANTITIES", "FORMAT"]
 
@@ -217,7 +217,7 @@ class CertifiedDecomposition(StructureShortcuts):
 
 
 if TYPE_CHECKING:  # pragma: no cover - mypy checks that the certified result has the shared interface
-    from ..result import Result
+    from exactpte.results.decomposition import Result
 
     def _conforms(cert: CertifiedDecomposition) -> Result:
         return cert

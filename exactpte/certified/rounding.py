@@ -18,7 +18,7 @@ import flint
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..floats import to_floats
+from exactpte.model.to_float import to_floats
 
 __all__ = ["U", "ETA", "gamma", "down", "up", "Interval", "fsum_down", "fsum_up", "to_float_interval"]
 

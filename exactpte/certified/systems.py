@@ -32,9 +32,9 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from .iterative import fixed_point, gmres_columns
-from .residual import RowSchedule, SplitMatrix, dd_residual
-from .rounding import ETA, Interval, down, gamma, up
+from exactpte.certified.iterative import fixed_point, gmres_columns
+from exactpte.certified.residual import RowSchedule, SplitMatrix, dd_residual
+from exactpte.certified.rounding import ETA, Interval, down, gamma, up
 
 __all__ = ["Certificate", "MMatrixSystem", "ClassSolver", "DIRECT_LIMIT", "FloatSolver"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .algorithms import (
+from exactpte.estimator.algorithms import (
     GaugeMap,
     LearnedStructure,
     build_gauge,
@@ -25,8 +25,8 @@ from .algorithms import (
     projected_sa,
     reconstruct_profile,
 )
-from .generative import CallbackModel, GenerativeModel, TableModel
-from .pipeline import Estimate, Truth, avg_only, estimate, metrics, plug_in, truth_of
+from exactpte.estimator.generative import CallbackModel, GenerativeModel, TableModel
+from exactpte.estimator.pipeline import Estimate, Truth, avg_only, estimate, metrics, plug_in, truth_of
 
 __all__ = [
     "GenerativeModel",
@@ -53,7 +53,7 @@ __all__ = [
 
 def plot_errors(curves: Mapping[str, Sequence[tuple[float, float]]], ax: Any = None, **kwargs: Any) -> Any:
     """Estimator error curves ``{"E_v": [(samples, error), ...]}`` on log axes
-    (:func:`exactpte.plotting.plot_errors`; needs matplotlib)."""
-    from ..plotting import plot_errors as _plot
+    (:func:`exactpte.plots.curves.plot_errors`; needs matplotlib)."""
+    from exactpte.plots.curves import plot_errors as _plot
 
     return _plot(curves, ax=ax, **kwargs)

@@ -12,9 +12,9 @@ from typing import TypeAlias, overload
 
 import numpy as np
 
-from ..errors import UsageError
-from ..structure import Structure, chain_structure
-from .generative import GenerativeModel
+from exactpte.errors import UsageError
+from exactpte.graph.structure import Structure, chain_structure
+from exactpte.estimator.generative import GenerativeModel
 
 __all__ = [
     "LearnedStructure",

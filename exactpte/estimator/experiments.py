@@ -12,13 +12,13 @@ from typing import TextIO
 
 import numpy as np
 
-from ..chain import MarkovRewardProcess
-from ..examples import paper_benchmark
-from ..progress import Progress
-from ..structure import chain_structure
-from .algorithms import reconstruct_profile
-from .generative import TableModel
-from .pipeline import Truth, avg_only, estimate, metrics, plug_in, truth_of
+from exactpte.model.chain import MarkovRewardProcess
+from exactpte.model.examples import paper_benchmark
+from exactpte.progress import Progress
+from exactpte.graph.structure import chain_structure
+from exactpte.estimator.algorithms import reconstruct_profile
+from exactpte.estimator.generative import TableModel
+from exactpte.estimator.pipeline import Truth, avg_only, estimate, metrics, plug_in, truth_of
 
 __all__ = [
     "PAPER_FINAL",

@@ -17,9 +17,9 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..errors import UsageError
-from ..chain import MarkovRewardProcess
-from ..floats import to_float
+from exactpte.errors import UsageError
+from exactpte.model.chain import MarkovRewardProcess
+from exactpte.model.to_float import to_float
 
 __all__ = ["GenerativeModel", "TableModel", "CallbackModel"]
 

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import UsageError
-from ..result import decompose
-from ..floats import float_matrix, to_floats
-from ..chain import MarkovRewardProcess
-from ..result import Decomposition
-from .algorithms import (
+from exactpte.errors import UsageError
+from exactpte.results.decomposition import decompose
+from exactpte.model.to_float import float_matrix, to_floats
+from exactpte.model.chain import MarkovRewardProcess
+from exactpte.results.decomposition import Decomposition
+from exactpte.estimator.algorithms import (
     LearnedStructure,
     build_gauge,
     estimate_weights,
@@ -34,7 +34,7 @@ from .algorithms import (
     reconstruct_profile,
     structure_from,
 )
-from .generative import GenerativeModel, TableModel
+from exactpte.estimator.generative import GenerativeModel, TableModel
 
 __all__ = ["Truth", "truth_of", "Estimate", "estimate", "plug_in", "avg_only", "metrics"]
 

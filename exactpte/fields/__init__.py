@@ -9,8 +9,8 @@ An algorithm needs exact scalars with ``+ - * /`` and ``== 0``, and dense matric
 - :class:`~exactpte.fields.rational_functions.RationalFunctionField`: ``QQ(p, q, ...)``,
   cancelled fractions of python-flint ``fmpz_mpoly`` polynomials, fraction-free solves.
 
-Every stage (:mod:`exactpte.absorption`, :mod:`exactpte.decomposition`,
-:mod:`exactpte.classical`, :mod:`exactpte.evaluation`) takes ``chain.field`` and never asks
+Every stage (:mod:`exactpte.solves.absorption`, :mod:`exactpte.solves.work`,
+:mod:`exactpte.solves.classical`, :mod:`exactpte.solves.evaluation`) takes ``chain.field`` and never asks
 which field it got.  Output and evaluation go through the same protocol (``to_text``,
 ``to_latex``, ``evaluate``, ``denominator_factors``), so no caller inspects element types.
 
@@ -28,9 +28,9 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import flint
 
-from .polymatrix import PolyMatrix
-from .rational import QQ, RationalField
-from .rational_functions import RationalFunction, RationalFunctionField
+from exactpte.fields.polymatrix import PolyMatrix
+from exactpte.fields.rational import QQ, RationalField
+from exactpte.fields.rational_functions import RationalFunction, RationalFunctionField
 
 __all__ = ["Field", "QQ", "RationalField", "RationalFunctionField", "RationalFunction", "PolyMatrix"]
 

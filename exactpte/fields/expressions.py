@@ -39,10 +39,10 @@ from __future__ import annotations
 import re
 from typing import Generic, TypeVar, cast
 
-from .._numbers import parse_number
-from ..errors import EntryError, SymbolicEntryError
+from exactpte.numbers.scalars import parse_number
+from exactpte.errors import EntryError, SymbolicEntryError
 
-from .fraction_protocols import FractionField, PolyFraction
+from exactpte.fields.fraction_protocols import FractionField, PolyFraction
 
 E = TypeVar("E", bound=PolyFraction)
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from functools import reduce
 from typing import Any, Generic, TypeVar
 
-from ..errors import SingularSystemError
-from .polynomials import poly_lcm
+from exactpte.errors import SingularSystemError
+from exactpte.fields.polynomials import poly_lcm
 
-from .fraction_protocols import FractionField, PolyFraction
+from exactpte.fields.fraction_protocols import FractionField, PolyFraction
 
 E = TypeVar("E", bound=PolyFraction)
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from math import gcd
 
-from .polynomials import factor
+from exactpte.fields.polynomials import factor
 
 __all__ = ["poly_text", "rational_text"]
 

@@ -7,15 +7,15 @@ from typing import Any, cast
 
 import flint
 
-from .._numbers import to_fmpq
-from ..errors import SingularSystemError
-from .rows import solve_rows_densely
+from exactpte.numbers.scalars import to_fmpq
+from exactpte.errors import SingularSystemError
+from exactpte.fields.rows import solve_rows_densely
 
 __all__ = ["RationalField", "QQ"]
 
 MIN_BLOCK = 120
 """Square systems smaller than this go to the p-adic solver directly (its fixed cost is small there);
-larger ones are lifted (:mod:`exactpte.lifting`, which imports SciPy: small chains never load it)."""
+larger ones are lifted (:mod:`exactpte.fields.lifting`, which imports SciPy: small chains never load it)."""
 
 MIN_PHASE_BLOCK = 400
 """Transient phase systems smaller than this too: measured, the p-adic route is as fast up to ~300
@@ -108,10 +108,10 @@ class RationalField:
         return M.tolist()
 
     def solve_sparse(self, rows, B) -> list[list[flint.fmpq]]:
-        """Numeric-symbolic lifting (:func:`exactpte.lifting.lift_sparse_system`) on systems of at
+        """Numeric-symbolic lifting (:func:`exactpte.fields.lifting.lift_sparse_system`) on systems of at
         least ``MIN_BLOCK`` rows, the dense p-adic solve otherwise or when lifting does not apply."""
         if len(rows) >= MIN_BLOCK:  # lifting imports SciPy: only when it applies
-            from ..lifting import lift_sparse_system
+            from exactpte.fields.lifting import lift_sparse_system
 
             X = lift_sparse_system(rows, B)
             if X is not None:
@@ -120,13 +120,13 @@ class RationalField:
 
     @staticmethod
     def solve_phase_system(Q_rows, C, d: int) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
-        """Numeric-symbolic lifting (:func:`exactpte.lifting.lift_phase_system`: float digits, exact
+        """Numeric-symbolic lifting (:func:`exactpte.fields.lifting.lift_phase_system`: float digits, exact
         integer residuals, the answer verified exactly) on blocks of at least ``MIN_PHASE_BLOCK`` states,
         as integer numerators over one denominator; ``None`` where it does not apply (small blocks,
         large entries), and the p-adic solve runs."""
         if len(Q_rows) < MIN_PHASE_BLOCK:
             return None
-        from ..lifting import lift_phase_system
+        from exactpte.fields.lifting import lift_phase_system
 
         return lift_phase_system(Q_rows, C, d)
 

@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 import flint
 
-from .._numbers import is_float_like, to_fmpq
-from ..errors import EntryError, FloatEntryError, SymbolicEntryError, UsageError
-from . import polynomials, sympy_bridge
-from .expressions import parse_expression
-from .polymatrix import PolyMatrix, bareiss_solve, bareiss_split
-from .printing import poly_text, rational_text
-from .rows import solve_rows_densely
-from .signs import never_positive
+from exactpte.numbers.scalars import is_float_like, to_fmpq
+from exactpte.errors import EntryError, FloatEntryError, SymbolicEntryError, UsageError
+from exactpte.fields import polynomials, sympy_bridge
+from exactpte.fields.expressions import parse_expression
+from exactpte.fields.polymatrix import PolyMatrix, bareiss_solve, bareiss_split
+from exactpte.fields.printing import poly_text, rational_text
+from exactpte.fields.rows import solve_rows_densely
+from exactpte.fields.signs import never_positive
 
 __all__ = ["RationalFunction", "RationalFunctionField"]
 

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 import flint
 
-from . import polynomials
-from .signs import real_roots, sign_at_root
+from exactpte.fields import polynomials
+from exactpte.fields.signs import real_roots, sign_at_root
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .rational_functions import RationalFunction, RationalFunctionField
+    from exactpte.fields.rational_functions import RationalFunction, RationalFunctionField
 
 __all__ = ["has_valid_point", "simplest_region", "sample_point", "vanishes_in_region"]
 

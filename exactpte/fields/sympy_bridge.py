@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import flint
 
-from ..errors import SymbolicEntryError
-from .polynomials import factor
+from exactpte.errors import SymbolicEntryError
+from exactpte.fields.polynomials import factor
 
 if TYPE_CHECKING:  # pragma: no cover
     import sympy

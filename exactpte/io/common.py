@@ -9,9 +9,9 @@ from typing import TypeVar
 
 import flint
 
-from .._numbers import parse_number
-from ..chain import Chain
-from ..errors import ChainFileError, ExactpteError, InvalidChainError
+from exactpte.numbers.scalars import parse_number
+from exactpte.model.chain import Chain
+from exactpte.errors import ChainFileError, ExactpteError, InvalidChainError
 
 __all__ = ["DECIMAL_NOTE", "note_decimals", "ascii_digits", "state_index", "exact_value", "naming"]
 
@@ -48,7 +48,7 @@ def state_index(token: str, where: str, n: int | None = None) -> int:
 
 
 def exact_value(token: str, where: str) -> flint.fmpq:
-    """A number token read exactly (:func:`exactpte._numbers.parse_number`); the error names ``where``."""
+    """A number token read exactly (:func:`exactpte.numbers.scalars.parse_number`); the error names ``where``."""
     try:
         q = parse_number(token)
     except ExactpteError as e:

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import flint
 
-from ..chain import MarkovRewardProcess, check_chain
-from ..errors import ChainFileError, UsageError
-from .common import exact_value, naming, note_decimals, state_index
+from exactpte.model.chain import MarkovRewardProcess, check_chain
+from exactpte.errors import ChainFileError, UsageError
+from exactpte.io.common import exact_value, naming, note_decimals, state_index
 
 __all__ = ["to_edge_csv", "read_edge_csv"]
 

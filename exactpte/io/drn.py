@@ -13,7 +13,7 @@ The reward of a state under a reward model is, as in Storm, its state reward plu
 its single action.  With several reward models, ``reward_model=NAME`` picks one (an error lists
 the names otherwise).  Values are exact numbers; with ``@parameters`` they are expressions in
 the parameters (parsed, never evaluated) and the chain is a
-:class:`~exactpte.parametric.ParametricChain`.  ``$name`` placeholders are expanded.  The
+:class:`~exactpte.model.parametric.ParametricChain`.  ``$name`` placeholders are expanded.  The
 rules are in ``docs/formats.md``.
 
 Examples
@@ -32,12 +32,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .._numbers import as_int, parse_number
-from ..chain import Chain, MarkovRewardProcess, check_chain
-from ..errors import ChainFileError, ExactpteError
-from ..fields import RationalFunctionField
-from ..parametric import ParametricChain, parameter_field
-from .common import ascii_digits, naming, note_decimals
+from exactpte.numbers.scalars import as_int, parse_number
+from exactpte.model.chain import Chain, MarkovRewardProcess, check_chain
+from exactpte.errors import ChainFileError, ExactpteError
+from exactpte.fields import RationalFunctionField
+from exactpte.model.parametric import ParametricChain, parameter_field
+from exactpte.io.common import ascii_digits, naming, note_decimals
 
 __all__ = ["to_drn", "read_drn"]
 

@@ -26,11 +26,11 @@ from typing import IO, Any
 
 import flint
 
-from .._numbers import MAX_DIGITS
-from ..chain import Chain, MarkovRewardProcess, check_chain
-from ..errors import ChainFileError, RowSumError
-from ..parametric import ParametricChain
-from .common import naming, note_decimals
+from exactpte.numbers.scalars import MAX_DIGITS
+from exactpte.model.chain import Chain, MarkovRewardProcess, check_chain
+from exactpte.errors import ChainFileError, RowSumError
+from exactpte.model.parametric import ParametricChain
+from exactpte.io.common import naming, note_decimals
 
 __all__ = ["loads", "from_dict", "chain_to_dict", "dumps", "dump", "unique_keys", "KEYS"]
 

@@ -25,11 +25,11 @@ from __future__ import annotations
 import re
 import flint
 
-from .._numbers import parse_number
-from ..chain import MarkovRewardProcess, check_chain
-from ..errors import ChainFileError, UsageError
-from ..floats import to_float
-from .common import ascii_digits, exact_value, naming, note_decimals, state_index
+from exactpte.numbers.scalars import parse_number
+from exactpte.model.chain import MarkovRewardProcess, check_chain
+from exactpte.errors import ChainFileError, UsageError
+from exactpte.model.to_float import to_float
+from exactpte.io.common import ascii_digits, exact_value, naming, note_decimals, state_index
 
 __all__ = ["to_prism", "read_prism"]
 

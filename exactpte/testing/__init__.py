@@ -1,10 +1,10 @@
 """exactpte for testing: the exact oracle for float implementations, random chains, strategies.
 
-- :mod:`exactpte.testing.oracle`: :func:`compare` and the ``assert_*`` helpers (numpy only);
-- :mod:`exactpte.testing.diagnoses`: what a wrong gain or an off-gauge bias came from (numpy only);
-- :mod:`exactpte.testing.references`: independent exact absorption probabilities, fundamental
+- :mod:`exactpte.oracle.compare`: :func:`compare` and the ``assert_*`` helpers (numpy only);
+- :mod:`exactpte.oracle.diagnoses`: what a wrong gain or an off-gauge bias came from (numpy only);
+- :mod:`exactpte.oracle.references`: independent exact absorption probabilities, fundamental
   matrix, mean first-passage times and total reward before absorption (python-flint);
-- :mod:`exactpte.testing.candidates`: reading another tool's output (JSON, CSV, ``.npz``);
+- :mod:`exactpte.oracle.candidates`: reading another tool's output (JSON, CSV, ``.npz``);
 - :mod:`exactpte.testing.random_chains`: random reducible periodic chains, valid by construction;
 - :mod:`exactpte.testing.strategies`: the same as Hypothesis strategies (imports hypothesis).
 
@@ -16,7 +16,7 @@ Examples
 True
 """
 
-from .oracle import (
+from exactpte.oracle.compare import (
     VECTOR_KEYS,
     Finding,
     Report,

@@ -24,9 +24,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from ..errors import UsageError
-from ..chain import MarkovRewardProcess
-from ..parametric import ParametricChain
+from exactpte.errors import UsageError
+from exactpte.model.chain import MarkovRewardProcess
+from exactpte.model.parametric import ParametricChain
 
 __all__ = ["build_chain", "draw_spec", "random_chain", "random_small_chain", "parametrize", "ChainSpec", "FAMILIES",
            "draw_sweep_chain", "sweep_chain"]

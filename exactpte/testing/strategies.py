@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 
-from ..chain import MarkovRewardProcess
-from .random_chains import FAMILIES, ChainSpec, build_chain, draw_spec, draw_sweep_chain, parametrize
+from exactpte.model.chain import MarkovRewardProcess
+from exactpte.testing.random_chains import FAMILIES, ChainSpec, build_chain, draw_spec, draw_sweep_chain, parametrize
 
 if TYPE_CHECKING:
-    from ..parametric import ParametricChain
+    from exactpte.model.parametric import ParametricChain
 
 __all__ = ["chain_specs", "chains", "sweep_chains", "edge_case_chains", "parametric_chains", "generic_points", "describe"]
 
@@ -171,7 +171,7 @@ def describe(chain: MarkovRewardProcess) -> list[str]:
         out.append("periodic class")
     if S.transient:
         out.append("transient states")
-        from ..absorption import phase_offset_basis
+        from exactpte.solves.absorption import phase_offset_basis
 
         basis = phase_offset_basis(chain, S)
         col = 0

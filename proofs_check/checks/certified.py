@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from exactpte.certified.rounding import Interval
-from exactpte.structure_view import anchor_list
+from exactpte.graph.view import anchor_list
 
 from ..claimed import Claimed
 from ..conventions import canonical, reanchor

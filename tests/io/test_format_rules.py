@@ -16,7 +16,7 @@ import pytest
 
 import exactpte
 from exactpte import ChainFileError, InvalidChainError, RowSumError, ShapeError, SymbolicEntryError
-from exactpte.cli import main
+from exactpte.cli.commands import main
 from exactpte.errors import CandidateError, EntryError, NegativeEntryError
 
 DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "formats.md"

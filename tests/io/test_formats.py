@@ -82,7 +82,7 @@ def test_scipy_sparse_needs_an_explicit_exact_conversion():
 
 
 def test_cli_reads_prism_with_rewards(tmp_path, capsys):
-    from exactpte.cli import main
+    from exactpte.cli.commands import main
 
     tra, srew, _ = to_prism(exactpte.example("two-paths"))
     (tmp_path / "m.tra").write_text(tra)

@@ -39,7 +39,7 @@ def test_several_reward_models_need_a_choice_and_the_error_lists_them(capsys):
         exactpte.load(DATA / "two-rewards.drn.bz2")
     with pytest.raises(exactpte.ChainFileError, match="no reward model 'nope'; the file has steps, visits"):
         exactpte.load(DATA / "two-rewards.drn.bz2", reward_model="nope")
-    from exactpte.cli import main
+    from exactpte.cli.commands import main
 
     assert main(["decompose", str(DATA / "two-rewards.drn.bz2"), "--reward-model", "visits", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["rho"] == EXPECTED["two-rewards.drn.bz2"]["rho"]["visits"]

@@ -1,0 +1,139 @@
+"""Strongly connected components of the support graph, which of them are closed, and their order
+(Tarjan's algorithm in plain Python for small graphs, scipy.sparse.csgraph for large ones)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # scipy loads only for graphs past SMALL_GRAPH edges (or when a caller asks scipy for more)
+    import scipy.sparse as sp
+
+from exactpte.graph.support import as_scipy, edge_sources, is_small
+
+__all__ = ["strongly_connected_components", "closed_components", "reverse_topological_components"]
+
+
+def strongly_connected_components(graph: "sp.csr_matrix") -> tuple[int, np.ndarray]:
+    """SCC labels of the support graph (scipy's linear-time algorithm).
+
+    Examples
+    --------
+    >>> from exactpte.graph.support import support_matrix
+    >>> k, labels = strongly_connected_components(support_matrix([[1], [0, 2], [2]]))
+    >>> k, bool(labels[0] == labels[1] != labels[2])
+    (2, True)
+    """
+    if is_small(graph):
+        return _tarjan(graph.shape[0], graph.indptr.tolist(), graph.indices.tolist())
+    from scipy.sparse import csgraph
+
+    k, labels = csgraph.connected_components(as_scipy(graph), directed=True, connection="strong")
+    return int(k), labels
+
+
+def _tarjan(n: int, indptr: list[int], indices: list[int]) -> tuple[int, np.ndarray]:
+    """SCC labels by Tarjan's algorithm (iterative), numbered as components complete: after every
+    component they reach, as scipy numbers them."""
+    index, low, labels = [-1] * n, [0] * n, [-1] * n
+    on_stack, stack = [False] * n, []
+    k = counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        work = [[root, indptr[root]]]
+        while work:
+            frame = work[-1]
+            v, i = frame
+            if i < indptr[v + 1]:
+                frame[1] = i + 1
+                w = indices[i]
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append([w, indptr[w]])
+                elif on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+                continue
+            work.pop()
+            if work and low[v] < low[work[-1][0]]:
+                low[work[-1][0]] = low[v]
+            if low[v] == index[v]:
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    labels[w] = k
+                    if w == v:
+                        break
+                k += 1
+    return k, np.array(labels, dtype=np.int32)
+
+
+def closed_components(graph: "sp.csr_matrix", k: int, labels: np.ndarray) -> np.ndarray:
+    """For each SCC label, whether the SCC is closed (no edge leaves it): ``lem:recurrent_decomp``.
+
+    Examples
+    --------
+    >>> from exactpte.graph.support import support_matrix
+    >>> g = support_matrix([[1], [0, 2], [2]])
+    >>> k, labels = strongly_connected_components(g)
+    >>> closed = closed_components(g, k, labels)
+    >>> bool(closed[labels[2]]), bool(closed[labels[0]])
+    (True, False)
+    """
+    rows = edge_sources(graph)
+    leaving = labels[rows] != labels[graph.indices]
+    closed = np.ones(k, dtype=bool)
+    closed[labels[rows[leaving]]] = False
+    return closed
+
+
+def reverse_topological_components(graph: "sp.csr_matrix", labels: np.ndarray, comps: "Sequence[int] | np.ndarray") -> list[int]:
+    """The SCC labels ``comps`` ordered downstream first (every SCC after those it reaches).
+
+    This is the order in which absorbing systems on the transient part are solved
+    block by block.  scipy's labels already come in that order (its SCC algorithm numbers a
+    component when it completes, after everything it reaches), which one vectorised pass over
+    the cross edges confirms; a topological sort runs only if it does not hold.
+
+    Examples
+    --------
+    >>> from exactpte.graph.support import support_matrix
+    >>> g = support_matrix([[1], [2], [2], [0]])
+    >>> k, labels = strongly_connected_components(g)
+    >>> order = reverse_topological_components(g, labels, [labels[s] for s in (3, 0, 1)])
+    >>> [s for c in order for s in (0, 1, 3) if labels[s] == c]
+    [1, 0, 3]
+    """
+    lr, lc = labels[edge_sources(graph)], labels[graph.indices]
+    mask = lr != lc
+    if bool(np.all(lr[mask] > lc[mask])):
+        return np.sort(np.asarray(comps, dtype=np.int64)).tolist()
+    wanted = set(int(c) for c in comps)
+    pairs = set(zip(lr[mask].tolist(), lc[mask].tolist()))
+    out_deg = {c: 0 for c in wanted}
+    preds: dict[int, list[int]] = {c: [] for c in wanted}
+    for a, b in pairs:
+        if a in wanted and b in wanted:
+            out_deg[a] += 1
+            preds[b].append(a)
+    ready = sorted(c for c, deg in out_deg.items() if deg == 0)
+    order: list[int] = []
+    while ready:
+        c = ready.pop()
+        order.append(c)
+        for a in preds[c]:
+            out_deg[a] -= 1
+            if out_deg[a] == 0:
+                ready.append(a)
+    return order
+
+

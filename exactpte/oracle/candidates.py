@@ -1,0 +1,110 @@
+"""Reading another implementation's output for ``exactpte check``: JSON, CSV or ``.npz``.
+
+- JSON: an object with any subset of the keys of ``exactpte decompose --json``; numbers
+  as JSON numbers (``NaN`` and ``Infinity`` are read, and then never agree) or ``"p/q"`` strings.
+- CSV: a header naming per-state columns (e.g. ``g_star,v_star,rho,h``), optionally a ``state``
+  column, which must then be a permutation of ``0..rows-1``; one row per state.
+- ``.npz``: arrays named after the keys (no pickled objects).
+
+Which keys are allowed, and how values are judged, is :func:`exactpte.oracle.compare.compare`'s
+business; this module only reads, and names the file, line or key of anything malformed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import numpy as np
+
+from exactpte.errors import CandidateError
+from exactpte.io.json import unique_keys
+from exactpte.oracle.compare import ALIASES, EXTRA_STATE_KEYS, VECTOR_KEYS
+
+__all__ = ["load_candidate"]
+
+
+def load_candidate(path: str | os.PathLike) -> dict[str, Any]:
+    """The candidate's quantities as a dict (keys as in the JSON contract).
+
+    Raises
+    ------
+    CandidateError
+        The file cannot be read or is malformed (the message names the file and the place).
+    """
+    suffix = os.path.splitext(str(path))[1].lower()
+    if suffix == ".npz":
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                data = {k: z[k] for k in z.files}
+        except (OSError, ValueError, EOFError) as e:
+            raise CandidateError(f"{path}: cannot read as .npz ({e})") from None
+        except Exception as e:  # zipfile.BadZipFile and other corruptions
+            raise CandidateError(f"{path}: not a valid .npz file ({type(e).__name__})") from None
+        for k, a in data.items():
+            if a.dtype.kind not in "iufb":
+                raise CandidateError(f"{path}: array {k!r} has dtype {a.dtype}, expected numbers")
+        return data
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as e:
+        raise CandidateError(f"{path}: cannot read ({e.strerror})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise CandidateError(f"{path}: not UTF-8 text (byte offset {e.start})") from None
+    if suffix == ".csv":
+        return _csv(text, str(path))
+    try:
+        data = json.loads(text, object_pairs_hook=unique_keys, parse_int=_json_int)
+    except json.JSONDecodeError as e:
+        raise CandidateError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
+    except (ValueError, RecursionError) as e:
+        raise CandidateError(f"{path}: {e if isinstance(e, ValueError) else 'nested too deeply'}") from None
+    if not isinstance(data, dict):
+        raise CandidateError(f"{path}: the candidate must be a JSON object")
+    return data
+
+
+def _csv(text: str, path: str) -> dict[str, Any]:
+    lines = [(k, ln) for k, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")]
+    if not lines:
+        raise CandidateError(f"{path}: empty CSV")
+    head = [h.strip() for h in lines[0][1].split(",")]
+    if len(set(head)) != len(head):
+        raise CandidateError(f"{path}: line {lines[0][0]}: a column name repeats ({head})")
+    for h in head:
+        if h != "state" and ALIASES.get(h, h) not in (*VECTOR_KEYS, *EXTRA_STATE_KEYS):
+            raise CandidateError(f"{path}: line {lines[0][0]}: column {h!r} is not a per-state quantity "
+                                 f"(state, {', '.join((*VECTOR_KEYS, *EXTRA_STATE_KEYS))})")
+    cols: dict[str, list] = {h: [] for h in head}
+    for k, ln in lines[1:]:
+        cells = [c.strip() for c in ln.split(",")]
+        if len(cells) != len(head):
+            raise CandidateError(f"{path}: line {k} has {len(cells)} cells, the header has {len(head)}")
+        for h, c in zip(head, cells):
+            cols[h].append(c)
+    if "state" in cols:
+        states = []
+        for k_line, s in zip((k for k, _ in lines[1:]), cols.pop("state")):
+            if not (s.isascii() and s.isdigit()):
+                raise CandidateError(f"{path}: line {k_line}: state {s!r:.20} is not a state index")
+            states.append(int(s))
+        if sorted(states) != list(range(len(states))):
+            dup = sorted({s for s in states if states.count(s) > 1})
+            out_of_range = sorted(s for s in states if s >= len(states))
+            raise CandidateError(f"{path}: the state column must list 0..{len(states) - 1} once each "
+                                 f"(repeated: {dup[:8]}, out of range: {out_of_range[:8]})")
+        order = np.argsort(states)
+        cols = {h: [v[i] for i in order] for h, v in cols.items()}
+    if not cols:
+        raise CandidateError(f"{path}: no quantity columns")
+    return cols
+
+
+def _json_int(text: str) -> int | str:
+    """A JSON integer; one too long for Python's int parsing (> 4,000 digits) is kept as its text, which
+    the oracle reads exactly (and refuses: no float holds it)."""
+    return int(text) if len(text) <= 4000 else text

@@ -1,0 +1,351 @@
+"""Outputs of a :class:`~exactpte.results.decomposition.Decomposition`: the JSON contract, a per-state table,
+a summary and LaTeX.  The keys and columns come from :mod:`exactpte.results.quantities`; the structure
+keys from :func:`exactpte.graph.view.structure_dict`.
+
+Canonical by construction (states 0-based, classes and anchors in the conventions of
+:mod:`exactpte.graph.structure`, numbers as reduced ``"p/q"`` strings or, for parametric chains,
+cancelled expressions), so two runs, golden files and other tools compare with ``==``.
+Every number is printed through the field (``field.to_text`` / ``field.to_latex``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from exactpte.model.chain import Chain
+from exactpte.errors import UnknownNameError, UsageError
+from exactpte.fields import Field
+from exactpte.model.parametric import ParametricChain
+from exactpte.results.quantities import CORE, NESTED, PER_STATE, QUANTITY_KEYS, Only
+from exactpte.graph.structure import Structure
+from exactpte.graph.view import Anchors, structure_dict
+
+
+class Decomposed(Protocol):
+    """What the printers read of a decomposition; :class:`~exactpte.results.decomposition.Decomposition` has it all
+    (declared here because :mod:`exactpte.results.decomposition` uses this module: no import runs back up)."""
+
+    @property
+    def chain(self) -> Chain:
+        """The chain decomposed."""
+
+    @property
+    def field(self) -> Field[Any]:
+        """Its field (``QQ`` or ``QQ(params)``)."""
+
+    @property
+    def structure(self) -> Structure:
+        """Classes, periods, cyclic classes, transient states."""
+
+    @property
+    def anchors(self) -> Anchors:
+        """``anchors[i][k] = a_{i,k}``."""
+
+    @property
+    def anchor_list(self) -> list[tuple[int, int, int]]:
+        """``(class, phase, state)`` per basis column."""
+
+    @property
+    def n(self) -> int:
+        """Number of states."""
+
+    @property
+    def basis_sparse(self) -> tuple[dict[int, Any], ...]:
+        """``basis_sparse[s] = {c: b_c(s)}``, nonzero entries only."""
+
+    @property
+    def theta(self) -> Any:
+        """``θ*_{i,k}`` in basis-column order."""
+
+    @property
+    def class_gain(self) -> Any:
+        """``π_i · r`` per class."""
+
+    @property
+    def g_star(self) -> Any:
+        """``g*``."""
+
+    @property
+    def v_star(self) -> Any:
+        """``v*``."""
+
+    @property
+    def rho(self) -> Any:
+        """The gain ``ρ``."""
+
+    @property
+    def h(self) -> Any:
+        """The normalized bias."""
+
+    @property
+    def psi(self) -> Any:
+        """``ψ``."""
+
+__all__ = ["FORMAT", "QUANTITY_KEYS", "check_only", "structure_dict", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
+           "to_html", "latex_array", "to_dataframe", "COLUMNS"]
+
+COLUMNS: tuple[str, ...] = ("state", "label", "where", "r", *PER_STATE)
+"""The per-state columns of :func:`to_csv`, :func:`to_html` and :func:`to_dataframe`."""
+
+FORMAT = "exactpte.solves.work/1"
+"""The ``format`` key of the exact JSON contract (``QUANTITY_KEYS``, from :mod:`exactpte.results.quantities`, are
+the keys that hold computed quantities; ``only=`` selects among them, and only what is selected is computed)."""
+
+
+def check_only(only: Only) -> tuple[str, ...] | None:
+    """``only`` as a tuple of :data:`QUANTITY_KEYS` (``None``: everything); a comma-separated string is accepted.
+
+    Examples
+    --------
+    >>> check_only("rho,h")
+    ('rho', 'h')
+    >>> check_only(["rho", "gain"])
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.UnknownNameError: unknown quantity 'gain' in only=; choose from basis, theta, g_star, v_star, rho, h, psi, stationary, class_gain, P_inf, hitting_times
+    """
+    if only is None:
+        return None
+    items = [x.strip() for x in only.split(",")] if isinstance(only, str) else list(only)
+    for x in items:
+        if x not in QUANTITY_KEYS:
+            raise UnknownNameError(f"unknown quantity {x!r} in only=; choose from {', '.join(QUANTITY_KEYS)}")
+    if not items:
+        raise UnknownNameError(f"only= names no quantity; choose from {', '.join(QUANTITY_KEYS)}")
+    return tuple(dict.fromkeys(items))
+
+
+def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None) -> list[str]:
+    """Where a parametric decomposition holds: the generic region of the chain, then
+    ``f != 0`` for every irreducible factor of a denominator of an output (of the ``only``
+    quantities when given; empty over ``QQ``)."""
+    if not dec.field.is_parametric:
+        return []
+    seen: dict[str, None] = {}
+    keys = only or CORE  # basis first: the rest reuse it
+    values = []
+    for key in keys:
+        if key in ("P_inf", "hitting_times"):
+            continue
+        if key in NESTED:
+            values += [x for row in getattr(dec, key) for x in row]
+        else:
+            values += list(getattr(dec, key))
+    if isinstance(dec.chain, ParametricChain):  # factors with no root in the valid region left out
+        return dec.chain.conditions(values)
+    for x in values:
+        for factor in dec.field.denominator_factors(x):
+            seen.setdefault(f"{factor} != 0", None)
+    return list(seen)
+
+
+def _params(dec: Decomposed) -> list[str]:
+    """The parameters of a parametric chain (none for a rational one)."""
+    return list(dec.chain.params) if isinstance(dec.chain, ParametricChain) else []
+
+
+def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_times: bool = False,
+            only: Only = None) -> dict[str, Any]:
+    """The JSON contract as a dict (numbers as text, states 0-based); see ``docs/json-contract.md``.
+
+    ``only`` (names from :data:`QUANTITY_KEYS`, or ``"rho,h"``) keeps the structure keys and
+    just those quantities, and computes nothing else (``include_*`` are then ignored).
+
+    Examples
+    --------
+    >>> import exactpte
+    >>> d = to_dict(exactpte.decompose(exactpte.example("periodic")))
+    >>> d["format"], d["g_star"], d["rho"], d["periods"]
+    ('exactpte.solves.work/1', ['1', '0'], ['1/2', '1/2'], [2])
+    >>> sorted(to_dict(exactpte.decompose(exactpte.example("periodic")), only="rho,h"))[-4:]
+    ['n', 'periods', 'rho', 'transient']
+    """
+    only = check_only(only)
+    if only is None:
+        keys = [k for k in QUANTITY_KEYS if (k != "P_inf" or include_P_inf) and (k != "hitting_times" or include_hitting_times)]
+    else:
+        keys = [k for k in QUANTITY_KEYS if k in only]
+    text = dec.field.to_text
+    s = lambda v: [text(x) for x in v]
+    out: dict[str, Any] = {"format": FORMAT, **structure_dict(dec)}
+    def put(key: str) -> None:
+        if key == "basis":  # from the sparse rows: a zero's text once, not once an entry (10^7 entries at n = 8,607)
+            zero, rows = text(dec.field.zero), []
+            for sparse in dec.basis_sparse:
+                row = [zero] * dec.structure.N
+                for c, x in sparse.items():
+                    row[c] = text(x)
+                rows.append(row)
+            out[key] = rows
+        else:
+            out[key] = [s(row) for row in getattr(dec, key)] if key in NESTED else s(getattr(dec, key))
+
+    for key in keys:
+        if key not in ("P_inf", "hitting_times"):
+            put(key)
+    if dec.field.is_parametric:
+        out["params"] = _params(dec)
+        out["assumptions"] = assumptions(dec, only=only)
+    for key in keys:
+        if key in ("P_inf", "hitting_times"):
+            put(key)
+    return out
+
+
+def to_json(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_times: bool = False,
+            indent: int | None = None, only: Only = None) -> str:
+    """JSON text of :func:`to_dict`; canonical, so two runs compare with ``==``."""
+    return json.dumps(to_dict(dec, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only),
+                      indent=indent)
+
+
+def table(dec: Decomposed) -> str:
+    """A per-state table: state, class/phase or transient, r, g*, v*, ρ, h, ψ.
+
+    Examples
+    --------
+    >>> import exactpte
+    >>> lines = table(exactpte.decompose(exactpte.example("periodic"))).splitlines()
+    >>> len(lines), lines[2].split()
+    (4, ['0', 'F0/C0', '(anchor)', '1', '1', '0', '1/2', '1/4', '1/4'])
+    """
+    S = dec.structure
+    text = dec.field.to_text
+    head = ["state", "where", "r", "g*", "v*", "rho", "h", "psi"]
+    rows = []
+    anchors = {a for _, _, a in dec.anchor_list}
+    for s in range(dec.n):
+        where = "T" if S.class_of[s] < 0 else f"F{S.class_of[s]}/C{S.phase_of[s]}"
+        if s in anchors:
+            where += " (anchor)"
+        values = (dec.chain.r[s], dec.g_star[s], dec.v_star[s], dec.rho[s], dec.h[s], dec.psi[s])
+        rows.append([dec.chain.label(s), where] + [text(x) for x in values])
+    widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(head)]
+    line = lambda cells: "  ".join(c.rjust(w) for c, w in zip(cells, widths)).rstrip()
+    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def summary(dec: Decomposed) -> str:
+    """Structure and persistent coordinates in a few lines."""
+    S = dec.structure
+    text = dec.field.to_text
+    lines = [f"n = {dec.n}, {len(S.classes)} closed class(es), {len(S.transient)} transient state(s), N = {S.N}"]
+    if dec.field.is_parametric:
+        conditions = ", ".join(assumptions(dec))
+        lines.append(f"parameters {', '.join(_params(dec))}; " + (f"valid where {conditions}" if conditions else "valid for every value of the parameters"))
+    col = 0
+    for i, (members, d) in enumerate(zip(S.classes, S.periods)):
+        th = ", ".join(text(t) for t in dec.theta[col : col + d])
+        lines.append(
+            f"  F{i}: {len(members)} state(s), period {d}, anchors {list(dec.anchors[i])}, "
+            f"theta = ({th}), gain = {text(dec.class_gain[i])}"
+        )
+        col += d
+    return "\n".join(lines)
+
+
+def to_latex(dec: Decomposed) -> str:
+    """A LaTeX ``tabular`` of the per-state table (fractions as ``\\tfrac``)."""
+    S = dec.structure
+    latex = dec.field.to_latex
+    out = [
+        "\\begin{tabular}{llrrrrrr}",
+        "\\toprule",
+        "$s$ & class/phase & $r$ & $g^\\star_\\Pi$ & $v^\\star_\\Pi$ & $\\rho$ & $h$ & $\\psi_\\Pi$ \\\\",
+        "\\midrule",
+    ]
+    for s in range(dec.n):
+        where = "$\\mathsf T$" if S.class_of[s] < 0 else f"$C_{{{S.class_of[s]},{S.phase_of[s]}}}$"
+        values = (dec.chain.r[s], dec.g_star[s], dec.v_star[s], dec.rho[s], dec.h[s], dec.psi[s])
+        vals = " & ".join(f"${latex(x)}$" for x in values)
+        label = dec.chain.label(s).replace("_", "\\_")
+        out.append(f"{label} & {where} & {vals} \\\\")
+    out += ["\\bottomrule", "\\end{tabular}"]
+    return "\n".join(out)
+
+
+def per_state_rows(dec: Decomposed, *, columns: tuple[str, ...] = COLUMNS) -> list[list[str]]:
+    """One row a state, as text: the ``columns`` (from :data:`COLUMNS`; ``where`` is ``F{i}/C{k}`` or ``T``)."""
+    S, text = dec.structure, dec.field.to_text
+    vectors = {name: (dec.chain.r if name == "r" else getattr(dec, name)) for name in columns[3:]}
+    rows = []
+    for s in range(dec.n):
+        where = "T" if S.class_of[s] < 0 else f"F{S.class_of[s]}/C{S.phase_of[s]}"
+        rows.append([str(s), dec.chain.label(s), where] + [text(v[s]) for v in vectors.values()])
+    return rows
+
+
+def to_csv(dec: Decomposed, *, only: Only = None) -> str:
+    """The per-state table as CSV (header :data:`COLUMNS`; numbers exact, quoted when they hold a comma);
+    ``only`` keeps the per-state quantities named (``"rho,h"``) and computes nothing else.
+
+    Examples
+    --------
+    >>> import exactpte
+    >>> to_csv(exactpte.decompose(exactpte.example("periodic"))).splitlines()[:2]
+    ['state,label,where,r,g_star,v_star,rho,h,psi', '0,0,F0/C0,1,1,0,1/2,1/4,1/4']
+    """
+    import csv
+    import io
+
+    columns = COLUMNS
+    only = check_only(only)
+    if only is not None:
+        per_state = [k for k in only if k in COLUMNS]
+        if not per_state:
+            raise UsageError(f"CSV holds per-state quantities; only= names none of {', '.join(COLUMNS[4:])}")
+        columns = COLUMNS[:4] + tuple(per_state)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(per_state_rows(dec, columns=columns))
+    return out.getvalue()
+
+
+def to_html(dec: Decomposed) -> str:
+    """An HTML summary (classes, periods, anchors, θ) and per-state table, for notebooks."""
+    from html import escape
+
+    S = dec.structure
+    text = dec.field.to_text
+    anchors = {a for _, _, a in dec.anchor_list}
+    head = (f"<p><b>Decomposition</b>: n = {dec.n}, {len(S.classes)} closed class(es), {len(S.transient)} transient, "
+            f"N = {S.N}{', over ' + escape(dec.field.name) if dec.field.is_parametric else ''}</p>")
+    items = []
+    col = 0
+    for i, (members, d) in enumerate(zip(S.classes, S.periods)):
+        phases = " → ".join("{" + ", ".join(escape(dec.chain.label(s)) for s in cyc) + "}" for cyc in S.cyclic_classes[i])
+        theta = ", ".join(escape(text(t)) for t in dec.theta[col : col + d])
+        items.append(f"<li>F<sub>{i}</sub>: period {d}, phases {phases}; θ = ({theta}); gain {escape(text(dec.class_gain[i]))}</li>")
+        col += d
+    cells = "".join(f"<th>{c}</th>" for c in ("state", "where", "r", "g*", "v*", "ρ", "h", "ψ"))
+    body = []
+    for row in per_state_rows(dec):
+        s = int(row[0])
+        name = escape(row[1]) + (" ⚓" if s in anchors else "")
+        body.append("<tr>" + f"<td>{name}</td>" + "".join(f"<td>{escape(x)}</td>" for x in row[2:]) + "</tr>")
+    return head + f"<ul>{''.join(items)}</ul>" + f"<table><thead><tr>{cells}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def latex_array(dec: Decomposed) -> str:
+    """The per-state table as a math-mode ``array`` (what notebooks render for parametric results)."""
+    latex = dec.field.to_latex
+    S = dec.structure
+    rows = []
+    for s in range(dec.n):
+        where = "T" if S.class_of[s] < 0 else f"C<sub>{S.class_of[s]},{S.phase_of[s]}</sub>"
+        values = (dec.chain.r[s], dec.g_star[s], dec.v_star[s], dec.rho[s], dec.h[s], dec.psi[s])
+        rows.append(f"\\text{{{dec.chain.label(s)}}} & {where} & " + " & ".join(latex(x) for x in values))
+    head = "s & & r & g^\\star & v^\\star & \\rho & h & \\psi"
+    return "$$\\begin{array}{llrrrrrr}" + head + " \\\\ \\hline " + " \\\\ ".join(rows) + "\\end{array}$$"
+
+
+def to_dataframe(dec: Decomposed) -> Any:
+    """The per-state table as a pandas DataFrame indexed by state (exact numbers as text); needs pandas."""
+    try:
+        import pandas as pd
+    except ImportError:
+        raise UsageError("to_dataframe needs pandas (pip install pandas); to_csv() gives the same table as text") from None
+    rows = per_state_rows(dec)
+    return pd.DataFrame([r[1:] for r in rows], index=pd.Index([int(r[0]) for r in rows], name="state"), columns=list(COLUMNS[1:]))

@@ -1,0 +1,349 @@
+"""The decomposition on every stratum of the parameter space: the result of :func:`~exactpte.results.stratify.stratify`.
+
+A :class:`StratifiedDecomposition` holds the strata that partition a parametric chain's valid
+region, each a :class:`Stratum` (its conditions, the parameters an equation fixed, and the
+:class:`~exactpte.Decomposition` that holds on it, or ``None`` where it is decided pointwise).
+Conditions are polynomials in the original parameters, printed as sympy-parsable text
+(``EXPR = 0`` or ``EXPR != 0``).
+
+Examples
+--------
+>>> import exactpte
+>>> m = exactpte.ParametricChain([[0, "q", "1-q"], [0, "p", "1-p"], [0, 1, 0]], [0, 1, 0], params=["p", "q"])
+>>> strat = exactpte.stratify(m)
+>>> [s.conditions for s in strat.strata][:3]
+[['p != 0', 'p - 1 != 0', 'q != 0', 'q - 1 != 0'], ['p = 0', 'q != 0', 'q - 1 != 0'], ['p = 0', 'q = 0']]
+>>> [str(x) for x in strat.at({"p": 0, "q": "1/3"}).g_star]    # periodic at p = 0
+['2/3', '1', '0']
+>>> [str(x) for x in strat.at({"p": "1/2", "q": "1/3"}).g_star]  # generic: -1/(p - 2)
+['2/3', '2/3', '2/3']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import flint
+
+from exactpte.model.chain import Chain, MarkovRewardProcess
+from exactpte.errors import GenericRegionError, InvalidChainError, UsageError
+from exactpte.fields import RationalFunctionField, polynomials
+from exactpte.model.parametric import ParametricChain
+from exactpte.results.quantities import PER_STATE, REGISTRY
+from exactpte.results.decomposition import Decomposition, decompose
+
+__all__ = ["Stratum", "StratifiedDecomposition", "Condition", "PER_STATE"]
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``poly = 0`` or ``poly != 0``, ``poly`` in the original parameters' polynomial ring."""
+
+    poly: Any = field(repr=False)
+    equation: bool
+    text: str
+
+    def holds(self, field_: RationalFunctionField, values: Sequence[flint.fmpq]) -> bool:
+        """Whether the condition holds at the point ``values`` (in the original parameters' order)."""
+        zero = field_._eval_poly(self.poly, values) == 0
+        return zero if self.equation else not zero
+
+    def __str__(self) -> str:
+        return f"{self.text} {'=' if self.equation else '!='} 0"
+
+    def simplest(self) -> str:
+        """``p = 1`` for an equation linear in one parameter, else :meth:`__str__`."""
+        degrees = self.poly.degrees()
+        used = [k for k, d in enumerate(degrees) if d]
+        if self.equation and len(used) == 1 and degrees[used[0]] == 1:
+            b, a = polynomials.univariate_in(self.poly, used[0])[:2]
+            return f"{self.poly.context().names()[used[0]]} = {flint.fmpq(-b, a)}"
+        return str(self)
+
+
+@dataclass(frozen=True, eq=False)
+class Stratum:
+    """One stratum: conditions, the parameters left free on it, how the others are fixed, and the
+    decomposition that holds there (``None`` for a pointwise stratum)."""
+
+    equations: tuple[Condition, ...]
+    inequations: tuple[Condition, ...]
+    params: tuple[str, ...]
+    substitution: dict[str, Any] = field(repr=False)
+    chain: Chain | None = field(repr=False)
+    decomposition: Decomposition | None = field(repr=False)
+    region: tuple[str, ...] | None = None
+    """The free parameters' range on the stratum in its simplest form (``0 < p < 1``): validity (every
+    entry a probability) and the inequations together, implied conditions dropped; ``None`` when no
+    simpler form was found (the inequations then stand as they are)."""
+
+    @property
+    def where(self) -> list[str]:
+        """What the stratum is, in its simplest form: its equations, then its :attr:`region` (or its inequations)."""
+        eqs = [c.simplest() for c in self.equations]
+        return eqs + (list(self.region) if self.region is not None else [str(c) for c in self.inequations])
+
+    @property
+    def conditions(self) -> list[str]:
+        """Equations then inequations, as ``"EXPR = 0"`` / ``"EXPR != 0"`` text."""
+        return [str(c) for c in (*self.equations, *self.inequations)]
+
+    @property
+    def pointwise(self) -> bool:
+        """Whether the stratum has no closed form (an equation that eliminates no parameter rationally)."""
+        return self.decomposition is None
+
+    def contains(self, field_: RationalFunctionField, values: Sequence[flint.fmpq]) -> bool:
+        """Whether every condition holds at ``values``."""
+        return all(c.holds(field_, values) for c in (*self.equations, *self.inequations))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stratum in the JSON contract: ``conditions``, ``substitution`` and every key of the decomposition."""
+        out: dict[str, Any] = {"conditions": self.conditions, "where": self.where}
+        if self.decomposition is None:
+            out["pointwise"] = True
+            return out
+        text = self.decomposition.field.to_text
+        out["substitution"] = {name: text(value) for name, value in self.substitution.items()}
+        body = self.decomposition.to_dict(include_P_inf=False)
+        body.setdefault("params", list(self.params))
+        body.setdefault("assumptions", [])
+        out.update(body)
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class StratifiedDecomposition:
+    """The decomposition of a parametric chain on every stratum of its parameter space.
+
+    ``strata[0]`` is the generic stratum; the strata partition the valid region (every point
+    where the entries are probabilities lies in exactly one).  Shares ``chain``, :meth:`at`,
+    :meth:`to_dict` and :meth:`to_json` with the other result kinds (:class:`exactpte.results.decomposition.Result`).
+    """
+
+    chain: ParametricChain
+    strata: tuple[Stratum, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "strata", tuple(self.strata))
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        """The chain's parameters."""
+        return tuple(self.chain.params)
+
+    @property
+    def field(self) -> RationalFunctionField:
+        """The chain's field, ``QQ(params)``."""
+        F = self.chain.field
+        assert isinstance(F, RationalFunctionField)
+        return F
+
+    def locate(self, point: Mapping[str, Any]) -> Stratum:
+        """The stratum holding ``point`` (``{"p": "1/3", ...}``), after checking the point is valid.
+
+        Raises
+        ------
+        GenericRegionError
+            The point is not valid (an entry is negative or has a pole there).
+        """
+        return self._located(point)[0]
+
+    def _located(self, point: Mapping[str, Any]) -> tuple[Stratum, list[flint.fmpq], MarkovRewardProcess]:
+        """``(stratum, values, rational chain at the point)``: the point parsed and substituted once."""
+        values = self.chain._point(point)
+        try:
+            rational = self.chain.at(point, check=False)
+        except (InvalidChainError, GenericRegionError) as e:
+            raise GenericRegionError(f"the point {dict(zip(self.params, map(str, values)))} is not valid: {e}") from None
+        hits = [s for s in self.strata if s.contains(self.field, values)]
+        if len(hits) != 1:  # a partition: anything else is a bug, never a silent answer
+            raise AssertionError(f"{len(hits)} strata hold the point {values}")
+        return hits[0], values, rational
+
+    def at(self, point: Mapping[str, Any]) -> Decomposition:
+        """The exact rational :class:`~exactpte.Decomposition` at ``point``, from the stratum holding it.
+
+        Examples
+        --------
+        >>> import exactpte
+        >>> m = exactpte.ParametricChain([["1-p", "p"], [1, 0]], [1, 0], params=["p"])
+        >>> strat = exactpte.stratify(m)
+        >>> strat.at({"p": 0}).classes, strat.at({"p": "1/2"}).classes
+        (((0,),), ((0, 1),))
+        """
+        stratum, values, rational = self._located(point)
+        if stratum.decomposition is None:
+            return decompose(rational)
+        if not stratum.params:
+            return stratum.decomposition
+        by_name = dict(zip(self.params, values))
+        return stratum.decomposition.at({p: by_name[p] for p in stratum.params})
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"params": [...], "strata": [...]}``, each stratum a :meth:`Stratum.to_dict`."""
+        return {"format": "exactpte.results.strata/1", "params": list(self.params), "strata": [s.to_dict() for s in self.strata]}
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """JSON text of :meth:`to_dict`."""
+        import json
+
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def to_sympy(self, *, quantities: Sequence[str] = PER_STATE) -> dict[str, list[Any]]:
+        """A ``sympy.Piecewise`` per state for each per-state quantity (``g_star``, ``v_star``,
+        ``rho``, ``h``, ``psi``): one piece per stratum, its condition the stratum in its simplest
+        form (:attr:`Stratum.where`: ``Eq(p, 0) & (q > 0) & (q < 1)``; pointwise strata give
+        ``nan``: evaluate them with :meth:`at`)."""
+        import sympy
+
+        F = self.field
+        syms = dict(zip(self.params, F.symbols))
+        out: dict[str, list[Any]] = {}
+        for name in quantities:
+            if name not in PER_STATE:
+                raise UsageError(f"to_sympy gives the per-state quantities {', '.join(PER_STATE)}, not {name!r}")
+            pieces_per_state: list[list] = [[] for _ in range(self.chain.n)]
+            for s in self.strata:
+                cond = sympy.And(*[_sympy_condition(F, text) for text in s.where])
+                for state in range(self.chain.n):
+                    if s.decomposition is None:
+                        expr = sympy.nan
+                    else:
+                        x = getattr(s.decomposition, name)[state]
+                        expr = x.to_sympy().xreplace({sympy.Symbol(p, real=True): syms[p] for p in s.params}) \
+                            if s.params else sympy.Rational(int(x.p), int(x.q))
+                    pieces_per_state[state].append((expr, cond))
+            out[name] = [sympy.Piecewise(*_merged(pieces)) for pieces in pieces_per_state]
+        return out
+
+    def to_latex(self, *, quantities: Sequence[str] = ("g_star", "rho")) -> str:
+        """A cases table per state for each quantity: one line per stratum with its conditions."""
+        lines = []
+        for name in quantities:
+            if name not in PER_STATE:
+                raise UsageError(f"to_latex gives the per-state quantities {', '.join(PER_STATE)}, not {name!r}")
+            symbol = REGISTRY[name].latex
+            for state in range(self.chain.n):
+                cases = []
+                for s in self.strata:
+                    cond = r",\ ".join(_latex_condition(c) for c in s.where) or r"\text{always}"
+                    if s.decomposition is None:
+                        value = r"\text{(pointwise)}"
+                    else:
+                        value = s.decomposition.field.to_latex(getattr(s.decomposition, name)[state])
+                    cases.append(f"{value} & {cond}")
+                lines.append(f"{symbol}({state}) = \\begin{{cases}} " + r" \\ ".join(cases) + r" \end{cases}")
+        return "\\[\n" + "\n\\]\n\\[\n".join(lines) + "\n\\]"
+
+    def table(self) -> str:
+        """Each stratum's conditions, then its decomposition's per-state table."""
+        out = []
+        for k, s in enumerate(self.strata):
+            out.append(f"[{k}] {' and '.join(s.where) or 'everywhere'}")
+            out.append(s.decomposition.table() if s.decomposition is not None else "  pointwise: decompose each point (.at)")
+        return "\n".join(out)
+
+    def to_csv(self, *, only: Any = None) -> str:
+        """One CSV of every stratum's per-state rows, led by the columns ``stratum`` and ``conditions``
+        (a pointwise stratum has one row without values)."""
+        import csv
+        import io
+
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        header_written = False
+        for k, s in enumerate(self.strata):
+            where = " and ".join(s.where)
+            if s.decomposition is None:
+                if header_written:
+                    writer.writerow([k, where])
+                continue
+            rows = list(csv.reader(io.StringIO(s.decomposition.to_csv(only=only))))
+            if not header_written:
+                writer.writerow(["stratum", "conditions", *rows[0]])
+                header_written = True
+            for row in rows[1:]:
+                writer.writerow([k, where, *row])
+        return buf.getvalue()
+
+    def plot(self, quantity: str = "rho", state: int = 0, ax: Any = None) -> Any:
+        """A picture of the parameter space (one or two parameters): the valid region, the curves and
+        points of the lower strata labelled with their periods and classes, and ``quantity[state]``
+        over the region (:func:`exactpte.plots.strata.plot_strata`; needs matplotlib)."""
+        from exactpte.plots.strata import plot_strata
+
+        if quantity not in PER_STATE:
+            raise UsageError(f"plot draws one of the per-state quantities {', '.join(PER_STATE)}, not {quantity!r}")
+        return plot_strata(self, quantity, state, ax)
+
+    def _repr_latex_(self) -> str:
+        return self.to_latex()
+
+    def _repr_html_(self) -> str:
+        import html
+
+        items = []
+        for s in self.strata:
+            where = html.escape(" and ".join(s.where) or "everywhere")
+            if s.decomposition is None:
+                items.append(f"<li><b>{where}</b>: pointwise</li>")
+                continue
+            d = s.decomposition
+            text = d.field.to_text
+            cells = "".join(f"<tr><td>{i}</td><td>{html.escape(text(g))}</td><td>{html.escape(text(r))}</td></tr>"
+                            for i, (g, r) in enumerate(zip(d.g_star, d.rho)))
+            items.append(f"<li><b>{where}</b>: periods {list(d.periods)}, classes {[list(c) for c in d.classes]}"
+                         f"<table><tr><th>state</th><th>g*</th><th>&rho;</th></tr>{cells}</table></li>")
+        return f"<p>StratifiedDecomposition over {html.escape(', '.join(self.params))}: {len(self.strata)} strata</p><ul>{''.join(items)}</ul>"
+
+    def __str__(self) -> str:
+        out = [f"StratifiedDecomposition over {', '.join(self.params)}: {len(self.strata)} strata"]
+        for k, s in enumerate(self.strata):
+            where = " and ".join(s.where) or "everywhere"
+            if s.decomposition is None:
+                out.append(f"  [{k}] {where}: pointwise (no rational elimination; decompose each point)")
+                continue
+            d = s.decomposition
+            text = d.field.to_text
+            subst = ", ".join(f"{p} = {text(v)}" for p, v in s.substitution.items())
+            out.append(f"  [{k}] {where}{' (' + subst + ')' if subst else ''}: classes {list(map(list, d.classes))}, "
+                       f"periods {list(d.periods)}, transient {list(d.transient)}")
+            out.append(f"       g* = ({', '.join(text(x) for x in d.g_star)})")
+        return "\n".join(out)
+
+    def __repr__(self) -> str:
+        return f"StratifiedDecomposition(params={list(self.params)}, strata={len(self.strata)})"
+
+
+def _latex_condition(text: str) -> str:
+    """One condition of :attr:`Stratum.where` as LaTeX (``**`` powers, ``*`` products, ``!=``, ``<``)."""
+    return text.replace("**", "^").replace("*", " ").replace("!=", r"\neq")
+
+
+def _merged(pieces: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """One piece per distinct value, its condition the ``Or`` of its strata's (the strata are disjoint,
+    so order does not matter; Piecewise would merge neighbours itself, into a conjunctive form)."""
+    import sympy
+
+    conds: dict[Any, list[Any]] = {}
+    for expr, cond in pieces:
+        conds.setdefault(expr, []).append(cond)
+    return [(expr, sympy.Or(*cs)) for expr, cs in conds.items()]
+
+
+_RELATION = re.compile(r"\s*(<=|>=|!=|<|>|=)\s*")
+
+
+def _sympy_condition(F: RationalFunctionField, text: str) -> Any:
+    """One line of :attr:`Stratum.where` (``"0 < p < 1"``, ``"q = 1 - p"``, ``"p*q - 1 != 0"``) as a
+    sympy condition; each side read by the expression parser (never evaluated)."""
+    import sympy
+
+    relation = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge, "=": sympy.Eq, "!=": sympy.Ne}
+    parts = _RELATION.split(text.strip())
+    sides = [F.convert(side, "a stratum's condition").to_sympy() for side in parts[::2]]
+    return sympy.And(*[relation[op](a, b) for a, op, b in zip(sides, parts[1::2], sides[1:])])

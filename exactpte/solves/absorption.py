@@ -1,0 +1,498 @@
+"""Absorbing systems on the transient block, and the phase-offset absorption basis.
+
+Only the transient block ``Q = P[T, T]`` is ever solved here, one strongly
+connected component at a time in reverse topological order (downstream first),
+so a chain whose transient part is a DAG needs no matrix solve at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from exactpte.model.chain import Chain
+from exactpte.fields import Field
+from exactpte.fields.rows import solve_rows_densely
+from exactpte.solves.cyclotomic import Spectrum, basis_rows, in_band_order, phase_spectrum
+from exactpte.graph.structure import Structure
+
+__all__ = ["solve_transient", "extend_to_transient", "transient_basis", "phase_offset_basis", "TransientBasis", "Shared"]
+
+SparseVector = dict  # column -> nonzero scalar; a missing column is zero
+
+
+def _sparse_power(rows: list[list[tuple[int, Any]]], d: int, field: Field[Any]) -> list[dict[int, Any]]:
+    """Rows of ``Q^d`` from the rows of ``Q`` (sparse products: ``Q`` has a few entries a row)."""
+    power = [dict(row) for row in rows]
+    for _ in range(d - 1):
+        power = _sparse_times(power, rows, field)
+    return power
+
+
+def _matvec(rows: list[list[tuple[int, object]]], y: list[list], field) -> list[list]:
+    """``Q y`` for sparse ``Q`` (row lists) and a dense block ``y`` (list of rows)."""
+    width = len(y[0]) if y else 0
+    out = []
+    for row in rows:
+        acc = [field.zero] * width
+        for b, q in row:
+            yb = y[b]
+            for col in range(width):
+                if yb[col] != 0:
+                    acc[col] += q * yb[col]
+        out.append(acc)
+    return out
+
+
+def _add_scaled(acc: SparseVector, q, x: SparseVector) -> None:
+    """``acc += q x`` for sparse vectors (what flows through one edge to an already-solved state)."""
+    for col, v in x.items():
+        acc[col] = acc[col] + q * v if col in acc else q * v
+
+
+def _flow_in(field, edges: list[tuple[int, Any]], X_next: dict[int, SparseVector],
+             pieces: dict[tuple[int, int], "Shared"], k_next: int, acc: SparseVector) -> None:
+    """``acc += sum_{(j, q) in edges} q x_next(j)``; what flows to states of one block solve is summed on
+    that solve's numerators and cancelled once per column (two large gcds per edge otherwise)."""
+    groups: dict[int, list] = {}
+    for j, q in edges:
+        piece = pieces.get((j, k_next))
+        if piece is None:
+            xj = X_next.get(j)
+            if xj:
+                _add_scaled(acc, q, xj)
+        else:
+            groups.setdefault(id(piece.den), []).append((q, piece))
+    for group in groups.values():
+        q_nums, q_den = field.split([q for q, _ in group])
+        totals: dict[Any, Any] = {}
+        for qn, (_, piece) in zip(q_nums, group):
+            for col, v in zip(piece.columns, piece.nums):
+                if v:
+                    totals[col] = totals[col] + qn * v if col in totals else qn * v
+        den = q_den * group[0][1].den
+        for col, total in totals.items():
+            value = field.fraction(total, den)
+            acc[col] = acc[col] + value if col in acc else value
+
+
+def _back_substitute(field, Q_rows: list[list[tuple[int, object]]], C: list[list[list]], N: list[list], L) -> list[tuple[list[list], Any]]:
+    """``x_k = C_k + Q x_{k+1}`` for ``k = d-1, .., 1`` (``x_d = x_0``), on numerators.
+
+    ``x_0 = N / L``, ``Q = Q_z / q`` and ``C = C_z / c`` over common denominators, so
+    ``x_k = (C_z q L + c Q_z N) / (c q L)``: ring products only (adding large fractions one by one
+    cancels after every step).  Returns ``(numerators, denominator)`` of ``x_1 .. x_{d-1}``.
+    """
+    d = len(C)
+    q_nums, q = field.split([v for row in Q_rows for _, v in row])
+    c_flat = [v for k in range(1, d) for row in C[k] for v in row]
+    c_nums, c = field.split(c_flat)
+    width = len(N[0]) if N else 0
+    cQ: list[list[tuple[int, object]]] = []
+    it = iter(q_nums)
+    for row in Q_rows:
+        cQ.append([(b, c * next(it)) for b, _ in row])
+    it_c = iter(c_nums)
+    Cz = {k: [[next(it_c) for _ in range(width)] for _ in C[k]] for k in range(1, d)}
+    out: dict[int, tuple[list[list], Any]] = {}
+    for k in range(d - 1, 0, -1):
+        qL = q * L
+        nxt = []
+        for a, row in enumerate(cQ):
+            acc_row = []
+            for col in range(width):
+                acc = Cz[k][a][col] * qL
+                for b, w in row:
+                    acc += w * N[b][col]
+                acc_row.append(acc)
+            nxt.append(acc_row)
+        N, L = nxt, c * qL
+        out[k] = (N, L)
+    return [out[k] for k in range(1, d)]
+
+
+class Shared(NamedTuple):
+    """Values of one block solve over one common denominator: ``value[j] = fraction(nums[j], den)``
+    for ``columns[j]`` (ring elements: sums over them run on numerators and are cancelled once)."""
+
+    columns: list
+    nums: list
+    den: Any
+
+
+def solve_transient(
+    chain: Chain,
+    structure: Structure,
+    const: Sequence[dict[int, SparseVector]],
+    shared: dict[tuple[int, int], Shared] | None = None,
+) -> list[dict[int, SparseVector]]:
+    """Solve the phase-coupled absorbing system on the transient states.
+
+    With ``d = len(const)`` and indices mod ``d``, find ``x_0 .. x_{d-1}`` on ``T`` with
+
+        ``x_k(s) = sum_{s' in T} P(s, s') x_{k+1}(s') + const[k](s)``.
+
+    ``d = 1`` is the ordinary absorbing system ``(I - Q) x = c``.  Vectors are sparse
+    (``{column: value}``, zeros left out), so a state pays only for the columns it reaches.
+    Each transient SCC ``S`` is solved downstream first; for ``d > 1`` the phases are
+    eliminated into one system ``(I - Q_SS^d) x_0 = sum_j Q_SS^j c_j`` (``Q^d`` by sparse
+    products, ``sum_j Q^j c_j`` by sparse Horner) and ``x_{d-1}, .., x_1`` follow by
+    back-substitution, so no ``d|T|``-sized system is ever formed.  The matrix is
+    nonsingular because ``Q`` is strictly substochastic on the transient block (spectral
+    radius < 1); only the columns that are nonzero somewhere on ``S`` enter its solve.
+
+    ``shared``, if given, receives ``{(s, k): Shared(columns, nums, den)}`` for the states of blocks
+    solved by a matrix solve: the same values over the solve's common denominator.
+
+    Examples
+    --------
+    >>> from exactpte import MarkovRewardProcess
+
+    >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [0, 0])
+    >>> x = solve_transient(m, m.structure, [{0: {0: m.field.one / 2}}])
+    >>> x[0][0]
+    {0: 1}
+    """
+    d = len(const)
+    X: list[dict[int, SparseVector]] = [dict() for _ in range(d)]
+    pieces: dict[tuple[int, int], Shared] = {} if shared is None else shared
+    for scc in map(lambda block: in_band_order(chain, block), structure.transient_sccs):
+        if d == 1 and len(scc) == 1:  # the common case on DAG-like transient parts: no solve at all
+            _solve_state(chain, scc[0], const[0], X[0], pieces)
+            continue
+        Q_rows, c = _block_system(chain, scc, const, X, pieces)
+        active = sorted({col for ck in c for vec in ck for col, v in vec.items() if v != 0})
+        if not active:
+            continue
+        if not any(Q_rows):  # no coupling inside S: x_k = c_k
+            for k in range(d):
+                for a, s in enumerate(scc):
+                    _store(X[k], s, c[k][a].items())
+            continue
+        _solve_block(chain.field, scc, Q_rows, c, active, X, pieces, keep_shared=shared is not None)
+    return X
+
+
+def _store(X_k: dict[int, SparseVector], s: int, items: Any) -> SparseVector:
+    """``X_k[s]`` = the nonzero ``(column, value)`` pairs of ``items`` (left unset when there are none)."""
+    vec = {col: v for col, v in items if v != 0}
+    if vec:
+        X_k[s] = vec
+    return vec
+
+
+def _solve_state(chain: Chain, s: int, const: dict[int, SparseVector], X_0: dict[int, SparseVector],
+                 pieces: dict[tuple[int, int], Shared]) -> None:
+    """A transient SCC of one state with ``d = 1``: ``x = c + sum_j P(s, j) x(j) + q x`` solved by
+    hand (``x = (c + flow) / (1 - q)`` for a self-loop ``q``), no matrix."""
+    field = chain.field
+    acc = dict(const.get(s, ()))
+    loop = None
+    outside = []
+    for j, q in chain.row(s):
+        if j == s:
+            loop = q
+        else:
+            outside.append((j, q))
+    if loop is None and not acc and len(outside) == 1:
+        # a deterministic step (a row of one entry is 1): the successor's vector itself, shared (stored
+        # vectors are never mutated); most states of protocol models (brp, crowds) are such steps
+        successor = X_0.get(outside[0][0])
+        if successor:
+            X_0[s] = successor
+        return
+    _flow_in(field, outside, X_0, pieces, 0, acc)
+    if loop is not None:  # x = c + q x  =>  x = c / (1 - q)
+        scale = field.one / (field.one - loop)
+        acc = {col: v * scale for col, v in acc.items()}
+    _store(X_0, s, acc.items())
+
+
+def _block_system(chain: Chain, scc: Sequence[int], const: Sequence[dict[int, SparseVector]],
+                  X: list[dict[int, SparseVector]], pieces: dict[tuple[int, int], Shared]
+                  ) -> tuple[list[list[tuple[int, Any]]], list[list[SparseVector]]]:
+    """``(Q_rows, c)`` of one SCC ``S``: ``Q_SS`` as rows in block positions, and ``c_k`` on ``S``:
+    the constant plus what flows to already-solved transient states."""
+    field = chain.field
+    d = len(const)
+    pos = {s: j for j, s in enumerate(scc)}
+    c = [[dict(const[k].get(s, ())) for s in scc] for k in range(d)]
+    Q_rows: list[list[tuple[int, Any]]] = [[] for _ in scc]
+    for a, s in enumerate(scc):
+        outside = []
+        for j, q in chain.row(s):
+            b = pos.get(j)
+            if b is None:
+                outside.append((j, q))
+            else:
+                Q_rows[a].append((b, q))
+        for k in range(d):
+            _flow_in(field, outside, X[(k + 1) % d], pieces, (k + 1) % d, c[k][a])
+    return Q_rows, c
+
+
+def _solve_block(field: Any, scc: Sequence[int], Q_rows: list[list[tuple[int, Any]]], c: list[list[SparseVector]],
+                 active: list[int], X: list[dict[int, SparseVector]], pieces: dict[tuple[int, int], Shared],
+                 *, keep_shared: bool) -> None:
+    """A coupled SCC: ``x_0`` by the field's fast phase route or by ``(I - Q^d) x_0 = sum_j Q^j c_j``,
+    then ``x_{d-1} .. x_1`` by back-substitution; stored in ``X`` (and in ``pieces`` over the solve's
+    common denominator)."""
+    d = len(c)
+    C = [[[vec.get(col, field.zero) for col in active] for vec in c[k]] for k in range(d)]
+    values: list[list[list] | None] = [None] * d  # exact entries where the solve gave them
+    lifted = field.solve_phase_system(Q_rows, C, d)
+    if lifted is not None:
+        nums, den = lifted
+        phases: list[tuple[Any, Any]] = [(nums[k], den) for k in range(d)]
+    else:
+        A, rhs = _phase_matrix(field, Q_rows, d), _horner(field, Q_rows, C)
+        X0 = field.solve(A, field.matrix(rhs, len(active)))
+        values[0] = field.to_lists(X0)
+        phases = [field.matrix_split(X0) if d > 1 or keep_shared else (None, None)]
+        if d > 1:
+            phases += _back_substitute(field, Q_rows, C, *phases[0])
+            phases = _over_one_denominator(phases)
+    for k, (nums, den) in enumerate(phases):
+        for a, s in enumerate(scc):
+            exact = values[k]
+            row = exact[a] if exact is not None else [field.fraction(v, den) for v in nums[a]]
+            if _store(X[k], s, zip(active, row)) and nums is not None:
+                pieces[(s, k)] = Shared(active, nums[a], den)
+
+
+def _over_one_denominator(phases: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """The phases of one solve over one denominator (back-substitution multiplies the denominator by
+    the same factor ``f = L_{k} / L_{k+1}`` at each phase, so phase ``k`` is scaled by ``f^(k-1)``,
+    phase 0 by ``f^(d-1)``): one :class:`Shared` piece per block solve, whose sums never meet two
+    denominators that differ by a factor."""
+    d = len(phases)
+    if d < 2:
+        return phases
+    top = phases[1][1]
+    out = []
+    for nums, den in phases:
+        if den == top:
+            out.append((nums, den))
+            continue
+        f = top / den  # exact: a product of the back-substitution's factors
+        out.append(([[v * f for v in row] for row in nums], top))
+    return out
+
+
+def _horner(field: Any, Q_rows: list[list[tuple[int, Any]]], C: list[list[list]]) -> list[list]:
+    """``sum_j Q^j c_j`` by Horner's scheme on the dense right-hand sides."""
+    y = C[-1]
+    for k in range(len(C) - 2, -1, -1):
+        y = [[u + w for u, w in zip(ca, qa)] for ca, qa in zip(C[k], _matvec(Q_rows, y, field))]
+    return y
+
+
+def _phase_matrix(field: Any, Q_rows: list[list[tuple[int, Any]]], d: int) -> Any:
+    """``I - Q^d`` as a dense field matrix."""
+    A = field.identity(len(Q_rows))
+    for a, row in enumerate(_sparse_power(Q_rows, d, field) if d > 1 else [dict(r) for r in Q_rows]):
+        for b, q in row.items():
+            A[a, b] -= q
+    return A
+
+
+def _sparse_times(power: list[dict[int, Any]], rows: list[list[tuple[int, Any]]], field: Any) -> list[dict[int, Any]]:
+    """Rows of ``M Q`` for sparse ``M`` (dict rows) and ``Q`` (row lists)."""
+    nxt = []
+    for row in power:
+        acc: dict[int, Any] = {}
+        for b, q in row.items():
+            for c, q2 in rows[b]:
+                acc[c] = acc.get(c, field.zero) + q * q2
+        nxt.append({c: v for c, v in acc.items() if v != 0})
+    return nxt
+
+
+def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> list:
+    """Fill the transient entries of ``x`` (recurrent entries given) from
+    ``x(s) = base(s) + sum_{s'} P(s, s') x(s')``, ``s`` transient: one absorbing solve.
+
+    Used for ``ρ`` (base 0), ``h`` (base ``r - ρ``) and hitting times (base 1).  A scalar
+    version of :func:`solve_transient`: downstream first, a singleton block by one
+    division, a larger block by one dense solve of ``(I - Q_SS) x_S = c_S``.
+
+    Examples
+    --------
+    >>> from exactpte import MarkovRewardProcess
+
+    >>> m = MarkovRewardProcess([["1/2", "1/2"], [0, 1]], [0, 0])
+    >>> [str(v) for v in extend_to_transient(m, m.structure, [None, m.field.one * 3], lambda s: m.field.one)]
+    ['5', '3']
+    """
+    field = chain.field
+    one = field.one
+    ptr, cols, vals = chain.csr_lists
+    for scc in map(lambda block: in_band_order(chain, block), structure.transient_sccs):
+        if len(scc) == 1:
+            s = scc[0]
+            acc = base(s)
+            loop = None
+            for e in range(ptr[s], ptr[s + 1]):
+                j = cols[e]
+                if j == s:
+                    loop = vals[e]
+                else:
+                    acc += vals[e] * x[j]
+            x[s] = acc if loop is None else acc / (one - loop)
+            continue
+        pos = {s: a for a, s in enumerate(scc)}
+        m = len(scc)
+        Q_rows: list[list[tuple[int, Any]]] = [[] for _ in range(m)]
+        c = []
+        for a, s in enumerate(scc):
+            acc = base(s)
+            for e in range(ptr[s], ptr[s + 1]):
+                j = cols[e]
+                b = pos.get(j)
+                if b is None:
+                    acc += vals[e] * x[j]
+                else:
+                    Q_rows[a].append((b, vals[e]))
+            c.append(acc)
+        rhs = [[v] for v in c]
+        lifted = field.solve_phase_system(Q_rows, [rhs], 1)
+        if lifted is not None:
+            nums, den = lifted
+            solution = [field.fraction(row[0], den) for row in nums[0]]
+        else:  # (I - Q_SS) x = c densely
+            I_minus_Q = [[(a, field.one)] + [(b, -q) for b, q in row] for a, row in enumerate(Q_rows)]
+            solution = [row[0] for row in solve_rows_densely(field, I_minus_Q, rhs)]
+        for s, v in zip(scc, solution):
+            x[s] = v
+    return x
+
+
+class TransientBasis(NamedTuple):
+    """The phase basis on ``T``: ``rows[s] = {column: b_c(s)}`` (nonzero entries), and ``shared[s]``,
+    the entries a block solve gave as :class:`Shared` pieces (numerators over the solve's denominator),
+    for sums over the basis (:func:`~exactpte.solves.work.weighted_sums`); ``absorption[s] = {i: α_i(s)}``
+    and ``absorption_shared[s]`` likewise, by class.  (When the field splits periods, the periodic
+    columns come from the cyclotomic components (:mod:`~exactpte.solves.cyclotomic`), without pieces: sums
+    over them are taken on the components.)"""
+
+    rows: dict[int, SparseVector]
+    shared: dict[int, list[Shared]]
+    absorption: dict[int, SparseVector]
+    absorption_shared: dict[int, list[Shared]]
+
+
+def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Shared], columns: list[dict[int, int]],
+             transient: Sequence[int]) -> tuple[dict[int, SparseVector], dict[int, list[Shared]]]:
+    """A solve's answer ``X[k][s] = {i: value}`` as rows ``{s: {columns[k][i]: value}}`` (classes missing
+    from ``columns[k]`` left out) and the block solves' pieces over those columns."""
+    rows: dict[int, SparseVector] = {s: {} for s in transient}
+    pieces: dict[int, list[Shared]] = {s: [] for s in transient}
+    for k, Xk in enumerate(X):
+        column = columns[k]
+        for s, vec in Xk.items():
+            row = rows[s]
+            for i, v in vec.items():
+                c = column.get(i)
+                if c is not None:
+                    row[c] = v
+            piece = solved.get((s, k))
+            if piece is None:
+                continue
+            cols, nums = [], []
+            for i, n in zip(piece.columns, piece.nums):
+                c = column.get(i)
+                if c is not None:
+                    cols.append(c)
+                    nums.append(n)
+            mine = pieces[s]
+            if mine and (mine[-1].den is piece.den or mine[-1].den == piece.den):  # the phases of one solve: one piece
+                mine[-1].columns.extend(cols)
+                mine[-1].nums.extend(nums)
+            elif cols:
+                mine.append(Shared(cols, nums, piece.den))
+    return rows, pieces
+
+
+def transient_basis(chain: Chain, structure: Structure, *, spectrum: Spectrum | None = None) -> TransientBasis:
+    """The phase-offset absorption basis ``b_{i,k}`` on the transient states (``def:main_b``), and the
+    absorption probabilities ``α_i = sum_k b_{i,k}``.
+
+    ``b_{i,k}(s) = P_s(class(X_tau) = i, phase(X_tau) - tau = k mod d_i)`` with ``tau``
+    the hitting time of the recurrent set.  Conditioning on the first step gives
+    ``b_{i,k}(s) = sum_{s' in T} P(s,s') b_{i,k+1}(s') + P(s, C_{i,k+1})``, the system
+    :func:`solve_transient` solves, once per distinct period ``d > 1`` for all classes of
+    that period.  ``α = Q α + P(·, F_i)`` is the ``d = 1`` system, solved for every class: its
+    answers have far smaller denominators than sums of ``b_{i,k}`` over the phases (which carry
+    ``det(I - Q^d)``), and for a class of period 1 ``b_{i,0} = α_i``.  On recurrent states
+    ``b_{i,k} = 1{C_{i,k}}`` (not stored here).  A field that splits periods (``QQ(params)``) takes
+    the periodic columns from the cyclotomic components instead (:func:`~exactpte.solves.cyclotomic.basis_rows`;
+    ``spectrum``, when the caller already holds it, or :func:`~exactpte.solves.cyclotomic.phase_spectrum`).
+
+    Rows are sparse (a state holds only the ``(class, phase)`` columns it reaches), columns in
+    ``(class, phase)`` order; see :class:`TransientBasis`.
+
+    Examples
+    --------
+    >>> from exactpte import MarkovRewardProcess
+
+    >>> m = MarkovRewardProcess([["1/2", "1/2", 0], [0, 0, 1], [0, 1, 0]], [0, 0, 0])
+    >>> B = transient_basis(m, m.structure)
+    >>> B.rows[0], B.absorption[0]   # from 0: enter C_{0,0} at an odd time with probability 1/3
+    ({0: 1/3, 1: 2/3}, {0: 1})
+    >>> all(m.field.fraction(n, p.den) == B.rows[0][c] for p in B.shared[0] for c, n in zip(p.columns, p.nums))
+    True
+    >>> sorted(c for p in B.shared[0] for c in p.columns)   # (a 1-state block, solved with its phases)
+    [0, 1]
+    """
+    S, field = structure, chain.field
+    col_of, class_of, phase_of = S.column_of, S.class_of, S.phase_of
+
+    def entering(d: int, classes: set[int]) -> list[dict[int, SparseVector]]:
+        """``const[k][s][i] = P(s, C_{i,k+1})`` (phases mod ``d``; ``d = 1``: ``P(s, F_i)``)."""
+        const: list[dict[int, SparseVector]] = [dict() for _ in range(d)]
+        for s in S.transient:
+            for y, q in chain.row(s):
+                i = class_of[y]
+                if i in classes:
+                    k = (phase_of[y] - 1) % d  # entering C_{i,k+1} at time 1 contributes to b_{i,k}
+                    vec = const[k].setdefault(s, {})
+                    vec[i] = vec.get(i, field.zero) + q
+        return const
+
+    solved: dict[tuple[int, int], Shared] = {}
+    X = solve_transient(chain, S, entering(1, set(range(len(S.classes)))), solved)
+    absorption, absorption_shared = _collect(X, solved, [{i: i for i in range(len(S.classes))}], S.transient)
+    rows, pieces = _collect(X, solved, [{i: col_of[(i, 0)] for i, d in enumerate(S.periods) if d == 1}], S.transient)
+    by_period: dict[int, set[int]] = {}
+    for i, d in enumerate(S.periods):
+        if d > 1:
+            by_period.setdefault(d, set()).add(i)
+    if field.splits_periods and by_period:  # QQ(params): the cyclotomic route, no solve through Q^d
+        periodic = basis_rows(field, S, phase_spectrum(chain, S) if spectrum is None else spectrum)
+        for s in S.transient:
+            rows[s].update(periodic[s])
+    else:
+        for d, cls in sorted(by_period.items()):
+            solved = {}
+            columns = [{i: col_of[(i, k)] for i in cls} for k in range(d)]
+            X = solve_transient(chain, S, entering(d, cls), solved)
+            more_rows, more_pieces = _collect(X, solved, columns, S.transient)
+            for s in S.transient:
+                rows[s].update(more_rows[s])
+                pieces[s].extend(more_pieces.get(s, ()))
+    return TransientBasis({s: dict(sorted(row.items())) for s, row in rows.items()}, pieces,
+                          {s: dict(sorted(row.items())) for s, row in absorption.items()}, absorption_shared)
+
+
+def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, SparseVector]:
+    """The rows of :func:`transient_basis`: ``{s: {column: b_c(s)}}`` for transient ``s`` (``def:main_b``).
+
+    Examples
+    --------
+    >>> from exactpte import MarkovRewardProcess
+
+    >>> m = MarkovRewardProcess([[0, 1, 0], [0, 0, 1], [0, 1, 0]], [0, 0, 0])
+    >>> phase_offset_basis(m, m.structure)[0]
+    {1: 1}
+    """
+    return transient_basis(chain, structure).rows

@@ -1,0 +1,290 @@
+"""The gauge-fixed persistent–transient decomposition ``r = g* + (I - P) v*`` (``thm:wellposed``).
+
+Solves only what needs solving: the phase-offset basis on the transient block
+(:mod:`exactpte.solves.absorption`), one ``|F_i| x |F_i|`` system per closed class for
+``θ_i`` and ``v*`` on ``F_i``, then one absorbing solve for ``v*`` on ``T``.
+The classical ``ρ``, ``ψ``, ``h`` follow from these by vector operations.  Nothing is
+computed before it is read (:class:`DecompositionWork`); the result that reads it is
+:class:`exactpte.results.decomposition.Decomposition`, made by :func:`exactpte.decompose`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+from exactpte.solves import cyclotomic
+from exactpte.solves.absorption import TransientBasis, transient_basis
+from exactpte.model.chain import Chain
+from exactpte.solves.classical import bias, class_means, gain, harmonic_extension, psi_coordinates, stationary_distribution
+from exactpte.graph.structure import Structure
+from exactpte.graph.view import Anchors
+from exactpte.solves.summation import weighted_sums
+
+__all__ = ["class_gauge_solve", "DecompositionWork"]
+
+
+def class_gauge_solve(
+    chain: Chain, members: Sequence[int], phases: Sequence[int], anchors: Sequence[int]
+) -> tuple[list, dict[int, Any]]:
+    """``θ_i`` and ``v*`` on one closed class ``F_i`` of period ``d = len(anchors)``.
+
+    On a closed class ``K`` restricted to ``F_i`` is spanned by the phase
+    indicators, so ``g* = θ_{phase(y)}`` there, and ``v*`` vanishes at the anchors
+    (``lem:main_b_identify``).  The ``|F_i|`` equations
+    ``v(y) - sum_y' P(y,y') v(y') + θ_{phase(y)} = r(y)`` in the ``|F_i| - d``
+    unknowns ``v(y), y not an anchor`` and the ``d`` unknowns ``θ_k`` have a unique
+    solution because ``W ∩ K = {0}`` (``lem:W_norm_equiv``).
+
+    Examples
+    --------
+    >>> from exactpte import MarkovRewardProcess
+
+    >>> m = MarkovRewardProcess([[0, 1], [1, 0]], [1, 0])
+    >>> theta, v = class_gauge_solve(m, [0, 1], [0, 1], [0, 1])
+    >>> [str(t) for t in theta], v
+    (['1', '0'], {0: 0, 1: 0})
+    """
+    field = chain.field
+    if len(members) == 1:  # an absorbing state: θ = r there, v* = 0 at its anchor
+        return [chain.r[members[0]]], {members[0]: field.zero}
+    anchor_set = set(anchors)
+    unknown = [s for s in members if s not in anchor_set]
+    col = {s: j for j, s in enumerate(unknown)}
+    rows: list[list] = []
+    rhs = []
+    for a, y in enumerate(members):
+        row = [(col[y], field.one)] if y in col else []
+        row.extend((col[z], -q) for z, q in chain.row(y) if z in col)
+        row.append((len(unknown) + phases[a], field.one))
+        rows.append(row)
+        rhs.append([chain.r[y]])
+    sol = [row[0] for row in field.solve_sparse(rows, rhs)]
+    v = {s: field.zero for s in anchors}
+    for s, j in col.items():
+        v[s] = sol[j]
+    return sol[len(unknown) :], v
+
+
+class DecompositionWork:
+    """The shared intermediate results of one decomposition, each computed once on first use.
+
+    :class:`~exactpte.Decomposition` reads its fields from here, so a caller pays only for
+    the quantities it reads.  Dependencies: class solves (``stationary``, ``gauge``) →
+    ``class_gain``, ``psi_coords`` → the phase basis on ``T`` (one solve per distinct period)
+    → ``g*``, ``ψ``, ``ρ``, ``P∞v*`` on ``T`` by one product per period.  ``h`` always takes
+    the classical route (:func:`~exactpte.solves.classical.bias`: one absorbing solve with a small
+    answer), and ``v* = h - ψ + P∞v*`` on ``T`` follows without a solve of its own
+    (``thm:comparison_gain_bias``).  ``ρ`` read before the phase basis takes
+    :func:`~exactpte.gain`'s route, which needs no basis; when every class is aperiodic, so do
+    ``g* = ρ``, ``ψ = 0`` and ``v* = h + P∞v*`` (``P∞v*`` by one more scalar absorbing pass).
+
+    Examples
+    --------
+    >>> import exactpte
+    >>> dec = exactpte.decompose(exactpte.example("two-paths"))       # one aperiodic class
+    >>> _ = dec.v_star, dec.g_star
+    >>> "basis_transient" in dec.computed(), dec.g_star == dec.rho
+    (False, True)
+    """
+
+    def __init__(self, chain: Chain, structure: Structure, anchors: Anchors) -> None:
+        self.chain, self.S, self.anchors, self.field = chain, structure, anchors, chain.field
+
+    def computed(self) -> tuple[str, ...]:
+        """The names of the intermediate results computed so far."""
+        return tuple(k for k in vars(self) if k not in ("chain", "S", "anchors", "field"))
+
+    # -- closed classes ------------------------------------------------------------------
+    @cached_property
+    def stationary(self) -> tuple[tuple, ...]:
+        """Stationary distribution of every closed class (one solve per class)."""
+        return tuple(tuple(stationary_distribution(self.chain, members)) for members in self.S.classes)
+
+    @cached_property
+    def class_gain(self) -> tuple:
+        """``γ_i = π_i · r`` for every closed class."""
+        return tuple(class_means(self.S.classes, self.stationary, self.chain.r, field=self.field))
+
+    @cached_property
+    def gauge(self) -> tuple[tuple, dict[int, Any]]:
+        """``(θ, v* on the closed classes)`` from one gauge system per class."""
+        theta: list = []
+        v_rec: dict[int, Any] = {}
+        for i, members in enumerate(self.S.classes):
+            th, v = class_gauge_solve(self.chain, members, [self.S.phase_of[s] for s in members], self.anchors[i])
+            theta.extend(th)
+            v_rec.update(v)
+        return tuple(theta), v_rec
+
+    @property
+    def theta(self) -> tuple:
+        """``θ*`` in basis-column order."""
+        return self.gauge[0]
+
+    @cached_property
+    def psi_coords(self) -> tuple:
+        """Coordinates of ``ψ`` in the basis (:func:`~exactpte.solves.classical.psi_coordinates`)."""
+        return tuple(psi_coordinates(self.theta, self.class_gain, self.S, field=self.field))
+
+    @cached_property
+    def class_mean_v(self) -> tuple:
+        """``μ_i = π_i · v*|_{F_i}`` (so ``P∞ v* = μ_i`` on ``F_i``)."""
+        v_rec = self.gauge[1]
+        return tuple(sum((p * v_rec[y] for y, p in zip(members, pi)), self.field.zero)
+                     for members, pi in zip(self.S.classes, self.stationary))
+
+    # -- the transient block -------------------------------------------------------------------
+    @cached_property
+    def spectrum(self) -> cyclotomic.Spectrum:
+        """The cyclotomic components of the phase systems (:func:`~exactpte.solves.cyclotomic.phase_spectrum`):
+        the route of fields that split periods (``QQ(params)``) to the periodic part of the basis and
+        to sums over it."""
+        return cyclotomic.phase_spectrum(self.chain, self.S)
+
+    @cached_property
+    def basis_transient(self) -> TransientBasis:
+        """The phase basis on ``T`` (one phase system per distinct period, or the cyclotomic components):
+        sparse rows, and the block solves' numerators over their common denominators for the sums below."""
+        return transient_basis(self.chain, self.S, spectrum=self.spectrum if self.field.splits_periods else None)
+
+    @cached_property
+    def transient_sums(self) -> dict[str, dict[int, Any]]:
+        """``g*``, ``ψ`` and ``P∞v*`` on ``T`` as sums over the phase basis (``lem:anchor_interpolation``:
+        ``g* = sum θ b``; ``ψ = sum c b``, ``thm:comparison_gain_bias``; ``P∞ x = sum_i (π_i·x) α_i``).
+
+        Over ``QQ`` the sums run on the lifted solves' numerators (:func:`~exactpte.solves.summation.weighted_sums`),
+        ``g* = ρ + sum (θ - γ) b`` and ``ρ``, ``P∞v*`` over the absorption probabilities, whose
+        denominators are far smaller.  When the field splits periods (``QQ(params)``) the periodic
+        classes' parts are taken on the cyclotomic components (:func:`~exactpte.solves.cyclotomic.weighted_sums`:
+        one cancellation an entry, a frequency the weights lack leaving its determinant out) and the
+        aperiodic classes' parts by scalar absorbing passes."""
+        if self.field.splits_periods:
+            return self._sums_on_components()
+        classes, field = [i for i, _ in self.S.index_set], self.field
+        periodic = [self.S.periods[i] > 1 for i in classes]
+        B = self.basis_transient
+        splits: dict = {}
+        rho, Pinf_v = weighted_sums(field, B.absorption, [self.class_gain, self.class_mean_v], shared=B.absorption_shared,
+                                    groups=range(len(self.S.classes)), splits=splits)
+        if not any(periodic):
+            return {"g_star": rho, "psi": {s: field.zero for s in rho}, "Pinf_v": Pinf_v, "rho": rho}
+        # g* = ρ + sum over the periodic columns of (θ_{i,k} - γ_i) b_{i,k} (on an aperiodic class θ = γ and
+        # b = α); ψ's coordinates vanish on aperiodic classes.
+        gain_i = self.class_gain
+        w_g = [t - gain_i[i] if p else field.zero for t, i, p in zip(self.theta, classes, periodic)]
+        w_psi = [c if p else field.zero for c, p in zip(self.psi_coords, periodic)]
+        dg, psi = weighted_sums(field, B.rows, [w_g, w_psi], shared=B.shared, groups=classes, splits=splits)
+        return {"g_star": {s: rho[s] + x for s, x in dg.items()}, "psi": psi, "Pinf_v": Pinf_v, "rho": rho}
+
+    def _sums_on_components(self) -> dict[str, dict[int, Any]]:
+        """:attr:`transient_sums` over ``QQ(params)``: ``sum θ b`` and ``sum c b`` over the periodic columns
+        on the components, plus ``γ_i α_i`` of the aperiodic classes; ``P∞v*`` by a scalar pass."""
+        S, field = self.S, self.field
+        classes = [i for i, _ in S.index_set]
+        periodic = [S.periods[i] > 1 for i in classes]
+        Pinf_all = harmonic_extension(self.chain, self.class_mean_v)
+        Pinf_v = {s: Pinf_all[s] for s in S.transient}
+        if not any(periodic):
+            rho = self.rho
+            return {"g_star": {s: rho[s] for s in S.transient}, "psi": {s: field.zero for s in S.transient}, "Pinf_v": Pinf_v}
+        w_g = [t if p else field.zero for t, p in zip(self.theta, periodic)]
+        w_psi = [c if p else field.zero for c, p in zip(self.psi_coords, periodic)]
+        g, psi = cyclotomic.weighted_sums(field, S, self.spectrum, [w_g, w_psi])
+        if not all(periodic):  # the aperiodic classes' γ_i α_i: a scalar pass with their gains alone
+            rho_a = harmonic_extension(self.chain, [x if d == 1 else field.zero for x, d in zip(self.class_gain, S.periods)])
+            g = {s: x + rho_a[s] for s, x in g.items()}
+        return {"g_star": g, "psi": psi, "Pinf_v": Pinf_v}
+
+    # -- the quantities -------------------------------------------------------------------------------
+    @cached_property
+    def basis_sparse(self) -> tuple[dict[int, Any], ...]:
+        """``{column: b_c(s)}`` for every state, nonzero entries only."""
+        col_of, S, one = self.S.column_of, self.S, self.field.one
+        bt = self.basis_transient.rows
+        return tuple(bt[s] if S.class_of[s] < 0 else {col_of[(S.class_of[s], S.phase_of[s])]: one} for s in range(S.n))
+
+    @cached_property
+    def basis(self) -> tuple[tuple, ...]:
+        """Dense basis rows (materialised from the sparse ones)."""
+        zero, N = self.field.zero, self.S.N
+        rows = []
+        for sparse in self.basis_sparse:
+            row = [zero] * N
+            for c, v in sparse.items():
+                row[c] = v
+            rows.append(tuple(row))
+        return tuple(rows)
+
+    @cached_property
+    def absorption(self) -> tuple[tuple, ...]:
+        """``α_i(s) = sum_k b_{i,k}(s)`` for every state and class (on ``T``: the absorbing solve)."""
+        field, S = self.field, self.S
+        on_T = self.basis_transient.absorption
+        blank = [field.zero] * len(S.classes)
+        rows = []
+        for s in range(S.n):
+            i, row = S.class_of[s], blank.copy()
+            if i < 0:
+                for j, v in on_T[s].items():
+                    row[j] = v
+            else:
+                row[i] = field.one
+            rows.append(tuple(row))
+        return tuple(rows)
+
+    def _assemble(self, name: str, on_class) -> tuple:
+        """A vector that is ``on_class(i, k)`` on ``C_{i,k}`` and the basis combination on ``T``."""
+        S, sums = self.S, self.transient_sums[name]
+        return tuple(sums[s] if S.class_of[s] < 0 else on_class(S.class_of[s], S.phase_of[s]) for s in range(S.n))
+
+    def _aperiodic_without_basis(self) -> bool:
+        """Every closed class aperiodic and the basis not computed: then ``K(P)`` is spanned by the
+        absorption probabilities ``α_i`` (``b_{i,0} = α_i``, ``θ_i = γ_i``), so ``g* = ρ``, ``ψ = 0`` and
+        ``P∞v*`` is one scalar absorbing pass, and the decomposition needs no ``n x N`` basis."""
+        return "basis_transient" not in vars(self) and all(d == 1 for d in self.S.periods)
+
+    @cached_property
+    def g_star(self) -> tuple:
+        """``g* = θ_{phase}`` on the classes, ``sum θ b`` on ``T`` (``= ρ`` when every class is aperiodic)."""
+        if self._aperiodic_without_basis():
+            return self.rho
+        col_of, theta = self.S.column_of, self.theta
+        return self._assemble("g_star", lambda i, k: theta[col_of[(i, k)]])
+
+    @cached_property
+    def psi(self) -> tuple:
+        """``ψ = c_{i,k}`` on ``C_{i,k}``, ``sum c b`` on ``T`` (``= 0`` when every class is aperiodic)."""
+        if self._aperiodic_without_basis():
+            return (self.field.zero,) * self.S.n
+        col_of, c = self.S.column_of, self.psi_coords
+        return self._assemble("psi", lambda i, k: c[col_of[(i, k)]])
+
+    @cached_property
+    def rho(self) -> tuple:
+        """``ρ = γ_i`` on ``F_i``; on ``T`` from the basis sums when they are known over ``QQ``, else by one
+        absorbing solve."""
+        if not self.field.splits_periods and ("transient_sums" in vars(self) or "basis_transient" in vars(self)):
+            gain_i = self.class_gain
+            return self._assemble("rho", lambda i, k: gain_i[i])
+        return gain(self.chain, stationary=self.stationary)
+
+    @cached_property
+    def v_star(self) -> tuple:
+        """``v*``: the gauge solves on the classes, ``h - ψ + P∞v*`` on ``T``."""
+        # On T, v* = h - ψ + P∞v* (thm:comparison_gain_bias): h's absorbing solve has a far smaller
+        # answer than v*'s own (whose right-hand side r - g* carries every period's phase
+        # determinant), so the classical route is the cheaper one.
+        v_rec = self.gauge[1]
+        if self._aperiodic_without_basis():  # ψ = 0
+            Pinf_v, h = harmonic_extension(self.chain, self.class_mean_v), self.h
+            return tuple(v_rec[s] if s in v_rec else h[s] + Pinf_v[s] for s in range(self.S.n))
+        sums, bias_ = self.transient_sums, self.h
+        # (h + P∞v*) first: both have the small denominators of the absorbing solve; ψ's large one meets them once
+        return tuple(v_rec[s] if s in v_rec else (bias_[s] + sums["Pinf_v"][s]) - sums["psi"][s] for s in range(self.S.n))
+
+    @cached_property
+    def h(self) -> tuple:
+        """The normalized bias by the classical route (:func:`~exactpte.solves.classical.bias`)."""
+        return bias(self.chain, stationary=self.stationary, rho=self.rho)
