@@ -81,10 +81,10 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs (the same names as _LAZY)
-    from exactpte.certified import CertifiedDecomposition, decompose_certified
-    from exactpte.model.chain import Chain, MarkovRewardProcess, import_chain
-    from exactpte.solves.classical import gain, stationary_distribution
-    from exactpte.errors import (
+    from .certified import CertifiedDecomposition, decompose_certified
+    from .model.chain import Chain, MarkovRewardProcess, import_chain
+    from .solves.classical import gain, stationary_distribution
+    from .errors import (
         AnchorError,
         CandidateError,
         ChainFileError,
@@ -102,15 +102,15 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs (the same nam
         UnknownNameError,
         UsageError,
     )
-    from exactpte.model.examples import EXAMPLES, example
-    from exactpte.numbers.from_floats import ImportReport, exact_rows
-    from exactpte.io.gym import from_gym
-    from exactpte.io import dump, load, loads
-    from exactpte.model.parametric import ParametricChain
-    from exactpte.results.decomposition import Decomposition, Result, decompose
-    from exactpte.results.strata import StratifiedDecomposition
-    from exactpte.results.stratify import stratify
-    from exactpte.graph.structure import Structure, chain_structure
+    from .model.examples import EXAMPLES, example
+    from .numbers.from_floats import ImportReport, exact_rows
+    from .io.gym import from_gym
+    from .io import dump, load, loads
+    from .model.parametric import ParametricChain
+    from .results.decomposition import Decomposition, Result, decompose
+    from .results.strata import StratifiedDecomposition
+    from .results.stratify import stratify
+    from .graph.structure import Structure, chain_structure
 
 __version__ = "0.1.0"
 

@@ -38,7 +38,7 @@ MOVED: dict[str, str | tuple[str, ...]] = {
     "exactpte.result": "exactpte.results.decomposition",
     "exactpte.strata": ("exactpte.results.strata", "exactpte.results.stratify"),
     "exactpte.gym": "exactpte.io.gym",
-    "exactpte.testing.oracle": "exactpte.oracle.compare",
+    "exactpte.testing.oracle": "exactpte.oracle.comparison",
     "exactpte.testing.candidates": "exactpte.oracle.candidates",
     "exactpte.testing.references": "exactpte.oracle.references",
     "exactpte.testing.diagnoses": "exactpte.oracle.diagnoses",

@@ -20,7 +20,7 @@ from .conjectures import CONJECTURES, conjecture, run_conjecture
 from .shrink import shrink
 
 if TYPE_CHECKING:
-    from exactpte.model.chain import MarkovRewardProcess
+    from exactpte import MarkovRewardProcess
 
 __all__ = ["CHECKS", "Verdict", "run_checks", "check_chain", "Claimed", "from_decomposition", "load_result",
            "conjecture", "run_conjecture", "CONJECTURES", "shrink"]

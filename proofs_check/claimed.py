@@ -16,12 +16,12 @@ from typing import Any
 
 import flint
 
-from exactpte.numbers.scalars import to_fmpq
+from exactpte.numbers import to_fmpq
 from exactpte.errors import ChainFileError, ExactpteError
-from exactpte.io.json import unique_keys
+from exactpte.io import unique_keys
 from exactpte.results.quantities import QUANTITY_KEYS, STRUCTURE_KEYS
 from exactpte.results.report import FORMAT
-from exactpte.results.decomposition import Decomposition
+from exactpte import Decomposition
 
 __all__ = ["Claimed", "from_decomposition", "from_json_dict", "load_result"]
 

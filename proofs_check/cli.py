@@ -8,9 +8,9 @@ import sys
 from collections.abc import Sequence
 
 import exactpte
-from exactpte.cli.commands import ArgumentParser, add_chain_options, add_command, load_chain, nonnegative_int, parse_anchors, positive_int, run_guarded
-from exactpte.model.chain import MarkovRewardProcess
-from exactpte.errors import ExactpteError
+from exactpte.cli.options import ArgumentParser, add_chain_options, add_command, load_chain, nonnegative_int, parse_anchors, positive_int, run_guarded
+from exactpte import MarkovRewardProcess
+from exactpte.errors import ExactpteError, UsageError
 
 from .checks import CHECKS, run_checks
 from .checks.quantities import QUANTITY_CHECKS
@@ -155,7 +155,7 @@ def unmet(verdicts: Sequence[Verdict], *, required: Sequence[str] = (), strict: 
     for name in required:
         key = QUANTITY_CHECKS.get(name, name)
         if key not in CHECKS:
-            raise ExactpteError(f"--require: unknown quantity or check {name!r}; quantities: {', '.join(QUANTITY_CHECKS)}")
+            raise UsageError(f"--require: unknown quantity or check {name!r}; quantities: {', '.join(QUANTITY_CHECKS)}")
         v = by_key.get(key)
         if v is None:
             out.append(f"required {name}: not run (left out by --only)")
@@ -307,7 +307,7 @@ def _statistical(args: argparse.Namespace) -> int:
 
     chain = _load(args, args.file)
     if not 0 < args.alpha < 1:
-        raise ExactpteError(f"--alpha must lie in (0, 1), got {args.alpha}")
+        raise UsageError(f"--alpha must lie in (0, 1), got {args.alpha}")
     verdicts = run_statistical(chain, only=args.only, runs=args.runs, seed=args.seed, alpha=args.alpha)
     if not args.json:  # the p-values are the point: print every verdict's detail
         for v in verdicts:

@@ -42,9 +42,9 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 import exactpte
-from exactpte.model.chain import MarkovRewardProcess
+from exactpte import MarkovRewardProcess
 from exactpte.errors import ExactpteError, UnknownNameError, UsageError
-from exactpte.results.decomposition import Decomposition
+from exactpte import Decomposition
 from exactpte.testing.random_chains import sweep_chain
 
 from .shrink import shrink, size
@@ -179,22 +179,22 @@ def load_conjectures(path: str | os.PathLike) -> list[str]:
     if path in _FILE_LABELS:
         return _FILE_LABELS[path]
     if not os.path.isfile(path):
-        raise ExactpteError(f"{path}: no such conjecture file")
+        raise UsageError(f"{path}: no such conjecture file")
     global _RECORDING
     name = f"proofs_check_user_{len(_FILE_LABELS)}_{os.path.splitext(os.path.basename(path))[0]}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise ExactpteError(f"{path}: not a Python file (no module loader for it)")
+        raise UsageError(f"{path}: not a Python file (no module loader for it)")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     _RECORDING = []
     try:
         spec.loader.exec_module(module)
     except Exception as e:
-        raise ExactpteError(f"{path}: importing the conjecture file failed ({type(e).__name__}: {e})") from None
+        raise UsageError(f"{path}: importing the conjecture file failed ({type(e).__name__}: {e})") from None
     finally:
         recorded, _RECORDING = _RECORDING, None
     _FILE_LABELS[path] = list(dict.fromkeys(recorded))
     if not _FILE_LABELS[path]:
-        raise ExactpteError(f"{path}: registers no conjecture (decorate functions with @proofs_check.conjecture(\"label\"))")
+        raise UsageError(f"{path}: registers no conjecture (decorate functions with @proofs_check.conjecture(\"label\"))")
     return _FILE_LABELS[path]

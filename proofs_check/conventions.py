@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 import flint
 
-from exactpte.model.chain import MarkovRewardProcess
+from exactpte import MarkovRewardProcess
 
 from .claimed import Claimed
 

@@ -21,7 +21,7 @@ from math import gcd
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from exactpte.model.chain import Chain
+    from exactpte import Chain
 
 __all__ = ["SupportGraph"]
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
-from exactpte.model.chain import MarkovRewardProcess
+from exactpte import MarkovRewardProcess
 from exactpte.errors import UnknownNameError
 
 from .claimed import Claimed

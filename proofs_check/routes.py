@@ -14,7 +14,7 @@ from math import lcm
 
 import flint
 
-from exactpte.model.chain import MarkovRewardProcess
+from exactpte import MarkovRewardProcess
 from exactpte.errors import RouteTooLargeError
 
 from .graph import SupportGraph

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 
 import flint
 
-from exactpte.model.chain import MarkovRewardProcess
+from exactpte import MarkovRewardProcess
 from exactpte.errors import ExactpteError
 
 __all__ = ["shrink", "size"]

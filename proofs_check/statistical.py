@@ -39,7 +39,7 @@ from typing import Any, TypeAlias
 import numpy as np
 from scipy import stats
 
-from exactpte.model.chain import MarkovRewardProcess
+from exactpte import MarkovRewardProcess
 from exactpte.estimator import TableModel, build_gauge, estimate, estimate_weights, learn_structure
 from exactpte.estimator.algorithms import LearnedStructure, StepSize, harmonic_step_size, structure_from
 from exactpte.estimator.generative import GenerativeModel

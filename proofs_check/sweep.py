@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 import exactpte
-from exactpte.model.chain import Chain, MarkovRewardProcess
+from exactpte import Chain, MarkovRewardProcess
 from exactpte.errors import UnknownNameError, UsageError
 from exactpte.io import chain_to_dict, from_dict
 from exactpte.progress import Progress

@@ -7,7 +7,7 @@ needs that the claim leaves out (``stationary``, ``basis``, ``theta``, ...) is s
 import collections, decimal, functools, gzip, json, math, operator, re, sys, zlib  # noqa: E401  (issue #25 caps this file at 400 lines)
 from fractions import Fraction
 __all__ = ["verify", "read_chain", "load_json", "Report", "KEYS"]
-FORMAT = "exactpte.solves.work/1"
+FORMAT = "exactpte.decomposition/1"
 KEYS = ("classes", "transient", "periods", "cyclic_classes", "anchors", "stationary", "class_gain", "basis",
         "g_star", "v_star", "theta", "rho", "h", "psi", "P_inf", "hitting_times")  # the order checked; each after what it NEEDS
 NEEDS = {**dict.fromkeys(("transient", "periods", "cyclic_classes", "stationary", "class_gain", "rho", "h", "P_inf"), "classes"),

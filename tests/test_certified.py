@@ -19,7 +19,7 @@ from exactpte.certified.systems import ClassSolver
 from exactpte.cli.commands import main
 from exactpte.errors import UsageError
 from exactpte.testing.strategies import chains, edge_case_chains
-from exactpte.oracle.compare import compare
+from exactpte.oracle.comparison import compare
 from exactpte.testing.random_chains import random_chain, random_chain_arrays
 
 

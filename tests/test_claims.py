@@ -149,7 +149,7 @@ def _result_file(tmp_path, text: str) -> list[str]:
     ("n", "seven", "n is 'seven'"),
     ("n", 8, "but the chain has 7 states"),
     ("n", True, "n is True"),
-    ("format", "exactpte.results.strata/1", "expected 'exactpte.solves.work/1'"),
+    ("format", "exactpte.strata/1", "expected 'exactpte.decomposition/1'"),
 ])
 def test_a_result_file_with_a_wrong_header_is_refused_by_name(tmp_path, capsys, key, value, message):
     """An unknown key, a wrong n or another format is unusable input (exit 2), named; never judged as held."""

@@ -1,6 +1,7 @@
 """The public API: one list of public names, one interface for every result kind, one registry of
 quantities, and a one-way import graph among the result modules (imports inside functions count)."""
 
+import argparse
 import ast
 import dataclasses
 import json
@@ -103,16 +104,23 @@ def test_deviation_apply_is_the_bias_of_another_reward():
 
 # -- the registry ---------------------------------------------------------------------------------------
 def test_registry_drives_every_list():
-    from exactpte import cli, report, strata
+    import inspect
+
     from exactpte.certified import result as certified_result
-    from exactpte.testing import oracle
+    from exactpte.cli.commands import _quantities_printed
+    from exactpte.oracle import comparison as oracle
+    from exactpte.results import report, strata
 
     assert report.QUANTITY_KEYS == QUANTITY_KEYS and report.COLUMNS[4:] == PER_STATE == strata.PER_STATE
     assert certified_result.QUANTITIES == CORE and exactpte.results.decomposition.QUANTITIES == COMPUTED
     assert oracle.VECTOR_KEYS == tuple(k for k in QUANTITY_KEYS if REGISTRY[k].kind == "state")
     assert set(oracle.KEYS) >= set(QUANTITY_KEYS)
-    assert all(isinstance(getattr(exactpte.Decomposition, name), object) for name in COMPUTED)
-    assert cli is not None
+    # every computed quantity is a registry-driven descriptor of the result class, not a plain attribute
+    descriptors = {name: inspect.getattr_static(exactpte.Decomposition, name) for name in COMPUTED}
+    assert all(type(d).__name__ == "_Quantity" and d.name == name for name, d in descriptors.items()), descriptors
+    # the CLI's JSON prints exactly the registry's keys, in its order (P_inf and hitting times by their options)
+    args = argparse.Namespace(only=None, json=True, no_p_inf=False, hitting_times=True, csv=False)
+    assert _quantities_printed(args) == QUANTITY_KEYS
 
 
 # -- a one-way import graph ---------------------------------------------------------------------------------

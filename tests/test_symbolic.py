@@ -239,7 +239,7 @@ def _basis_through_Q_d(chain):
 def test_cyclotomic_phase_basis_equals_the_phase_system_through_Q_d(chain):
     """``b_{i,k} = Σ_{m|d} Tr(ζ_m^-k X_{m,i}) / d`` (the cyclotomic components) equals the solution of the
     phase system through ``Q^d``, and the weighted sums on the components equal ``Σ w b``."""
-    from exactpte import cyclotomic
+    from exactpte.solves import cyclotomic
     S, F = chain.structure, chain.field
     spectrum = cyclotomic.phase_spectrum(chain, S)
     reference = _basis_through_Q_d(chain)
@@ -253,7 +253,7 @@ def test_cyclotomic_phase_basis_equals_the_phase_system_through_Q_d(chain):
 def test_cyclotomic_phase_basis_on_a_transient_line_into_two_cycles():
     """Transient SCCs in a line (what flows from one block to the next is on the right-hand side),
     entering a 3-cycle and a 4-cycle at several phases: the components give ``Q^d``'s basis."""
-    from exactpte import cyclotomic
+    from exactpte.solves import cyclotomic
     n = 10
     P = [[0] * n for _ in range(n)]
     P[0][1], P[0][2], P[0][6] = "p", "1/2 - p/2", "1/2 - p/2"        # block {0} feeds {1, 2}

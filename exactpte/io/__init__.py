@@ -24,13 +24,13 @@ from exactpte.model.chain import Chain
 from exactpte.errors import ChainFileError, UsageError
 from exactpte.io.csv import read_edge_csv, to_edge_csv
 from exactpte.io.drn import read_drn, to_drn
-from exactpte.io.json import chain_to_dict, from_dict, loads
+from exactpte.io.json import chain_to_dict, from_dict, loads, unique_keys
 from exactpte.io.json import dump as _dump_json
 from exactpte.io.json import dumps as json_text
 from exactpte.io.prism import read_prism, to_prism
 
 __all__ = ["load", "loads", "from_dict", "dump", "chain_to_dict", "read_drn", "to_drn", "read_prism", "to_prism",
-           "read_edge_csv", "to_edge_csv", "read_text", "MAX_DECOMPRESSED"]
+           "read_edge_csv", "to_edge_csv", "read_text", "unique_keys", "MAX_DECOMPRESSED"]
 
 
 MAX_DECOMPRESSED = 2**31

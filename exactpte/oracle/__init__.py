@@ -11,6 +11,6 @@ Examples
 True
 """
 
-from exactpte.oracle.compare import Finding, Report, check_tolerance, compare
+from exactpte.oracle.comparison import Finding, Report, check_tolerance, compare
 
 __all__ = ["Finding", "Report", "compare", "check_tolerance"]

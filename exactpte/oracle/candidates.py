@@ -6,7 +6,7 @@
   column, which must then be a permutation of ``0..rows-1``; one row per state.
 - ``.npz``: arrays named after the keys (no pickled objects).
 
-Which keys are allowed, and how values are judged, is :func:`exactpte.oracle.compare.compare`'s
+Which keys are allowed, and how values are judged, is :func:`exactpte.oracle.comparison.compare`'s
 business; this module only reads, and names the file, line or key of anything malformed.
 """
 
@@ -20,7 +20,7 @@ import numpy as np
 
 from exactpte.errors import CandidateError
 from exactpte.io.json import unique_keys
-from exactpte.oracle.compare import ALIASES, EXTRA_STATE_KEYS, VECTOR_KEYS
+from exactpte.oracle.comparison import ALIASES, EXTRA_STATE_KEYS, VECTOR_KEYS
 
 __all__ = ["load_candidate"]
 

@@ -88,7 +88,7 @@ __all__ = ["FORMAT", "QUANTITY_KEYS", "check_only", "structure_dict", "to_dict",
 COLUMNS: tuple[str, ...] = ("state", "label", "where", "r", *PER_STATE)
 """The per-state columns of :func:`to_csv`, :func:`to_html` and :func:`to_dataframe`."""
 
-FORMAT = "exactpte.solves.work/1"
+FORMAT = "exactpte.decomposition/1"
 """The ``format`` key of the exact JSON contract (``QUANTITY_KEYS``, from :mod:`exactpte.results.quantities`, are
 the keys that hold computed quantities; ``only=`` selects among them, and only what is selected is computed)."""
 
@@ -157,7 +157,7 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
     >>> import exactpte
     >>> d = to_dict(exactpte.decompose(exactpte.example("periodic")))
     >>> d["format"], d["g_star"], d["rho"], d["periods"]
-    ('exactpte.solves.work/1', ['1', '0'], ['1/2', '1/2'], [2])
+    ('exactpte.decomposition/1', ['1', '0'], ['1/2', '1/2'], [2])
     >>> sorted(to_dict(exactpte.decompose(exactpte.example("periodic")), only="rho,h"))[-4:]
     ['n', 'periods', 'rho', 'transient']
     """

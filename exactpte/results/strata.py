@@ -185,7 +185,7 @@ class StratifiedDecomposition:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"params": [...], "strata": [...]}``, each stratum a :meth:`Stratum.to_dict`."""
-        return {"format": "exactpte.results.strata/1", "params": list(self.params), "strata": [s.to_dict() for s in self.strata]}
+        return {"format": "exactpte.strata/1", "params": list(self.params), "strata": [s.to_dict() for s in self.strata]}
 
     def to_json(self, *, indent: int | None = None) -> str:
         """JSON text of :meth:`to_dict`."""

@@ -1,6 +1,6 @@
 """exactpte for testing: the exact oracle for float implementations, random chains, strategies.
 
-- :mod:`exactpte.oracle.compare`: :func:`compare` and the ``assert_*`` helpers (numpy only);
+- :mod:`exactpte.oracle.comparison`: :func:`compare` and the ``assert_*`` helpers (numpy only);
 - :mod:`exactpte.oracle.diagnoses`: what a wrong gain or an off-gauge bias came from (numpy only);
 - :mod:`exactpte.oracle.references`: independent exact absorption probabilities, fundamental
   matrix, mean first-passage times and total reward before absorption (python-flint);
@@ -16,7 +16,7 @@ Examples
 True
 """
 
-from exactpte.oracle.compare import (
+from exactpte.oracle.comparison import (
     VECTOR_KEYS,
     Finding,
     Report,

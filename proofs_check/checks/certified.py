@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from exactpte.certified.rounding import Interval
+from exactpte.certified import Interval
 from exactpte.graph.view import anchor_list
 
 from ..claimed import Claimed
@@ -22,7 +22,7 @@ from ..conventions import canonical, reanchor
 from ..registry import Context, Outcome, check, few
 
 if TYPE_CHECKING:
-    from exactpte.certified.result import CertifiedDecomposition
+    from exactpte import CertifiedDecomposition
 
 
 def _in_exactptes_convention(ctx: Context, cert: CertifiedDecomposition) -> Claimed | str:

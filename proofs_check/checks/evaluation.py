@@ -6,7 +6,7 @@ from math import lcm
 
 import flint
 
-from exactpte.model.chain import MarkovRewardProcess
+from exactpte import MarkovRewardProcess
 
 from ..claimed import Claimed
 from ..linalg import col, norm_inf, orbits, random_vector, vec

@@ -1,0 +1,137 @@
+"""What every command line of the project shares (``exactpte`` and ``proofs-check``): option types that
+name the rule they enforce, the one-line-error :class:`ArgumentParser`, the chain-input options and
+their loader, and :func:`run_guarded` (a named error is one line and exit 2).  Public: other front
+ends build on these rather than on the ``exactpte`` command's own parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from exactpte.errors import ExactpteError, UsageError
+
+if TYPE_CHECKING:  # the chain machinery loads only when a command runs (start-up time)
+    from exactpte.model.chain import Chain
+
+__all__ = ["ArgumentParser", "add_chain_options", "add_command", "load_chain", "parse_anchors", "positive_int",
+           "nonnegative_int", "tolerance", "run_guarded"]
+
+
+# -- option types: each names the rule it enforces -------------------------------------------------
+def _integer_at_least(minimum: int, what: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {value}")
+        return value
+
+    parse.__doc__ = f"An argparse type: {what}."
+    return parse
+
+
+positive_int = _integer_at_least(1, "a positive integer")
+"""An argparse type: an integer ``>= 1``."""
+nonnegative_int = _integer_at_least(0, "an integer >= 0")
+"""An argparse type: an integer ``>= 0``."""
+
+
+def tolerance(text: str) -> float:
+    """An argparse type: a finite number ``>= 0`` (``nan``, ``inf`` and negatives are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text}")
+    return value
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a usage error exits 2 with one line and no usage dump."""
+
+    def error(self, message: str):  # noqa: D401 - argparse's signature
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def add_chain_options(sp: argparse.ArgumentParser, *, positional: bool = True) -> None:
+    """The chain-input options every command that reads a chain shares (here and in ``proofs-check``):
+    the chain file (positional, or ``--chain FILE`` for commands whose positional argument is
+    something else) or ``--example NAME``, and ``--rewards``, ``--labels``, ``--reward-model`` for
+    the formats that keep rewards and labels apart (read by :func:`load_chain`)."""
+    src = sp.add_mutually_exclusive_group(required=True)
+    if positional:
+        src.add_argument("file", nargs="?", help="chain file: .json, .drn (Storm), .tra (PRISM explicit) or .csv, "
+                                                 "optionally .gz/.xz/.bz2 compressed")
+    else:
+        src.add_argument("--chain", metavar="FILE", help="the chain file (.json, .drn, .tra or .csv, optionally compressed)")
+    src.add_argument("--example", metavar="NAME", help="a built-in example (see 'exactpte examples')")
+    sp.add_argument("--rewards", metavar="FILE", action="append",
+                    help="reward file: .srew/.state.rew and/or .trew/.trans.rew for a .tra chain, a CSV for a .csv chain "
+                         "(repeat for state and transition rewards); without one such a chain has r = 0 (said in a note)")
+    sp.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain (checked for form)")
+    sp.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn file with several")
+
+
+def add_command(sub: Any, name: str, summary: str, examples: Sequence[str]) -> argparse.ArgumentParser:
+    """A subcommand whose ``--help`` starts with ``summary`` and ends with worked ``examples``
+    (the same summary is its line in the parent's command list)."""
+    epilog = "examples:\n" + "\n".join(f"  {line}" for line in examples)
+    description = textwrap.fill(summary[0].upper() + summary[1:] + ".", width=78)  # the raw formatter keeps the examples' lines
+    return cast(argparse.ArgumentParser, sub.add_parser(name, help=summary, description=description, epilog=epilog,
+                                                         formatter_class=argparse.RawDescriptionHelpFormatter))
+
+
+def parse_anchors(text: str | None) -> list[int] | None:
+    """``--anchors A,B,...`` as a list of states (``None`` when not given)."""
+    if text is None:
+        return None
+    items = [x.strip() for x in text.split(",")]
+    if not all(x.isascii() and x.isdigit() for x in items):  # "1 2" is not 12; "-1" and "" are no states
+        raise UsageError(f"--anchors takes comma-separated state indices (e.g. 0,3,7), got {text!r}")
+    return [int(x) for x in items]
+
+
+def load_chain(args: argparse.Namespace, path: str | None = None) -> Chain:
+    """The chain named by :func:`add_chain_options`: the file at ``path`` (else ``args.file``) with its
+    reward and label files, or the built-in ``--example``."""
+    from exactpte.model.examples import EXAMPLES, example
+    from exactpte.io import load
+
+    if path is None and args.example:
+        for opt in ("rewards", "labels", "reward_model"):
+            if getattr(args, opt, None):
+                raise UsageError(f"--{opt.replace('_', '-')} applies to chain files, not to --example")
+        return example(args.example)
+    path = path or args.file
+    if path in EXAMPLES and not os.path.exists(path):
+        raise UsageError(f"no file named {path!r}; for the built-in example write --example {path}")
+    return load(path, rewards=args.rewards, labels=args.labels, reward_model=args.reward_model)
+
+
+def run_guarded(prog: str, body: Callable[[], int]) -> int:
+    """Run ``body`` as a command: a named error becomes one line on stderr and exit 2; a closed
+    output pipe ends quietly (exit 0, nothing more written)."""
+    try:
+        code = body()
+        sys.stdout.flush()
+        return code
+    except ExactpteError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # the reader went away (| head): stop writing, and keep Python from complaining at exit
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
