@@ -8,13 +8,14 @@ reward at every state for every reward model.
 """
 
 import json
-from pathlib import Path
+
+from paths import DATA as STORM_DATA
 
 import pytest
 
 import exactpte
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "storm"
+DATA = STORM_DATA / "storm"
 EXPECTED = json.loads((DATA / "expected.json").read_text())
 CASES = [(f, name) for f, d in EXPECTED.items() for name in d["rho"]]
 

@@ -10,7 +10,8 @@ import bz2
 import gzip
 import json
 import re
-from pathlib import Path
+
+from paths import ROOT
 
 import pytest
 
@@ -19,7 +20,7 @@ from exactpte import ChainFileError, InvalidChainError, RowSumError, ShapeError,
 from exactpte.cli.commands import main
 from exactpte.errors import CandidateError, EntryError, NegativeEntryError
 
-DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "formats.md"
+DOCS = ROOT / "docs" / "formats.md"
 
 DRN_HEAD = "@type: DTMC\n@nr_states\n2\n@model\n"
 DRN_BODY = "state 0\n action 0\n  1 : 1\nstate 1\n action 0\n  1 : 1\n"

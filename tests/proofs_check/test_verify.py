@@ -10,7 +10,6 @@ import itertools
 import json
 import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -23,7 +22,7 @@ from exactpte.testing.strategies import chains
 from proofs_check import verify as trusted
 from proofs_check.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths import ROOT
 VERIFY_PY = ROOT / "proofs_check" / "verify.py"
 GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.json"))
 RATIONAL_EXAMPLES = [name for name in exactpte.EXAMPLES if not exactpte.example(name).field.is_parametric]

@@ -15,7 +15,6 @@ import ast
 import json
 import os
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -29,7 +28,7 @@ from exactpte.io import chain_to_dict, from_dict, loads, read_drn, read_edge_csv
 from exactpte.testing import compare
 from exactpte.testing.strategies import chains
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths import ROOT
 TALLY: Counter = Counter()
 FUZZ = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
 

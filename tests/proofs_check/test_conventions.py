@@ -18,7 +18,7 @@ from proofs_check.checks import run_checks
 from proofs_check.claimed import from_decomposition, from_json_dict
 from proofs_check.cli import main
 from proofs_check.conventions import canonical, relabel
-from test_mutations import chain_and_claim
+from mutation_chains import chain_and_claim
 
 SMALL = dict(max_classes=3, max_period=3, max_phase_size=2, max_transient=3)
 

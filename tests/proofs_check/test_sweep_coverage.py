@@ -4,7 +4,6 @@ import json
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import exactpte
 from exactpte.errors import UsageError

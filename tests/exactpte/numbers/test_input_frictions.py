@@ -7,7 +7,8 @@ import io
 import sys
 import tarfile
 from fractions import Fraction
-from pathlib import Path
+
+from paths import DATA
 
 import flint
 import numpy as np
@@ -18,7 +19,7 @@ from exactpte import MarkovRewardProcess, ParametricChain
 from exactpte.io import read_drn, to_drn
 from exactpte.errors import ChainFileError, EntryError, FloatEntryError, RowSumError, ShapeError, UsageError
 
-STORM = Path(__file__).resolve().parent / "data" / "storm"
+STORM = DATA / "storm"
 BIG = "7" * 5000  # past Python's int <-> str limit (4,300 digits by default)
 
 

@@ -2,7 +2,8 @@
 
 import json
 import runpy
-from pathlib import Path
+
+from paths import EXAMPLES
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ from exactpte.cli.commands import main
 from exactpte.model.to_float import float_matrix, to_floats
 from exactpte.testing import assert_bias_close, assert_decomposition_close, assert_gain_close, compare
 
-EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES_DIR = EXAMPLES
 
 
 f = to_floats

@@ -5,13 +5,14 @@ them); each asserts the finding of our runs (versions in docs/oracle.md) and exa
 """
 
 import runpy
-from pathlib import Path
+
+from paths import EXAMPLES
 
 import pytest
 
 pytestmark = pytest.mark.extra("peers")
 
-STUDIES = runpy.run_path(str(Path(__file__).resolve().parent.parent / "examples" / "oracle_peers.py"))
+STUDIES = runpy.run_path(str(EXAMPLES / "oracle_peers.py"))
 
 
 def _need(module):

@@ -13,7 +13,7 @@ import exactpte
 from exactpte.results.quantities import COMPUTED, CORE, PER_STATE, QUANTITY_KEYS, REGISTRY
 from exactpte.results.decomposition import Result
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths import ROOT
 
 
 # -- the public names ----------------------------------------------------------------------------------

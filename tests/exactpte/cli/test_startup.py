@@ -5,7 +5,6 @@ scipy's on large random graphs' worth of small ones."""
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 from hypothesis import given, settings
@@ -17,7 +16,7 @@ from exactpte.graph.periods import bfs_levels
 from exactpte.graph.structure import graph_structure
 from exactpte.graph.support import SupportGraph
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths import ROOT
 
 
 def test_decompose_on_a_small_chain_imports_no_scipy_nor_sympy(tmp_path):

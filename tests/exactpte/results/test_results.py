@@ -1,7 +1,6 @@
 """The result object: JSON contract, canonical output, derived quantities against independent routes."""
 
 import json
-from pathlib import Path
 
 import flint
 import pytest
@@ -113,7 +112,7 @@ def test_stationary_distributions_are_invariant():
             assert sum(p * dict(dec.chain.row(x)).get(y, 0) for x, p in zip(members, pi)) == pi[j]
 
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+from paths import GOLDEN
 
 
 @pytest.mark.parametrize("name", ["branching", "two-paths", "cycle-24", "paper-benchmark"])
