@@ -3,6 +3,7 @@
 
 import ast
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 import shutil
@@ -305,3 +306,63 @@ def test_every_test_needing_an_extra_is_marked_with_it():
                     problems.append(f"{path.relative_to(ROOT)}:{call.lineno} {fn.name}: importorskip({module!r}) "
                                     f"without @pytest.mark.extra({extra!r})")
     assert problems == [], "\n".join(problems)
+
+
+# -- the folders are the layers ------------------------------------------------------------------------------
+FLOORS = ("errors", "progress", "numbers", "fields", "graph", "model", "solves", "plots", "results", "certified",
+          "io", "oracle", "estimator", "testing", "cli")
+"""exactpte's floors from the bottom up (docs/architecture.md): a module imports its own floor or lower ones."""
+TOP_LEVEL = ("__init__", "__main__", "_legacy")  # the public API, `python -m exactpte`, old paths: above every floor
+MAX_TOP_LEVEL_MODULES = 8
+
+
+def _floor(module: str) -> int:
+    part = module.split(".")[1] if "." in module else "__init__"
+    return len(FLOORS) if part in TOP_LEVEL else FLOORS.index(part)
+
+
+def test_every_module_sits_on_a_named_floor_and_the_top_level_is_small():
+    top = sorted(p.stem for p in (ROOT / "exactpte").glob("*.py"))
+    assert len(top) <= MAX_TOP_LEVEL_MODULES, top
+    floors = {name.split(".")[1] for name in _graph() if name.startswith("exactpte.") and name.count(".") >= 1}
+    assert floors <= set(FLOORS) | set(TOP_LEVEL), floors - set(FLOORS) - set(TOP_LEVEL)
+
+
+def test_no_import_runs_up_a_floor():
+    """Every arrow points down the page (imports inside functions and TYPE_CHECKING blocks included)."""
+    up = sorted(f"{m} -> {d}" for m, deps in _graph().items() if m.startswith("exactpte")
+                for d in deps if d.startswith("exactpte") and _floor(d) > _floor(m))
+    assert up == []
+
+
+def test_product_code_never_imports_the_testing_package():
+    """`exactpte check` and the rest of the product run without `exactpte.testing` (test helpers only)."""
+    offenders = sorted(f"{m} -> {d}" for m, deps in _graph().items()
+                       if m.startswith("exactpte.") and not m.startswith(("exactpte.testing", "exactpte._legacy"))
+                       for d in deps if d.startswith("exactpte.testing"))
+    assert offenders == []
+
+
+def _public_name(module: str, name: str) -> bool:
+    if any(part.startswith("_") for part in module.split(".")) or name.startswith("_"):
+        return False
+    return name in getattr(importlib.import_module(module), "__all__", ())
+
+
+def test_proofs_check_uses_public_names_of_exactpte_only():
+    """proofs_check builds on what exactpte publishes: names in ``exactpte.__all__`` or in the ``__all__``
+    of a public module, never a private module or name (inside functions too)."""
+    private = []
+    for path in (ROOT / "proofs_check").rglob("*.py"):
+        for node in _import_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "exactpte":
+                for alias in node.names:
+                    target = f"{node.module}.{alias.name}"
+                    parent = importlib.import_module(node.module)
+                    is_module = hasattr(parent, "__path__") and importlib.util.find_spec(target) is not None
+                    if not is_module and not _public_name(node.module, alias.name):
+                        private.append(f"{path.relative_to(ROOT)}: from {node.module} import {alias.name}")
+            elif isinstance(node, ast.Import):
+                private += [f"{path.relative_to(ROOT)}: import {a.name}" for a in node.names
+                            if a.name.startswith("exactpte.") and any(p.startswith("_") for p in a.name.split("."))]
+    assert private == []

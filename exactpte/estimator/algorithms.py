@@ -25,6 +25,7 @@ __all__ = [
     "build_gauge",
     "paper_step_size",
     "harmonic_step_size",
+    "StepSize",
     "projected_sa",
     "reconstruct_profile",
 ]
