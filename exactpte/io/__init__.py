@@ -2,7 +2,7 @@
 
 One module per format (:mod:`~exactpte.io.json`, :mod:`~exactpte.io.drn`,
 :mod:`~exactpte.io.prism`, :mod:`~exactpte.io.csv`), each with a reader and a writer that
-round-trip exactly; :func:`load` picks the reader by the file's ending.  Numbers are read
+round-trip exactly; :func:`load` picks the reader by the file's ending from one table, :data:`READERS`.  Numbers are read
 exactly: ``1/3`` as a fraction, ``0.1`` as the exact decimal 1/10, never through a binary float.
 
 Examples
@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import IO, Any
 
 from exactpte.model.chain import Chain
@@ -29,7 +30,7 @@ from exactpte.io.json import dump as _dump_json
 from exactpte.io.json import dumps as json_text
 from exactpte.io.prism import read_prism, to_prism
 
-__all__ = ["load", "loads", "from_dict", "dump", "chain_to_dict", "read_drn", "to_drn", "read_prism", "to_prism",
+__all__ = ["READERS", "Reader", "load", "loads", "from_dict", "dump", "chain_to_dict", "read_drn", "to_drn", "read_prism", "to_prism",
            "read_edge_csv", "to_edge_csv", "read_text", "unique_keys", "MAX_DECOMPRESSED"]
 
 
@@ -203,41 +204,82 @@ def load(path: "str | os.PathLike | IO[Any]", *, rewards: "str | os.PathLike | S
     """
     text, suffix, source = _source(path, format)
     reward_files = [] if rewards is None else [rewards] if isinstance(rewards, (str, os.PathLike)) else list(rewards)
-    if reward_files and suffix not in (".tra", ".csv"):
+    reader = READERS[suffix]
+    if reward_files and not reader.takes_rewards:
         raise ChainFileError(f"{path}: a separate reward file goes with .tra or .csv chains, not {suffix} files")
-    if labels is not None and suffix != ".tra":
+    if labels is not None and not reader.takes_labels:
         raise ChainFileError(f"{path}: a .lab label file goes with .tra chains, not {suffix} files")
-    if reward_model is not None and suffix != ".drn":
+    if reward_model is not None and not reader.takes_reward_model:
         raise ChainFileError(f"{path}: a reward model is chosen in .drn files, not {suffix} files")
     if text is None:
         assert isinstance(path, (str, os.PathLike))
         text = read_text(path)
-    if suffix == ".drn":
-        return read_drn(text, source=source, reward_model=reward_model)
-    if suffix == ".tra":
-        kinds: dict[str, str | os.PathLike] = {}
-        for f in reward_files:
-            kind = _reward_kind(f)
-            if kind == "csv":
-                raise ChainFileError(f"{f}: a .tra chain takes .srew/.trew reward files, not CSV")
-            if kind in kinds:
-                raise ChainFileError(f"{f}: a second {kind}-reward file (already {kinds[kind]})")
-            kinds[kind] = f
-        srew, trew = kinds.get("state"), kinds.get("transition")
-        return read_prism(text, read_text(srew) if srew else None, read_text(labels) if labels else None,
-                          trew=read_text(trew) if trew else None, source=source,
-                          reward_sources=(str(srew), str(trew)))
-    if suffix == ".csv":
-        if len(reward_files) > 1:
-            raise ChainFileError(f"{path}: a .csv chain takes one reward CSV, got {len(reward_files)} files")
-        rw = reward_files[0] if reward_files else None
-        if rw is not None and _reward_kind(rw) != "csv":
-            raise ChainFileError(f"{rw}: a .csv chain takes a reward CSV")
-        return read_edge_csv(text, read_text(rw) if rw else None, source=source, reward_source=str(rw))
-    return loads(text, source=source)
+    return reader.read(text, _Companions(path, source, reward_files, labels, reward_model))
 
 
-_FORMATS = (".json", ".drn", ".tra", ".csv")
+@dataclass(frozen=True)
+class _Companions:
+    """What a reader gets beside the chain file's text: its name and the options that go with it."""
+
+    path: Any
+    source: str
+    rewards: list[Any]
+    labels: Any
+    reward_model: str | None
+
+
+def _read_json(text: str, given: _Companions) -> Chain:
+    return loads(text, source=given.source)
+
+
+def _read_drn(text: str, given: _Companions) -> Chain:
+    return read_drn(text, source=given.source, reward_model=given.reward_model)
+
+
+def _read_tra(text: str, given: _Companions) -> Chain:
+    kinds: dict[str, str | os.PathLike] = {}
+    for f in given.rewards:
+        kind = _reward_kind(f)
+        if kind == "csv":
+            raise ChainFileError(f"{f}: a .tra chain takes .srew/.trew reward files, not CSV")
+        if kind in kinds:
+            raise ChainFileError(f"{f}: a second {kind}-reward file (already {kinds[kind]})")
+        kinds[kind] = f
+    srew, trew = kinds.get("state"), kinds.get("transition")
+    return read_prism(text, read_text(srew) if srew else None, read_text(given.labels) if given.labels else None,
+                      trew=read_text(trew) if trew else None, source=given.source,
+                      reward_sources=(str(srew), str(trew)))
+
+
+def _read_csv(text: str, given: _Companions) -> Chain:
+    if len(given.rewards) > 1:
+        raise ChainFileError(f"{given.path}: a .csv chain takes one reward CSV, got {len(given.rewards)} files")
+    rw = given.rewards[0] if given.rewards else None
+    if rw is not None and _reward_kind(rw) != "csv":
+        raise ChainFileError(f"{rw}: a .csv chain takes a reward CSV")
+    return read_edge_csv(text, read_text(rw) if rw else None, source=given.source, reward_source=str(rw))
+
+
+@dataclass(frozen=True)
+class Reader:
+    """How :func:`load` reads one chain-file format, and which companion files or options go with it."""
+
+    read: Callable[[str, _Companions], Chain]
+    takes_rewards: bool = False
+    takes_labels: bool = False
+    takes_reward_model: bool = False
+
+
+READERS: dict[str, Reader] = {
+    ".json": Reader(_read_json),
+    ".drn": Reader(_read_drn, takes_reward_model=True),
+    ".tra": Reader(_read_tra, takes_rewards=True, takes_labels=True),
+    ".csv": Reader(_read_csv, takes_rewards=True),
+}
+"""File ending (after any compression ending) → its reader: the one table :func:`load` dispatches on."""
+
+
+_FORMATS = tuple(READERS)
 
 
 def _source(path: Any, format: str | None) -> tuple[str | None, str, str]:
