@@ -366,3 +366,12 @@ def test_proofs_check_uses_public_names_of_exactpte_only():
                 private += [f"{path.relative_to(ROOT)}: import {a.name}" for a in node.names
                             if a.name.startswith("exactpte.") and any(p.startswith("_") for p in a.name.split("."))]
     assert private == []
+
+
+def test_no_property_test_caps_the_thorough_profile():
+    """Budgets of property tests scale with the active profile (``scaled(fraction)``), so the
+    ``thorough`` profile runs every property longer; a fixed ``max_examples=`` would cap it."""
+    fixed = [f"{p.relative_to(ROOT)}:{i}" for p in (ROOT / "tests").rglob("test_*.py")
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if line.replace(" ", "").startswith("@settings(max_" + "examples=")]
+    assert fixed == []

@@ -21,14 +21,16 @@ Construction (no filtering, no retries):
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from exactpte.errors import UsageError
 from exactpte.model.chain import MarkovRewardProcess
 from exactpte.model.parametric import ParametricChain
 
-__all__ = ["build_chain", "draw_spec", "random_chain", "random_small_chain", "parametrize", "ChainSpec", "FAMILIES",
+__all__ = ["ChainBounds", "build_chain", "draw_spec", "random_chain", "random_small_chain", "parametrize", "ChainSpec", "FAMILIES",
            "draw_sweep_chain", "sweep_chain"]
 
 IntSource = Callable[[int, int], int]
@@ -55,48 +57,95 @@ class ChainSpec:
         return f"ChainSpec(classes={self.classes}, n_transient={self.n_transient})"
 
 
-def draw_spec(
-    integer: IntSource,
-    *,
-    min_classes: int = 1,
-    max_classes: int = 3,
-    max_period: int = 4,
-    max_phase_size: int = 3,
-    max_transient: int = 5,
-    max_states: int | None = None,
-    min_transient: int = 0,
-    min_first_period: int = 1,
-) -> ChainSpec:
-    """Draw a shape: number of classes, each class's period and phase sizes, transient count.
+@dataclass(frozen=True)
+class ChainBounds:
+    """The bounds on a random chain's shape, checked once, where they are given (so that
+    ``chains(min_classes=5, max_classes=2)`` fails at once with the pair named, not later or never).
+
+    ``min_transient`` and ``min_first_period`` (the first class's period) are lower bounds honoured
+    as far as ``max_states`` allows.
+
+    Examples
+    --------
+    >>> ChainBounds(max_states=7).max_states
+    7
+    >>> ChainBounds(min_classes=5, max_classes=2)
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.UsageError: min_classes = 5 exceeds max_classes = 2
+    """
+
+    min_classes: int = 1
+    max_classes: int = 3
+    max_period: int = 4
+    max_phase_size: int = 3
+    max_transient: int = 5
+    max_states: int | None = None
+    min_transient: int = 0
+    min_first_period: int = 1
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.name == "max_states":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise UsageError(f"{f.name} must be an integer, got {value!r}")
+            least = 0 if f.name in ("max_transient", "min_transient") else 1
+            if value < least:
+                raise UsageError(f"{f.name} must be at least {least}, got {value}")
+        for low, high in (("min_classes", "max_classes"), ("min_transient", "max_transient"),
+                          ("min_first_period", "max_period")):
+            if getattr(self, low) > getattr(self, high):
+                raise UsageError(f"{low} = {getattr(self, low)} exceeds {high} = {getattr(self, high)}")
+        if self.max_states is not None and self.max_states < self.min_classes:
+            raise UsageError(f"max_states = {self.max_states} leaves no room for min_classes = {self.min_classes} closed classes")
+
+    @classmethod
+    def of(cls, bounds: ChainBounds | None = None, overrides: Mapping[str, int | None] | None = None) -> ChainBounds:
+        """``bounds`` (default bounds when ``None``) with the keyword ``overrides``, checked; an unknown
+        keyword is a :class:`~exactpte.errors.UsageError` naming the bounds there are."""
+        base = bounds if bounds is not None else cls()
+        if not overrides:
+            return base
+        unknown = sorted(set(overrides) - {f.name for f in dataclasses.fields(cls)})
+        if unknown:
+            raise UsageError(f"unknown chain bound(s) {', '.join(unknown)}; the bounds are "
+                             f"{', '.join(f.name for f in dataclasses.fields(cls))}")
+        return dataclasses.replace(base, **overrides)
+
+
+def draw_spec(integer: IntSource, bounds: ChainBounds | None = None, **overrides: int | None) -> ChainSpec:
+    """Draw a shape within :class:`ChainBounds` (``bounds``, or keyword overrides of the default
+    bounds): number of classes, each class's period and phase sizes, transient count.
 
     At most ``max_states`` states in all; every choice shrinks towards the smallest shape.
-    ``min_transient`` and ``min_first_period`` (the first class's period) are honoured as far as
-    ``max_states`` allows.
 
     Examples
     --------
     >>> draw_spec(lambda lo, hi: lo).classes, draw_spec(lambda lo, hi: hi, max_states=7).n <= 7
     ([[1]], True)
     """
-    remaining = max_states if max_states is not None else 10**9
-    k = integer(min_classes, max(min_classes, min(max_classes, remaining)))
+    b = ChainBounds.of(bounds, overrides)
+    remaining = b.max_states if b.max_states is not None else 10**9
+    k = integer(b.min_classes, max(b.min_classes, min(b.max_classes, remaining)))
     classes = []
-    reserve = min(min_transient, max(0, remaining - k))  # keep room for the transient states asked for
+    reserve = min(b.min_transient, max(0, remaining - k))  # keep room for the transient states asked for
     remaining -= reserve
     for idx in range(k):
         avail = remaining - (k - idx - 1)  # keep one state for each later class
-        low = min(min_first_period, max_period, avail) if idx == 0 else 1
-        d = integer(max(1, low), max(1, min(max_period, avail)))
+        low = min(b.min_first_period, b.max_period, avail) if idx == 0 else 1
+        d = integer(max(1, low), max(1, min(b.max_period, avail)))
         spare = avail - d
         sizes = []
         for _ in range(d):
-            extra = integer(0, max(0, min(max_phase_size - 1, spare)))
+            extra = integer(0, max(0, min(b.max_phase_size - 1, spare)))
             spare -= extra
             sizes.append(1 + extra)
         classes.append(sizes)
         remaining -= sum(sizes)
     remaining += reserve
-    t = integer(min(reserve, max_transient), max(min(reserve, max_transient), min(max_transient, remaining)))
+    t = integer(min(reserve, b.max_transient), max(min(reserve, b.max_transient), min(b.max_transient, remaining)))
     return ChainSpec(classes, t)
 
 
@@ -113,7 +162,7 @@ def random_small_chain(seed: int | str, *, max_states: int = 12, max_period: int
     rich = integer(0, 3) > 0  # as the strategy: 3 in 4 with >= 2 classes, a periodic class, transient states
     spec = draw_spec(integer, max_states=max_states, max_period=max_period, max_transient=max_states, max_phase_size=max_states,
                      min_classes=2 if rich and max_states >= 3 else 1, min_transient=1 if rich else 0,
-                     min_first_period=2 if rich else 1)
+                     min_first_period=min(2, max_period) if rich else 1)
     return build_chain(integer, spec, out_degree=(1, max_out_degree), spread_entry=rich)
 
 
@@ -190,7 +239,7 @@ def draw_sweep_chain(integer: IntSource, *, min_states: int = 1, max_states: int
     family = families[integer(0, len(families) - 1)]
     if family == "mixed":
         spec = draw_spec(integer, max_states=n, max_period=max_period, max_transient=n, max_phase_size=n,
-                         min_classes=2 if n >= 3 else 1, min_transient=1, min_first_period=2)
+                         min_classes=2 if n >= 3 else 1, min_transient=1, min_first_period=min(2, max_period))
         opts: dict = {"spread_entry": True}
     else:
         spec, opts = _family_spec(integer, family, n, max_period)

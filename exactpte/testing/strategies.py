@@ -17,56 +17,35 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 
 from exactpte.model.chain import MarkovRewardProcess
-from exactpte.testing.random_chains import FAMILIES, ChainSpec, build_chain, draw_spec, draw_sweep_chain, parametrize
+from exactpte.testing.random_chains import FAMILIES, ChainBounds, ChainSpec, build_chain, draw_spec, draw_sweep_chain, parametrize
 
 if TYPE_CHECKING:
     from exactpte.model.parametric import ParametricChain
 
-__all__ = ["chain_specs", "chains", "sweep_chains", "edge_case_chains", "parametric_chains", "generic_points", "describe"]
+__all__ = ["ChainBounds", "chain_specs", "chains", "sweep_chains", "edge_case_chains", "parametric_chains", "generic_points", "describe"]
 
 
-@st.composite
-def chain_specs(
-    draw: st.DrawFn,
-    *,
-    min_classes: int = 1,
-    max_classes: int = 3,
-    max_period: int = 4,
-    max_phase_size: int = 3,
-    max_transient: int = 5,
-    max_states: int | None = None,
-    min_transient: int = 0,
-    min_first_period: int = 1,
-) -> ChainSpec:
-    """Shapes drawn by :func:`exactpte.testing.random_chains.draw_spec` (at most ``max_states`` states)."""
-    return draw_spec(
-        lambda lo, hi: draw(st.integers(lo, hi)),
-        min_classes=min_classes,
-        max_classes=max_classes,
-        max_period=max_period,
-        max_phase_size=max_phase_size,
-        max_transient=max_transient,
-        max_states=max_states,
-        min_transient=min_transient,
-        min_first_period=min_first_period,
-    )
+def chain_specs(*, bounds: ChainBounds | None = None, **overrides: int | None) -> st.SearchStrategy[ChainSpec]:
+    """Shapes drawn by :func:`exactpte.testing.random_chains.draw_spec` within :class:`ChainBounds`
+    (``bounds``, or any of its fields as a keyword), checked when the strategy is made."""
+    checked = ChainBounds.of(bounds, overrides)
+
+    @st.composite
+    def spec(draw: st.DrawFn) -> ChainSpec:
+        return draw_spec(lambda lo, hi: draw(st.integers(lo, hi)), checked)
+
+    return spec()
 
 
-@st.composite
 def chains(
-    draw: st.DrawFn,
     *,
-    min_classes: int = 1,
-    max_classes: int = 3,
-    max_period: int = 4,
-    max_phase_size: int = 3,
-    max_transient: int = 5,
-    max_states: int | None = None,
+    bounds: ChainBounds | None = None,
     max_out_degree: int = 3,
     max_denominator: int = 10,
     reward_range: tuple[int, int] = (-3, 3),
@@ -74,43 +53,43 @@ def chains(
     permute: bool = True,
     steer: bool = True,
     transient_shape: str = "random",
-) -> MarkovRewardProcess:
+    **overrides: int | None,
+) -> st.SearchStrategy[MarkovRewardProcess]:
     """Random reducible periodic chains; transient states may reach several classes at several phase offsets.
 
-    With ``steer`` (the default), three draws in four ask for the rich case the paper is about
-    (as far as the bounds allow): at least two closed classes, a periodic first class, and a
-    transient state entering it at two phase offsets.  The steering choice shrinks to the plain
-    case, so a failure that does not need the rich shape shrinks past it.  ``transient_shape``
-    (``"random"``, ``"line"``, ``"block"``) as in :func:`~exactpte.testing.random_chains.build_chain`.
+    The shape keeps within :class:`ChainBounds` (``bounds``, or any of its fields as a keyword:
+    ``chains(max_states=8)``), checked when the strategy is made.  With ``steer`` (the default),
+    three draws in four ask for the rich case the paper is about (as far as the bounds allow): at
+    least two closed classes, a periodic first class, and a transient state entering it at two
+    phase offsets.  The steering choice shrinks to the plain case, so a failure that does not need
+    the rich shape shrinks past it.  ``transient_shape`` (``"random"``, ``"line"``, ``"block"``) as
+    in :func:`~exactpte.testing.random_chains.build_chain`.
     """
-    rich = steer and draw(st.sampled_from([False, True, True, True]))
-    spec = draw(
-        chain_specs(
-            min_classes=max(min_classes, 2) if rich and max_classes >= 2 else min_classes,
-            max_classes=max_classes,
-            max_period=max_period,
-            max_phase_size=max_phase_size,
-            max_transient=max_transient,
-            max_states=max_states,
-            min_transient=1 if rich else 0,
-            min_first_period=2 if rich else 1,
+    plain = ChainBounds.of(bounds, overrides)
+    rich_bounds = dataclasses.replace(
+        plain,
+        min_classes=max(plain.min_classes, 2) if plain.max_classes >= 2 else plain.min_classes,
+        min_transient=max(plain.min_transient, min(1, plain.max_transient)),
+        min_first_period=max(plain.min_first_period, min(2, plain.max_period)),
+    )
+
+    @st.composite
+    def chain(draw: st.DrawFn) -> MarkovRewardProcess:
+        rich = steer and draw(st.sampled_from([False, True, True, True]))
+        spec = draw_spec(lambda lo, hi: draw(st.integers(lo, hi)), rich_bounds if rich else plain)
+        return build_chain(
+            lambda lo, hi: draw(st.integers(lo, hi)),
+            spec,
+            out_degree=(1, max_out_degree),
+            max_denominator=max_denominator,
+            reward_range=reward_range,
+            reward_denominator=reward_denominator,
+            permute=permute,
+            spread_entry=bool(rich),
+            transient_shape=transient_shape,
         )
-    )
 
-    def integer(lo: int, hi: int) -> int:
-        return draw(st.integers(lo, hi))
-
-    return build_chain(
-        integer,
-        spec,
-        out_degree=(1, max_out_degree),
-        max_denominator=max_denominator,
-        reward_range=reward_range,
-        reward_denominator=reward_denominator,
-        permute=permute,
-        spread_entry=bool(rich),
-        transient_shape=transient_shape,
-    )
+    return chain()
 
 
 @st.composite

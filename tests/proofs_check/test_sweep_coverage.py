@@ -12,6 +12,7 @@ from exactpte.testing.strategies import chains, sweep_chains
 from proofs_check.cli import main
 from proofs_check.graph import SupportGraph
 from proofs_check.sweep import SweepReport, sweep
+from conftest import scaled
 
 
 def _shape(m):
@@ -59,7 +60,7 @@ def test_min_states_is_honoured_and_checked():
         sweep_chain("x", min_states=5, max_states=4)
 
 
-@settings(max_examples=30, database=None, deadline=None)
+@settings(scaled(30/40), database=None, deadline=None)
 @given(sweep_chains(max_states=10), chains(max_states=8, transient_shape="block"))
 def test_strategies_give_valid_chains(a, b):
     assert 1 <= a.n <= 10 and b.n <= 8

@@ -23,6 +23,7 @@ from proofs_check import verify as trusted
 from proofs_check.cli import main
 
 from paths import ROOT
+from conftest import scaled
 VERIFY_PY = ROOT / "proofs_check" / "verify.py"
 GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.json"))
 RATIONAL_EXAMPLES = [name for name in exactpte.EXAMPLES if not exactpte.example(name).field.is_parametric]
@@ -100,7 +101,7 @@ def test_every_builtin_example_verifies_with_every_key(name):
     assert {status for _, status, _ in report.results} == {"ok"}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(scaled(1), deadline=None)
 @given(chains(max_states=12))
 def test_random_chains_verify(chain):
     report = check(claim_of(chain), chain)
@@ -163,7 +164,7 @@ def test_claims_in_other_valid_conventions_are_accepted(name):
         assert report.valid, report.text()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(scaled(25/40), deadline=None)
 @given(chains(max_states=10, min_classes=2), st.randoms(use_true_random=False))
 def test_random_relabellings_are_accepted(chain, rnd):
     S = exactpte.decompose(chain)
@@ -278,7 +279,7 @@ PAIR = ("g_star", "v_star")  # r = g* + (I - P) v* is one equation: a wrong pair
 ENTRY_KEYS = ["g_star", "v_star", "h", "rho", "psi", "theta", "basis", "class_gain", "stationary", "hitting_times", "P_inf"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(scaled(60/40), deadline=None)
 @given(st.sampled_from(["rich", "paper-benchmark", "branching"]), st.sampled_from(ENTRY_KEYS), st.data())
 def test_a_change_of_ten_to_the_minus_thirty_in_any_entry_is_rejected(name, key, data):
     chain = get(name)
@@ -386,7 +387,7 @@ def test_rho_and_h_without_stationary_through_the_cli(tmp_path, capsys):
     assert any(line.split()[:3] == ["stationary", "not", "claimed"] and "solved as a witness" in line for line in out.splitlines())
 
 
-@settings(max_examples=30, deadline=None)
+@settings(scaled(30/40), deadline=None)
 @given(chains(max_states=12), st.sampled_from(["rho,h", "g_star,v_star", "rho", "h", "P_inf", "g_star", "v_star", "theta", "psi",
                                                 "class_gain", "basis", "h,psi", "theta,P_inf"]))
 def test_random_chains_verify_with_their_witnesses_solved(chain, only):
@@ -573,7 +574,7 @@ def _replace(value, path, new):
     return out
 
 
-@settings(max_examples=150, deadline=None)
+@settings(scaled(150/40), deadline=None)
 @given(st.sampled_from(["rich", "branching"]), st.data())
 def test_garbage_anywhere_in_a_claim_gives_a_verdict_or_a_named_error(name, data):
     """Replace any subtree of a claim by any JSON value: a Report (invalid unless nothing changed) or a ValueError with a
@@ -597,7 +598,7 @@ def test_garbage_anywhere_in_a_claim_gives_a_verdict_or_a_named_error(name, data
     assert report.valid == (report.failure is None) and ("INVALID" in report.text()) != report.valid
 
 
-@settings(max_examples=100, deadline=None)
+@settings(scaled(100/40), deadline=None)
 @given(JSON)
 def test_garbage_chains_are_refused_by_name(chain):
     try:

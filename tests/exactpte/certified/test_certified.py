@@ -21,6 +21,7 @@ from exactpte.errors import UsageError
 from exactpte.testing.strategies import chains, edge_case_chains
 from exactpte.oracle.comparison import compare
 from exactpte.testing.random_chains import random_chain, random_chain_arrays
+from conftest import scaled
 
 
 def assert_encloses(chain, tol=None):
@@ -34,13 +35,13 @@ def assert_encloses(chain, tol=None):
     return cert
 
 
-@settings(max_examples=40, deadline=None)
+@settings(scaled(1), deadline=None)
 @given(chain=chains())
 def test_exact_answer_inside_enclosures_on_random_chains(chain):
     assert_encloses(chain, tol=1e-9)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(scaled(10/40), deadline=None)
 @given(chain=edge_case_chains())
 def test_exact_answer_inside_enclosures_on_edge_cases(chain):
     assert_encloses(chain, tol=1e-9)
@@ -117,7 +118,7 @@ def _split_matrix(n, exact, rows, cols):
     return SplitMatrix.exact(M, np.array(lo)[k] if len(lo) else np.zeros(0))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(scaled(150/40), deadline=None)
 @given(problem=residual_problems(), identity=st.booleans())
 def test_compensated_residual_bound_holds_exactly(problem, identity):
     from exactpte.certified.residual import RowSchedule, dd_residual
@@ -223,7 +224,7 @@ def test_class_solver_matches_a_direct_solve():
     assert np.allclose(y, np.linalg.solve((np.eye(2) - P.toarray()[1:, 1:]).T, B), atol=1e-13)
 
 
-@settings(max_examples=200)
+@settings(scaled(5))
 @given(a=st.fractions(), b=st.fractions(), c=st.fractions(min_value=Fraction(1, 100), max_value=100))
 def test_interval_arithmetic_encloses_exact_results(a, b, c):
     q = lambda f: flint.fmpq(f.numerator, f.denominator)

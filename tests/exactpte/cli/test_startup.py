@@ -17,6 +17,7 @@ from exactpte.graph.structure import graph_structure
 from exactpte.graph.support import SupportGraph
 
 from paths import ROOT
+from conftest import scaled
 
 
 def test_decompose_on_a_small_chain_imports_no_scipy_nor_sympy(tmp_path):
@@ -38,7 +39,7 @@ def _graph(succ):
     return SupportGraph(len(succ), indptr, np.array([j for s in succ for j in s], dtype=np.int64))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(scaled(60/40), deadline=None)
 @given(st.integers(1, 25).flatmap(lambda n: st.lists(st.lists(st.integers(0, n - 1), min_size=1, max_size=4, unique=True),
                                                      min_size=n, max_size=n)))
 def test_plain_python_structure_equals_scipys(succ):

@@ -13,6 +13,7 @@ import exactpte
 import exactpte.fields.lifting as lifting
 from exactpte.fields import rational
 from exactpte.testing.random_chains import random_chain
+from conftest import scaled
 
 q = flint.fmpq
 
@@ -70,7 +71,7 @@ def as_fractions(answer):
     return [[[q(v, den) for v in row] for row in Xk] for Xk in nums]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(scaled(1), deadline=None)
 @given(system=phase_systems())
 def test_lifting_equals_the_exact_solution(system):
     Q_rows, C, d = system
@@ -110,7 +111,7 @@ def test_decompositions_agree_with_the_p_adic_route(seed, monkeypatch):
 
 
 @pytest.mark.parametrize("route", ["sparse", "dense"])
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(scaled(15/40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(system=phase_systems())
 def test_both_float_factorisations_give_the_exact_solution(route, system, monkeypatch):
     """The float solver is sparse LU (over the roots of unity for d > 1) when its fill is small, else a
@@ -209,7 +210,7 @@ def test_matrix_entries_beyond_machine_words_are_left_to_the_p_adic_route():
     assert lifting.lift_phase_system(Q_rows, C, d) is None
 
 
-@settings(max_examples=25, deadline=None)
+@settings(scaled(25/40), deadline=None)
 @given(system=phase_systems(), bits=st.one_of(st.integers(60, 3000), st.integers(9000, 20000)),
        seed=st.integers(0, 2**32 - 1))
 def test_large_right_hand_sides_are_reduced_exactly_first(system, bits, seed):
@@ -258,7 +259,7 @@ def sparse_systems(draw):
     return rows, B
 
 
-@settings(max_examples=40, deadline=None)
+@settings(scaled(1), deadline=None)
 @given(system=sparse_systems())
 def test_sparse_lifting_equals_the_dense_solve(system):
     from exactpte.fields import QQ

@@ -8,6 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from exactpte.fields import RationalFunctionField
+from conftest import scaled
 
 F = RationalFunctionField(["b", "p", "q"])
 ATOMS = ["p", "q", "b", "1", "2", "3", "(1-p)", "(p+q)", "(2*q-1)"]
@@ -24,7 +25,7 @@ def fractions(draw):
     return part(5), part(4)
 
 
-@settings(max_examples=300)
+@settings(scaled(300/40))
 @given(fraction=fractions())
 def test_text_parses_back_to_the_same_function(fraction):
     """Printing a rational function and parsing the text back gives the same function."""
@@ -35,7 +36,7 @@ def test_text_parses_back_to_the_same_function(fraction):
     assert F.convert(printed) == x, (numerator, denominator, printed)
 
 
-@settings(max_examples=300)
+@settings(scaled(300/40))
 @given(fraction=fractions())
 def test_printing_is_canonical(fraction):
     """The printed text is a function of the value: reprinting the parsed text gives the same text."""

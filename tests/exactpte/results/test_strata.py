@@ -17,6 +17,7 @@ from exactpte.cli.commands import main
 from exactpte.errors import GenericRegionError, UsageError
 from exactpte.results.stratify import stratify
 from exactpte.testing.random_chains import parametrize, random_small_chain
+from conftest import scaled
 
 
 def same(strat, chain, point):
@@ -112,7 +113,7 @@ def test_curves_and_pointwise_strata():
 
 
 @pytest.mark.parametrize("params", [("p",), ("p", "q")])
-@settings(max_examples=12, deadline=None)
+@settings(scaled(12/40), deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_every_point_agrees_with_the_substituted_chain(params, seed):
     rng = random.Random(seed)

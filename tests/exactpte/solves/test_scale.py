@@ -21,6 +21,7 @@ from exactpte.graph.support import support_matrix
 from exactpte.testing.random_chains import random_chain
 from proofs_check.claimed import from_decomposition
 from proofs_check.registry import run_checks
+from conftest import scaled
 
 
 def arrays_of(chain):
@@ -65,7 +66,7 @@ def test_rho_and_h_alone_need_no_phase_basis():
     assert full.rho == rho == gain(chain) and full.h == h == bias(chain)
 
 
-@settings(max_examples=30)
+@settings(scaled(30/40))
 @given(seed=st.integers(0, 10**6), order=st.permutations(QUANTITIES))
 def test_quantities_do_not_depend_on_the_order_they_are_read_in(seed, order):
     chain = random_chain(25, seed=seed, transient_target_percent=70, n_classes=3)
