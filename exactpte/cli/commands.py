@@ -214,7 +214,7 @@ def _strata(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
     if args.csv:
         out.write(strat.to_csv(only=args.only))
     else:
-        print(strat.to_json(indent=args.indent) if args.json else strat.to_latex() if args.latex else
+        print(strat.to_json(include_P_inf=False, indent=args.indent) if args.json else strat.to_latex() if args.latex else
               strat.table() if args.table else strat, file=out)
     return 0
 

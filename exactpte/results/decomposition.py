@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from exactpte.solves import evaluation
 from exactpte.results import report
@@ -25,6 +25,7 @@ from exactpte.solves.classical import bias, cesaro_apply
 from exactpte.solves.work import DecompositionWork
 from exactpte.errors import GenericRegionError, UsageError
 from exactpte.fields import Field
+from exactpte.model.interface import Result
 from exactpte.model.parametric import ParametricChain
 from exactpte.results.quantities import COMPUTED, NESTED, REGISTRY, Only
 from exactpte.results.report import FORMAT
@@ -45,99 +46,6 @@ Matrix = tuple[tuple[Any, ...], ...]
 """Rows of field elements."""
 
 T = TypeVar("T")
-
-
-class Result(Protocol):
-    """The interface every decomposition result shares: :class:`Decomposition` (exact), and
-    :class:`~exactpte.certified.CertifiedDecomposition` (interval enclosures of the same
-    quantities).  Same names, all properties, the same output options; a
-    :class:`~exactpte.results.strata.StratifiedDecomposition` holds one :class:`Decomposition` per
-    stratum and shares ``chain``, ``at``, ``to_dict`` and ``to_json``.
-
-    Examples
-    --------
-    >>> import exactpte
-    >>> def gains(result: Result) -> object:
-    ...     return result.rho
-    >>> len(gains(exactpte.decompose(exactpte.example("periodic")))) == 2
-    True
-    """
-
-    @property
-    def chain(self) -> Chain:
-        """The chain decomposed."""
-
-    @property
-    def structure(self) -> Structure:
-        """Classes, periods, cyclic classes, transient states."""
-
-    @property
-    def anchors(self) -> Anchors:
-        """``anchors[i][k] = a_{i,k}``."""
-
-    @property
-    def n(self) -> int:
-        """Number of states."""
-
-    @property
-    def N(self) -> int:
-        """``N = sum_i d_i``."""
-
-    @property
-    def basis(self) -> Any:
-        """``basis[s][c] = b_{i,k}(s)``, columns in ``(class, phase)`` order."""
-
-    @property
-    def theta(self) -> Any:
-        """``θ*_{i,k} = g*(a_{i,k})`` in basis-column order."""
-
-    @property
-    def g_star(self) -> Any:
-        """``g* ∈ K(P)`` with ``r = g* + (I - P) v*``."""
-
-    @property
-    def v_star(self) -> Any:
-        """``v*``, zero at the anchors, with ``r = g* + (I - P) v*``."""
-
-    @property
-    def rho(self) -> Any:
-        """The classical gain ``ρ = P∞ r``."""
-
-    @property
-    def h(self) -> Any:
-        """The normalized bias: ``r = ρ + (I - P) h``, ``P∞ h = 0``."""
-
-    @property
-    def psi(self) -> Any:
-        """``ψ ∈ K ∩ ker P∞`` with ``g* = ρ + (I - P) ψ``."""
-
-    @property
-    def psi_coords(self) -> Any:
-        """Coordinates of ``ψ`` in the basis ``b``."""
-
-    @property
-    def stationary(self) -> Any:
-        """``stationary[i]``: the stationary distribution of ``F_i``, aligned with ``classes[i]``."""
-
-    @property
-    def absorption(self) -> Any:
-        """``absorption[s][i] = α_i(s)``, the probability of ending in ``F_i``."""
-
-    @property
-    def class_gain(self) -> Any:
-        """``class_gain[i] = π_i · r``."""
-
-    @property
-    def P_inf(self) -> Any:
-        """The Cesàro limit ``P∞(s, y) = α_i(s) π_i(y)``."""
-
-    def to_dict(self, *, only: Only = None, include_P_inf: bool = True,
-                include_hitting_times: bool = False) -> dict[str, Any]:
-        """The JSON contract as a dict (``only``: just these quantities)."""
-
-    def to_json(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
-                indent: int | None = None) -> str:
-        """JSON text of :meth:`to_dict`."""
 
 
 class _Quantity(Generic[T]):

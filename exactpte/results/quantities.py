@@ -20,15 +20,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
+
+from exactpte.model.interface import Only
 
 __all__ = ["Kind", "Only", "Quantity", "REGISTRY", "quantity", "QUANTITY_KEYS", "CORE", "COMPUTED", "PER_STATE", "STATE_KEYS",
            "TABLE_QUANTITIES", "PER_CLASS_KEYS", "MATRIX_KEYS", "STRUCTURE_KEYS", "NESTED"]
 
-Only = Union[str, Iterable[str], None]
-"""An ``only=`` option: quantity names (``["rho", "h"]``), comma-separated text (``"rho,h"``), or ``None`` for all."""
 
 Kind = Literal["state", "class", "class distribution", "coordinate", "n x N", "n x classes", "n x n", "structure"]
 

@@ -11,76 +11,17 @@ Every number is printed through the field (``field.to_text`` / ``field.to_latex`
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol
+from typing import Any
 
-from exactpte.model.chain import Chain
 from exactpte.errors import UnknownNameError, UsageError
-from exactpte.fields import Field
+from exactpte.model.interface import ExactResult
 from exactpte.model.parametric import ParametricChain
 from exactpte.results.quantities import CORE, NESTED, PER_STATE, QUANTITY_KEYS, Only
-from exactpte.graph.structure import Structure
-from exactpte.graph.view import Anchors, structure_dict
+from exactpte.graph.view import structure_dict
 
 
-class Decomposed(Protocol):
-    """What the printers read of a decomposition; :class:`~exactpte.results.decomposition.Decomposition` has it all
-    (declared here because :mod:`exactpte.results.decomposition` uses this module: no import runs back up)."""
-
-    @property
-    def chain(self) -> Chain:
-        """The chain decomposed."""
-
-    @property
-    def field(self) -> Field[Any]:
-        """Its field (``QQ`` or ``QQ(params)``)."""
-
-    @property
-    def structure(self) -> Structure:
-        """Classes, periods, cyclic classes, transient states."""
-
-    @property
-    def anchors(self) -> Anchors:
-        """``anchors[i][k] = a_{i,k}``."""
-
-    @property
-    def anchor_list(self) -> list[tuple[int, int, int]]:
-        """``(class, phase, state)`` per basis column."""
-
-    @property
-    def n(self) -> int:
-        """Number of states."""
-
-    @property
-    def basis_sparse(self) -> tuple[dict[int, Any], ...]:
-        """``basis_sparse[s] = {c: b_c(s)}``, nonzero entries only."""
-
-    @property
-    def theta(self) -> Any:
-        """``θ*_{i,k}`` in basis-column order."""
-
-    @property
-    def class_gain(self) -> Any:
-        """``π_i · r`` per class."""
-
-    @property
-    def g_star(self) -> Any:
-        """``g*``."""
-
-    @property
-    def v_star(self) -> Any:
-        """``v*``."""
-
-    @property
-    def rho(self) -> Any:
-        """The gain ``ρ``."""
-
-    @property
-    def h(self) -> Any:
-        """The normalized bias."""
-
-    @property
-    def psi(self) -> Any:
-        """``ψ``."""
+Decomposed = ExactResult[Any]
+"""What the printers read of a decomposition (:class:`~exactpte.model.interface.ExactResult`)."""
 
 __all__ = ["FORMAT", "QUANTITY_KEYS", "check_only", "structure_dict", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
            "to_html", "latex_array", "to_dataframe", "COLUMNS"]

@@ -32,7 +32,7 @@ from exactpte.model.chain import Chain, MarkovRewardProcess
 from exactpte.errors import GenericRegionError, InvalidChainError, UsageError
 from exactpte.fields import RationalFunctionField, polynomials
 from exactpte.model.parametric import ParametricChain
-from exactpte.results.quantities import PER_STATE, REGISTRY
+from exactpte.results.quantities import PER_STATE, REGISTRY, Only
 from exactpte.results.decomposition import Decomposition, decompose
 
 __all__ = ["Stratum", "StratifiedDecomposition", "Condition", "PER_STATE"]
@@ -100,15 +100,18 @@ class Stratum:
         """Whether every condition holds at ``values``."""
         return all(c.holds(field_, values) for c in (*self.equations, *self.inequations))
 
-    def to_dict(self) -> dict[str, Any]:
-        """The stratum in the JSON contract: ``conditions``, ``substitution`` and every key of the decomposition."""
+    def to_dict(self, *, only: Only = None, include_P_inf: bool = True,
+                include_hitting_times: bool = False) -> dict[str, Any]:
+        """The stratum in the JSON contract: ``conditions``, ``substitution`` and the keys of its
+        decomposition (the options as :meth:`~exactpte.Decomposition.to_dict`'s)."""
         out: dict[str, Any] = {"conditions": self.conditions, "where": self.where}
         if self.decomposition is None:
             out["pointwise"] = True
             return out
         text = self.decomposition.field.to_text
         out["substitution"] = {name: text(value) for name, value in self.substitution.items()}
-        body = self.decomposition.to_dict(include_P_inf=False)
+        body = self.decomposition.to_dict(only=only, include_P_inf=include_P_inf,
+                                          include_hitting_times=include_hitting_times)
         body.setdefault("params", list(self.params))
         body.setdefault("assumptions", [])
         out.update(body)
@@ -183,15 +186,21 @@ class StratifiedDecomposition:
         by_name = dict(zip(self.params, values))
         return stratum.decomposition.at({p: by_name[p] for p in stratum.params})
 
-    def to_dict(self) -> dict[str, Any]:
-        """``{"params": [...], "strata": [...]}``, each stratum a :meth:`Stratum.to_dict`."""
-        return {"format": "exactpte.strata/1", "params": list(self.params), "strata": [s.to_dict() for s in self.strata]}
+    def to_dict(self, *, only: Only = None, include_P_inf: bool = True,
+                include_hitting_times: bool = False) -> dict[str, Any]:
+        """``{"params": [...], "strata": [...]}``, each stratum a :meth:`Stratum.to_dict`; the options are
+        every result's (:class:`~exactpte.model.interface.Output`), applied on every stratum."""
+        options = {"only": only, "include_P_inf": include_P_inf, "include_hitting_times": include_hitting_times}
+        return {"format": "exactpte.strata/1", "params": list(self.params),
+                "strata": [s.to_dict(**options) for s in self.strata]}
 
-    def to_json(self, *, indent: int | None = None) -> str:
+    def to_json(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
+                indent: int | None = None) -> str:
         """JSON text of :meth:`to_dict`."""
         import json
 
-        return json.dumps(self.to_dict(), indent=indent)
+        return json.dumps(self.to_dict(only=only, include_P_inf=include_P_inf,
+                                       include_hitting_times=include_hitting_times), indent=indent)
 
     def to_sympy(self, *, quantities: Sequence[str] = PER_STATE) -> dict[str, list[Any]]:
         """A ``sympy.Piecewise`` per state for each per-state quantity (``g_star``, ``v_star``,

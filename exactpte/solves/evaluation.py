@@ -10,38 +10,19 @@ the anchor set, by one solve per closed class and one absorbing solve on the tra
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from exactpte.solves.absorption import extend_to_transient
 from exactpte.model.chain import Chain
+from exactpte.model.interface import Result
 from exactpte.numbers.scalars import as_int
 from exactpte.errors import UsageError
 
 __all__ = ["returns", "return_split", "hitting_times", "check_horizon", "Persistent"]
 
 
-class Persistent(Protocol):
-    """What :func:`return_split` reads of a decomposition (an exact :class:`~exactpte.Decomposition` has it)."""
-
-    @property
-    def chain(self) -> Chain:
-        """The chain."""
-
-    @property
-    def periods(self) -> tuple[int, ...]:
-        """Period ``d_i`` of every closed class."""
-
-    @property
-    def theta(self) -> Sequence[Any]:
-        """``θ*`` in basis-column order."""
-
-    @property
-    def basis(self) -> Sequence[Sequence[Any]]:
-        """``basis[s][c] = b_{i,k}(s)``."""
-
-    @property
-    def v_star(self) -> Sequence[Any]:
-        """``v*``."""
+Persistent = Result[Any]
+"""What :func:`return_split` reads of a decomposition (:class:`~exactpte.model.interface.Result`)."""
 
 
 def check_horizon(T: Any) -> int:
