@@ -46,9 +46,20 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", 'extra(name): needs the optional extra NAME (pip install ".[NAME]"): skipped when it is '
         "missing, failed instead under EXACTPTE_REQUIRE_EXTRAS=1")
-    # one seed for the whole session, drawn here (before hypothesis' plugin reads the option) and printed
+    config.addinivalue_line(
+        "markers", "slow: a test of more than a few seconds; left out of the default run (addopts: -m 'not slow'), "
+        "run by CI's second stage and by hand: python -m pytest -m slow")
+    # one seed for the whole session, drawn here (before hypothesis' plugin reads the option) and printed;
+    # pytest-xdist's workers take the controller's (pytest_configure_node), so one seed replays every worker
     if config.getoption("hypothesis_seed", default=None) is None:
-        config.option.hypothesis_seed = random.SystemRandom().randrange(2**32)
+        given = getattr(config, "workerinput", {}).get("hypothesis_seed")
+        config.option.hypothesis_seed = given if given is not None else random.SystemRandom().randrange(2**32)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist: every worker runs with the controller's hypothesis seed."""
+    node.workerinput["hypothesis_seed"] = node.config.option.hypothesis_seed
 
 
 def pytest_report_header(config):

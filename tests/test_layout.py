@@ -226,6 +226,7 @@ def test_py_typed_marker_exists_and_is_declared(package):
     assert "py.typed" in data["tool"]["setuptools"]["package-data"].get(package, [])
 
 
+@pytest.mark.slow
 def test_wheel_ships_py_typed(tmp_path):
     """A wheel built from the sources carries ``exactpte/py.typed`` and ``proofs_check/py.typed``
     (builds the wheel with pip, ~3 s: the packaging, not the declaration, is what ships)."""

@@ -6,6 +6,7 @@ is a valid answer: no check may fail it (dense routes and block routes), and exa
 cross-check must accept it too.
 """
 
+import pytest
 import json
 
 from hypothesis import given, strategies as st
@@ -38,6 +39,7 @@ def _failed(verdicts):
     return {v.key: v.detail for v in verdicts if v.holds is False}
 
 
+@pytest.mark.slow
 @scaled(0.5)
 @given(conventions())
 def test_every_convention_is_accepted_by_every_check(case):

@@ -24,6 +24,7 @@ def failures(chain, dec, **kw):
     return [(v.key, v.detail) for v in run_checks(chain, from_decomposition(dec), **kw) if v.holds is False]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SUITE))
 def test_every_check_holds_on_suite_chain(name):
     chain = SUITE[name]

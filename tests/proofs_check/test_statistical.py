@@ -38,6 +38,7 @@ def no_exactpte_solver(monkeypatch):
     monkeypatch.setattr(pipeline, "decompose", boom)
 
 
+@pytest.mark.slow
 def test_correct_estimator_passes_every_check_on_the_benchmark(no_exactpte_solver):
     verdicts = run_statistical(BENCH, runs=5, seed=0)
     assert [v.key for v in verdicts] == list(STATISTICAL)

@@ -67,6 +67,7 @@ def test_strategies_give_valid_chains(a, b):
     exactpte.decompose(a)
 
 
+@pytest.mark.slow
 def test_sweep_strategy_shrinks_to_a_small_chain():
     from hypothesis import find
 

@@ -279,6 +279,7 @@ PAIR = ("g_star", "v_star")  # r = g* + (I - P) v* is one equation: a wrong pair
 ENTRY_KEYS = ["g_star", "v_star", "h", "rho", "psi", "theta", "basis", "class_gain", "stationary", "hitting_times", "P_inf"]
 
 
+@pytest.mark.slow
 @settings(scaled(60/40), deadline=None)
 @given(st.sampled_from(["rich", "paper-benchmark", "branching"]), st.sampled_from(ENTRY_KEYS), st.data())
 def test_a_change_of_ten_to_the_minus_thirty_in_any_entry_is_rejected(name, key, data):
@@ -366,6 +367,7 @@ def only_claim(chain, only) -> dict:
     return json.loads(exactpte.decompose(chain).to_json(only=only))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", RATIONAL_EXAMPLES + ["rich"])
 def test_claims_of_decompose_only_verify_with_their_witnesses_solved(name):
     chain, dec = get(name), exactpte.decompose(get(name))

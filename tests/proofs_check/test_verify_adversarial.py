@@ -67,6 +67,7 @@ def _cycle(n):
     return exactpte.MarkovRewardProcess.from_edges(n, edges, [1] + [0] * (n - 1))
 
 
+@pytest.mark.slow
 def test_many_distinct_denominators_are_refused_by_the_size_budget_not_multiplied_out():
     # before: 1,600 entries 1/(10^300 + k) (a 0.5 MB claim) took 14 s, and the time grows with the square of n
     chain = _cycle(1600)
@@ -177,6 +178,7 @@ def test_a_chain_whose_labels_break_the_format_is_unusable(labels):
         trusted.verify(claim_of(BRANCHING), {**chain_dict(BRANCHING), "labels": labels})
 
 
+@pytest.mark.slow
 def test_a_witness_system_that_fills_in_is_refused_quickly_not_solved_for_minutes():
     """A claim of rho and h alone on a random sparse 500-state chain made verify solve for the stationary
     distribution by dense elimination (49 s); past SOLVE_OPS elimination steps it is unusable, at once."""

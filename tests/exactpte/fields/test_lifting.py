@@ -71,6 +71,7 @@ def as_fractions(answer):
     return [[[q(v, den) for v in row] for row in Xk] for Xk in nums]
 
 
+@pytest.mark.slow
 @settings(scaled(1), deadline=None)
 @given(system=phase_systems())
 def test_lifting_equals_the_exact_solution(system):
@@ -80,6 +81,7 @@ def test_lifting_equals_the_exact_solution(system):
     assert as_fractions(got) == exact_phase_solution(Q_rows, C, d)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 2])
 def test_decompositions_agree_with_the_p_adic_route(seed, monkeypatch):
     """With the thresholds lowered, the transient phase systems and the class systems take the
@@ -210,6 +212,7 @@ def test_matrix_entries_beyond_machine_words_are_left_to_the_p_adic_route():
     assert lifting.lift_phase_system(Q_rows, C, d) is None
 
 
+@pytest.mark.slow
 @settings(scaled(25/40), deadline=None)
 @given(system=phase_systems(), bits=st.one_of(st.integers(60, 3000), st.integers(9000, 20000)),
        seed=st.integers(0, 2**32 - 1))

@@ -198,7 +198,7 @@ ACCEPTED = [
     ("m.tra", "2 2\n0 1 1 east\n1 1 1 west\n", {"rewards": ("m.srew", "2 1\n1 3\n")}, ["3", "3"]),
     ("m.drn", "@type: dTmC\n@nr_states\n2\n@model\nstate 0\n action a [2]\n  1 : 1\nstate 1 [1]\n action b [1/2]\n  1 : 1\n", {}, ["3/2", "3/2"]),
     ("c.json", '{"P": [[0, 1], [0, 1]], "r": [0, 1e-3]}', {}, ["1/1000", "1/1000"]),
-    ("c.json.gz", gzip.compress(TWO.encode()), {}, ["1", "1"]),
+    ("c.json.gz", gzip.compress(TWO.encode(), mtime=0), {}, ["1", "1"]),
     ("c.json.bz2", bz2.compress(TWO.encode()), {}, ["1", "1"]),
     ("c.json", "\ufeff" + TWO, {}, ["1", "1"]),
 ]

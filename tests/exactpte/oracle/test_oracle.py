@@ -315,6 +315,7 @@ def test_exact_candidates_the_float_oracle_cannot_judge_are_refused():
         compare({"rho": [tiny] + off[1:]}, chain)
 
 
+@pytest.mark.slow
 def test_what_floats_denote_is_judged_at_atol_zero():
     """A second review: the shortest text of a float (a CSV cell '0.6666666666666666') is that float, as in
     JSON; labels are no numbers; and the stationary allowance is a few units in the last place of each

@@ -112,6 +112,7 @@ def test_curves_and_pointwise_strata():
     assert strat.locate(on_circle).pointwise and same(strat, m, on_circle)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("params", [("p",), ("p", "q")])
 @settings(scaled(12/40), deadline=None)
 @given(seed=st.integers(0, 10**6))

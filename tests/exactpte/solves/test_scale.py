@@ -34,6 +34,7 @@ def arrays_of(chain):
 
 
 # -- large transient SCCs ---------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_chains_with_large_transient_blocks_satisfy_every_identity(seed):
     """Phase systems on a many-state transient SCC (Q^d by sparse products, back-substitution on
