@@ -245,7 +245,7 @@ def test_bias_error_is_split_into_gauge_part_and_residual():
 
 
 def test_absorbing_chain_keys_right_and_wrong():
-    from exactpte.testing import references
+    from exactpte.oracle import references
 
     chain = exactpte.example("branching")
     dec = exactpte.decompose(chain)
@@ -347,9 +347,9 @@ def test_peers_structure_conventions():
 def test_assert_helpers_hide_their_frames():
     import inspect
 
-    from exactpte.testing import oracle
+    from exactpte.testing import assertions
 
-    for fn in (oracle.assert_decomposition_close, oracle.assert_gain_close, oracle.assert_bias_close):
+    for fn in (assertions.assert_decomposition_close, assertions.assert_gain_close, assertions.assert_bias_close):
         assert "__tracebackhide__ = True" in inspect.getsource(fn)
 
 
