@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from exactpte.errors import CandidateError
+from exactpte.oracle.conventions import GAUGE_KEYS, read_convention
 from exactpte.oracle.findings import Finding, Report, not_claimed, numeric_finding
 from exactpte.oracle.keys import ABSORBING_KEYS, VECTOR_KEYS
 from exactpte.oracle.stationary import full_length
@@ -44,6 +45,12 @@ def compare_certified(cand: dict[str, Any], cert: CertifiedDecomposition, atol: 
         raise CandidateError(f"{', '.join(exact_only)}: judged against the exact reference only (--arithmetic exact)")
     if "stationary" in cand and full_length(cand["stationary"], cert.n, [len(c) for c in cert.structure.classes]):
         raise CandidateError("full-length stationary vectors are judged against the exact reference only (--arithmetic exact)")
+    convention, _ = read_convention(cand, cert.structure, [s for _, _, s in cert.anchor_list])
+    moved = [k for k in ("basis", "theta", *GAUGE_KEYS) if k in cand and (
+        (convention.moves_columns and k in ("basis", "theta")) or (convention.own_anchors and k != "basis"))]
+    if moved:
+        raise CandidateError(f"{', '.join(moved)} in another convention (class order, phases or anchors) are judged against "
+                             "the exact reference only (--arithmetic exact)")
     if "rho" in cand and is_scalar(cand["rho"]):  # a scalar gain: one gain for every state
         cand = {**cand, "rho": [cand["rho"]] * cert.n}
     findings: list[Finding] = []

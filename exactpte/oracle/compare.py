@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from exactpte.errors import CandidateError, UsageError
 from exactpte.model.chain import MarkovRewardProcess
-from exactpte.model.to_float import to_floats
 from exactpte.oracle.absorbing import absorbing_findings
 from exactpte.oracle.certified import compare_certified
+from exactpte.oracle.conventions import read_convention
 from exactpte.oracle.findings import Finding, Report, not_claimed, numeric_finding
 from exactpte.oracle.gauge import FloatReference
 from exactpte.oracle.keys import ALIASES, KEYS, NOT_NUMBERS
@@ -113,12 +113,13 @@ def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float =
     if dec.field.is_parametric:
         raise UsageError("the oracle compares float candidates with a rational chain; substitute a point first (dec.at(point))")
     _reference_fits_floats(dec, cand)
-    orc = FloatReference(dec)
+    convention, _ = read_convention(cand, dec.structure, [s for _, _, s in dec.anchor_list])
+    orc = FloatReference(dec, convention)
     findings = _header_findings(cand, dec)
     findings += structure_findings(cand, dec)
     findings += vector_findings(cand, orc, atol, rtol)
     if "theta" in cand:
-        findings.append(numeric_finding("theta", vector(cand["theta"], "theta"), to_floats(dec.theta), atol, rtol, unit="column"))
+        findings.append(numeric_finding("theta", vector(cand["theta"], "theta"), orc.aligned.theta(), atol, rtol, unit="column"))
     findings += per_class_findings(cand, dec, atol, rtol)
     findings += matrix_findings(cand, orc, atol, rtol)
     findings += absorbing_findings(cand, dec, atol, rtol)

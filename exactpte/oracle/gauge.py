@@ -1,5 +1,6 @@
-"""Gauge handling: float views of the exact decomposition with its gauge spaces, and the
-re-examination of a bias-like mismatch as a gauge shift.
+"""Gauge handling: float views of the exact decomposition (in the candidate's convention,
+:mod:`~exactpte.oracle.conventions`) with its gauge spaces, and the re-examination of a bias-like
+mismatch as a gauge shift.
 
 ``v`` is determined up to ``K(P) = span b`` (the anchor gauge fixes ``v = 0`` at the anchors), ``h``
 up to ``ker(I - P)`` (fixed by ``P_inf h = 0``): a candidate off by an element of the gauge space
@@ -20,6 +21,7 @@ import math
 import numpy as np
 
 from exactpte.model.to_float import float_matrix, float_sparse_matrix, to_float, to_floats
+from exactpte.oracle.conventions import Aligned, Convention
 from exactpte.oracle.diagnoses import diagnose_gain, gauge_note, gauge_split, power_iterates
 from exactpte.oracle.findings import Finding
 from exactpte.results.decomposition import Decomposition
@@ -30,14 +32,17 @@ __all__: list[str] = []
 class FloatReference:
     """Float views of the exact decomposition, plus gauge-space bases (computed once)."""
 
-    def __init__(self, dec: Decomposition) -> None:
+    def __init__(self, dec: Decomposition, convention: Convention | None = None) -> None:
         self.dec = dec
         chain = dec.chain
         self.n = chain.n
         self.r = to_floats(chain.r)
         self.P = float_matrix(chain)
-        self.basis = np.array([to_floats(row) for row in dec.basis]).reshape(self.n, dec.N)
-        self.anchors = [s for _, _, s in dec.anchor_list]
+        if convention is None:  # the reference's own
+            convention = Convention(tuple(range(dec.N)), tuple(s for _, _, s in dec.anchor_list))
+        self.aligned = Aligned(dec, convention)
+        self.basis = self.aligned.basis()  # columns in the candidate's order (the span is the same)
+        self.anchors = list(convention.anchors)
         # ker(I - P): absorption probabilities into each class
         self.invariant = np.array([to_floats(row) for row in dec.absorption]).reshape(self.n, len(dec.classes))
         # the reference gauges' functionals: P_inf h = 0 (stationary distributions), v* = 0 at the anchors
@@ -49,7 +54,8 @@ class FloatReference:
         self._iterates: np.ndarray | None = None  # P^k r, for the gain diagnoses (computed when first needed)
 
     def vector(self, key: str) -> np.ndarray:
-        return to_floats(getattr(self.dec, key))
+        """A state vector of the decomposition in the candidate's convention (its anchors)."""
+        return self.aligned.vector(key)
 
     def diagnose_gain(self, got: np.ndarray, expected: np.ndarray, atol: float, rtol: float) -> str:
         """:func:`~exactpte.oracle.diagnoses.diagnose_gain` on this chain."""

@@ -31,17 +31,19 @@ def per_class_findings(cand: dict[str, Any], dec: Decomposition, atol: float, rt
     """``stationary`` and ``class_gain``, aligned with the candidate's classes (canonical order if none given)."""
     out: list[Finding] = []
     order = list(range(len(dec.classes)))
-    if "stationary" in cand and full_length(cand["stationary"], dec.n, [len(c) for c in dec.classes]):
-        out.append(_mixture_finding(cand["stationary"], dec, atol, rtol))  # needs no alignment with classes
-        cand = {k: v for k, v in cand.items() if k != "stationary"}
     cand_classes = nested(cand["classes"], "classes", 2) if "classes" in cand else None
     if cand_classes is not None:
         by_set = {tuple(sorted(c)): i for i, c in enumerate(dec.classes)}
         mapped = [by_set.get(tuple(sorted(c))) for c in cand_classes]
         order = [i for i in mapped if i is not None]
-        if len(order) != len(mapped) or len(mapped) != len(dec.classes):
+        if len(order) != len(mapped) or len(mapped) != len(dec.classes) or len(set(order)) != len(order):
             return out + [Finding(k, "structure mismatch", detail="the candidate's classes differ, so per-class values cannot be aligned")
                           for k in PER_CLASS_KEYS if k in cand]
+    if "stationary" in cand and full_length(cand["stationary"], dec.n, [len(c) for c in dec.classes]):
+        raw = cand["stationary"]
+        out.append(_mixture_finding(raw, dec, atol, rtol) if depth(raw) == 1
+                   else _rows_finding(raw, dec, order if cand_classes is not None else None, atol, rtol))
+        cand = {k: v for k, v in cand.items() if k != "stationary"}
     if "class_gain" in cand:
         exp = np.array([to_float(dec.class_gain[i]) for i in order])
         out.append(numeric_finding("class_gain", vector(cand["class_gain"], "class_gain"), exp, atol, rtol, unit="class"))
@@ -81,10 +83,10 @@ def full_length(raw: Any, n: int, sizes: list[int]) -> bool:
 
 
 def _mixture_finding(raw: Any, dec: Decomposition, atol: float, rtol: float) -> Finding:
-    """Full-length stationary vectors (QuantEcon, PyDTMC, discreteMarkovChain): each must be a
-    stationary distribution of the whole chain, i.e. a mixture ``Σ c_i π_i`` of the classes'
+    """One full-length stationary vector (discreteMarkovChain's ``pi``): it stands for a stationary
+    distribution of the whole chain, i.e. a mixture ``Σ c_i π_i`` of the classes'
     (``c_i >= 0``, ``Σ c_i = 1``); any mixture is accepted, its weights are named."""
-    rows = [vector(raw, "stationary")] if depth(raw) == 1 else [vector(r, f"stationary[{k}]") for k, r in enumerate(raw)]
+    rows = [vector(raw, "stationary")]
     pis = [(list(members), to_floats(pi)) for members, pi in zip(dec.classes, dec.stationary)]
     worst, weights_seen, max_err = Finding("stationary", "ok"), [], 0.0
     for k, x in enumerate(rows):
@@ -134,6 +136,45 @@ def _mixture_finding(raw: Any, dec: Decomposition, atol: float, rtol: float) -> 
         worst.detail = ("a stationary distribution of the whole chain: a mixture of the classes' with weights "
                         + ", ".join(weights_seen))
     return worst
+
+
+def _rows_finding(raw: Any, dec: Decomposition, order: list[int] | None, atol: float, rtol: float) -> Finding:
+    """Full-length rows (QuantEcon's ``stationary_distributions``, PyDTMC's ``pi``): each row stands for
+    one closed class and must be that class's stationary distribution (zero off the class), and the
+    rows cover every closed class exactly once.  Row ``k`` stands for the candidate's class ``k`` when
+    it gives ``classes``, else for the class holding the row's mass (the rows then in any order)."""
+    rows = [vector(r, f"stationary[{k}]") for k, r in enumerate(raw)]
+    pis = np.zeros((len(dec.classes), dec.n))
+    for i, (members, pi) in enumerate(zip(dec.classes, dec.stationary)):
+        pis[i, list(members)] = to_floats(pi)
+    stands: list[int] = []
+    max_err = 0.0
+    for k, x in enumerate(rows):
+        if x.shape != (dec.n,):
+            return Finding("stationary", "mismatch", math.inf, [], f"row {k} has length {x.size}, expected {dec.n}")
+        weights = np.array([math.fsum(x[list(m)]) for m in dec.classes]) if np.all(np.isfinite(x)) else np.zeros(len(pis))
+        i = order[k] if order is not None and k < len(order) else int(np.argmax(weights))
+        f = numeric_finding("stationary", x, pis[i], atol, rtol)
+        if not f.ok:
+            carried = [j for j, c in enumerate(weights) if abs(c) > max(atol, 1e-12)]
+            f.detail = f"row {k} (class with smallest state {dec.classes[i][0]}): {f.detail}"
+            if len(carried) > 1:
+                f.diagnosis = ("a mixture of the classes with smallest states " + ", ".join(str(dec.classes[j][0]) for j in carried)
+                               + " (weights " + ", ".join(f"{float(weights[j]):.3g}" for j in carried)
+                               + "): each row stands for one closed class, its stationary distribution")
+            return f
+        max_err = max(max_err, f.max_error)
+        stands.append(i)
+    listed = {i: [k for k, j in enumerate(stands) if j == i] for i in range(len(dec.classes))}
+    twice = {i: ks for i, ks in listed.items() if len(ks) > 1}
+    missing = [i for i, ks in listed.items() if not ks]
+    if twice or missing or len(rows) != len(dec.classes):
+        said = [f"the class with smallest state {dec.classes[i][0]} is listed {len(ks)} times (rows {ks})" for i, ks in twice.items()]
+        said += [f"the class with smallest state {dec.classes[i][0]} has no row" for i in missing]
+        return Finding("stationary", "mismatch", math.inf, [], f"{len(rows)} rows for {len(dec.classes)} closed classes: each "
+                       "closed class's stationary distribution must be listed exactly once; " + "; ".join(said))
+    return Finding("stationary", "ok", max_err, [], "one row per closed class: row k is the stationary distribution of the "
+                   "class with smallest state " + ", ".join(f"{dec.classes[i][0]} (row {k})" for k, i in enumerate(stands)))
 
 
 def _stationary_diagnosis(x: np.ndarray, off: float, negative: float, weights: np.ndarray, dec: Decomposition) -> str:

@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from exactpte.errors import UsageError
+from exactpte.oracle.conventions import read_convention
 from exactpte.oracle.findings import Finding
-from exactpte.oracle.values import depth, few, few_sets, index_list, nested
+from exactpte.oracle.values import depth, few_sets, index_list, nested
 
 if TYPE_CHECKING:
     from exactpte.certified import CertifiedDecomposition
@@ -30,7 +32,6 @@ def structure_findings(cand: dict[str, Any], dec: Decomposition | CertifiedDecom
     """The structure keys the candidate gives (``classes``, ``communicating_classes``, ``periods``,
     ``cyclic_classes``, ``transient``, ``anchors``), each judged exactly against the chain's."""
     out: list[Finding] = []
-    n = dec.n
     cand_classes = None
     if "classes" in cand:
         cand_classes = nested(cand["classes"], "classes", 2)
@@ -40,6 +41,8 @@ def structure_findings(cand: dict[str, Any], dec: Decomposition | CertifiedDecom
             "classes", "structure mismatch", detail=f"expected {exp_classes}, got {got_classes}"))
     comm = _communicating_findings(cand, dec, out)
     if "periods" in cand:
+        if cand_classes is None and "cyclic_classes" in cand and depth(cand["cyclic_classes"]) == 3:
+            cand_classes = [sorted({s for part in cyc for s in part}) for cyc in nested(cand["cyclic_classes"], "cyclic_classes", 3)]
         out.append(_periods_finding(index_list(cand["periods"], "periods"), cand_classes, comm, dec))
     if "cyclic_classes" in cand:
         out.append(_cyclic_finding(cand["cyclic_classes"], dec))
@@ -50,38 +53,44 @@ def structure_findings(cand: dict[str, Any], dec: Decomposition | CertifiedDecom
         out.append(Finding("transient", "ok" if ok else "structure mismatch",
                            detail="" if ok else f"claimed transient but recurrent: {extra}; transient but not claimed: {missing}"))
     if "anchors" in cand:
-        raw = cand["anchors"]
-        triples = nested(raw, "anchors", 2)
-        states = [t[-1] if t else -1 for t in triples]
-        S = dec.structure
-        hit = sorted((S.class_of[s], S.phase_of[s]) for s in states if 0 <= s < n and S.class_of[s] >= 0)
-        if any(len(t) != 3 for t in triples):
-            out.append(Finding("anchors", "structure mismatch", detail="anchors are [class, phase, state] triples"))
-        elif hit != sorted(S.index_set) or len(states) != S.N:
-            out.append(Finding("anchors", "structure mismatch",
-                               detail=f"the anchor states {few(states)} do not pick exactly one state of each of the {S.N} cyclic classes"))
-        elif sorted(states) != sorted(s for _, _, s in dec.anchor_list):
-            out.append(Finding("anchors", "same up to gauge", detail="valid anchors, but not the canonical ones "
-                               "(smallest state of each cyclic class): v*, g*, b are compared in the canonical gauge"))
-        else:
-            out.append(Finding("anchors", "ok"))
+        out.append(_anchors_finding(cand, dec))
     return out
+
+
+def _anchors_finding(cand: dict[str, Any], dec: Decomposition | CertifiedDecomposition) -> Finding:
+    """``anchors`` read whole: every ``[class, phase, state]`` triple names, in the candidate's labels
+    (its ``classes``, ``cyclic_classes``, or the anchors' own labels read as one class order and each
+    class's cyclic order), the cyclic class its state lies in, and each cyclic class is anchored once."""
+    reference = [s for _, _, s in dec.anchor_list]
+    convention, problem = read_convention(cand, dec.structure, reference)
+    if problem is not None:
+        return Finding("anchors", "structure mismatch", detail=problem)
+    if not convention.own_anchors:
+        return Finding("anchors", "ok")
+    return Finding("anchors", "ok", detail="valid anchors, other than the reference's: v*, g*, theta, psi and the hitting "
+                   "times are judged in the candidate's anchors")
 
 
 def _periods_finding(periods: list[int], cand_classes: list[list[int]] | None, comm: list[list[int]] | None,
                      dec: Decomposition | CertifiedDecomposition) -> Finding:
-    """Periods of the closed classes (aligned with the candidate's ``classes`` when given), or of
-    every communicating class (aligned with ``communicating_classes``, or one per SCC)."""
-    if comm is not None or (len(periods) != len(dec.classes) and len(periods) == len(_all_sccs(dec))):
+    """Periods of the closed classes aligned with the candidate's ``classes`` (or its per-class
+    ``cyclic_classes``), or of every communicating class aligned with ``communicating_classes``.
+
+    Without either, the periods cannot be matched to classes: :class:`~exactpte.errors.UsageError`
+    naming what to add (a multiset comparison would accept swapped periods)."""
+    if comm is not None:
         return _all_periods_finding(periods, comm, dec)
-    if cand_classes is not None and len(cand_classes) == len(periods) and all(cand_classes):
-        got_map = {min(c): d for c, d in zip(cand_classes, periods)}
-        exp_map = {c[0]: d for c, d in zip(dec.classes, dec.periods)}
-        bad = {k: (exp_map.get(k), got_map.get(k)) for k in set(got_map) | set(exp_map) if got_map.get(k) != exp_map.get(k)}
-        detail = "; ".join(f"class with smallest state {k}: expected period {e}, got {g}" for k, (e, g) in sorted(bad.items()))
-    else:
-        ok = sorted(periods) == sorted(dec.periods)
-        detail = "" if ok else f"expected periods {sorted(dec.periods)}, got {sorted(periods)}"
+    if cand_classes is None:  # a list of periods alone says nothing about which class has which
+        raise UsageError("periods without classes: which class has which period cannot be judged; add classes "
+                         "(the closed classes, in the order of periods), or communicating_classes for the periods of "
+                         "every communicating class")
+    if len(cand_classes) != len(periods) or not all(cand_classes):
+        return Finding("periods", "structure mismatch", detail=f"{len(periods)} periods for {len(cand_classes)} classes: "
+                       "one period per class, in the order of classes (communicating_classes for every communicating class)")
+    got_map = {min(c): d for c, d in zip(cand_classes, periods)}
+    exp_map = {c[0]: d for c, d in zip(dec.classes, dec.periods)}
+    bad = {k: (exp_map.get(k), got_map.get(k)) for k in set(got_map) | set(exp_map) if got_map.get(k) != exp_map.get(k)}
+    detail = "; ".join(f"class with smallest state {k}: expected period {e}, got {g}" for k, (e, g) in sorted(bad.items()))
     return Finding("periods", "structure mismatch" if detail else "ok", detail=detail)
 
 
@@ -146,17 +155,15 @@ def _communicating_findings(cand: dict[str, Any], dec: Decomposition | Certified
     return comm
 
 
-def _all_periods_finding(periods: list[int], comm: list[list[int]] | None, dec: Decomposition | CertifiedDecomposition) -> Finding:
-    """Periods of every communicating class (PyDTMC-style, transient classes included): aligned with
-    the candidate's ``communicating_classes`` when given, else compared as a multiset."""
+def _all_periods_finding(periods: list[int], comm: list[list[int]], dec: Decomposition | CertifiedDecomposition) -> Finding:
+    """Periods of every communicating class (PyDTMC-style, transient classes included), aligned with
+    the candidate's ``communicating_classes``."""
     sccs = _all_sccs(dec)
-    if comm is not None and len(comm) == len(periods):
+    if len(comm) == len(periods):
         exp_map = {min(c): d for c, d in sccs}
         bad = [(min(c), exp_map.get(min(c)), d) for c, d in zip(comm, periods) if c and exp_map.get(min(c)) != d]
         detail = "; ".join(f"communicating class with smallest state {k}: expected period {e}, got {g}" for k, e, g in bad[:5])
         return Finding("periods", "structure mismatch" if bad else "ok",
                        detail=detail or "periods of every communicating class, aligned with communicating_classes")
-    ok = sorted(periods) == sorted(d for _, d in sccs)
-    return Finding("periods", "ok" if ok else "structure mismatch",
-                   detail="periods of every communicating class (transient ones included), compared as a multiset" if ok
-                   else f"expected the periods of the {len(sccs)} communicating classes {sorted(d for _, d in sccs)}, got {sorted(periods)}")
+    return Finding("periods", "structure mismatch", detail=f"{len(periods)} periods for {len(comm)} communicating classes: "
+                   "one period per communicating class, in the order of communicating_classes")
