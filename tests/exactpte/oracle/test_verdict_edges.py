@@ -263,3 +263,16 @@ def test_certified_reference_refuses_another_convention_rather_than_misjudging(c
     with pytest.raises(exactpte.CandidateError, match="another convention"):
         compare({k: cand[k] for k in ("classes", "anchors", "theta", "v_star")}, decompose_certified(chain))
 
+
+
+def test_certified_reference_aligns_per_class_values_with_the_candidates_classes(chain):
+    from exactpte.certified import decompose_certified
+
+    dec, cert = exactpte.decompose(chain), decompose_certified(chain)
+    members = [[7, 6, 5, 4], [3, 1, 2, 0]]  # classes swapped, members in the candidate's own order
+    where = [{s: t for t, s in enumerate(dec.classes[i])} for i in (1, 0)]
+    cand = {"classes": members, "class_gain": [float(dec.class_gain[1]), float(dec.class_gain[0])],
+            "stationary": [[float(dec.stationary[i][where[j][s]]) for s in members[j]] for j, i in enumerate((1, 0))]}
+    assert compare(cand, dec, atol=1e-9).ok and compare(cand, cert, atol=1e-9).ok
+    cand["class_gain"].reverse()
+    assert not compare(cand, cert, atol=1e-9).ok
