@@ -107,7 +107,8 @@ def _phase_shifts(cand: dict[str, Any], S: Structure, order: list[int] | None) -
 def read_convention(cand: dict[str, Any], S: Structure, reference_anchors: Sequence[int]) -> tuple[Convention, str | None]:
     """The candidate's convention (its class order, phase labels and anchors), and the first problem
     with its ``anchors`` (a triple that is not ``[class, phase, state]`` with the state in that class's
-    cyclic class, a label out of range, a cyclic class anchored twice or not at all), or None.
+    cyclic class, a label out of range, a cyclic class anchored twice or not at all, triples not in
+    ``(class, phase)`` order, which is the basis-column order), or None.
 
     Labels the candidate fixes nowhere else are read from the anchors: the class labels must name
     the classes one-to-one and the phase labels of a class must be its cyclic order, rotated.  A
@@ -165,6 +166,10 @@ def _anchored(triples: list[Any], S: Structure, order: list[int] | None,
         columns.append(c)
     if len(set(labels.values())) != len(labels):
         return "anchors: two class labels name the same closed class"
+    said = [(t[0], t[1]) for t in triples]
+    if said != sorted(said):
+        return (f"anchors are listed in basis-column order, which is (class, phase) order; got the labels {said[:6]}"
+                + ("..." if len(said) > 6 else ""))
     if len(anchors) != S.N:
         return f"anchors: {len(anchors)} anchors for the chain's {S.N} cyclic classes (one state of each)"
     return tuple(columns), tuple(anchors[c] for c in range(S.N))
