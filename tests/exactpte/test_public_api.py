@@ -108,7 +108,7 @@ def test_registry_drives_every_list():
 
     from exactpte.certified import result as certified_result
     from exactpte.cli.commands import _quantities_printed
-    from exactpte.oracle import comparison as oracle
+    from exactpte.oracle import keys as oracle
     from exactpte.results import report, strata
 
     assert report.QUANTITY_KEYS == QUANTITY_KEYS and report.COLUMNS[4:] == PER_STATE == strata.PER_STATE
