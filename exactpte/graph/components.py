@@ -116,7 +116,8 @@ def reverse_topological_components(graph: "sp.csr_matrix", labels: np.ndarray, c
     lr, lc = labels[edge_sources(graph)], labels[graph.indices]
     mask = lr != lc
     if bool(np.all(lr[mask] > lc[mask])):
-        return np.sort(np.asarray(comps, dtype=np.int64)).tolist()
+        ascending: list[int] = np.sort(np.asarray(comps, dtype=np.int64)).tolist()
+        return ascending
     wanted = set(int(c) for c in comps)
     pairs = set(zip(lr[mask].tolist(), lc[mask].tolist()))
     out_deg = {c: 0 for c in wanted}

@@ -88,7 +88,8 @@ def period_and_phases(graph: "sp.csr_matrix", members: np.ndarray) -> tuple[int,
     return d, level % d
 
 
-def closed_class_phases(graph: "sp.csr_matrix", labels: np.ndarray, closed: np.ndarray) -> tuple[list, list, list]:
+def closed_class_phases(graph: "sp.csr_matrix", labels: np.ndarray,
+                        closed: np.ndarray) -> tuple[list[tuple[int, ...]], list[int], list[tuple[tuple[int, ...], ...]]]:
     """Classes, periods and cyclic classes of every closed SCC at once (vectorised).
 
     Closed classes have no edges between them, so one BFS from a virtual source joined to the
@@ -143,8 +144,9 @@ def closed_class_phases(graph: "sp.csr_matrix", labels: np.ndarray, closed: np.n
     # every (class, phase) group is non-empty, so class i's cyclic classes are its d_i consecutive groups
     group = cls_sorted * int(d.max()) + phase_sorted
     cuts = [0] + (np.flatnonzero(np.diff(group)) + 1).tolist() + [R]
-    periods = d.tolist()
-    classes, cyclic = [], []
+    periods: list[int] = d.tolist()
+    classes: list[tuple[int, ...]] = []
+    cyclic: list[tuple[tuple[int, ...], ...]] = []
     g = 0
     for i, di in enumerate(periods):
         cyclic.append(tuple(tuple(rec_sorted[cuts[g + k] : cuts[g + k + 1]]) for k in range(di)))

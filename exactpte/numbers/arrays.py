@@ -48,9 +48,11 @@ def dense_rows(P: Any, denominator: int | None = None) -> list[Sequence[Any]]:
             return [[int(x) for x in row] for row in P.tolist()]
         if denominator is not None:
             raise EntryError(f"denominator= needs an integer array, got dtype {P.dtype}")
-        return P.tolist()  # floats are refused entry by entry, with their position
+        float_rows: list[Sequence[Any]] = P.tolist()  # floats are refused entry by entry, with their position
+        return float_rows
     if type(P).__module__.startswith("sympy") and hasattr(P, "tolist"):  # a sympy Matrix (sympy not imported here)
-        return P.tolist()
+        sympy_rows: list[Sequence[Any]] = P.tolist()
+        return sympy_rows
     if isinstance(P, (str, bytes, Mapping)) or not isinstance(P, Iterable):
         raise ShapeError(f"P must be a matrix (nested sequences), got {type(P).__name__}")
     rows: list[Sequence[Any]] = []
@@ -131,7 +133,7 @@ def sparse_from_edges(n: Any, edges: Any, convert: Callable[[Any, str], Any], *,
     return [sorted(rm.items()) for rm in row_maps]
 
 
-def reward_vector(r: Any, n: int) -> list:
+def reward_vector(r: Any, n: int) -> list[Any]:
     """The reward as a list of ``n`` raw entries (any vector-like input)."""
     out = vector_entries(r)
     if len(out) != n:
@@ -139,7 +141,7 @@ def reward_vector(r: Any, n: int) -> list:
     return out
 
 
-def vector_entries(r: Any) -> list:
+def vector_entries(r: Any) -> list[Any]:
     """Raw entries of a vector-like input (flint, numpy, sympy column, sequence)."""
     if isinstance(r, (flint.fmpq_mat, flint.fmpz_mat)):
         if min(r.nrows(), r.ncols()) > 1:
@@ -175,7 +177,7 @@ def check_labels(labels: Sequence[Any] | None, n: int) -> tuple[str, ...] | None
     return labels
 
 
-def sequence_of(x: Any, name: str, what: str) -> list:
+def sequence_of(x: Any, name: str, what: str) -> list[Any]:
     """``x`` as a list, after checking it is a sequence (numpy arrays included), not a string or mapping."""
     if isinstance(x, np.ndarray):
         return list(x)
