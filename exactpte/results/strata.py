@@ -206,7 +206,7 @@ class StratifiedDecomposition:
         for name in quantities:
             if name not in PER_STATE:
                 raise UsageError(f"to_sympy gives the per-state quantities {', '.join(PER_STATE)}, not {name!r}")
-            pieces_per_state: list[list] = [[] for _ in range(self.chain.n)]
+            pieces_per_state: list[list[tuple[Any, Any]]] = [[] for _ in range(self.chain.n)]
             for s in self.strata:
                 cond = sympy.And(*[_sympy_condition(F, text) for text in s.where])
                 for state in range(self.chain.n):
