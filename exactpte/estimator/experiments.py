@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -61,7 +61,7 @@ def _progress(label: str, stream: TextIO | None = sys.stderr) -> Callable[[int, 
 
 
 def final_errors(*, seeds: int = 5, K: int = 180, M: int = 900, T: int = 2600, J: int = 100, H: int = 40,
-                 plug_in_samples: int | None = None, truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> dict:
+                 plug_in_samples: int | None = None, truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> dict[str, Any]:
     """The final-error table: Ours, Avg-only (oracle ρ), Plug-in; mean ± sd over seeds.
 
     The paper does not state the plug-in's sample budget; by default it gets ``K + T`` samples
@@ -85,7 +85,7 @@ def final_errors(*, seeds: int = 5, K: int = 180, M: int = 900, T: int = 2600, J
 
 
 def ablation(*, seeds: int = 3, K: int = 180, M: int = 500, T: int = 1200, J: int = 80, H: int = 40,
-             truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> dict:
+             truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> dict[str, Any]:
     """The component ablation: full learned; true structure + MC weights; learned structure + exact
     weights; oracle projection (true structure, exact weights, canonical anchors)."""
     truth = truth or truth_of(paper_benchmark())
@@ -115,7 +115,7 @@ def _invariants(succ: list[list[int]]) -> tuple[int, int, tuple[int, ...]]:
     return len(S.classes), sum(len(c) for c in S.classes), tuple(sorted(S.periods))
 
 
-def edge_deletion(chain: MarkovRewardProcess | None = None) -> dict:
+def edge_deletion(chain: MarkovRewardProcess | None = None) -> dict[str, Any]:
     """Exhaustive single-edge deletion: how many deletions change (class count, recurrent-set size, periods)."""
     chain = chain or paper_benchmark()
     succ = [list(chain.support[s]) for s in range(chain.n)]
@@ -135,7 +135,7 @@ def edge_deletion(chain: MarkovRewardProcess | None = None) -> dict:
     return {"edges": total, "changed": len(changed), "changed_edges": changed, "invariants": base}
 
 
-def storage_proxy(sizes: Sequence[int] = (290, 1040, 1540)) -> list[dict]:
+def storage_proxy(sizes: Sequence[int] = (290, 1040, 1540)) -> list[dict[str, Any]]:
     """Dense ``n^2`` entries versus observed support plus ``nN`` basis weights.
 
     Larger instances keep the two classes and extend the transient line (``n = 47 + L``),
@@ -151,7 +151,7 @@ def storage_proxy(sizes: Sequence[int] = (290, 1040, 1540)) -> list[dict]:
 
 
 def error_curves(*, seeds: int = 5, K: int = 180, M: int = 900, T: int = 2600, J: int = 100, H: int = 40,
-                 every: int = 100, truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> dict:
+                 every: int = 100, truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> dict[str, Any]:
     """Errors versus stochastic-approximation samples (``n`` per iteration), per seed (the paper's Figure 2)."""
     truth = truth or truth_of(paper_benchmark())
     chain = truth.chain
