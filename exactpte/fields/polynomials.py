@@ -27,11 +27,14 @@ if TYPE_CHECKING:  # typing.Self is Python 3.11+; the checker's own typing_exten
 class FieldElement(Protocol):
     """What :func:`substitute` computes with: ``+``, ``*`` and ``/`` within one field."""
 
-    def __add__(self, other: Any, /) -> Self: ...
+    def __add__(self, other: Any, /) -> Self:
+        """The sum."""
 
-    def __mul__(self, other: Any, /) -> Self: ...
+    def __mul__(self, other: Any, /) -> Self:
+        """The product."""
 
-    def __truediv__(self, other: Any, /) -> Self: ...
+    def __truediv__(self, other: Any, /) -> Self:
+        """The quotient."""
 
 
 T = TypeVar("T", bound=FieldElement)
@@ -42,15 +45,18 @@ class TargetField(Protocol[T_co]):
     """A field to substitute into (:data:`~exactpte.fields.QQ`, a ``QQ(params)``): its zero and integers."""
 
     @property
-    def zero(self) -> T_co: ...
+    def zero(self) -> T_co:
+        """The zero element."""
 
-    def scalar(self, x: Any) -> T_co: ...
+    def scalar(self, x: Any) -> T_co:
+        """An exact number (an ``int`` here) as an element."""
 
 
 class _WithContent(Protocol):
     """``fmpz_mpoly.content()`` (present at run time; python-flint 0.9's stubs omit it)."""
 
-    def content(self) -> flint.fmpz: ...
+    def content(self) -> flint.fmpz:
+        """The gcd of the coefficients."""
 
 
 __all__ = ["factor", "irreducible_factors", "poly_value", "linear_in", "substitute", "univariate", "univariate_in", "poly_lcm"]
