@@ -36,7 +36,7 @@ from exactpte.numbers.arrays import (
     sparse_from_edges,
 )
 from exactpte.errors import EntryError, NegativeEntryError, RowSumError, ShapeError, UsageError
-from exactpte.fields import QQ, Field
+from exactpte.fields import QQ, Field, RationalField
 from exactpte.numbers.from_floats import Converter, ImportReport, check_repair, check_tol, exact_rows, repair_row, repaired_rows
 from exactpte.graph.structure import Structure, graph_structure
 from exactpte.graph.support import csr_graph
@@ -295,7 +295,8 @@ class MarkovRewardProcess(Chain):
     """
 
     __slots__ = ()
-    field = QQ
+    field: RationalField = QQ
+    r: tuple[flint.fmpq, ...]
 
     def __init__(
         self,

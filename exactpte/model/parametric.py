@@ -70,6 +70,7 @@ class ParametricChain(Chain):
     """
 
     field: RationalFunctionField
+    r: tuple[RationalFunction, ...]
 
     def __init__(self, P: Any, r: Any, *, params: Sequence[Any], labels: Sequence[str] | None = None) -> None:
         F = self._start(params, labels)
