@@ -30,7 +30,7 @@ import flint
 
 from exactpte.model.chain import Chain, MarkovRewardProcess
 from exactpte.errors import GenericRegionError, InvalidChainError, UsageError
-from exactpte.fields import RationalFunctionField, polynomials
+from exactpte.fields import RationalFunction, RationalFunctionField, polynomials
 from exactpte.model.parametric import ParametricChain
 from exactpte.results.quantities import PER_STATE, REGISTRY
 from exactpte.results.decomposition import Decomposition, decompose
@@ -42,7 +42,7 @@ __all__ = ["Stratum", "StratifiedDecomposition", "Condition", "PER_STATE"]
 class Condition:
     """``poly = 0`` or ``poly != 0``, ``poly`` in the original parameters' polynomial ring."""
 
-    poly: Any = field(repr=False)
+    poly: flint.fmpz_mpoly = field(repr=False)
     equation: bool
     text: str
 
@@ -72,7 +72,7 @@ class Stratum:
     equations: tuple[Condition, ...]
     inequations: tuple[Condition, ...]
     params: tuple[str, ...]
-    substitution: dict[str, Any] = field(repr=False)
+    substitution: dict[str, RationalFunction | flint.fmpq] = field(repr=False)
     chain: Chain | None = field(repr=False)
     decomposition: Decomposition | None = field(repr=False)
     region: tuple[str, ...] | None = None

@@ -62,7 +62,9 @@ class _Level:
         self.chain = chain
         self.field = chain.field
         self.original = original
-        self.subst = subst  # eliminated original parameter -> element of this level's field
+        # eliminated original parameter -> element of this level's field (a RationalFunction while parameters
+        # are left, an fmpq at the last level: Any, as the level's field is known only at run time)
+        self.subst = subst
         self.params: tuple[str, ...] = getattr(chain, "params", ())
 
     @property
