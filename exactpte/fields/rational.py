@@ -183,7 +183,7 @@ class RationalField:
         return True
 
     @staticmethod
-    def evaluate(x: flint.fmpq, values: Sequence[Any]) -> flint.fmpq:
+    def evaluate(x: flint.fmpq, values: Sequence[flint.fmpq]) -> flint.fmpq:
         """A rational has no parameters: ``x`` itself."""
         return x
 

@@ -240,7 +240,7 @@ def load(path: "str | os.PathLike[str] | IO[Any]", *, rewards: "str | os.PathLik
 _FORMATS = (".json", ".drn", ".tra", ".csv")
 
 
-def _source(path: Any, format: str | None) -> tuple[str | None, str, str]:
+def _source(path: "str | os.PathLike[str] | IO[Any]", format: str | None) -> tuple[str | None, str, str]:
     """``(text, suffix, name)`` of what ``load`` reads: a path that must be an existing file (its text
     is read later, by its format's reader), or a file object (read here); the format known."""
     if isinstance(path, (str, os.PathLike)):
