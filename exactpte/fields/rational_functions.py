@@ -170,12 +170,12 @@ class RationalFunction:
         """The value of a constant function as an ``fmpq``."""
         return flint.fmpq(int(self.num.leading_coefficient()) if not self.num.is_zero() else 0, int(self.den.leading_coefficient()))
 
-    def __lt__(self, other: "RationalFunction | int | flint.fmpz | flint.fmpq") -> bool:  # only for constants (validation of constant entries)
+    def __lt__(self, other: Operand) -> bool:  # only for constants (used by validation of constant entries)
         if not self.is_constant():
             raise UsageError(f"{self} is not constant: a rational function has no sign of its own")
         return self.constant_value() < (other.constant_value() if isinstance(other, RationalFunction) else other)
 
-    def __gt__(self, other: "RationalFunction | int | flint.fmpz | flint.fmpq") -> bool:
+    def __gt__(self, other: Operand) -> bool:
         if not self.is_constant():
             raise UsageError(f"{self} is not constant: a rational function has no sign of its own")
         return self.constant_value() > (other.constant_value() if isinstance(other, RationalFunction) else other)
