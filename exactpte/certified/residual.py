@@ -14,11 +14,13 @@ as narrow as its float midpoint allows.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 import scipy.sparse as sp
 
 from exactpte.certified.rounding import ETA, U, gamma, up
@@ -52,7 +54,7 @@ def two_prod(a: np.ndarray, a_split: tuple[np.ndarray, np.ndarray], b: np.ndarra
     return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
-def exact_sum(parts: list) -> tuple[float, float]:
+def exact_sum(parts: Sequence[ArrayLike]) -> tuple[float, float]:
     """The exact sum of every entry of ``parts`` as an unevaluated pair ``hi + lo`` with
     ``|Σ - hi - lo| <= 2^-53 |lo|`` (``math.fsum`` rounds the exact sum correctly, so the second call
     rounds the exact remainder).
@@ -65,7 +67,7 @@ def exact_sum(parts: list) -> tuple[float, float]:
     return hi, math.fsum(flat + [-hi])
 
 
-def dot_terms(xh: np.ndarray, xl: np.ndarray, yh: np.ndarray, yl: np.ndarray) -> tuple[list, float]:
+def dot_terms(xh: np.ndarray, xl: np.ndarray, yh: np.ndarray, yl: np.ndarray) -> tuple[list[np.ndarray], float]:
     """``Σ (xh + xl)(yh + yl)`` as float terms (for :func:`exact_sum`) plus a bound of what they miss:
     ``xh yh`` split exactly (TwoProduct), ``xl yh`` and ``xh yl`` rounded (``u`` each), ``xl yl`` dropped."""
     p, e = two_prod(xh, dekker_split(xh), yh)

@@ -52,7 +52,8 @@ def _only(only: Only) -> tuple[str, ...] | None:
 
 def _pairs(iv: Interval) -> list[Any]:
     """``[lo, hi]`` for every entry (nested like the interval's shape)."""
-    return np.stack([iv.lo, iv.hi], axis=-1).tolist()
+    nested: list[Any] = np.stack([iv.lo, iv.hi], axis=-1).tolist()
+    return nested
 
 
 @dataclass(frozen=True, eq=False)

@@ -11,7 +11,7 @@ ever computed from these facts and exactly checked inequalities, never from an u
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TypeAlias, overload
 
 import flint
@@ -30,8 +30,9 @@ _Index: TypeAlias = "int | slice | np.ndarray | list[int] | tuple[int | slice | 
 
 def gamma(k: ArrayLike) -> np.ndarray:
     """``γ_k = k u / (1 - k u)``, rounded up (``k`` an int or an array of ints)."""
-    k = np.asarray(k, dtype=np.float64)
-    return up(up(k * U) / down(1.0 - k * U))
+    ks: np.ndarray = np.asarray(k, dtype=np.float64)
+    ratio: np.ndarray = up(ks * U) / down(1.0 - ks * U)
+    return up(ratio)
 
 
 @overload
@@ -103,6 +104,10 @@ class Interval:
     def __len__(self) -> int:
         return len(self.lo)
 
+    def __iter__(self) -> Iterator["Interval"]:
+        """The entries' intervals in order (an interval vector is a vector of intervals)."""
+        return (self[i] for i in range(len(self)))
+
     @property
     def mid(self) -> np.ndarray:
         """Midpoints (floats inside each interval)."""
@@ -112,7 +117,8 @@ class Interval:
     def rad(self) -> np.ndarray:
         """An upper bound of the distance from ``mid`` to either end."""
         m = self.mid
-        return up(np.maximum(up(self.hi - m), up(m - self.lo)))
+        wider: np.ndarray = np.maximum(up(self.hi - m), up(m - self.lo))
+        return up(wider)
 
     @property
     def width(self) -> np.ndarray:

@@ -128,7 +128,7 @@ class Certificate:
     residual: float = 0.0
     error: float = 0.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, str | int | float | bool]:
         """JSON-ready fields, with the bound stated."""
         return {
             "system": self.system,
@@ -191,7 +191,8 @@ class MMatrixSystem:
             lu = self._lu
             if lu is None:
                 lu = self._lu = spla.splu(self.A)
-            return lu.solve(C)
+            X_lu: np.ndarray = lu.solve(C)
+            return X_lu
         X, ok = fixed_point(self.M, C, rtol=min(rtol, 1e-3) * 1e-2)
         if ok:
             return X
@@ -311,4 +312,5 @@ class MMatrixSystem:
         """Columns whose error is within 2^-44 of ``max(|x̂|, 2^-30 ‖x̂‖∞)`` everywhere (nothing to gain)."""
         scale = np.maximum(np.abs(center), 2.0**-30 * np.abs(center).max(axis=0, initial=0.0))
         with np.errstate(invalid="ignore"):
-            return np.all(e <= 2.0**-44 * scale, axis=0)
+            settled: np.ndarray = np.all(e <= 2.0**-44 * scale, axis=0)
+            return settled

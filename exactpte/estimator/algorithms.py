@@ -128,7 +128,8 @@ class GaugeMap:
     bhat: np.ndarray
 
     def __call__(self, v: np.ndarray) -> np.ndarray:
-        return v - self.bhat @ v[self.anchors]
+        projected: np.ndarray = v - self.bhat @ v[self.anchors]
+        return projected
 
     def matrix(self) -> np.ndarray:
         """The gauge map ``Π̂`` as a dense ``n x n`` float matrix."""

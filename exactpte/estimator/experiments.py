@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import TextIO, TypedDict
 
 import numpy as np
 
@@ -47,6 +47,44 @@ PAPER_ABLATION = {
 PAPER_STORAGE = {290: 28.9, 1040: 112.0, 1540: 167.5}
 
 
+Summary = dict[str, tuple[float, float]]
+"""Per metric (``E_g``, ``E_v``, ...): ``(mean, sd)`` over seeds (:func:`summarize`)."""
+
+FinalErrors = TypedDict("FinalErrors", {"Ours": Summary, "Avg-only": Summary, "Plug-in": Summary,
+                                        "queries": dict[str, int], "plug_in_samples": int})
+"""The final-error table (:func:`final_errors`): a :data:`Summary` per method, Ours' queries by stage
+(seed 0) and the plug-in's samples per state."""
+
+
+class EdgeDeletion(TypedDict):
+    """:func:`edge_deletion`'s counts: deletions that change the invariants ``(class count,
+    recurrent-set size, periods)`` of ``invariants``, out of ``edges``."""
+
+    edges: int
+    changed: int
+    changed_edges: list[tuple[int, int]]
+    invariants: tuple[int, int, tuple[int, ...]]
+
+
+class StorageRow(TypedDict):
+    """One size of :func:`storage_proxy`: dense ``n^2`` entries against support plus ``nN`` weights."""
+
+    n: int
+    N: int
+    dense: int
+    support: int
+    ratio: float
+
+
+class ErrorCurves(TypedDict):
+    """:func:`error_curves`: the sample counts, per metric an array ``seeds x checkpoints``, and the
+    Avg-only baseline's metrics."""
+
+    samples: list[int]
+    curves: dict[str, np.ndarray]
+    avg_only: dict[str, float]
+
+
 def summarize(rows: Sequence[dict[str, float]]) -> dict[str, tuple[float, float]]:
     """Mean and sample standard deviation of each metric over seeds."""
     keys = rows[0].keys()
@@ -61,7 +99,7 @@ def _progress(label: str, stream: TextIO | None = sys.stderr) -> Callable[[int, 
 
 
 def final_errors(*, seeds: int = 5, K: int = 180, M: int = 900, T: int = 2600, J: int = 100, H: int = 40,
-                 plug_in_samples: int | None = None, truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> dict:
+                 plug_in_samples: int | None = None, truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> FinalErrors:
     """The final-error table: Ours, Avg-only (oracle ρ), Plug-in; mean ± sd over seeds.
 
     The paper does not state the plug-in's sample budget; by default it gets ``K + T`` samples
@@ -85,7 +123,7 @@ def final_errors(*, seeds: int = 5, K: int = 180, M: int = 900, T: int = 2600, J
 
 
 def ablation(*, seeds: int = 3, K: int = 180, M: int = 500, T: int = 1200, J: int = 80, H: int = 40,
-             truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> dict:
+             truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> dict[str, Summary]:
     """The component ablation: full learned; true structure + MC weights; learned structure + exact
     weights; oracle projection (true structure, exact weights, canonical anchors)."""
     truth = truth or truth_of(paper_benchmark())
@@ -115,7 +153,7 @@ def _invariants(succ: list[list[int]]) -> tuple[int, int, tuple[int, ...]]:
     return len(S.classes), sum(len(c) for c in S.classes), tuple(sorted(S.periods))
 
 
-def edge_deletion(chain: MarkovRewardProcess | None = None) -> dict:
+def edge_deletion(chain: MarkovRewardProcess | None = None) -> EdgeDeletion:
     """Exhaustive single-edge deletion: how many deletions change (class count, recurrent-set size, periods)."""
     chain = chain or paper_benchmark()
     succ = [list(chain.support[s]) for s in range(chain.n)]
@@ -135,13 +173,13 @@ def edge_deletion(chain: MarkovRewardProcess | None = None) -> dict:
     return {"edges": total, "changed": len(changed), "changed_edges": changed, "invariants": base}
 
 
-def storage_proxy(sizes: Sequence[int] = (290, 1040, 1540)) -> list[dict]:
+def storage_proxy(sizes: Sequence[int] = (290, 1040, 1540)) -> list[StorageRow]:
     """Dense ``n^2`` entries versus observed support plus ``nN`` basis weights.
 
     Larger instances keep the two classes and extend the transient line (``n = 47 + L``),
     which is what keeps ``N = 5``.
     """
-    rows = []
+    rows: list[StorageRow] = []
     for n in sizes:
         chain = paper_benchmark(line_length=n - 47)
         N = chain.structure.N
@@ -151,7 +189,7 @@ def storage_proxy(sizes: Sequence[int] = (290, 1040, 1540)) -> list[dict]:
 
 
 def error_curves(*, seeds: int = 5, K: int = 180, M: int = 900, T: int = 2600, J: int = 100, H: int = 40,
-                 every: int = 100, truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> dict:
+                 every: int = 100, truth: Truth | None = None, progress: TextIO | None = sys.stderr) -> ErrorCurves:
     """Errors versus stochastic-approximation samples (``n`` per iteration), per seed (the paper's Figure 2)."""
     truth = truth or truth_of(paper_benchmark())
     chain = truth.chain

@@ -135,7 +135,7 @@ class Field(Protocol[E]):
     def is_constant(self, x: E) -> bool:
         """Whether ``x`` does not depend on any parameter."""
 
-    def evaluate(self, x: E, values: Sequence[Any]) -> flint.fmpq:
+    def evaluate(self, x: E, values: Sequence[flint.fmpq]) -> flint.fmpq:
         """The exact rational value of ``x`` at a parameter point (``x`` itself over ``QQ``)."""
 
     def to_text(self, x: E) -> str:

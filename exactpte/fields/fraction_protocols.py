@@ -17,7 +17,12 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+
+import flint
+
+if TYPE_CHECKING:  # typing.Self is Python 3.11+; the checker's own typing_extensions has it
+    from typing_extensions import Self
 
 __all__ = ["PolyFraction", "FractionField"]
 
@@ -27,29 +32,29 @@ class PolyFraction(Protocol):
     """``num / den``, two ``fmpz_mpoly`` polynomials, with field arithmetic."""
 
     @property
-    def num(self) -> Any:
+    def num(self) -> flint.fmpz_mpoly:
         """The numerator, an ``fmpz_mpoly``."""
 
     @property
-    def den(self) -> Any:
+    def den(self) -> flint.fmpz_mpoly:
         """The denominator, an ``fmpz_mpoly`` with a positive leading coefficient."""
 
-    def __add__(self, other: Any) -> Any:
+    def __add__(self, other: Any) -> Self:
         """The sum."""
 
-    def __sub__(self, other: Any) -> Any:
+    def __sub__(self, other: Any) -> Self:
         """The difference."""
 
-    def __mul__(self, other: Any) -> Any:
+    def __mul__(self, other: Any) -> Self:
         """The product."""
 
-    def __truediv__(self, other: Any) -> Any:
+    def __truediv__(self, other: Any) -> Self:
         """The quotient."""
 
-    def __neg__(self) -> Any:
+    def __neg__(self) -> Self:
         """The negation."""
 
-    def inverse(self) -> Any:
+    def inverse(self) -> Self:
         """``1 / self``."""
 
 
@@ -79,7 +84,7 @@ class FractionField(Protocol[E_co]):
     def variable(self, name: str) -> E_co:
         """The parameter ``name`` as a fraction."""
 
-    def fraction(self, num: Any, den: Any) -> E_co:
+    def fraction(self, num: flint.fmpz_mpoly, den: flint.fmpz_mpoly) -> E_co:
         """``num / den`` (polynomials), cancelled."""
 
     def identity(self, n: int) -> Any:

@@ -45,7 +45,7 @@ _MAX_R = 2**40  # residual bound: beyond it the float solve is not contracting
 _SMALL_X = 2.0**16  # the digit lifting starts once the remaining solution A^{-1} R is below this
 
 
-def lift_phase_system(Q_rows: list[list[tuple[int, flint.fmpq]]], C: list[list[list[flint.fmpq]]],
+def lift_phase_system(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: Sequence[Sequence[Sequence[flint.fmpq]]],
                       d: int) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
     """``x_0 .. x_{d-1}`` with ``x_k = Q x_{k+1} + C_k`` (``x_d = x_0``), exactly, or ``None``.
 
@@ -87,7 +87,7 @@ def lift_phase_system(Q_rows: list[list[tuple[int, flint.fmpq]]], C: list[list[l
     return [[nums[(k * m + a) * c : (k * m + a + 1) * c] for a in range(m)] for k in range(d)], flint.fmpz(den * rhs_den)
 
 
-def lift_sparse_system(rows: list[list[tuple[int, flint.fmpq]]], B: list[list[flint.fmpq]]) -> list[list[flint.fmpq]] | None:
+def lift_sparse_system(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], B: Sequence[Sequence[flint.fmpq]]) -> list[list[flint.fmpq]] | None:
     """``X`` with ``A X = B`` for a square sparse ``A`` (``rows[a]`` lists ``(column, A_ab)``), by the
     same lifting with a float LU of ``A`` (sparse when its fill is small, else dense), or ``None``
     (entries too large, no contraction).
@@ -143,7 +143,7 @@ def _solve_integer(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve
     return [w * den + n if w else n for w, n in zip(whole, N)], den
 
 
-def _integer_rows(rows: list[list[tuple[int, flint.fmpq]]]) -> tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix] | None:
+def _integer_rows(rows: Sequence[Sequence[tuple[int, flint.fmpq]]]) -> tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix] | None:
     """Each row scaled by the lcm ``L_a`` of its denominators: ``(L, Z, F)`` with ``Z`` the integer
     rows (``Z_ab = L_a M_ab``) and ``F`` the unscaled entries as floats; ``None`` when an ``L_a`` or
     an entry of ``Z`` passes ``2^20`` (then ``A y`` would not stay inside 64-bit words)."""
@@ -276,7 +276,7 @@ def _apply(L: np.ndarray, Qz: sp.csr_matrix, Y: np.ndarray) -> np.ndarray:
     return np.stack([L[:, None] * Y[k] - Qz @ Y[(k + 1) % d] for k in range(d)])
 
 
-def _integer_rhs(rows: list[list[flint.fmpq]], scale: np.ndarray) -> tuple[list[int], int]:
+def _integer_rhs(rows: Sequence[Sequence[flint.fmpq]], scale: np.ndarray) -> tuple[list[int], int]:
     """``(L_a D b_a)`` flattened row by row, and ``D`` the lcm of every denominator (any size): the
     right-hand side of the scaled system ``A (D x) = L D b``.  (The lcm on GMP integers: the bias's
     right-hand side has thousands of distinct denominators of tens of thousands of bits.)"""
@@ -391,7 +391,8 @@ def _spmv_wrapping(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, Y:
     products = data[:, None] * Y[indices]
     cs = np.zeros((len(indices) + 1, Y.shape[1]), dtype=np.uint64)
     np.cumsum(products, axis=0, dtype=np.uint64, out=cs[1:])
-    return cs[indptr[1:]] - cs[indptr[:-1]]
+    wrapped: np.ndarray = cs[indptr[1:]] - cs[indptr[:-1]]
+    return wrapped
 
 
 def _lift(L: np.ndarray, Qz: sp.csr_matrix, Cz: np.ndarray, float_solve: Callable[[np.ndarray], np.ndarray], d: int, max_bits: int,

@@ -14,6 +14,8 @@ from __future__ import annotations
 from functools import reduce
 from typing import Any, Generic, TypeVar
 
+import flint
+
 from exactpte.errors import SingularSystemError
 from exactpte.fields.polynomials import poly_lcm
 
@@ -48,16 +50,16 @@ class PolyMatrix(Generic[E]):
         i, j = ij
         self.entries[i][j] = self.field.scalar(value)
 
-    def __add__(self, other: PolyMatrix) -> PolyMatrix:
+    def __add__(self, other: PolyMatrix[E]) -> PolyMatrix[E]:
         return PolyMatrix([[a + b for a, b in zip(r1, r2)] for r1, r2 in zip(self.entries, other.entries)], self.field)
 
-    def __sub__(self, other: PolyMatrix) -> PolyMatrix:
+    def __sub__(self, other: PolyMatrix[E]) -> PolyMatrix[E]:
         return PolyMatrix([[a - b for a, b in zip(r1, r2)] for r1, r2 in zip(self.entries, other.entries)], self.field)
 
-    def __mul__(self, other: PolyMatrix) -> PolyMatrix:
+    def __mul__(self, other: PolyMatrix[E]) -> PolyMatrix[E]:
         zero = self.field.zero
         cols = list(zip(*other.entries)) if other.entries else []
-        out = []
+        out: list[list[E]] = []
         for row in self.entries:
             nz = [(k, a) for k, a in enumerate(row) if not a.num.is_zero()]
             out.append([reduce(lambda acc, ka: acc + ka[1] * col[ka[0]], nz, zero) for col in cols])
@@ -85,7 +87,7 @@ def bareiss_solve(A: PolyMatrix[E], B: PolyMatrix[E]) -> PolyMatrix[E]:
     return PolyMatrix(X, field)
 
 
-def bareiss_split(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], Any]:
+def bareiss_split(A: PolyMatrix[E], B: PolyMatrix[E]) -> tuple[list[list[flint.fmpz_mpoly]], flint.fmpz_mpoly]:
     """``X`` with ``A X = B`` as ``(rows of numerators, den)``: :func:`bareiss_solve` without the
     cancellations, over ``det(A)`` times the lcm of ``B``'s column denominators.
 
@@ -104,7 +106,7 @@ def bareiss_split(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], Any]:
     return [list(row) for row in zip(*scaled)] if scaled else [[] for _ in range(A.nrows())], det * lcm
 
 
-def _bareiss_numerators(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], list[Any], Any]:
+def _bareiss_numerators(A: PolyMatrix[E], B: PolyMatrix[E]) -> tuple[list[list[flint.fmpz_mpoly]], list[flint.fmpz_mpoly], flint.fmpz_mpoly]:
     """``(columns of det(A) x as polynomials, the columns' denominators, det(A))`` for ``A X = B``.
 
     With more right-hand sides than rows (the absorption probabilities of a small block into many
@@ -120,7 +122,7 @@ def _bareiss_numerators(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], 
     M, col_den = _polynomial_system(A, B)
     _eliminate(M, m, c, one, zero)
     det = M[m - 1][m - 1]
-    columns = []
+    columns: list[list[flint.fmpz_mpoly]] = []
     for col in range(c):
         xt = [zero] * m  # det * x, polynomials
         for i in range(m - 1, -1, -1):
@@ -133,7 +135,7 @@ def _bareiss_numerators(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], 
     return columns, col_den, det
 
 
-def _through_adjugate(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], list[Any], Any]:
+def _through_adjugate(A: PolyMatrix[E], B: PolyMatrix[E]) -> tuple[list[list[flint.fmpz_mpoly]], list[flint.fmpz_mpoly], flint.fmpz_mpoly]:
     """:func:`_bareiss_numerators` by ``det(A) A^-1`` (its columns ``u_j``): ``det(A) x = sum_j u_j B_z[j]``
     with ``B_z`` a column of ``B`` over its common denominator."""
     field = A.field
@@ -141,7 +143,7 @@ def _through_adjugate(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], li
     zero = field.zero.num
     inverse, _, det = _bareiss_numerators(A, field.identity(m))  # rows scaled inside: det(A') A^-1, A' = diag(l) A
     col_den = _column_denominators(B)
-    columns = []
+    columns: list[list[flint.fmpz_mpoly]] = []
     for col in range(c):
         xt = [zero] * m
         for j in range(m):
@@ -154,14 +156,14 @@ def _through_adjugate(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], li
     return columns, col_den, det
 
 
-def _polynomial_system(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], list[Any]]:
+def _polynomial_system(A: PolyMatrix[E], B: PolyMatrix[E]) -> tuple[list[list[flint.fmpz_mpoly]], list[flint.fmpz_mpoly]]:
     """``[A | B]`` as polynomial rows: a row of ``A`` times the lcm of its denominators, ``B``'s
     columns over one common denominator each (returned), so unrelated denominators of different
     columns are never multiplied together."""
     one, zero = A.field.one.num, A.field.zero.num
     m = A.nrows()
     col_den = _column_denominators(B)
-    M = []
+    M: list[list[flint.fmpz_mpoly]] = []
     for i in range(m):
         l = reduce(poly_lcm, (x.den for x in A.entries[i]), one)
         row = [x.num * (l / x.den) if not x.num.is_zero() else zero for x in A.entries[i]]
@@ -170,13 +172,13 @@ def _polynomial_system(A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], l
     return M, col_den
 
 
-def _column_denominators(B: PolyMatrix) -> list[Any]:
+def _column_denominators(B: PolyMatrix[E]) -> list[flint.fmpz_mpoly]:
     """The lcm of each column's denominators."""
     one = B.field.one.num
     return [reduce(poly_lcm, (row[j].den for row in B.entries), one) for j in range(B.ncols())]
 
 
-def _eliminate(M: list[list[Any]], m: int, c: int, one: Any, zero: Any) -> None:
+def _eliminate(M: list[list[flint.fmpz_mpoly]], m: int, c: int, one: flint.fmpz_mpoly, zero: flint.fmpz_mpoly) -> None:
     """Fraction-free forward elimination of the ``m x (m + c)`` polynomial rows ``M`` in place
     (pivot: the shortest nonzero entry of the column; every division exact)."""
     prev = one

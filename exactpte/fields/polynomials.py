@@ -16,29 +16,68 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import flint
+
+if TYPE_CHECKING:  # typing.Self is Python 3.11+; the checker's own typing_extensions has it
+    from typing_extensions import Self
+
+
+class FieldElement(Protocol):
+    """What :func:`substitute` computes with: ``+``, ``*`` and ``/`` within one field."""
+
+    def __add__(self, other: Any, /) -> Self:
+        """The sum."""
+
+    def __mul__(self, other: Any, /) -> Self:
+        """The product."""
+
+    def __truediv__(self, other: Any, /) -> Self:
+        """The quotient."""
+
+
+T = TypeVar("T", bound=FieldElement)
+T_co = TypeVar("T_co", bound=FieldElement, covariant=True)
+
+
+class TargetField(Protocol[T_co]):
+    """A field to substitute into (:data:`~exactpte.fields.QQ`, a ``QQ(params)``): its zero and integers."""
+
+    @property
+    def zero(self) -> T_co:
+        """The zero element."""
+
+    def scalar(self, x: Any) -> T_co:
+        """An exact number (an ``int`` here) as an element."""
+
+
+class _WithContent(Protocol):
+    """``fmpz_mpoly.content()`` (present at run time; python-flint 0.9's stubs omit it)."""
+
+    def content(self) -> flint.fmpz:
+        """The gcd of the coefficients."""
+
 
 __all__ = ["factor", "irreducible_factors", "poly_value", "linear_in", "substitute", "univariate", "univariate_in", "poly_lcm"]
 
 
-def factor(f: Any) -> tuple[Any, list[tuple[Any, int]]]:
+def factor(f: flint.fmpz_mpoly) -> tuple[flint.fmpz | int, list[tuple[flint.fmpz_mpoly, int]]]:
     """``f.factor()``, or ``f`` as its own single factor when python-flint cannot order the factors
     (its sort overflows on coefficients of 2^63 and more): still a correct factorisation, only coarser."""
     try:
         return f.factor()
     except OverflowError:
-        c = f.content()
+        c = cast(_WithContent, f).content()
         return (c, [(f / c, 1)]) if c != 1 else (1, [(f, 1)])
 
 
-def irreducible_factors(f: Any) -> list[Any]:
+def irreducible_factors(f: flint.fmpz_mpoly) -> list[flint.fmpz_mpoly]:
     """The distinct non-constant irreducible factors of a polynomial, each primitive with a
     positive leading coefficient (so equal sets compare equal)."""
     if f.is_zero() or f.is_constant():
         return []
-    out: list[Any] = []
+    out: list[flint.fmpz_mpoly] = []
     for g, _e in factor(f)[1]:
         if g.is_constant():
             continue
@@ -49,7 +88,7 @@ def irreducible_factors(f: Any) -> list[Any]:
     return out
 
 
-def poly_value(f: Any, qctx: flint.fmpq_mpoly_ctx, values: Sequence[flint.fmpq]) -> flint.fmpq:
+def poly_value(f: flint.fmpz_mpoly, qctx: flint.fmpq_mpoly_ctx, values: Sequence[flint.fmpq]) -> flint.fmpq:
     """The exact value of ``f`` at a rational point (``qctx``: the rational-coefficient context of ``f``'s variables)."""
     if f.is_zero():
         return flint.fmpq(0)
@@ -57,7 +96,7 @@ def poly_value(f: Any, qctx: flint.fmpq_mpoly_ctx, values: Sequence[flint.fmpq])
     return q(*values)
 
 
-def linear_in(f: Any, var: int, ctx: flint.fmpz_mpoly_ctx) -> tuple[Any, Any] | None:
+def linear_in(f: flint.fmpz_mpoly, var: int, ctx: flint.fmpz_mpoly_ctx) -> tuple[flint.fmpz_mpoly, flint.fmpz_mpoly] | None:
     """``(a, b)`` with ``f = a * x_var + b`` and ``a, b`` free of ``x_var``, when ``f`` has degree 1 in it."""
     a: dict[tuple[int, ...], int] = {}
     b: dict[tuple[int, ...], int] = {}
@@ -72,7 +111,7 @@ def linear_in(f: Any, var: int, ctx: flint.fmpz_mpoly_ctx) -> tuple[Any, Any] | 
     return ctx.from_dict(a), ctx.from_dict(b)
 
 
-def substitute(f: Any, images: Sequence[Any], target: Any) -> Any:
+def substitute(f: flint.fmpz_mpoly, images: Sequence[T], target: TargetField[T]) -> T:
     """``f`` with variable ``i`` replaced by ``images[i]``, computed in the field ``target``
     (anything with ``zero`` and ``scalar``: :data:`~exactpte.fields.QQ`, a ``QQ(params)``)."""
     acc = target.zero
@@ -85,18 +124,18 @@ def substitute(f: Any, images: Sequence[Any], target: Any) -> Any:
     return acc
 
 
-def univariate(f: Any) -> flint.fmpz_poly:
+def univariate(f: flint.fmpz_mpoly) -> flint.fmpz_poly:
     """A polynomial in a single variable as an ``fmpz_poly``."""
     coeffs: dict[int, int] = {m[0]: int(c) for m, c in f.to_dict().items()}
     return flint.fmpz_poly([coeffs.get(k, 0) for k in range(max(coeffs) + 1)] if coeffs else [0])
 
 
-def univariate_in(f: Any, var: int) -> list[int]:
+def univariate_in(f: flint.fmpz_mpoly, var: int) -> list[int]:
     """The integer coefficients of a polynomial that involves only variable ``var``, lowest degree first."""
     coeffs: dict[int, int] = {m[var]: int(c) for m, c in f.to_dict().items()}
     return [coeffs.get(k, 0) for k in range(max(coeffs) + 1)] if coeffs else [0]
 
 
-def poly_lcm(acc: Any, den: Any) -> Any:
+def poly_lcm(acc: flint.fmpz_mpoly, den: flint.fmpz_mpoly) -> flint.fmpz_mpoly:
     """``lcm(acc, den)`` up to a unit (``acc`` itself when ``den`` is 1): the fold step of common denominators."""
     return acc if den.is_one() else (acc * den) / acc.gcd(den)

@@ -107,7 +107,8 @@ class RationalField:
         """The entries as a list of rows."""
         return M.tolist()
 
-    def solve_sparse(self, rows, B) -> list[list[flint.fmpq]]:
+    def solve_sparse(self, rows: Sequence[Sequence[tuple[int, flint.fmpq]]],
+                     B: Sequence[Sequence[flint.fmpq]]) -> list[list[flint.fmpq]]:
         """Numeric-symbolic lifting (:func:`exactpte.fields.lifting.lift_sparse_system`) on systems of at
         least ``MIN_BLOCK`` rows, the dense p-adic solve otherwise or when lifting does not apply."""
         if len(rows) >= MIN_BLOCK:  # lifting imports SciPy: only when it applies
@@ -119,7 +120,8 @@ class RationalField:
         return solve_rows_densely(self, rows, B)
 
     @staticmethod
-    def solve_phase_system(Q_rows, C, d: int) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
+    def solve_phase_system(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: Sequence[Sequence[Sequence[flint.fmpq]]],
+                           d: int) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
         """Numeric-symbolic lifting (:func:`exactpte.fields.lifting.lift_phase_system`: float digits, exact
         integer residuals, the answer verified exactly) on blocks of at least ``MIN_PHASE_BLOCK`` states,
         as integer numerators over one denominator; ``None`` where it does not apply (small blocks,
@@ -181,7 +183,7 @@ class RationalField:
         return True
 
     @staticmethod
-    def evaluate(x: flint.fmpq, values: Sequence[Any]) -> flint.fmpq:
+    def evaluate(x: flint.fmpq, values: Sequence[flint.fmpq]) -> flint.fmpq:
         """A rational has no parameters: ``x`` itself."""
         return x
 

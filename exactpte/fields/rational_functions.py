@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union
 
 import flint
 
@@ -34,19 +34,30 @@ from exactpte.fields.polymatrix import PolyMatrix, bareiss_solve, bareiss_split
 from exactpte.fields.printing import poly_text, rational_text
 from exactpte.fields.rows import solve_rows_densely
 from exactpte.fields.signs import never_positive
+from exactpte.fields.polynomials import T, TargetField
 
 __all__ = ["RationalFunction", "RationalFunctionField"]
 
 if TYPE_CHECKING:  # pragma: no cover
     import sympy
 
+Operand = Union["RationalFunction", int, flint.fmpz, flint.fmpq]
+"""What arithmetic with a :class:`RationalFunction` takes: another one, or an exact constant."""
+
+_Pair = tuple[flint.fmpz_mpoly, flint.fmpz_mpoly, flint.fmpz_mpoly, flint.fmpz_mpoly]
+"""``(g, d1/g, d2/g, lcm)`` for two denominators ``d1, d2`` with ``g = gcd(d1, d2)``."""
+
 
 class RationalFunction:
     """An element ``num / den`` of ``QQ(params)``, always cancelled, ``den`` with a positive leading coefficient."""
 
     __slots__ = ("num", "den", "field")
+    num: flint.fmpz_mpoly
+    den: flint.fmpz_mpoly
+    field: "RationalFunctionField"
 
-    def __init__(self, num, den, field: "RationalFunctionField", *, canonical: bool = False) -> None:
+    def __init__(self, num: flint.fmpz_mpoly, den: flint.fmpz_mpoly, field: "RationalFunctionField", *,
+                 canonical: bool = False) -> None:
         if not canonical:
             if den.is_zero():
                 raise ZeroDivisionError("rational function with zero denominator")
@@ -61,10 +72,10 @@ class RationalFunction:
         self.num, self.den, self.field = num, den, field
 
     # arithmetic -------------------------------------------------------------------------
-    def _coerce(self, other) -> "RationalFunction":
+    def _coerce(self, other: Operand) -> "RationalFunction":
         return other if isinstance(other, RationalFunction) else self.field.scalar(other)
 
-    def __add__(self, other):
+    def __add__(self, other: Operand) -> "RationalFunction":
         o = self._coerce(other)
         if o.num.is_zero():
             return self
@@ -80,16 +91,16 @@ class RationalFunction:
 
     __radd__ = __add__
 
-    def __neg__(self):
+    def __neg__(self) -> "RationalFunction":
         return RationalFunction(-self.num, self.den, self.field, canonical=True)
 
-    def __sub__(self, other):
+    def __sub__(self, other: Operand) -> "RationalFunction":
         return self + (-self._coerce(other))
 
-    def __rsub__(self, other):
+    def __rsub__(self, other: Operand) -> "RationalFunction":
         return self._coerce(other) - self
 
-    def __mul__(self, other):
+    def __mul__(self, other: Operand) -> "RationalFunction":
         o = other if type(other) is RationalFunction else self._coerce(other)
         a_num, b_num = self.num, o.num
         if a_num.is_zero() or b_num.is_zero():
@@ -127,13 +138,13 @@ class RationalFunction:
             num, den = -num, -den
         return RationalFunction(num, den, self.field, canonical=True)
 
-    def __truediv__(self, other):
+    def __truediv__(self, other: Operand) -> "RationalFunction":
         return self * self._coerce(other).inverse()
 
-    def __rtruediv__(self, other):
+    def __rtruediv__(self, other: Operand) -> "RationalFunction":
         return self._coerce(other) * self.inverse()
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, RationalFunction):
             return self.num == other.num and self.den == other.den
         if other.__class__ is int and other == 0:  # `x != 0` on every stored entry: no conversion of the 0
@@ -144,7 +155,7 @@ class RationalFunction:
             return NotImplemented
         return self.num == o.num and self.den == o.den
 
-    def __ne__(self, other) -> bool:
+    def __ne__(self, other: object) -> bool:
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 
@@ -159,12 +170,12 @@ class RationalFunction:
         """The value of a constant function as an ``fmpq``."""
         return flint.fmpq(int(self.num.leading_coefficient()) if not self.num.is_zero() else 0, int(self.den.leading_coefficient()))
 
-    def __lt__(self, other):  # only for constants (used by validation of constant entries)
+    def __lt__(self, other: Operand) -> bool:  # only for constants (used by validation of constant entries)
         if not self.is_constant():
             raise UsageError(f"{self} is not constant: a rational function has no sign of its own")
         return self.constant_value() < (other.constant_value() if isinstance(other, RationalFunction) else other)
 
-    def __gt__(self, other):
+    def __gt__(self, other: Operand) -> bool:
         if not self.is_constant():
             raise UsageError(f"{self} is not constant: a rational function has no sign of its own")
         return self.constant_value() > (other.constant_value() if isinstance(other, RationalFunction) else other)
@@ -188,7 +199,8 @@ class RationalFunction:
         return f"RationalFunction({self})"
 
 
-def _cancelled_by(num: Any, den: Any, g: Any, field: "RationalFunctionField") -> RationalFunction:
+def _cancelled_by(num: flint.fmpz_mpoly, den: flint.fmpz_mpoly, g: flint.fmpz_mpoly,
+                  field: "RationalFunctionField") -> RationalFunction:
     """``num / den`` cancelled, when only factors of ``g`` can divide both (``den`` with a positive
     leading coefficient).
 
@@ -229,11 +241,11 @@ class RationalFunctionField:
         self.is_parametric = bool(self.params)
         self.splits_periods = True
         self._text_cache: dict[RationalFunction, str] = {}
-        self._pairs: dict[tuple[int, int], tuple[Any, Any, tuple[Any, Any, Any, Any]]] = {}
-        self._recent_pairs: deque[tuple[Any, Any, tuple[Any, Any, Any, Any]]] = deque(maxlen=8)
-        self._cofactors: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[list[Any], Any]]] = {}
+        self._pairs: dict[tuple[int, int], tuple[flint.fmpz_mpoly, flint.fmpz_mpoly, _Pair]] = {}
+        self._recent_pairs: deque[tuple[flint.fmpz_mpoly, flint.fmpz_mpoly, _Pair]] = deque(maxlen=8)
+        self._cofactors: dict[tuple[int, ...], tuple[tuple[flint.fmpz_mpoly, ...], tuple[list[flint.fmpz_mpoly], flint.fmpz_mpoly]]] = {}
 
-    def _denominator_pair(self, d1: Any, d2: Any) -> tuple[Any, Any, Any, Any]:
+    def _denominator_pair(self, d1: flint.fmpz_mpoly, d2: flint.fmpz_mpoly) -> _Pair:
         """``(g, d1/g, d2/g, lcm)`` with ``g = gcd(d1, d2)``, remembered for the last pairs of denominator
         objects (sums over one block solve's answers meet the same two denominators again and again),
         and for the last few pairs of equal polynomials held by other objects (the entries of one
@@ -312,11 +324,11 @@ class RationalFunctionField:
         num, den = sympy_bridge.polynomials_from_sympy(expr, self.params, self.symbols, self.ctx, where)
         return RationalFunction(num, den, self)
 
-    def poly_to_sympy(self, f: Any) -> "sympy.Expr":
+    def poly_to_sympy(self, f: flint.fmpz_mpoly) -> "sympy.Expr":
         """An ``fmpz_mpoly`` as a sympy polynomial expression in the parameters."""
         return sympy_bridge.poly_to_sympy(f, self.symbols)
 
-    def _eval_poly(self, f: Any, values: Sequence[flint.fmpq]) -> flint.fmpq:
+    def _eval_poly(self, f: flint.fmpz_mpoly, values: Sequence[flint.fmpq]) -> flint.fmpq:
         return polynomials.poly_value(f, self.qctx, values)
 
     def _display(self, x: RationalFunction) -> "sympy.Expr":
@@ -353,15 +365,15 @@ class RationalFunctionField:
         return str(sympy.latex(self._display(x)))
 
     # matrices ------------------------------------------------------------------------------
-    def matrix(self, rows: Sequence[Sequence[Any]], ncols: int | None = None) -> PolyMatrix:
+    def matrix(self, rows: Sequence[Sequence[Any]], ncols: int | None = None) -> PolyMatrix[RationalFunction]:
         """A dense matrix from row lists of exact numbers or rational functions."""
         return PolyMatrix([[self.scalar(x) for x in row] for row in rows], self) if rows else PolyMatrix([], self)
 
-    def zeros(self, m: int, c: int) -> PolyMatrix:
+    def zeros(self, m: int, c: int) -> PolyMatrix[RationalFunction]:
         """The ``m x c`` zero matrix."""
         return PolyMatrix([[self.zero] * c for _ in range(m)], self)
 
-    def identity(self, m: int) -> PolyMatrix:
+    def identity(self, m: int) -> PolyMatrix[RationalFunction]:
         """The ``m x m`` identity."""
         M = self.zeros(m, m)
         for i in range(m):
@@ -369,20 +381,22 @@ class RationalFunctionField:
         return M
 
     @staticmethod
-    def to_lists(M: PolyMatrix) -> list[list[RationalFunction]]:
+    def to_lists(M: PolyMatrix[RationalFunction]) -> list[list[RationalFunction]]:
         """The entries as a list of rows."""
         return M.tolist()
 
-    def solve_sparse(self, rows: Sequence[Sequence[tuple[int, Any]]], B: Sequence[Sequence[Any]]) -> list[list[RationalFunction]]:
+    def solve_sparse(self, rows: Sequence[Sequence[tuple[int, RationalFunction]]],
+                     B: Sequence[Sequence[RationalFunction]]) -> list[list[RationalFunction]]:
         """The dense fraction-free solve (:func:`~exactpte.fields.rows.solve_rows_densely`)."""
         return solve_rows_densely(self, rows, B)
 
     @staticmethod
-    def solve_phase_system(Q_rows, C, d: int) -> None:
+    def solve_phase_system(Q_rows: Sequence[Sequence[tuple[int, RationalFunction]]],
+                           C: Sequence[Sequence[Sequence[RationalFunction]]], d: int) -> None:
         """No fast route for rational functions: the generic elimination runs."""
         return None
 
-    def split(self, xs: Sequence[RationalFunction]) -> tuple[list, Any]:
+    def split(self, xs: Sequence[RationalFunction]) -> tuple[list[flint.fmpz_mpoly], flint.fmpz_mpoly]:
         """``xs`` as polynomial numerators over the lcm of their denominators."""
         den = self._one_poly
         for x in xs:
@@ -390,18 +404,18 @@ class RationalFunctionField:
                 den = den * (x.den / den.gcd(x.den))
         return [x.num * (den / x.den) if x.den != den else x.num for x in xs], den
 
-    def matrix_split(self, M: PolyMatrix) -> tuple[list[list], Any]:
+    def matrix_split(self, M: PolyMatrix[RationalFunction]) -> tuple[list[list[flint.fmpz_mpoly]], flint.fmpz_mpoly]:
         """``M`` over one common denominator (rows of polynomial numerators, the denominator)."""
         rows = M.tolist()
         width = len(rows[0]) if rows else 0
         nums, den = self.split([x for row in rows for x in row])
         return [nums[a * width : (a + 1) * width] for a in range(len(rows))], den
 
-    def fraction(self, num, den) -> RationalFunction:
+    def fraction(self, num: flint.fmpz_mpoly, den: flint.fmpz_mpoly) -> RationalFunction:
         """``num / den`` (polynomials), cancelled."""
         return RationalFunction(num, den, self)
 
-    def sum_fractions(self, pairs: Sequence[tuple[Any, Any]]) -> RationalFunction:
+    def sum_fractions(self, pairs: Sequence[tuple[flint.fmpz_mpoly, flint.fmpz_mpoly]]) -> RationalFunction:
         """``sum num / den`` for a handful of pairs: each cancelled on its own (a gcd with its own
         denominator), then added pairwise, where only a factor shared by two denominators can cancel
         (:func:`_cancelled_by`), never over the product of all denominators at once.
@@ -419,7 +433,7 @@ class RationalFunctionField:
         return total
 
     # substitution and polynomial conditions (stratification) ----------------------------------------
-    def compose(self, x: RationalFunction, images: Sequence[Any], target: Any) -> Any:
+    def compose(self, x: RationalFunction, images: Sequence[T], target: TargetField[T]) -> T:
         """``x`` with parameter ``i`` replaced by ``images[i]``, an element of the field ``target``
         (``QQ`` for a point, or another ``QQ(params)``); ``ZeroDivisionError`` when the
         denominator vanishes identically there.
@@ -432,38 +446,38 @@ class RationalFunctionField:
         """
         return self.compose_poly(x.num, images, target) / self.compose_poly(x.den, images, target)
 
-    def compose_poly(self, f: Any, images: Sequence[Any], target: Any) -> Any:
+    def compose_poly(self, f: flint.fmpz_mpoly, images: Sequence[T], target: TargetField[T]) -> T:
         """A polynomial of this field's ring with parameter ``i`` replaced by ``images[i]`` (in ``target``)."""
         return polynomials.substitute(f, images, target)
 
-    def poly(self, f) -> RationalFunction:
+    def poly(self, f: flint.fmpz_mpoly) -> RationalFunction:
         """A ring polynomial as a field element."""
         return RationalFunction(f, self._one_poly, self, canonical=True)
 
-    def irreducible_factors(self, f: Any) -> list[Any]:
+    def irreducible_factors(self, f: flint.fmpz_mpoly) -> list[flint.fmpz_mpoly]:
         """The distinct non-constant irreducible factors of a polynomial, each primitive with a
         positive leading coefficient (so equal sets compare equal)."""
         return polynomials.irreducible_factors(f)
 
-    def linear_in(self, f: Any, var: int) -> tuple[Any, Any] | None:
+    def linear_in(self, f: flint.fmpz_mpoly, var: int) -> tuple[flint.fmpz_mpoly, flint.fmpz_mpoly] | None:
         """``(a, b)`` with ``f = a * x_var + b`` and ``a, b`` free of ``x_var``, when ``f`` has degree 1 in it."""
         return polynomials.linear_in(f, var, self.ctx)
 
-    def poly_text(self, f: Any) -> str:
+    def poly_text(self, f: flint.fmpz_mpoly) -> str:
         """A ring polynomial as sympy-parsable text (expanded)."""
         return poly_text(f, self.params)
 
-    def solve(self, A: PolyMatrix, B: PolyMatrix) -> PolyMatrix:
+    def solve(self, A: PolyMatrix[RationalFunction], B: PolyMatrix[RationalFunction]) -> PolyMatrix[RationalFunction]:
         """``X`` with ``A X = B`` by fraction-free (Bareiss) elimination over ``fmpz_mpoly``
         (:func:`~exactpte.fields.polymatrix.bareiss_solve`)."""
         return bareiss_solve(A, B)
 
-    def solve_split(self, A: PolyMatrix, B: PolyMatrix) -> tuple[list[list[Any]], Any]:
+    def solve_split(self, A: PolyMatrix[RationalFunction], B: PolyMatrix[RationalFunction]) -> tuple[list[list[flint.fmpz_mpoly]], flint.fmpz_mpoly]:
         """``X`` over ``det(A)`` times the lcm of ``B``'s column denominators, nothing cancelled
         (:func:`~exactpte.fields.polymatrix.bareiss_split`)."""
         return bareiss_split(A, B)
 
-    def cofactors(self, dens: Sequence[Any]) -> tuple[list[Any], Any]:
+    def cofactors(self, dens: Sequence[flint.fmpz_mpoly]) -> tuple[list[flint.fmpz_mpoly], flint.fmpz_mpoly]:
         """``([lcm / den], lcm)`` of polynomials, remembered for the last tuples of denominator objects
         (each pair's gcd by :meth:`_denominator_pair`)."""
         key = tuple(map(id, dens))

@@ -4,12 +4,41 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-__all__ = ["solve_rows_densely"]
+__all__ = ["solve_rows_densely", "DenseSolver"]
+
+E = TypeVar("E")
+M = TypeVar("M", bound="SettableMatrix")
 
 
-def solve_rows_densely(field: Any, rows: Sequence[Sequence[tuple[int, Any]]], B: Sequence[Sequence[Any]]) -> list[list[Any]]:
+class SettableMatrix(Protocol):
+    """A dense matrix whose entries are read and written as ``A[i, j]``."""
+
+    def __getitem__(self, ij: tuple[int, int], /) -> Any:
+        """The entry ``(i, j)``."""
+
+    def __setitem__(self, ij: tuple[int, int], value: Any, /) -> None:
+        """Set the entry ``(i, j)``."""
+
+
+class DenseSolver(Protocol[E, M]):
+    """The part of :class:`~exactpte.fields.Field` a dense solve uses (elements ``E``, matrices ``M``)."""
+
+    def zeros(self, m: int, c: int, /) -> M:
+        """The ``m x c`` zero matrix."""
+
+    def matrix(self, rows: Sequence[Sequence[E]], ncols: int | None = None, /) -> M:
+        """A dense matrix from row lists (``ncols`` for an empty one)."""
+
+    def solve(self, A: M, B: M, /) -> M:
+        """``X`` with ``A X = B``."""
+
+    def to_lists(self, M: M, /) -> list[list[E]]:
+        """The matrix's entries as a list of rows."""
+
+
+def solve_rows_densely(field: DenseSolver[E, M], rows: Sequence[Sequence[tuple[int, E]]], B: Sequence[Sequence[E]]) -> list[list[E]]:
     """``X`` with ``A X = B``, ``A``'s row ``a`` the ``(column, value)`` pairs of ``rows[a]`` (repeated
     columns add up), by the field's dense solve.
 

@@ -28,7 +28,7 @@ def _sturm_chain_of(coeffs: tuple[int, ...]) -> list[flint.fmpq_poly]:
     chain = [flint.fmpq_poly(g), flint.fmpq_poly(g.derivative())]
     while chain[-1].degree() > 0:
         rem = chain[-2] % chain[-1]
-        if rem == 0:
+        if rem.is_zero():
             break
         chain.append(-rem)
     return chain

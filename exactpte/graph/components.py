@@ -11,12 +11,12 @@ import numpy as np
 if TYPE_CHECKING:  # scipy loads only for graphs past SMALL_GRAPH edges (or when a caller asks scipy for more)
     import scipy.sparse as sp
 
-from exactpte.graph.support import as_scipy, edge_sources, is_small
+from exactpte.graph.support import BoolArray, IntArray, as_scipy, edge_sources, is_small
 
 __all__ = ["strongly_connected_components", "closed_components", "reverse_topological_components"]
 
 
-def strongly_connected_components(graph: "sp.csr_matrix") -> tuple[int, np.ndarray]:
+def strongly_connected_components(graph: "sp.csr_matrix") -> tuple[int, IntArray]:
     """SCC labels of the support graph (scipy's linear-time algorithm).
 
     Examples
@@ -34,7 +34,7 @@ def strongly_connected_components(graph: "sp.csr_matrix") -> tuple[int, np.ndarr
     return int(k), labels
 
 
-def _tarjan(n: int, indptr: list[int], indices: list[int]) -> tuple[int, np.ndarray]:
+def _tarjan(n: int, indptr: list[int], indices: list[int]) -> tuple[int, IntArray]:
     """SCC labels by Tarjan's algorithm (iterative), numbered as components complete: after every
     component they reach, as scipy numbers them."""
     index, low, labels = [-1] * n, [0] * n, [-1] * n
@@ -77,7 +77,7 @@ def _tarjan(n: int, indptr: list[int], indices: list[int]) -> tuple[int, np.ndar
     return k, np.array(labels, dtype=np.int32)
 
 
-def closed_components(graph: "sp.csr_matrix", k: int, labels: np.ndarray) -> np.ndarray:
+def closed_components(graph: "sp.csr_matrix", k: int, labels: IntArray) -> BoolArray:
     """For each SCC label, whether the SCC is closed (no edge leaves it): ``lem:recurrent_decomp``.
 
     Examples
@@ -96,7 +96,7 @@ def closed_components(graph: "sp.csr_matrix", k: int, labels: np.ndarray) -> np.
     return closed
 
 
-def reverse_topological_components(graph: "sp.csr_matrix", labels: np.ndarray, comps: "Sequence[int] | np.ndarray") -> list[int]:
+def reverse_topological_components(graph: "sp.csr_matrix", labels: IntArray, comps: "Sequence[int] | IntArray") -> list[int]:
     """The SCC labels ``comps`` ordered downstream first (every SCC after those it reaches).
 
     This is the order in which absorbing systems on the transient part are solved
@@ -116,7 +116,8 @@ def reverse_topological_components(graph: "sp.csr_matrix", labels: np.ndarray, c
     lr, lc = labels[edge_sources(graph)], labels[graph.indices]
     mask = lr != lc
     if bool(np.all(lr[mask] > lc[mask])):
-        return np.sort(np.asarray(comps, dtype=np.int64)).tolist()
+        ascending: list[int] = np.sort(np.asarray(comps, dtype=np.int64)).tolist()
+        return ascending
     wanted = set(int(c) for c in comps)
     pairs = set(zip(lr[mask].tolist(), lc[mask].tolist()))
     out_deg = {c: 0 for c in wanted}

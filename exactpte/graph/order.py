@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
 
 
 __all__ = ["band_order"]
 
 
-def band_order(nodes: Sequence[int], neighbours: Any) -> list[int]:
+def band_order(nodes: Sequence[int], neighbours: Callable[[int], Iterable[int]]) -> list[int]:
     """The nodes in reverse Cuthill–McKee order: breadth first from a node of least degree, the
     neighbours of each node by increasing degree, then reversed (ties by node number, so the
     order is canonical).  A dense elimination of a block taken in this order fills little outside

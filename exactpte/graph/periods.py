@@ -10,12 +10,12 @@ import numpy as np
 if TYPE_CHECKING:  # scipy loads only for graphs past SMALL_GRAPH edges (or when a caller asks scipy for more)
     import scipy.sparse as sp
 
-from exactpte.graph.support import SupportGraph, as_scipy, is_small
+from exactpte.graph.support import BoolArray, IntArray, SupportGraph, as_scipy, is_small
 
 __all__ = ["bfs_levels", "period_and_phases", "closed_class_phases"]
 
 
-def bfs_levels(graph: "sp.csr_matrix", source: int) -> np.ndarray:
+def bfs_levels(graph: "sp.csr_matrix", source: int) -> IntArray:
     """Unweighted distances from ``source`` (``-1`` where unreachable): scipy's breadth-first tree,
     then each node's depth in it by pointer jumping (``log2(depth)`` vectorised passes).  The same
     numbers as ``csgraph.shortest_path(graph, unweighted=True, indices=source)``, without its fixed
@@ -56,7 +56,7 @@ def bfs_levels(graph: "sp.csr_matrix", source: int) -> np.ndarray:
     return level
 
 
-def period_and_phases(graph: "sp.csr_matrix", members: np.ndarray) -> tuple[int, np.ndarray]:
+def period_and_phases(graph: "sp.csr_matrix", members: IntArray) -> tuple[int, IntArray]:
     """Period ``d`` of a closed class and the phase of each member (same order as ``members``).
 
     BFS levels from the smallest member; ``d = gcd(level(u) + 1 - level(v))``
@@ -88,7 +88,8 @@ def period_and_phases(graph: "sp.csr_matrix", members: np.ndarray) -> tuple[int,
     return d, level % d
 
 
-def closed_class_phases(graph: "sp.csr_matrix", labels: np.ndarray, closed: np.ndarray) -> tuple[list, list, list]:
+def closed_class_phases(graph: "sp.csr_matrix", labels: IntArray,
+                        closed: BoolArray) -> tuple[list[tuple[int, ...]], list[int], list[tuple[tuple[int, ...], ...]]]:
     """Classes, periods and cyclic classes of every closed SCC at once (vectorised).
 
     Closed classes have no edges between them, so one BFS from a virtual source joined to the
@@ -143,8 +144,9 @@ def closed_class_phases(graph: "sp.csr_matrix", labels: np.ndarray, closed: np.n
     # every (class, phase) group is non-empty, so class i's cyclic classes are its d_i consecutive groups
     group = cls_sorted * int(d.max()) + phase_sorted
     cuts = [0] + (np.flatnonzero(np.diff(group)) + 1).tolist() + [R]
-    periods = d.tolist()
-    classes, cyclic = [], []
+    periods: list[int] = d.tolist()
+    classes: list[tuple[int, ...]] = []
+    cyclic: list[tuple[tuple[int, ...], ...]] = []
     g = 0
     for i, di in enumerate(periods):
         cyclic.append(tuple(tuple(rec_sorted[cuts[g + k] : cuts[g + k + 1]]) for k in range(di)))

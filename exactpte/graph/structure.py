@@ -105,7 +105,7 @@ class Structure:
         """``a_{i,k}`` = smallest state of ``C_{i,k}`` (per class, per phase)."""
         return tuple(tuple(states[0] for states in cyc) for cyc in self.cyclic_classes)
 
-    def validate_anchors(self, anchors) -> tuple[tuple[int, ...], ...]:
+    def validate_anchors(self, anchors: Any) -> tuple[tuple[int, ...], ...]:
         """Check user anchors: one state of ``C_{i,k}`` for every ``(i, k)``.
 
         Accepts ``None`` (canonical anchors), per-class groups ``[[a_00, a_01], [a_10]]``,

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast, runtime_checkable
 
 import numpy as np
+import numpy.typing as npt
 
 if TYPE_CHECKING:  # scipy loads only for graphs past SMALL_GRAPH edges (or when a caller asks scipy for more)
     import scipy.sparse as sp
 
-__all__ = ["SMALL_GRAPH", "SupportGraph", "HasSupportGraph", "as_scipy", "is_small", "csr_graph", "support_matrix", "edge_sources"]
+IntArray: TypeAlias = npt.NDArray[np.integer[Any]]
+"""A 1-d array of states, indices, labels or levels (int32 or int64: scipy's csgraph gives int32 labels)."""
+
+BoolArray: TypeAlias = npt.NDArray[np.bool_]
+"""A 1-d boolean mask (per state or per SCC label)."""
+
+__all__ = ["IntArray", "BoolArray", "SMALL_GRAPH", "SupportGraph", "HasSupportGraph", "as_scipy", "is_small", "csr_graph", "support_matrix", "edge_sources"]
 
 SMALL_GRAPH = 20_000
 """Graphs with at most this many edges are analysed in plain Python (no SciPy import: a small chain's
@@ -22,11 +29,11 @@ class SupportGraph:
     structure analysis reads its arrays directly; anything else (``graph[rows]``, ``tocoo()``,
     ``toarray()``, ``@``) goes to the scipy matrix, built (and SciPy imported) on first use."""
 
-    def __init__(self, n: int, indptr: Any, indices: np.ndarray) -> None:
+    def __init__(self, n: int, indptr: npt.ArrayLike, indices: IntArray) -> None:
         self.shape = (n, n)
         self.indptr = np.asarray(indptr, dtype=np.int64)
         self.indices = indices
-        self._csr: Any = None
+        self._csr: sp.csr_matrix | None = None
 
     @property
     def nnz(self) -> int:
@@ -64,12 +71,12 @@ class SupportGraph:
         return f"SupportGraph(n={self.shape[0]}, nnz={self.nnz})"
 
 
-def as_scipy(graph: Any) -> "sp.csr_matrix":
+def as_scipy(graph: "SupportGraph | sp.csr_matrix") -> "sp.csr_matrix":
     """The graph as a scipy CSR matrix (a :class:`SupportGraph` builds it on first use)."""
     return graph.scipy() if isinstance(graph, SupportGraph) else graph
 
 
-def is_small(graph: Any) -> bool:
+def is_small(graph: "SupportGraph | sp.csr_matrix") -> bool:
     """Whether the graph is small enough to be walked in plain Python (no SciPy import)."""
     return isinstance(graph, SupportGraph) and graph.small
 
@@ -83,7 +90,7 @@ class HasSupportGraph(Protocol):
         """The support graph: a square scipy CSR matrix, nonzero where a transition is possible."""
 
 
-def csr_graph(n: int, indptr: Any, indices: np.ndarray) -> "sp.csr_matrix":
+def csr_graph(n: int, indptr: npt.ArrayLike, indices: IntArray) -> "sp.csr_matrix":
     """The graph on ``0..n-1`` whose state ``s`` has the successors ``indices[indptr[s]:indptr[s+1]]``,
     as a :class:`SupportGraph`: its arrays are read directly (``indices`` is shared, not copied), and
     it behaves as a scipy CSR 0/1 matrix otherwise (``.scipy()`` gives that matrix, float64 entries,
@@ -106,7 +113,7 @@ def support_matrix(succ: Sequence[Sequence[int]]) -> "sp.csr_matrix":
     return SupportGraph(n, indptr, indices).scipy()
 
 
-def edge_sources(graph: "sp.csr_matrix") -> np.ndarray:
+def edge_sources(graph: "sp.csr_matrix") -> IntArray:
     """The source state of every stored edge (``graph.indices`` holds the targets)."""
     return np.repeat(np.arange(graph.shape[0]), np.diff(graph.indptr))
 

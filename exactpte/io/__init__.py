@@ -40,7 +40,7 @@ MAX_DECOMPRESSED = 2**31
 _COMPRESSED = {".gz": "gzip", ".xz": "lzma", ".bz2": "bz2"}
 
 
-def _split_suffix(path: str | os.PathLike) -> tuple[str, str | None]:
+def _split_suffix(path: str | os.PathLike[str]) -> tuple[str, str | None]:
     """``(format suffix, compression module)``: ``m.drn.gz`` -> ``(".drn", "gzip")``."""
     name = os.path.basename(str(path)).lower()
     stem, suffix = os.path.splitext(name)
@@ -49,7 +49,7 @@ def _split_suffix(path: str | os.PathLike) -> tuple[str, str | None]:
     return suffix, None
 
 
-def dump(chain: Chain, path: "str | os.PathLike | IO[Any]", *, sparse: bool | None = None) -> None:
+def dump(chain: Chain, path: "str | os.PathLike[str] | IO[Any]", *, sparse: bool | None = None) -> None:
     """Write ``chain`` as a chain file that :func:`load` reads back equal.
 
     A file object gets exactpte's JSON; a path gets the format its ending names: ``.json``
@@ -85,7 +85,7 @@ def dump(chain: Chain, path: "str | os.PathLike | IO[Any]", *, sparse: bool | No
         fh.write(text)
 
 
-def read_text(path: str | os.PathLike) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     """The file's text (UTF-8, a leading byte-order mark ignored), decompressed when it ends in
     ``.gz``, ``.xz`` or ``.bz2``; a :class:`~exactpte.errors.ChainFileError` when it cannot be read.
     """
@@ -105,7 +105,7 @@ def read_text(path: str | os.PathLike) -> str:
         raise ChainFileError(f"{path}: line {line}: not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start})") from None
 
 
-def _decompress(path: str | os.PathLike, codec: str) -> bytes:
+def _decompress(path: str | os.PathLike[str], codec: str) -> bytes:
     with open(path, "rb") as raw:  # a missing file is an OSError of the caller's; the stream's own errors are named here
         return _decompress_stream(raw, codec, str(path))
 
@@ -130,7 +130,7 @@ def _is_tar(data: bytes) -> bool:
     return len(data) >= 512 and data[257:262] == b"ustar"
 
 
-def _tar_member(data: bytes, path: str | os.PathLike) -> bytes:
+def _tar_member(data: bytes, path: str | os.PathLike[str]) -> bytes:
     """The one regular file of a tar archive (Storm's own test models are a DRN file tarred, then
     gzipped: ``brp-16-2.drn.gz``); several files, or none, are refused with their names."""
     import io
@@ -150,7 +150,7 @@ def _tar_member(data: bytes, path: str | os.PathLike) -> bytes:
         raise ChainFileError(f"{path}: a damaged tar archive inside the compressed file ({e})") from None
 
 
-def _reward_kind(path: str | os.PathLike) -> str:
+def _reward_kind(path: str | os.PathLike[str]) -> str:
     name = os.path.basename(str(path)).lower()
     for ext in _COMPRESSED:
         name = name.removesuffix(ext)
@@ -164,8 +164,8 @@ def _reward_kind(path: str | os.PathLike) -> str:
                          f"(transition rewards), or .csv (for a .csv chain)")
 
 
-def load(path: "str | os.PathLike | IO[Any]", *, rewards: "str | os.PathLike | Sequence[str | os.PathLike] | None" = None,
-         labels: str | os.PathLike | None = None, reward_model: str | None = None, format: str | None = None) -> Chain:
+def load(path: "str | os.PathLike[str] | IO[Any]", *, rewards: "str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None" = None,
+         labels: str | os.PathLike[str] | None = None, reward_model: str | None = None, format: str | None = None) -> Chain:
     """Read a chain, the format chosen by the file's ending (or ``format=``).
 
     Parameters
@@ -237,7 +237,7 @@ def _read_drn(text: str, given: _Companions) -> Chain:
 
 
 def _read_tra(text: str, given: _Companions) -> Chain:
-    kinds: dict[str, str | os.PathLike] = {}
+    kinds: dict[str, str | os.PathLike[str]] = {}
     for f in given.rewards:
         kind = _reward_kind(f)
         if kind == "csv":
@@ -282,7 +282,7 @@ READERS: dict[str, Reader] = {
 _FORMATS = tuple(READERS)
 
 
-def _source(path: Any, format: str | None) -> tuple[str | None, str, str]:
+def _source(path: "str | os.PathLike[str] | IO[Any]", format: str | None) -> tuple[str | None, str, str]:
     """``(text, suffix, name)`` of what ``load`` reads: a path that must be an existing file (its text
     is read later, by its format's reader), or a file object (read here); the format known."""
     if isinstance(path, (str, os.PathLike)):

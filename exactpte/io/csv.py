@@ -46,7 +46,8 @@ def _rows(text: str) -> list[tuple[int, list[str]]]:
             if ln.strip() and not ln.lstrip().startswith("#")]
 
 
-def _strip_header(rows: list[tuple[int, list[str]]], headers) -> tuple[list[tuple[int, list[str]]], tuple | None]:
+def _strip_header(rows: list[tuple[int, list[str]]],
+                  headers: tuple[tuple[str, ...], ...]) -> tuple[list[tuple[int, list[str]]], tuple[str, ...] | None]:
     if rows and tuple(c.lower() for c in rows[0][1]) in headers:
         return rows[1:], tuple(c.lower() for c in rows[0][1])
     return rows, None

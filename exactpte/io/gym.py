@@ -50,7 +50,7 @@ import numpy as np
 
 from exactpte.numbers.scalars import FloatPolicy, as_int
 from exactpte.errors import NegativeEntryError, ShapeError, UsageError
-from exactpte.numbers.from_floats import Converter, ImportReport, check_tol, repair_row
+from exactpte.numbers.from_floats import Converter, ImportReport, RowRepair, check_tol, repair_row
 
 if TYPE_CHECKING:  # pragma: no cover
     from exactpte.model.chain import MarkovRewardProcess
@@ -107,7 +107,7 @@ def _actions(table: Any, s: int) -> list[Any]:
 
 
 def initial_distribution(env_or_P: Any, initial: Any, n: int, convert: Callable[[Any, str], flint.fmpq],
-                         tol: flint.fmpq, repairs: list) -> list[tuple[int, flint.fmpq]]:
+                         tol: flint.fmpq, repairs: list[RowRepair]) -> list[tuple[int, flint.fmpq]]:
     """The initial-state distribution as exact ``(state, probability)`` pairs: ``initial`` (a state
     index, a sequence of ``n`` probabilities or a mapping state -> probability), else the
     environment's ``initial_state_distrib``; repaired by the ``"largest"`` rule within ``tol``."""
@@ -127,7 +127,7 @@ def initial_distribution(env_or_P: Any, initial: Any, n: int, convert: Callable[
 
 
 def _policy_row(policy: Any, s: int, A: int, convert: Callable[[Any, str], flint.fmpq], tol: flint.fmpq,
-                repairs: list) -> list[tuple[int, flint.fmpq]]:
+                repairs: list[RowRepair]) -> list[tuple[int, flint.fmpq]]:
     """``pi(.|s)`` as exact ``(action, probability)`` pairs."""
     if isinstance(policy, str):
         if policy != "uniform":
@@ -157,7 +157,7 @@ def _policy_row(policy: Any, s: int, A: int, convert: Callable[[Any, str], flint
                          bad=lambda k: f"policy[{s}] names action {k!r:.30}; state {s} has actions 0..{A - 1}")
 
 
-def _distribution(items: Any, size: int, convert: Callable[[Any, str], flint.fmpq], tol: flint.fmpq, repairs: list, *,
+def _distribution(items: Any, size: int, convert: Callable[[Any, str], flint.fmpq], tol: flint.fmpq, repairs: list[RowRepair], *,
                   row: int, name: str, entry: str, bad: Callable[[Any], str]) -> list[tuple[int, flint.fmpq]]:
     """``(index, probability)`` pairs over ``0..size-1`` as an exact distribution: repeated indices add up,
     an index out of range is ``ShapeError(bad(index))``, entries are named ``entry.format(j=index)``, and the
@@ -175,7 +175,7 @@ def _distribution(items: Any, size: int, convert: Callable[[Any, str], flint.fmp
 
 
 def _action_row(outcomes: Any, s: int, a: int, n: int, on_done: str, convert: Callable[[Any, str], flint.fmpq],
-                repair: str | None, tol: flint.fmpq, repairs: list, summed: list[int]
+                repair: str | None, tol: flint.fmpq, repairs: list[RowRepair], summed: list[int]
                 ) -> tuple[dict[int, flint.fmpq], flint.fmpq]:
     """``P(.|s, a)`` as exact target -> probability (terminated targets mapped by ``on_done``;
     ``_RESET`` for the initial distribution) and the expected reward ``r(s, a)``."""
@@ -259,7 +259,7 @@ def from_gym(
     n = len(table)
     if n == 0:
         raise ShapeError("P has no states")
-    repairs: list = []
+    repairs: list[RowRepair] = []
     summed = [0]
     start = initial_distribution(env_or_P, initial, n, convert, tol_q, repairs) if on_done == "reset" else []
     rows, r = [], []

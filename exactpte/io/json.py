@@ -22,7 +22,7 @@ import io
 import json
 import os
 from decimal import Decimal
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 import flint
 
@@ -107,14 +107,14 @@ def _integer_literal(text: str) -> int:
     return int(flint.fmpz(text))
 
 
-def _refuse_constant(name: str):
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a number a chain can hold")
 
 
-def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object whose keys all differ (``json.load``'s ``object_pairs_hook``): a repeated key,
     whose last value would win unseen, is a ``ValueError`` naming it."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for k, v in pairs:
         if k in out:
             raise ValueError(f"the key {k!r} appears twice in one object")
@@ -143,7 +143,7 @@ def _json_type(x: Any) -> str:
     return f"the number {x}"
 
 
-def _list(x: Any, where: str, what: str) -> list:
+def _list(x: Any, where: str, what: str) -> list[Any]:
     if not isinstance(x, list):
         raise ChainFileError(f"{where} is {_json_type(x)}, expected a list ({what})")
     return x
@@ -205,7 +205,7 @@ def from_dict(data: Any, *, source: str = "<dict>") -> Chain:
         return MarkovRewardProcess.from_edges(n, edges, r, labels=labels)
 
 
-def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict:
+def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict[str, Any]:
     """The chain-file object; sparse when ``sparse`` or (by default) when under 25% dense.
 
     Examples
@@ -243,7 +243,7 @@ def dumps(chain: Chain, *, sparse: bool | None = None) -> str:
     return json.dumps(chain_to_dict(chain, sparse=sparse)) + "\n"
 
 
-def dump(chain: Chain, path: "str | os.PathLike | IO[Any]", *, sparse: bool | None = None) -> None:
+def dump(chain: Chain, path: "str | os.PathLike[str] | IO[Any]", *, sparse: bool | None = None) -> None:
     """Write ``chain`` as a chain file that :func:`~exactpte.io.load` reads back equal.
 
     ``path`` is a path, or a file object open for writing, text or binary (UTF-8 is written);

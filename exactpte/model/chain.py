@@ -36,7 +36,7 @@ from exactpte.numbers.arrays import (
     sparse_from_edges,
 )
 from exactpte.errors import EntryError, NegativeEntryError, RowSumError, ShapeError, UsageError
-from exactpte.fields import QQ, Field
+from exactpte.fields import QQ, Field, RationalField
 from exactpte.numbers.from_floats import Converter, ImportReport, check_repair, check_tol, exact_rows, repair_row, repaired_rows
 from exactpte.graph.structure import Structure, graph_structure
 from exactpte.graph.support import csr_graph
@@ -108,7 +108,7 @@ class Chain:
         return tuple(tuple(cols[ptr[i] : ptr[i + 1]]) for i in range(self.n))
 
     @cached_property
-    def csr_lists(self) -> tuple[list[int], list[int], tuple]:
+    def csr_lists(self) -> tuple[list[int], list[int], tuple[Any, ...]]:
         """``(ptr, columns, values)``: row ``i``'s entries are ``columns[ptr[i]:ptr[i+1]]`` with
         ``values`` alike, as Python lists (for loops that visit every edge once without a call per row).
 
@@ -162,7 +162,7 @@ class Chain:
                              f"chain.edges() or exactpte.model.to_float.float_sparse_matrix(chain) for a chain this large")
         return tuple(tuple(row) for row in self.dense())
 
-    def dense(self) -> list[list]:
+    def dense(self) -> list[list[Any]]:
         """``P`` as an n x n list of exact rows (materialises n^2 entries)."""
         z = self.field.zero
         out = []
@@ -173,7 +173,7 @@ class Chain:
             out.append(row)
         return out
 
-    def matvec(self, x: Sequence) -> list:
+    def matvec(self, x: Sequence[Any]) -> list[Any]:
         """``P x`` by sparse rows."""
         z = self.field.zero
         out = []
@@ -231,7 +231,7 @@ class Chain:
         self._set_csr(ptr, np.fromiter((j for c in cols for j in c), dtype=np.int64, count=ptr[-1]),
                       tuple(q for v in vals for q in v))
 
-    def _set_csr(self, ptr: list[int], indices: np.ndarray, values: tuple) -> None:
+    def _set_csr(self, ptr: list[int], indices: np.ndarray, values: tuple[Any, ...]) -> None:
         self._ptr, self._indices, self._values = ptr, indices, values
         indices.setflags(write=False)
 
@@ -295,7 +295,8 @@ class MarkovRewardProcess(Chain):
     """
 
     __slots__ = ()
-    field = QQ
+    field: RationalField = QQ
+    r: tuple[flint.fmpq, ...]
 
     def __init__(
         self,
@@ -489,7 +490,7 @@ class MarkovRewardProcess(Chain):
         n, A = len(mats[0]), len(mats)
         repairs = []
 
-        def repaired(pairs: list, name: str, row: int, entry: str) -> dict:
+        def repaired(pairs: list[tuple[int, flint.fmpq]], name: str, row: int, entry: str) -> dict[int, flint.fmpq]:
             fixed, rp = repair_row(pairs, repair, tol_q, row=row, name=name, entry=entry)
             if rp is not None:
                 repairs.append(rp)
@@ -559,7 +560,8 @@ class MarkovRewardProcess(Chain):
         return cls.from_edges(coo.shape[0], edges, r, labels=labels, duplicates="sum", repair=repair, tol=tol)
 
     # -- validation -----------------------------------------------------------------
-    def _init(self, n: int, rows, r, labels, policy: FloatPolicy) -> None:
+    def _init(self, n: int, rows: Sequence[Sequence[tuple[int, flint.fmpq]]], r: Any, labels: Sequence[Any] | None,
+              policy: FloatPolicy) -> None:
         self.n = n
         self._set_rows(rows)
         self.r = tuple(to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(reward_vector(r, n)))

@@ -8,7 +8,7 @@ description.  The four diagnostics follow the paper's Numerical Experiments,
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from exactpte.model.chain import MarkovRewardProcess
 from exactpte.errors import UnknownNameError
@@ -20,7 +20,7 @@ __all__ = ["example", "EXAMPLES", "deterministic_cycle", "two_paths", "two_cycle
            "paper_benchmark", "two_state", "paths_with_exit", "branching_param", "cycle_rewards"]
 
 
-def deterministic_cycle(d: int, rewards: Sequence | None = None) -> MarkovRewardProcess:
+def deterministic_cycle(d: int, rewards: Sequence[Any] | None = None) -> MarkovRewardProcess:
     """The deterministic ``d``-cycle ``P(k, k+1 mod d) = 1`` (``prop:deterministic_cycle``).
 
     Default reward ``r(k) = 1{k < d/2}``.

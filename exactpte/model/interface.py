@@ -28,8 +28,8 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, Union
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, Union, overload
 
 from exactpte.graph.structure import Structure
 from exactpte.graph.view import Anchors
@@ -52,8 +52,17 @@ class Vector(Protocol[E]):
     def __len__(self) -> int:
         """The number of entries."""
 
-    def __getitem__(self, index: int) -> E:
-        """One entry."""
+    @overload
+    def __getitem__(self, index: int) -> E: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Vector[E]: ...
+
+    def __getitem__(self, index: int | slice) -> E | Vector[E]:
+        """One entry, or a slice of them."""
+
+    def __iter__(self) -> Iterator[E]:
+        """The entries in order."""
 
 
 Matrix = Vector[Vector[E]]

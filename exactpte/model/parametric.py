@@ -28,7 +28,7 @@ from exactpte.numbers.scalars import to_fmpq
 from exactpte.model.chain import Chain, MarkovRewardProcess
 from exactpte.numbers.arrays import check_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
 from exactpte.errors import GenericRegionError, SymbolicEntryError
-from exactpte.fields import RationalFunctionField
+from exactpte.fields import RationalFunction, RationalFunctionField
 from exactpte.fields.region import simplest_region, vanishes_in_region
 
 __all__ = ["ParametricChain", "parameter_field"]
@@ -70,6 +70,7 @@ class ParametricChain(Chain):
     """
 
     field: RationalFunctionField
+    r: tuple[RationalFunction, ...]
 
     def __init__(self, P: Any, r: Any, *, params: Sequence[Any], labels: Sequence[str] | None = None) -> None:
         F = self._start(params, labels)
@@ -145,7 +146,7 @@ class ParametricChain(Chain):
         the generic region, ``check=False`` allows them (the structure may then differ)."""
         values = self.check_point(point) if check else self._point(point)
 
-        def value(x, where: str):
+        def value(x: RationalFunction, where: str) -> flint.fmpq:
             try:
                 return x.evaluate(values)
             except ZeroDivisionError:
@@ -170,7 +171,7 @@ class ParametricChain(Chain):
         region = simplest_region(self.field, entries, [])
         return list(region) if region is not None else [f"{e} > 0" for e in entries]
 
-    def _varying_entries(self) -> list:
+    def _varying_entries(self) -> list[RationalFunction]:
         """The distinct non-constant support entries, in edge order."""
         return list(dict.fromkeys(e for _i, _j, e in self.edges() if not e.is_constant()))
 

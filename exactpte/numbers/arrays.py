@@ -10,15 +10,17 @@ and naming the row, entry or edge at fault.  The chains (:mod:`exactpte.model.ch
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import flint
 import numpy as np
+import numpy.typing as npt
 
 from exactpte.numbers.scalars import as_int, to_fmpq
 from exactpte.errors import EntryError, LabelError, NegativeEntryError, RowSumError, ShapeError, UsageError
 
 __all__ = [
+    "Int64Array",
     "dense_rows",
     "sparse_from_dense",
     "sparse_from_edges",
@@ -36,6 +38,10 @@ __all__ = [
 ]
 
 
+Int64Array: TypeAlias = npt.NDArray[np.int64]
+"""One of a chain's checked edge arrays (rows, columns, numerators, denominators, CSR pointers)."""
+
+
 # -- nested sequences, matrices, vectors, labels ----------------------------------------------
 def dense_rows(P: Any, denominator: int | None = None) -> list[Sequence[Any]]:
     """The rows of any matrix-like input as lists of raw entries (nothing converted yet)."""
@@ -48,9 +54,11 @@ def dense_rows(P: Any, denominator: int | None = None) -> list[Sequence[Any]]:
             return [[int(x) for x in row] for row in P.tolist()]
         if denominator is not None:
             raise EntryError(f"denominator= needs an integer array, got dtype {P.dtype}")
-        return P.tolist()  # floats are refused entry by entry, with their position
+        float_rows: list[Sequence[Any]] = P.tolist()  # floats are refused entry by entry, with their position
+        return float_rows
     if type(P).__module__.startswith("sympy") and hasattr(P, "tolist"):  # a sympy Matrix (sympy not imported here)
-        return P.tolist()
+        sympy_rows: list[Sequence[Any]] = P.tolist()
+        return sympy_rows
     if isinstance(P, (str, bytes, Mapping)) or not isinstance(P, Iterable):
         raise ShapeError(f"P must be a matrix (nested sequences), got {type(P).__name__}")
     rows: list[Sequence[Any]] = []
@@ -131,7 +139,7 @@ def sparse_from_edges(n: Any, edges: Any, convert: Callable[[Any, str], Any], *,
     return [sorted(rm.items()) for rm in row_maps]
 
 
-def reward_vector(r: Any, n: int) -> list:
+def reward_vector(r: Any, n: int) -> list[Any]:
     """The reward as a list of ``n`` raw entries (any vector-like input)."""
     out = vector_entries(r)
     if len(out) != n:
@@ -139,7 +147,7 @@ def reward_vector(r: Any, n: int) -> list:
     return out
 
 
-def vector_entries(r: Any) -> list:
+def vector_entries(r: Any) -> list[Any]:
     """Raw entries of a vector-like input (flint, numpy, sympy column, sequence)."""
     if isinstance(r, (flint.fmpq_mat, flint.fmpz_mat)):
         if min(r.nrows(), r.ncols()) > 1:
@@ -175,7 +183,7 @@ def check_labels(labels: Sequence[Any] | None, n: int) -> tuple[str, ...] | None
     return labels
 
 
-def sequence_of(x: Any, name: str, what: str) -> list:
+def sequence_of(x: Any, name: str, what: str) -> list[Any]:
     """``x`` as a list, after checking it is a sequence (numpy arrays included), not a string or mapping."""
     if isinstance(x, np.ndarray):
         return list(x)
@@ -195,7 +203,8 @@ def denominator_scale(denominator: int | None) -> flint.fmpq:
 
 
 # -- integer edge arrays (MarkovRewardProcess.from_arrays) ---------------------------------------
-def edge_arrays(n: Any, rows: Any, cols: Any, numerators: Any, denominators: Any) -> tuple[int, tuple[np.ndarray, ...]]:
+def edge_arrays(n: Any, rows: Any, cols: Any, numerators: Any,
+                denominators: Any) -> tuple[int, tuple[Int64Array, Int64Array, Int64Array, Int64Array]]:
     """``n`` as an int and the four edge arrays as int64, after checking their shapes, that every
     index is a state, every denominator positive and every numerator non-negative.
 
@@ -210,7 +219,7 @@ def edge_arrays(n: Any, rows: Any, cols: Any, numerators: Any, denominators: Any
     if n_int is None or n_int < 1:
         raise ShapeError(f"n must be a positive int, got {n!r:.30}")
     n = n_int
-    arrays = []
+    arrays: list[Int64Array] = []
     for name, a in (("rows", rows), ("cols", cols), ("numerators", numerators), ("denominators", denominators)):
         a = np.asarray(a)
         if a.ndim != 1 or (a.size and a.dtype.kind not in "iu"):
@@ -224,7 +233,7 @@ def edge_arrays(n: Any, rows: Any, cols: Any, numerators: Any, denominators: Any
     return n, (rows, cols, num, den)
 
 
-def _check_edge_entries(n: int, rows: np.ndarray, cols: np.ndarray, num: np.ndarray, den: np.ndarray) -> None:
+def _check_edge_entries(n: int, rows: Int64Array, cols: Int64Array, num: Int64Array, den: Int64Array) -> None:
     """Indices in ``0..n-1``, denominators ``>= 1``, numerators ``>= 0`` (the first fault named)."""
     for name, a in (("rows", rows), ("cols", cols)):
         bad = np.flatnonzero((a < 0) | (a >= n))
@@ -239,7 +248,8 @@ def _check_edge_entries(n: int, rows: np.ndarray, cols: np.ndarray, num: np.ndar
         raise NegativeEntryError(f"P[{rows[e]}][{cols[e]}] is {flint.fmpq(int(num[e]), int(den[e]))}, expected a probability >= 0")
 
 
-def csr_edges(n: int, rows: np.ndarray, cols: np.ndarray, num: np.ndarray, den: np.ndarray) -> tuple[np.ndarray, ...]:
+def csr_edges(n: int, rows: Int64Array, cols: Int64Array, num: Int64Array,
+              den: Int64Array) -> tuple[Int64Array, Int64Array, Int64Array, Int64Array]:
     """``(ptr, cols, num, den)``: checked edge arrays in CSR order (by row, columns ascending), zero
     probabilities dropped, after checking that no transition is given twice.
 
@@ -260,7 +270,7 @@ def csr_edges(n: int, rows: np.ndarray, cols: np.ndarray, num: np.ndarray, den: 
     return np.searchsorted(rows, np.arange(n + 1)), cols, num, den
 
 
-def fractions_of(num: np.ndarray, den: np.ndarray) -> tuple[flint.fmpq, ...]:
+def fractions_of(num: Int64Array, den: Int64Array) -> tuple[flint.fmpq, ...]:
     """``num[e] / den[e]`` for every edge as ``fmpq``: only the distinct pairs are converted, the
     edges then share those objects.
 
@@ -296,7 +306,7 @@ def exact_reward(r: Any, n: int, reward_denominator: int = 1) -> tuple[flint.fmp
     return tuple(to_fmpq(x, f"r[{i}]") * scale for i, x in enumerate(reward_vector(r, n)))
 
 
-def check_row_sums(ptr: np.ndarray, num: np.ndarray, den: np.ndarray) -> None:
+def check_row_sums(ptr: Int64Array, num: Int64Array, den: Int64Array) -> None:
     """Every row of the CSR arrays sums to exactly 1 (:class:`~exactpte.errors.RowSumError` naming the first that does not).
 
     Vectorised over each row's least common denominator ``D_s`` when ``D_s`` and the scaled
@@ -324,7 +334,7 @@ def check_row_sums(ptr: np.ndarray, num: np.ndarray, den: np.ndarray) -> None:
             raise RowSumError(f"row {i} sums to {total}, expected exactly 1")
 
 
-def unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def unique_inverse(keys: npt.NDArray[np.integer[Any]]) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.intp]]:
     """``np.unique(keys, return_inverse=True)`` for integer keys; by a presence table, without a sort,
     when the keys span a small range (the distinct probabilities of a chain are few).
 

@@ -170,7 +170,8 @@ def check_repair(repair: Any) -> str | None:
     """``repair`` after checking it names a rule (:data:`REPAIRS`)."""
     if repair not in REPAIRS:
         raise UsageError(f"repair must be 'largest', 'proportional' or None, got {repair!r}")
-    return repair
+    rule: str | None = repair  # one of REPAIRS
+    return rule
 
 
 class Converter:

@@ -23,6 +23,7 @@ from exactpte.plots.common import CLASS_COLOURS, pyplot
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
+    from matplotlib.patches import Arc
 
 __all__ = ["draw", "layout"]
 
@@ -171,7 +172,7 @@ def _graph_of(obj: "StructureView | Any") -> tuple[Any, Structure, set[int]]:
     raise UsageError(f"draw() takes a chain or a decomposition, got {type(obj).__name__}")
 
 
-def _loop(x: float, y: float) -> Any:
+def _loop(x: float, y: float) -> "Arc":
     from matplotlib.patches import Arc
 
     return Arc((x, y + 0.22), 0.3, 0.3, theta1=-60, theta2=240, color="#777777", lw=0.8)

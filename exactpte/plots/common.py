@@ -5,6 +5,7 @@ Without matplotlib, :func:`pyplot` raises :class:`~exactpte.errors.UsageError` n
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 from exactpte.errors import UsageError
@@ -15,7 +16,7 @@ CLASS_COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948
 """One colour per closed class, in class order (cycled past nine classes)."""
 
 
-def pyplot() -> Any:
+def pyplot() -> ModuleType:
     """``matplotlib.pyplot``, or a :class:`~exactpte.errors.UsageError` naming the ``plot`` extra."""
     try:
         import matplotlib.pyplot as plt  # headless machines fall back to the Agg backend by themselves

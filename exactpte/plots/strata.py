@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import flint
 
 from exactpte.errors import UsageError
-from exactpte.fields.rational_functions import RationalFunction
+from exactpte.fields.rational_functions import RationalFunction, RationalFunctionField
 from exactpte.model.to_float import to_float
 from exactpte.plots.common import CLASS_COLOURS, pyplot
 
@@ -15,7 +18,46 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["plot_strata"]
 
 
-def _stratum_label(stratum: Any) -> str:
+# What the pictures read of a StratifiedDecomposition (exactpte.results.strata, which imports this module
+# to draw itself: structural types here keep the dependence one way).
+class _Shape(Protocol):
+    @property
+    def periods(self) -> tuple[int, ...]: ...
+
+    @property
+    def classes(self) -> tuple[tuple[int, ...], ...]: ...
+
+
+class _Stratum(Protocol):
+    @property
+    def decomposition(self) -> _Shape | None: ...
+
+    @property
+    def params(self) -> tuple[str, ...]: ...
+
+    @property
+    def substitution(self) -> Mapping[str, Any]: ...  # RationalFunction values, fmpq once no parameter is free
+
+    @property
+    def where(self) -> list[str]: ...
+
+    def contains(self, field_: RationalFunctionField, values: Sequence[flint.fmpq]) -> bool: ...
+
+
+class _Strata(Protocol):
+    @property
+    def params(self) -> tuple[str, ...]: ...
+
+    @property
+    def field(self) -> RationalFunctionField: ...
+
+    @property
+    def strata(self) -> Sequence[_Stratum]: ...
+
+    def at(self, point: Mapping[str, Any]) -> object: ...
+
+
+def _stratum_label(stratum: _Stratum) -> str:
     """``periods (3, 1), 2 classes`` (or ``pointwise``)."""
     d = stratum.decomposition
     if d is None:
@@ -24,7 +66,7 @@ def _stratum_label(stratum: Any) -> str:
     return f"period{'s' if len(d.periods) != 1 else ''} {periods}, {len(d.classes)} class{'es' if len(d.classes) != 1 else ''}"
 
 
-def _value(strat: Any, point: dict[str, Any], quantity: str, state: int) -> float | None:
+def _value(strat: _Strata, point: Mapping[str, Any], quantity: str, state: int) -> float | None:
     """The quantity at a point (``None`` outside the valid region)."""
     from fractions import Fraction
 
@@ -37,13 +79,11 @@ def _value(strat: Any, point: dict[str, Any], quantity: str, state: int) -> floa
     return float(Fraction(int(x.p), int(x.q)))
 
 
-def _grid(n: int) -> list[Any]:
-    import flint
-
+def _grid(n: int) -> list[flint.fmpq]:
     return [flint.fmpq(k, n) for k in range(n + 1)]
 
 
-def _substituted_point(stratum: Any, free: dict[str, Any]) -> dict[str, Any] | None:
+def _substituted_point(stratum: _Stratum, free: dict[str, Any]) -> dict[str, Any] | None:
     """The full parameter point of a stratum from values of its free parameters (``None`` at a pole)."""
     point = dict(free)
     try:
@@ -54,7 +94,7 @@ def _substituted_point(stratum: Any, free: dict[str, Any]) -> dict[str, Any] | N
     return point
 
 
-def plot_strata(strat: Any, quantity: str = "rho", state: int = 0, ax: "Axes | None" = None, *, resolution: int = 120) -> "Axes":
+def plot_strata(strat: _Strata, quantity: str = "rho", state: int = 0, ax: "Axes | None" = None, *, resolution: int = 120) -> "Axes":
     """The parameter space of a :class:`~exactpte.results.strata.StratifiedDecomposition` with one or two parameters.
 
     One parameter: the quantity's closed form over the valid region as a curve (one colour per
@@ -82,7 +122,7 @@ def plot_strata(strat: Any, quantity: str = "rho", state: int = 0, ax: "Axes | N
     return ax
 
 
-def _strata_1d(strat: Any, name: str, quantity: str, state: int, ax: "Axes", n: int) -> None:
+def _strata_1d(strat: _Strata, name: str, quantity: str, state: int, ax: "Axes", n: int) -> None:
     colours = iter(CLASS_COLOURS)
     for stratum in strat.strata:
         if stratum.params:  # the open part: a curve of the closed form
@@ -97,17 +137,17 @@ def _strata_1d(strat: Any, name: str, quantity: str, state: int, ax: "Axes", n: 
     for stratum in strat.strata:
         if not stratum.params and stratum.decomposition is not None:
             point = {k: v for k, v in stratum.substitution.items()}
-            x = to_float(point[name])
+            x_point = to_float(point[name])
             v = _value(strat, point, quantity, state)
             if v is not None:
-                ax.plot([x], [v], "o", color="black", ms=7, zorder=5)
-                ax.annotate(f"{' and '.join(stratum.where)}\n{_stratum_label(stratum)}", (x, v), textcoords="offset points",
+                ax.plot([x_point], [v], "o", color="black", ms=7, zorder=5)
+                ax.annotate(f"{' and '.join(stratum.where)}\n{_stratum_label(stratum)}", (x_point, v), textcoords="offset points",
                             xytext=(6, 8), fontsize=8)
     ax.legend(fontsize=8, loc="best")
     ax.grid(alpha=0.3)
 
 
-def _strata_2d(strat: Any, names: list[str], quantity: str, state: int, ax: "Axes", n: int) -> None:
+def _strata_2d(strat: _Strata, names: list[str], quantity: str, state: int, ax: "Axes", n: int) -> None:
     import numpy as np
 
     grid = _grid(n)

@@ -161,7 +161,7 @@ class Decomposition(StructureShortcuts):
         return self._work.computed()
 
     @property
-    def field(self) -> Field:
+    def field(self) -> Field[Any]:
         """The exact field of every number in the result (the chain's)."""
         return self.chain.field
 

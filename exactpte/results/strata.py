@@ -30,7 +30,7 @@ import flint
 
 from exactpte.model.chain import Chain, MarkovRewardProcess
 from exactpte.errors import GenericRegionError, InvalidChainError, UsageError
-from exactpte.fields import RationalFunctionField, polynomials
+from exactpte.fields import RationalFunction, RationalFunctionField, polynomials
 from exactpte.model.parametric import ParametricChain
 from exactpte.results.quantities import PER_STATE, REGISTRY, Only
 from exactpte.results.decomposition import Decomposition, decompose
@@ -42,7 +42,7 @@ __all__ = ["Stratum", "StratifiedDecomposition", "Condition", "PER_STATE"]
 class Condition:
     """``poly = 0`` or ``poly != 0``, ``poly`` in the original parameters' polynomial ring."""
 
-    poly: Any = field(repr=False)
+    poly: flint.fmpz_mpoly = field(repr=False)
     equation: bool
     text: str
 
@@ -72,7 +72,7 @@ class Stratum:
     equations: tuple[Condition, ...]
     inequations: tuple[Condition, ...]
     params: tuple[str, ...]
-    substitution: dict[str, Any] = field(repr=False)
+    substitution: dict[str, RationalFunction | flint.fmpq] = field(repr=False)
     chain: Chain | None = field(repr=False)
     decomposition: Decomposition | None = field(repr=False)
     region: tuple[str, ...] | None = None
@@ -190,9 +190,9 @@ class StratifiedDecomposition:
                 include_hitting_times: bool = False) -> dict[str, Any]:
         """``{"params": [...], "strata": [...]}``, each stratum a :meth:`Stratum.to_dict`; the options are
         every result's (:class:`~exactpte.model.interface.Output`), applied on every stratum."""
-        options = {"only": only, "include_P_inf": include_P_inf, "include_hitting_times": include_hitting_times}
         return {"format": "exactpte.strata/1", "params": list(self.params),
-                "strata": [s.to_dict(**options) for s in self.strata]}
+                "strata": [s.to_dict(only=only, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times)
+                           for s in self.strata]}
 
     def to_json(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
                 indent: int | None = None) -> str:
@@ -215,7 +215,7 @@ class StratifiedDecomposition:
         for name in quantities:
             if name not in PER_STATE:
                 raise UsageError(f"to_sympy gives the per-state quantities {', '.join(PER_STATE)}, not {name!r}")
-            pieces_per_state: list[list] = [[] for _ in range(self.chain.n)]
+            pieces_per_state: list[list[tuple[Any, Any]]] = [[] for _ in range(self.chain.n)]
             for s in self.strata:
                 cond = sympy.And(*[_sympy_condition(F, text) for text in s.where])
                 for state in range(self.chain.n):

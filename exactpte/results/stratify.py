@@ -29,13 +29,13 @@ The result is a :class:`~exactpte.results.strata.StratifiedDecomposition`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Union
 
 import flint
 
 from exactpte.model.chain import Chain, MarkovRewardProcess, check_chain
 from exactpte.errors import InvalidChainError, UsageError
-from exactpte.fields import QQ, RationalField, RationalFunctionField, polynomials
+from exactpte.fields import QQ, Field, RationalField, RationalFunction, RationalFunctionField, polynomials
 from exactpte.fields.region import has_valid_point, simplest_region
 from exactpte.fields.signs import real_roots, sign_at_root
 from exactpte.model.parametric import ParametricChain
@@ -44,6 +44,14 @@ from exactpte.results.decomposition import Decomposition, decompose
 from exactpte.results.strata import Condition, StratifiedDecomposition, Stratum
 
 __all__ = ["stratify"]
+
+RingElement = Any
+"""An equation's or inequation's polynomial: an ``fmpz_mpoly`` of the level's ring, or an ``fmpz`` once no
+parameter is left.  (Typed ``Any``: which one it is follows from ``level.params``, which a type checker does not
+correlate; every use on polynomials runs only at levels with parameters.)"""
+
+LevelField = Union[RationalFunctionField, RationalField]
+"""A level's field: ``QQ(params left)``, or ``QQ`` once every parameter is eliminated."""
 
 
 # -- the construction -----------------------------------------------------------------------------------
@@ -54,7 +62,9 @@ class _Level:
         self.chain = chain
         self.field = chain.field
         self.original = original
-        self.subst = subst  # eliminated original parameter -> element of this level's field
+        # eliminated original parameter -> element of this level's field (a RationalFunction while parameters
+        # are left, an fmpq at the last level: Any, as the level's field is known only at run time)
+        self.subst = subst
         self.params: tuple[str, ...] = getattr(chain, "params", ())
 
     @property
@@ -64,7 +74,7 @@ class _Level:
         assert isinstance(F, RationalFunctionField), "no parameter is left at this level"
         return F
 
-    def to_original(self, f) -> Any:
+    def to_original(self, f: RingElement) -> flint.fmpz_mpoly:
         """A polynomial of this level's ring (or a rational constant) in the original ring."""
         O = self.original
         if not self.params:
@@ -72,23 +82,23 @@ class _Level:
         images = [O.variable(p) for p in self.params]
         return self.rf.compose_poly(f, images, O).num
 
-    def condition(self, f, equation: bool) -> Condition:
+    def condition(self, f: RingElement, equation: bool) -> Condition:
         g = self.to_original(f)
         if g.leading_coefficient() < 0:
             g = -g
         return Condition(g, equation, self.original.poly_text(g))
 
 
-def _numerator(field_, x) -> Any:
+def _numerator(field_: Field[Any], x: Any) -> RingElement:
     """The ring numerator of a field element (a condition ``x = 0`` / ``x != 0`` needs only that)."""
     return field_.split([x])[0][0]
 
 
-def _special_factors(level: _Level, dec: Decomposition) -> list[Any]:
+def _special_factors(level: _Level, dec: Decomposition) -> list[flint.fmpz_mpoly]:
     F = level.rf
-    seen: list = []
+    seen: list[flint.fmpz_mpoly] = []
 
-    def add(poly):
+    def add(poly: flint.fmpz_mpoly) -> None:
         for g in F.irreducible_factors(poly):
             if g not in seen:
                 seen.append(g)
@@ -102,12 +112,12 @@ def _special_factors(level: _Level, dec: Decomposition) -> list[Any]:
     return seen
 
 
-def _substituted(level: _Level, var: int, value) -> tuple[_Level, list]:
+def _substituted(level: _Level, var: int, value: RationalFunction) -> tuple[_Level, list[Any]]:
     """The level with parameter ``var`` replaced by ``value`` (a function of the others)."""
     F, chain = level.rf, level.chain
     name = level.params[var]
     rest = tuple(p for p in level.params if p != name)
-    G: RationalFunctionField | RationalField = QQ
+    G: LevelField = QQ
     gens: dict[str, Any] = {}
     if rest:
         G = RationalFunctionField(rest)
@@ -136,7 +146,7 @@ def _substituted(level: _Level, var: int, value) -> tuple[_Level, list]:
     return _Level(sub, level.original, subst), images
 
 
-def _solve(level: _Level, pending: list, neqs: list, eqs: list[Condition]) -> list[Stratum]:
+def _solve(level: _Level, pending: list[RingElement], neqs: list[RingElement], eqs: list[Condition]) -> list[Stratum]:
     """Impose the equations ``pending`` (polynomials of the level's ring) and stratify what is left."""
     while pending and pending[0] == 0:
         pending = pending[1:]
@@ -172,7 +182,7 @@ def _solve(level: _Level, pending: list, neqs: list, eqs: list[Condition]) -> li
     except (InvalidChainError, ZeroDivisionError):
         return out  # an entry negative for every remaining value, or a pole: no valid point
     G = sub.field
-    new_neqs = []
+    new_neqs: list[RingElement] = []
     for x in branch_neqs:
         z = F.compose(F.poly(x), images, G)
         if z == 0:
@@ -183,7 +193,7 @@ def _solve(level: _Level, pending: list, neqs: list, eqs: list[Condition]) -> li
     return out + _solve(sub, new_pending, new_neqs, eqs + [level.condition(g, True)])
 
 
-def _generic_region_nonempty(level: _Level, neqs: list) -> bool | None:
+def _generic_region_nonempty(level: _Level, neqs: list[RingElement]) -> bool | None:
     """Whether some point makes every support entry > 0 and every inequation hold, decided exactly with
     one free parameter (:func:`~exactpte.fields.region.has_valid_point`); ``None`` (undecided) with more."""
     if len(level.params) != 1:
@@ -191,13 +201,13 @@ def _generic_region_nonempty(level: _Level, neqs: list) -> bool | None:
     return has_valid_point(level.rf, [e for _i, _j, e in level.chain.edges()], neqs)
 
 
-def _region(level: _Level, neqs: list) -> tuple[str, ...] | None:
+def _region(level: _Level, neqs: list[RingElement]) -> tuple[str, ...] | None:
     """The generic region of a level in its simplest form (:func:`~exactpte.fields.region.simplest_region`)."""
     entries = [e for _i, _j, e in level.chain.edges() if not e.is_constant()]
     return simplest_region(level.rf, entries, neqs)
 
 
-def _real_point_exists(level: _Level, pending: list, neqs: list) -> bool:
+def _real_point_exists(level: _Level, pending: list[RingElement], neqs: list[RingElement]) -> bool:
     """Whether the equations ``pending`` hold at a valid real point (every entry ``>= 0``, no pole, no
     inequation ``neqs`` vanishing): decided exactly with one free parameter (real roots of the
     equations' gcd, isolated, and the sign of each entry at each root); with more, assumed (the
@@ -209,10 +219,10 @@ def _real_point_exists(level: _Level, pending: list, neqs: list) -> bool:
         u = polynomials.univariate(f)
         g = u if g is None else g.gcd(u)
     if g is None or g.degree() < 1:
-        return g is not None and g == 0
+        return g is not None and g.is_zero()
     entries = [e for _i, _j, e in level.chain.edges()]
     for interval in real_roots(g):
-        def sign(f) -> int:
+        def sign(f: flint.fmpz_mpoly) -> int:
             return sign_at_root(polynomials.univariate(f), g, interval)
 
         if any(sign(e.den) == 0 for e in entries) or any(sign(f) == 0 for f in neqs):
@@ -222,7 +232,7 @@ def _real_point_exists(level: _Level, pending: list, neqs: list) -> bool:
     return False
 
 
-def _stratify(level: _Level, neqs: list, eqs: list[Condition]) -> list[Stratum]:
+def _stratify(level: _Level, neqs: list[RingElement], eqs: list[Condition]) -> list[Stratum]:
     chain = level.chain
     if not level.params:
         return [Stratum(tuple(eqs), (), (), dict(level.subst), chain, decompose(chain), ())]
@@ -241,7 +251,7 @@ def _stratify(level: _Level, neqs: list, eqs: list[Condition]) -> list[Stratum]:
     inherited = [g for x in neqs for g in F.irreducible_factors(x)]
     special = sorted((f for f in special if f not in inherited), key=lambda f: _order_key(F, f))
     special_strata: list[list[Stratum]] = []
-    kept: list = []
+    kept: list[RingElement] = []
     for f in special:
         found = _solve(level, [f], [*neqs, *kept], eqs)
         if not found:  # every valid point with f = 0 lies on an earlier stratum: "f != 0" is implied there
@@ -256,7 +266,7 @@ def _stratify(level: _Level, neqs: list, eqs: list[Condition]) -> list[Stratum]:
     return [generic] + rest
 
 
-def _order_key(F: RationalFunctionField, f) -> tuple:
+def _order_key(F: RationalFunctionField, f: flint.fmpz_mpoly) -> tuple[int, int, str]:
     """Canonical order of special factors: fewer parameters, lower degree, then the text."""
     degrees = f.degrees()
     return (sum(1 for d in degrees if d), sum(degrees), F.poly_text(f))

@@ -7,7 +7,7 @@ so a chain whose transient part is a DAG needs no matrix solve at all.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from exactpte.model.chain import Chain
@@ -18,7 +18,9 @@ from exactpte.graph.structure import Structure
 
 __all__ = ["solve_transient", "extend_to_transient", "transient_basis", "phase_offset_basis", "TransientBasis", "Shared"]
 
-SparseVector = dict  # column -> nonzero scalar; a missing column is zero
+SparseVector = dict[int, Any]
+"""``{column: nonzero scalar}``, a missing column is zero; scalars of the chain's field (``Chain.field`` is a
+``Field[Any]``: the solves run unchanged over ``QQ`` and ``QQ(params)``)."""
 
 
 def _sparse_power(rows: list[list[tuple[int, Any]]], d: int, field: Field[Any]) -> list[dict[int, Any]]:
@@ -29,10 +31,10 @@ def _sparse_power(rows: list[list[tuple[int, Any]]], d: int, field: Field[Any]) 
     return power
 
 
-def _matvec(rows: list[list[tuple[int, object]]], y: list[list], field) -> list[list]:
+def _matvec(rows: list[list[tuple[int, Any]]], y: list[list[Any]], field: Field[Any]) -> list[list[Any]]:
     """``Q y`` for sparse ``Q`` (row lists) and a dense block ``y`` (list of rows)."""
     width = len(y[0]) if y else 0
-    out = []
+    out: list[list[Any]] = []
     for row in rows:
         acc = [field.zero] * width
         for b, q in row:
@@ -44,17 +46,17 @@ def _matvec(rows: list[list[tuple[int, object]]], y: list[list], field) -> list[
     return out
 
 
-def _add_scaled(acc: SparseVector, q, x: SparseVector) -> None:
+def _add_scaled(acc: SparseVector, q: Any, x: SparseVector) -> None:
     """``acc += q x`` for sparse vectors (what flows through one edge to an already-solved state)."""
     for col, v in x.items():
         acc[col] = acc[col] + q * v if col in acc else q * v
 
 
-def _flow_in(field, edges: list[tuple[int, Any]], X_next: dict[int, SparseVector],
+def _flow_in(field: Field[Any], edges: list[tuple[int, Any]], X_next: dict[int, SparseVector],
              pieces: dict[tuple[int, int], "Shared"], k_next: int, acc: SparseVector) -> None:
     """``acc += sum_{(j, q) in edges} q x_next(j)``; what flows to states of one block solve is summed on
     that solve's numerators and cancelled once per column (two large gcds per edge otherwise)."""
-    groups: dict[int, list] = {}
+    groups: dict[int, list[tuple[Any, Shared]]] = {}
     for j, q in edges:
         piece = pieces.get((j, k_next))
         if piece is None:
@@ -76,7 +78,8 @@ def _flow_in(field, edges: list[tuple[int, Any]], X_next: dict[int, SparseVector
             acc[col] = acc[col] + value if col in acc else value
 
 
-def _back_substitute(field, Q_rows: list[list[tuple[int, object]]], C: list[list[list]], N: list[list], L) -> list[tuple[list[list], Any]]:
+def _back_substitute(field: Field[Any], Q_rows: list[list[tuple[int, Any]]], C: list[list[list[Any]]], N: list[list[Any]],
+                     L: Any) -> list[tuple[list[list[Any]], Any]]:
     """``x_k = C_k + Q x_{k+1}`` for ``k = d-1, .., 1`` (``x_d = x_0``), on numerators.
 
     ``x_0 = N / L``, ``Q = Q_z / q`` and ``C = C_z / c`` over common denominators, so
@@ -88,18 +91,18 @@ def _back_substitute(field, Q_rows: list[list[tuple[int, object]]], C: list[list
     c_flat = [v for k in range(1, d) for row in C[k] for v in row]
     c_nums, c = field.split(c_flat)
     width = len(N[0]) if N else 0
-    cQ: list[list[tuple[int, object]]] = []
+    cQ: list[list[tuple[int, Any]]] = []
     it = iter(q_nums)
     for row in Q_rows:
         cQ.append([(b, c * next(it)) for b, _ in row])
     it_c = iter(c_nums)
     Cz = {k: [[next(it_c) for _ in range(width)] for _ in C[k]] for k in range(1, d)}
-    out: dict[int, tuple[list[list], Any]] = {}
+    out: dict[int, tuple[list[list[Any]], Any]] = {}
     for k in range(d - 1, 0, -1):
         qL = q * L
-        nxt = []
+        nxt: list[list[Any]] = []
         for a, row in enumerate(cQ):
-            acc_row = []
+            acc_row: list[Any] = []
             for col in range(width):
                 acc = Cz[k][a][col] * qL
                 for b, w in row:
@@ -115,8 +118,8 @@ class Shared(NamedTuple):
     """Values of one block solve over one common denominator: ``value[j] = fraction(nums[j], den)``
     for ``columns[j]`` (ring elements: sums over them run on numerators and are cancelled once)."""
 
-    columns: list
-    nums: list
+    columns: list[int]
+    nums: list[Any]
     den: Any
 
 
@@ -231,7 +234,7 @@ def _block_system(chain: Chain, scc: Sequence[int], const: Sequence[dict[int, Sp
     return Q_rows, c
 
 
-def _solve_block(field: Any, scc: Sequence[int], Q_rows: list[list[tuple[int, Any]]], c: list[list[SparseVector]],
+def _solve_block(field: Field[Any], scc: Sequence[int], Q_rows: list[list[tuple[int, Any]]], c: list[list[SparseVector]],
                  active: list[int], X: list[dict[int, SparseVector]], pieces: dict[tuple[int, int], Shared],
                  *, keep_shared: bool) -> None:
     """A coupled SCC: ``x_0`` by the field's fast phase route or by ``(I - Q^d) x_0 = sum_j Q^j c_j``,
@@ -239,7 +242,7 @@ def _solve_block(field: Any, scc: Sequence[int], Q_rows: list[list[tuple[int, An
     common denominator)."""
     d = len(c)
     C = [[[vec.get(col, field.zero) for col in active] for vec in c[k]] for k in range(d)]
-    values: list[list[list] | None] = [None] * d  # exact entries where the solve gave them
+    values: list[list[list[Any]] | None] = [None] * d  # exact entries where the solve gave them
     lifted = field.solve_phase_system(Q_rows, C, d)
     if lifted is not None:
         nums, den = lifted
@@ -279,7 +282,7 @@ def _over_one_denominator(phases: list[tuple[Any, Any]]) -> list[tuple[Any, Any]
     return out
 
 
-def _horner(field: Any, Q_rows: list[list[tuple[int, Any]]], C: list[list[list]]) -> list[list]:
+def _horner(field: Field[Any], Q_rows: list[list[tuple[int, Any]]], C: list[list[list[Any]]]) -> list[list[Any]]:
     """``sum_j Q^j c_j`` by Horner's scheme on the dense right-hand sides."""
     y = C[-1]
     for k in range(len(C) - 2, -1, -1):
@@ -287,7 +290,7 @@ def _horner(field: Any, Q_rows: list[list[tuple[int, Any]]], C: list[list[list]]
     return y
 
 
-def _phase_matrix(field: Any, Q_rows: list[list[tuple[int, Any]]], d: int) -> Any:
+def _phase_matrix(field: Field[Any], Q_rows: list[list[tuple[int, Any]]], d: int) -> Any:
     """``I - Q^d`` as a dense field matrix."""
     A = field.identity(len(Q_rows))
     for a, row in enumerate(_sparse_power(Q_rows, d, field) if d > 1 else [dict(r) for r in Q_rows]):
@@ -296,9 +299,9 @@ def _phase_matrix(field: Any, Q_rows: list[list[tuple[int, Any]]], d: int) -> An
     return A
 
 
-def _sparse_times(power: list[dict[int, Any]], rows: list[list[tuple[int, Any]]], field: Any) -> list[dict[int, Any]]:
+def _sparse_times(power: list[dict[int, Any]], rows: list[list[tuple[int, Any]]], field: Field[Any]) -> list[dict[int, Any]]:
     """Rows of ``M Q`` for sparse ``M`` (dict rows) and ``Q`` (row lists)."""
-    nxt = []
+    nxt: list[dict[int, Any]] = []
     for row in power:
         acc: dict[int, Any] = {}
         for b, q in row.items():
@@ -308,7 +311,7 @@ def _sparse_times(power: list[dict[int, Any]], rows: list[list[tuple[int, Any]]]
     return nxt
 
 
-def extend_to_transient(chain: Chain, structure: Structure, x: list, base) -> list:
+def extend_to_transient(chain: Chain, structure: Structure, x: list[Any], base: Callable[[int], Any]) -> list[Any]:
     """Fill the transient entries of ``x`` (recurrent entries given) from
     ``x(s) = base(s) + sum_{s'} P(s, s') x(s')``, ``s`` transient: one absorbing solve.
 

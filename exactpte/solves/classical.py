@@ -22,7 +22,7 @@ __all__ = ["stationary_distribution", "gain", "bias", "class_bias", "psi_coordin
            "harmonic_extension"]
 
 
-def stationary_distribution(chain: Chain, members: Sequence[int] | None = None) -> list:
+def stationary_distribution(chain: Chain, members: Sequence[int] | None = None) -> list[Any]:
     """Stationary distribution ``π`` of the closed class ``members`` (aligned with ``members``).
 
     Solves ``π (I - P_F) = 0`` with one balance equation replaced by ``sum π = 1``;
@@ -52,7 +52,7 @@ def stationary_distribution(chain: Chain, members: Sequence[int] | None = None) 
     if m == 1:  # an absorbing state
         return [field.one]
     pos = {s: a for a, s in enumerate(states)}
-    rows: list[list] = [[(a, field.one)] for a in range(m)]
+    rows: list[list[tuple[int, Any]]] = [[(a, field.one)] for a in range(m)]
     for a, s in enumerate(states):
         for y, q in chain.row(s):
             rows[pos[y]].append((a, -q))  # row = balance equation of state y: sum_s π_s (δ_sy - P_sy) = 0
@@ -73,13 +73,13 @@ def _state_list(members: Any) -> list[int] | None:
     return None if any(s is None for s in states) else [s for s in states if s is not None]
 
 
-def class_means(classes: Sequence[Sequence[int]], stationary: Sequence[Sequence], x: Sequence, *, field: Field) -> list:
+def class_means(classes: Sequence[Sequence[int]], stationary: Sequence[Sequence[Any]], x: Sequence[Any], *, field: Field[Any]) -> list[Any]:
     """``π_i · x|_{F_i}`` for every closed class."""
     return [sum((p * x[y] for y, p in zip(members, pi)), field.zero) for members, pi in zip(classes, stationary)]
 
 
-def cesaro_apply(classes: Sequence[Sequence[int]], stationary: Sequence[Sequence], absorption: Sequence[Sequence], x: Sequence, *,
-                 field: Field) -> list:
+def cesaro_apply(classes: Sequence[Sequence[int]], stationary: Sequence[Sequence[Any]], absorption: Sequence[Sequence[Any]], x: Sequence[Any], *,
+                 field: Field[Any]) -> list[Any]:
     """``P∞ x`` from the factored form ``P∞(s, y) = α_i(s) π_i(y)``: no n x n matrix.
 
     Examples
@@ -93,7 +93,7 @@ def cesaro_apply(classes: Sequence[Sequence[int]], stationary: Sequence[Sequence
     return [sum((a * mu for a, mu in zip(row, means)), field.zero) for row in absorption]
 
 
-def gain(chain: Chain, *, stationary: Sequence[Sequence] | None = None) -> tuple:
+def gain(chain: Chain, *, stationary: Sequence[Sequence[Any]] | None = None) -> tuple[Any, ...]:
     """The classical gain ``ρ = P∞ r`` alone, by the cheapest exact route.
 
     Per class ``γ_i = π_i · r``; on transient states ``ρ = Q ρ + P_{T,F} γ``,
@@ -116,7 +116,7 @@ def gain(chain: Chain, *, stationary: Sequence[Sequence] | None = None) -> tuple
     return harmonic_extension(chain, class_means(S.classes, stationary, chain.r, field=field))
 
 
-def harmonic_extension(chain: Chain, per_class: Sequence) -> tuple:
+def harmonic_extension(chain: Chain, per_class: Sequence[Any]) -> tuple[Any, ...]:
     """``P∞ x`` from the class means ``μ_i = π_i · x``: ``μ_i`` on ``F_i`` and, on ``T``, the solution of
     ``y = Q y + P_{T,F} y_F`` (one scalar absorbing pass, :func:`~exactpte.solves.absorption.extend_to_transient`).
 
@@ -135,7 +135,7 @@ def harmonic_extension(chain: Chain, per_class: Sequence) -> tuple:
     return tuple(extend_to_transient(chain, S, y, lambda s: zero))
 
 
-def class_bias(chain: Chain, members: Sequence[int], pi: Sequence, gain_i: Any) -> list:
+def class_bias(chain: Chain, members: Sequence[int], pi: Sequence[Any], gain_i: Any) -> list[Any]:
     """The bias on one closed class: ``(I - P_F) h = r - γ`` with ``π · h = 0``.
 
     ``I - P_F`` has rank ``|F| - 1`` (kernel: constants); its rows are dependent with the
@@ -157,7 +157,7 @@ def class_bias(chain: Chain, members: Sequence[int], pi: Sequence, gain_i: Any) 
     if m == 1:  # an absorbing state: h = 0 there
         return [field.zero]
     pos = {s: a for a, s in enumerate(members)}
-    rows: list[list] = []
+    rows: list[list[tuple[int, Any]]] = []
     rhs = []
     for a, y in enumerate(members[:-1]):
         rows.append([(a, field.one)] + [(pos[z], -q) for z, q in chain.row(y)])
@@ -169,7 +169,7 @@ def class_bias(chain: Chain, members: Sequence[int], pi: Sequence, gain_i: Any) 
     return [x - mean for x in w]
 
 
-def bias(chain: Chain, *, stationary: Sequence[Sequence] | None = None, rho: Sequence | None = None) -> tuple:
+def bias(chain: Chain, *, stationary: Sequence[Sequence[Any]] | None = None, rho: Sequence[Any] | None = None) -> tuple[Any, ...]:
     """The classical (normalized) bias ``h`` alone: ``r = ρ + (I - P) h``, ``P∞ h = 0``.
 
     On each closed class :func:`class_bias`; on the transient states
@@ -199,7 +199,7 @@ def bias(chain: Chain, *, stationary: Sequence[Sequence] | None = None, rho: Seq
     return tuple(extend_to_transient(chain, S, h, lambda s: r[s] - rho[s]))
 
 
-def psi_coordinates(theta: Sequence, class_gain: Sequence, structure: Structure, *, field: Field) -> list:
+def psi_coordinates(theta: Sequence[Any], class_gain: Sequence[Any], structure: Structure, *, field: Field[Any]) -> list[Any]:
     """Coordinates ``c_{i,k}`` of ``ψ = sum c_{i,k} b_{i,k}`` (``thm:comparison_gain_bias``).
 
     ``ψ ∈ K ∩ ker P∞`` with ``g* = ρ + (I - P) ψ``.  Since ``P b_{i,k} = b_{i,k-1}``,

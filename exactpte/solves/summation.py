@@ -24,7 +24,11 @@ from typing import Any, NamedTuple
 from exactpte.solves.absorption import Shared, SparseVector
 from exactpte.fields import Field
 
-__all__ = ["weighted_sums", "SplitWeights", "split_weights", "row_pieces", "row_sum"]
+__all__ = ["weighted_sums", "SplitWeights", "split_weights", "row_pieces", "row_sum", "SplitCache"]
+
+SplitCache = dict[tuple[int, ...], tuple[tuple[list[Any], Any], list[Any]]]
+"""Rows' values split over one denominator, by the identity of the values: ``{ids: ((numerators, den), values)}``
+(the values are kept so that their ids stay valid)."""
 
 
 class SplitWeights(NamedTuple):
@@ -37,13 +41,13 @@ class SplitWeights(NamedTuple):
     lcm: Any
 
 
-def _common_denominator(field: Field, dens: list[Any]) -> tuple[list[Any], Any]:
+def _common_denominator(field: Field[Any], dens: list[Any]) -> tuple[list[Any], Any]:
     """The cofactors ``lcm / den`` and the lcm of ring elements."""
     one = field.split([field.one])[1]  # the ring's one
     return field.split([field.fraction(one, den) for den in dens])
 
 
-def split_weights(field: Field, w: Sequence[Any], members: dict[int, list[int]]) -> SplitWeights:
+def split_weights(field: Field[Any], w: Sequence[Any], members: dict[int, list[int]]) -> SplitWeights:
     """Split ``w`` per group of columns (``members[g]``: the columns of group ``g``).
 
     Examples
@@ -65,7 +69,7 @@ def split_weights(field: Field, w: Sequence[Any], members: dict[int, list[int]])
     return SplitWeights(numerators, group_den, dict(zip(group_den, cofactors)), lcm)
 
 
-def row_pieces(field: Field, row: SparseVector, shared: Sequence[Shared], splits: dict | None) -> list[Shared]:
+def row_pieces(field: Field[Any], row: SparseVector, shared: Sequence[Shared], splits: SplitCache | None) -> list[Shared]:
     """The row as pieces over one common denominator each: the ``shared`` pieces of block solves,
     then the entries they do not cover over the row's own common denominator (remembered in
     ``splits`` by the identity of the values, when given)."""
@@ -102,7 +106,7 @@ def _partials(pieces: list[Shared], sw: SplitWeights, group_of: list[int]) -> li
     return partials
 
 
-def row_sum(field: Field, pieces: list[Shared], sw: SplitWeights, group_of: list[int]) -> Any:
+def row_sum(field: Field[Any], pieces: list[Shared], sw: SplitWeights, group_of: list[int]) -> Any:
     """``sum_c w[c] row[c]`` from the row's pieces: within a piece on numerators (a group alone over
     its own denominator), the pieces' sums added by :meth:`~exactpte.fields.Field.sum_fractions`."""
     partials = _partials(pieces, sw, group_of)
@@ -127,9 +131,9 @@ def row_sum(field: Field, pieces: list[Shared], sw: SplitWeights, group_of: list
     return field.sum_fractions(per_piece)
 
 
-def weighted_sums(field: Field, rows: dict[int, SparseVector], weights: Sequence[Sequence[Any]], *,
+def weighted_sums(field: Field[Any], rows: dict[int, SparseVector], weights: Sequence[Sequence[Any]], *,
                   shared: dict[int, list[Shared]] | None = None, groups: Sequence[int] | None = None,
-                  splits: dict | None = None) -> list[dict[int, Any]]:
+                  splits: SplitCache | None = None) -> list[dict[int, Any]]:
     """``{s: sum_c w[c] rows[s][c]}`` for every weight vector ``w`` (rows sparse).
 
     A row is read from ``shared[s]`` when given (pieces over a block solve's common denominator,

@@ -10,7 +10,7 @@ computed before it is read (:class:`DecompositionWork`); the result that reads i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -20,14 +20,14 @@ from exactpte.model.chain import Chain
 from exactpte.solves.classical import bias, class_means, gain, harmonic_extension, psi_coordinates, stationary_distribution
 from exactpte.graph.structure import Structure
 from exactpte.graph.view import Anchors
-from exactpte.solves.summation import weighted_sums
+from exactpte.solves.summation import SplitCache, weighted_sums
 
 __all__ = ["class_gauge_solve", "DecompositionWork"]
 
 
 def class_gauge_solve(
     chain: Chain, members: Sequence[int], phases: Sequence[int], anchors: Sequence[int]
-) -> tuple[list, dict[int, Any]]:
+) -> tuple[list[Any], dict[int, Any]]:
     """``θ_i`` and ``v*`` on one closed class ``F_i`` of period ``d = len(anchors)``.
 
     On a closed class ``K`` restricted to ``F_i`` is spanned by the phase
@@ -52,7 +52,7 @@ def class_gauge_solve(
     anchor_set = set(anchors)
     unknown = [s for s in members if s not in anchor_set]
     col = {s: j for j, s in enumerate(unknown)}
-    rows: list[list] = []
+    rows: list[list[tuple[int, Any]]] = []
     rhs = []
     for a, y in enumerate(members):
         row = [(col[y], field.one)] if y in col else []
@@ -98,19 +98,19 @@ class DecompositionWork:
 
     # -- closed classes ------------------------------------------------------------------
     @cached_property
-    def stationary(self) -> tuple[tuple, ...]:
+    def stationary(self) -> tuple[tuple[Any, ...], ...]:
         """Stationary distribution of every closed class (one solve per class)."""
         return tuple(tuple(stationary_distribution(self.chain, members)) for members in self.S.classes)
 
     @cached_property
-    def class_gain(self) -> tuple:
+    def class_gain(self) -> tuple[Any, ...]:
         """``γ_i = π_i · r`` for every closed class."""
         return tuple(class_means(self.S.classes, self.stationary, self.chain.r, field=self.field))
 
     @cached_property
-    def gauge(self) -> tuple[tuple, dict[int, Any]]:
+    def gauge(self) -> tuple[tuple[Any, ...], dict[int, Any]]:
         """``(θ, v* on the closed classes)`` from one gauge system per class."""
-        theta: list = []
+        theta: list[Any] = []
         v_rec: dict[int, Any] = {}
         for i, members in enumerate(self.S.classes):
             th, v = class_gauge_solve(self.chain, members, [self.S.phase_of[s] for s in members], self.anchors[i])
@@ -119,17 +119,17 @@ class DecompositionWork:
         return tuple(theta), v_rec
 
     @property
-    def theta(self) -> tuple:
+    def theta(self) -> tuple[Any, ...]:
         """``θ*`` in basis-column order."""
         return self.gauge[0]
 
     @cached_property
-    def psi_coords(self) -> tuple:
+    def psi_coords(self) -> tuple[Any, ...]:
         """Coordinates of ``ψ`` in the basis (:func:`~exactpte.solves.classical.psi_coordinates`)."""
         return tuple(psi_coordinates(self.theta, self.class_gain, self.S, field=self.field))
 
     @cached_property
-    def class_mean_v(self) -> tuple:
+    def class_mean_v(self) -> tuple[Any, ...]:
         """``μ_i = π_i · v*|_{F_i}`` (so ``P∞ v* = μ_i`` on ``F_i``)."""
         v_rec = self.gauge[1]
         return tuple(sum((p * v_rec[y] for y, p in zip(members, pi)), self.field.zero)
@@ -165,7 +165,7 @@ class DecompositionWork:
         classes, field = [i for i, _ in self.S.index_set], self.field
         periodic = [self.S.periods[i] > 1 for i in classes]
         B = self.basis_transient
-        splits: dict = {}
+        splits: SplitCache = {}
         rho, Pinf_v = weighted_sums(field, B.absorption, [self.class_gain, self.class_mean_v], shared=B.absorption_shared,
                                     groups=range(len(self.S.classes)), splits=splits)
         if not any(periodic):
@@ -206,7 +206,7 @@ class DecompositionWork:
         return tuple(bt[s] if S.class_of[s] < 0 else {col_of[(S.class_of[s], S.phase_of[s])]: one} for s in range(S.n))
 
     @cached_property
-    def basis(self) -> tuple[tuple, ...]:
+    def basis(self) -> tuple[tuple[Any, ...], ...]:
         """Dense basis rows (materialised from the sparse ones)."""
         zero, N = self.field.zero, self.S.N
         rows = []
@@ -218,7 +218,7 @@ class DecompositionWork:
         return tuple(rows)
 
     @cached_property
-    def absorption(self) -> tuple[tuple, ...]:
+    def absorption(self) -> tuple[tuple[Any, ...], ...]:
         """``α_i(s) = sum_k b_{i,k}(s)`` for every state and class (on ``T``: the absorbing solve)."""
         field, S = self.field, self.S
         on_T = self.basis_transient.absorption
@@ -234,7 +234,7 @@ class DecompositionWork:
             rows.append(tuple(row))
         return tuple(rows)
 
-    def _assemble(self, name: str, on_class) -> tuple:
+    def _assemble(self, name: str, on_class: Callable[[int, int], Any]) -> tuple[Any, ...]:
         """A vector that is ``on_class(i, k)`` on ``C_{i,k}`` and the basis combination on ``T``."""
         S, sums = self.S, self.transient_sums[name]
         return tuple(sums[s] if S.class_of[s] < 0 else on_class(S.class_of[s], S.phase_of[s]) for s in range(S.n))
@@ -246,7 +246,7 @@ class DecompositionWork:
         return "basis_transient" not in vars(self) and all(d == 1 for d in self.S.periods)
 
     @cached_property
-    def g_star(self) -> tuple:
+    def g_star(self) -> tuple[Any, ...]:
         """``g* = θ_{phase}`` on the classes, ``sum θ b`` on ``T`` (``= ρ`` when every class is aperiodic)."""
         if self._aperiodic_without_basis():
             return self.rho
@@ -254,7 +254,7 @@ class DecompositionWork:
         return self._assemble("g_star", lambda i, k: theta[col_of[(i, k)]])
 
     @cached_property
-    def psi(self) -> tuple:
+    def psi(self) -> tuple[Any, ...]:
         """``ψ = c_{i,k}`` on ``C_{i,k}``, ``sum c b`` on ``T`` (``= 0`` when every class is aperiodic)."""
         if self._aperiodic_without_basis():
             return (self.field.zero,) * self.S.n
@@ -262,7 +262,7 @@ class DecompositionWork:
         return self._assemble("psi", lambda i, k: c[col_of[(i, k)]])
 
     @cached_property
-    def rho(self) -> tuple:
+    def rho(self) -> tuple[Any, ...]:
         """``ρ = γ_i`` on ``F_i``; on ``T`` from the basis sums when they are known over ``QQ``, else by one
         absorbing solve."""
         if not self.field.splits_periods and ("transient_sums" in vars(self) or "basis_transient" in vars(self)):
@@ -271,7 +271,7 @@ class DecompositionWork:
         return gain(self.chain, stationary=self.stationary)
 
     @cached_property
-    def v_star(self) -> tuple:
+    def v_star(self) -> tuple[Any, ...]:
         """``v*``: the gauge solves on the classes, ``h - ψ + P∞v*`` on ``T``."""
         # On T, v* = h - ψ + P∞v* (thm:comparison_gain_bias): h's absorbing solve has a far smaller
         # answer than v*'s own (whose right-hand side r - g* carries every period's phase
@@ -285,6 +285,6 @@ class DecompositionWork:
         return tuple(v_rec[s] if s in v_rec else (bias_[s] + sums["Pinf_v"][s]) - sums["psi"][s] for s in range(self.S.n))
 
     @cached_property
-    def h(self) -> tuple:
+    def h(self) -> tuple[Any, ...]:
         """The normalized bias by the classical route (:func:`~exactpte.solves.classical.bias`)."""
         return bias(self.chain, stationary=self.stationary, rho=self.rho)

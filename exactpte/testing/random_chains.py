@@ -25,15 +25,22 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
 from exactpte.errors import UsageError
 from exactpte.model.chain import MarkovRewardProcess
 from exactpte.model.parametric import ParametricChain
 
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 __all__ = ["ChainBounds", "build_chain", "draw_spec", "random_chain", "random_small_chain", "parametrize", "ChainSpec", "FAMILIES",
            "draw_sweep_chain", "sweep_chain"]
 
 IntSource = Callable[[int, int], int]
+IntArray: TypeAlias = "npt.NDArray[np.int64]"
+"""An edge or reward array of :func:`random_chain_arrays`."""
 
 
 class ChainSpec:
@@ -112,7 +119,7 @@ class ChainBounds:
         if unknown:
             raise UsageError(f"unknown chain bound(s) {', '.join(unknown)}; the bounds are "
                              f"{', '.join(f.name for f in dataclasses.fields(cls))}")
-        return dataclasses.replace(base, **overrides)
+        return cls(**{**dataclasses.asdict(base), **overrides})
 
 
 def draw_spec(integer: IntSource, bounds: ChainBounds | None = None, **overrides: int | None) -> ChainSpec:
@@ -196,7 +203,15 @@ def _classes_of_size(integer: IntSource, n_rec: int, *, max_classes: int, max_pe
     return classes
 
 
-def _family_spec(integer: IntSource, family: str, n: int, max_period: int) -> tuple[ChainSpec, dict]:
+class _ShapeOptions(TypedDict, total=False):
+    """The :func:`build_chain` options a chain family sets."""
+
+    out_degree: tuple[int, int]
+    spread_entry: bool
+    transient_shape: str
+
+
+def _family_spec(integer: IntSource, family: str, n: int, max_period: int) -> tuple[ChainSpec, _ShapeOptions]:
     """The shape of a chain of family ``family`` with exactly ``n`` states, and ``build_chain`` options."""
     if family == "cycle":
         return ChainSpec([[1] * n], 0), {"out_degree": (1, 1)}
@@ -240,7 +255,7 @@ def draw_sweep_chain(integer: IntSource, *, min_states: int = 1, max_states: int
     if family == "mixed":
         spec = draw_spec(integer, max_states=n, max_period=max_period, max_transient=n, max_phase_size=n,
                          min_classes=2 if n >= 3 else 1, min_transient=1, min_first_period=min(2, max_period))
-        opts: dict = {"spread_entry": True}
+        opts: _ShapeOptions = {"spread_entry": True}
     else:
         spec, opts = _family_spec(integer, family, n, max_period)
     opts.setdefault("out_degree", (1, max_out_degree))
@@ -440,7 +455,7 @@ def random_chain_arrays(
     periods: Sequence[int] = (1, 2, 3, 4),
     transient_target_percent: int | None = None,
     max_denominator: int = 10,
-):
+) -> tuple["IntArray", "IntArray", "IntArray", "IntArray", "IntArray"]:
     """The benchmark family of :func:`random_chain`, drawn vectorised (10^6 states in about a second):
     ``(rows, cols, numerators, denominators, rewards)`` integer arrays for
     :meth:`~exactpte.MarkovRewardProcess.from_arrays`.
@@ -506,7 +521,7 @@ def random_chain_arrays(
 
 
 def parametrize(chain: MarkovRewardProcess, integer: IntSource, *, params: Sequence[str] = ("p",), max_rows: int = 3,
-                max_rewards: int = 2, products: bool = False, squares: bool = False):
+                max_rewards: int = 2, products: bool = False, squares: bool = False) -> ParametricChain:
     """A parametric chain from a rational one, valid by construction.
 
     Up to ``max_rows`` rows with two or more edges get ``P(s, a) = m·x`` and ``P(s, b) = m·(1 - x)``

@@ -113,7 +113,7 @@ def edge_case_chains() -> st.SearchStrategy[MarkovRewardProcess]:
 
 
 @st.composite
-def parametric_chains(draw: st.DrawFn, *, params: tuple[str, ...] = ("p", "q"), max_parametric_rows: int = 3,
+def parametric_chains(draw: st.DrawFn, /, *, params: tuple[str, ...] = ("p", "q"), max_parametric_rows: int = 3,
                       **chain_kwargs: Any) -> ParametricChain:
     """Parametric chains valid by construction (:func:`exactpte.testing.random_chains.parametrize` on a drawn
     chain): the generic region contains ``(0, 1)^k``, so :func:`generic_points` lie inside it."""
