@@ -1,0 +1,378 @@
+"""Proofs for whole families: the symbolic checks on every stratum of a parametric chain.
+
+A parametric chain's decomposition on a stratum (:func:`exactpte.stratify`) is a list of rational
+functions of the stratum's free parameters.  A symbolic check (:mod:`proofs_check.symbolic_checks`)
+reduces each identity to residuals over ``QQ(params)``; a residual that is the zero rational
+function vanishes at every point of the stratum where the closed forms are defined, so the identity
+is **proved** for every chain of the stratum once each irreducible factor of a denominator involved
+is certified nonzero on the region (:meth:`Region.nonzero_certificate`).  Inequalities are decided
+exactly where a certificate exists (:meth:`Region.sign`: one parameter by Sturm sequences, a
+polynomial whose coefficients have one sign in parameters positive on the region, or the positive
+chart of a weight parametrisation), otherwise checked at stated rational points (strength
+``witnesses``).  An identity that fails as rational functions is refuted at a rational point of the
+region, where the rational check of :mod:`proofs_check.checks` fails too.
+
+Examples
+--------
+>>> import exactpte
+>>> m = exactpte.ParametricChain([["1-p", "p"], ["q", "1-q"]], ["a", "b"], params=["p", "q", "a", "b"])
+>>> verdicts = check_family(m)
+>>> sum(v.strength == "proved" and v.holds is True for v in verdicts) >= 10
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import flint
+
+import exactpte
+from exactpte.chain import Chain, MarkovRewardProcess
+from exactpte.fields import RationalFunctionField
+from exactpte.fields.region import has_valid_point, vanishes_in_region
+
+from .claimed import Claimed, from_decomposition
+from .registry import CHECKS, NotApplicable, Verdict, run_checks
+from .strength import Strength
+from .symbolic_checks import NOT_PROVABLE, SYMBOLIC_CHECKS, Finding, SymbolicContext
+
+__all__ = ["FamilyVerdict", "Region", "check_family", "check_stratum", "prove", "evaluate_claim", "counterexample_point",
+           "STRUCTURE_KEYS", "SAMPLES"]
+
+STRUCTURE_KEYS = tuple(k for k in CHECKS if k.startswith("structure:"))
+"""The structure checks: they read only the support graph, which is fixed on a stratum."""
+
+SAMPLES = 24
+"""How many rational points of the region an inequality without a certificate is checked at."""
+
+
+@dataclass
+class FamilyVerdict(Verdict):
+    """A verdict on one stratum of a family: the :class:`~proofs_check.registry.Verdict` fields, the
+    stratum's index and conditions, and the strength of the evidence (:class:`~proofs_check.strength.Strength`)."""
+
+    strength: str = Strength.PROVED.value
+    stratum: int = 0
+    where: tuple[str, ...] = ()
+    counterexample: dict[str, str] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The verdict as a JSON-ready dict, with ``strength``, ``stratum``, ``where`` and any ``counterexample`` point."""
+        out = super().to_dict()
+        out.update(strength=self.strength, stratum=self.stratum, where=list(self.where))
+        if self.counterexample is not None:
+            out["counterexample"] = self.counterexample
+        return out
+
+
+@dataclass
+class Region:
+    """Where a family's closed forms hold: every non-constant support entry ``> 0`` and no inequation
+    (a polynomial of the field's ring) zero.  ``rows``: optional groups of parameters ``x`` of a
+    weight chart, each row's entries ``x_k`` and ``1 - sum x_k`` (the exhaustive graphs), so the region
+    is the image of ``w > 0`` under ``x_k = w_k / (1 + sum w)``."""
+
+    field: RationalFunctionField
+    entries: list[Any]
+    inequations: list[Any] = field(default_factory=list)
+    rows: list[list[int]] | None = None
+    where: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        gens = [self.field.variable(p) for p in self.field.params]
+        self.positive = {k for k, g in enumerate(gens) if any(e == g for e in self.entries)}
+        if self.rows:
+            self.positive |= {k for row in self.rows for k in row}
+        self._neq_factors = [g for f in self.inequations for g in self.field.irreducible_factors(f)]
+
+    def _charted(self, g: Any) -> Any:
+        """``g(w / s) * prod_i s_i^{deg_i g}`` with ``s_i = 1 + sum_{k in row i} w_k`` (a polynomial: the
+        positive chart of the weight parametrisation), or ``g`` itself without rows."""
+        if not self.rows:
+            return g
+        ctx, out = g.context(), None
+        gens = ctx.gens()
+        sums = [ctx.constant(1) + sum((gens[k] for k in row), ctx.constant(0)) for row in self.rows]
+        terms = g.to_dict()
+        top = [max((sum(e[k] for k in row) for e in terms), default=0) for row in self.rows]
+        for exps, c in terms.items():
+            term = ctx.from_dict({exps: int(c)})
+            for i, row in enumerate(self.rows):
+                term *= sums[i] ** (top[i] - sum(exps[k] for k in row))
+            out = term if out is None else out + term
+        return out if out is not None else g
+
+    def _one_sign(self, g: Any) -> int:
+        """``1`` or ``-1`` when ``g`` (charted) has coefficients of one sign and only positive parameters, else ``0``."""
+        if g.is_constant():
+            c = g.leading_coefficient() if not g.is_zero() else 0
+            return (c > 0) - (c < 0)
+        h = self._charted(g)
+        used = [k for k, d in enumerate(h.degrees()) if d]
+        if any(k not in self.positive for k in used):
+            return 0
+        coeffs = [int(c) for c in h.coeffs()]
+        return 1 if all(c > 0 for c in coeffs) else -1 if all(c < 0 for c in coeffs) else 0
+
+    def nonzero_certificate(self, g: Any) -> str | None:
+        """Why the irreducible polynomial ``g`` has no zero on the region, or ``None`` when no certificate is found."""
+        if g.is_constant():
+            return "a nonzero constant"
+        if g in self._neq_factors or -g in self._neq_factors:
+            return "a condition of the stratum"
+        if self._one_sign(g):
+            return "coefficients of one sign in parameters positive on the region" + (" (weight chart)" if self.rows else "")
+        if len(self.field.params) == 1 and vanishes_in_region(self.field, self.entries, g) is False:
+            return "no real root in the region (Sturm sequences)"
+        return None
+
+    def sign(self, value: Any, strict: bool) -> bool | None:
+        """Whether ``value >= 0`` (``> 0`` when ``strict``) on the whole region, decided exactly; ``None``
+        when no certificate decides it (then it is sampled)."""
+        if value == 0:
+            return not strict
+        sn, sd = self._one_sign(value.num), self._one_sign(value.den)
+        if sn and sd:
+            return sn * sd > 0
+        if len(self.field.params) == 1:
+            negative_somewhere = has_valid_point(self.field, [*self.entries, -value], self.inequations)
+            if negative_somewhere:
+                return False
+            return True if not strict else (vanishes_in_region(self.field, self.entries, value.num) is False or None)
+        return None
+
+    def points(self, count: int, *, seed: int = 0) -> list[list[flint.fmpq]]:
+        """Up to ``count`` distinct rational points of the region (weights through the chart; else random small
+        rationals tried against every entry and inequation)."""
+        rng = random.Random(f"region:{seed}")
+        out: list[list[flint.fmpq]] = []
+        m = len(self.field.params)
+        for _attempt in range(50 * count):
+            if len(out) >= count:
+                break
+            point = [flint.fmpq(rng.randint(-6, 6), rng.randint(1, 7)) for _ in range(m)]
+            if self.rows:
+                for row in self.rows:
+                    w = [flint.fmpq(rng.randint(1, 9), rng.randint(1, 5)) for _ in row]
+                    total = 1 + sum(w, flint.fmpq(0))
+                    for k, wk in zip(row, w):
+                        point[k] = wk / total
+            if point not in out and self.contains(point):
+                out.append(point)
+        return out
+
+    def contains(self, point: Sequence[flint.fmpq]) -> bool:
+        """Whether every entry is positive and no inequation vanishes at ``point``."""
+        F = self.field
+        try:
+            return all(F.evaluate(e, list(point)) > 0 for e in self.entries) and \
+                all(F._eval_poly(f, list(point)) != 0 for f in self.inequations)
+        except ZeroDivisionError:
+            return False
+
+
+def _values(claimed: Claimed, uses: Sequence[str]) -> list[Any]:
+    """Every field element of the claimed quantities ``uses`` (nested rows flattened)."""
+    out: list[Any] = []
+    for name in uses:
+        x = getattr(claimed, name, None)
+        stack = [x] if x is not None else []
+        while stack:
+            y = stack.pop()
+            if isinstance(y, (tuple, list)):
+                stack.extend(y)
+            else:
+                out.append(y)
+    return out
+
+
+def _uncertified(region: Region, values: Sequence[Any], chain: Chain, cache: dict[str, str | None]) -> list[str]:
+    """The irreducible denominator factors among ``values`` and the chain's entries that have no certificate."""
+    F = region.field
+    bad: list[str] = []
+    dens = {id(x.den): x.den for x in [*values, *(e for _i, _j, e in chain.edges()), *chain.r]
+            if hasattr(x, "den") and not x.den.is_constant()}
+    for den in dens.values():
+        for g in F.irreducible_factors(den):
+            text = F.poly_text(g)
+            if text not in cache:
+                cache[text] = region.nonzero_certificate(g)
+            if cache[text] is None and text not in bad:
+                bad.append(text)
+    return bad
+
+
+def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequence[str] | None = None,
+          seed: int = 0, samples: int = SAMPLES, stratum: int = 0) -> list[FamilyVerdict]:
+    """Every symbolic check (or ``only``) on one family: ``chain`` over ``QQ(params)`` (or ``QQ``: then each
+    verdict is ``exact``), ``claimed`` its closed forms, ``region`` where they are claimed to hold.
+
+    A check is ``proved`` when every residual is zero, every sign is decided on the region and every
+    denominator factor has a certificate; ``witnesses`` when a sign was only sampled (at ``samples``
+    stated points); failed with a rational counterexample point when a residual is not zero or a
+    sampled sign fails.  Checks with no symbolic form are reported not applicable, with the reason
+    (:data:`~proofs_check.symbolic_checks.NOT_PROVABLE`).
+    """
+    ctx = SymbolicContext(chain, claimed)
+    keys = list(only) if only else list(dict.fromkeys([*STRUCTURE_KEYS, *SYMBOLIC_CHECKS, *CHECKS]))
+    where = region.where if region is not None else ()
+    exact = region is None
+    base = Strength.EXACT.value if exact else Strength.PROVED.value
+    cache: dict[str, str | None] = {}
+    out: list[FamilyVerdict] = []
+    structure = [k for k in keys if k in STRUCTURE_KEYS]
+    for v in run_checks(chain, claimed, only=structure) if structure else []:  # the support graph only
+        out.append(FamilyVerdict(v.key, v.statement, v.holds, v.detail, v.seconds, v.kind, base, stratum, where))
+    for key in keys:
+        if key in STRUCTURE_KEYS:
+            continue
+        statement = CHECKS[key].statement if key in CHECKS else key
+        if key not in SYMBOLIC_CHECKS:
+            reason = NOT_PROVABLE.get(key, "a statement about the estimator or its stability, not an identity of the closed forms")
+            out.append(FamilyVerdict(key, statement, None, f"not provable symbolically: {reason}", 0.0, "exact", "", stratum, where))
+            continue
+        verdict = _one(key, statement, ctx, region, cache, seed=seed, samples=samples, base=base)
+        verdict.stratum, verdict.where = stratum, where
+        out.append(verdict)
+    return out
+
+
+def _one(key: str, statement: str, ctx: SymbolicContext, region: Region | None, cache: dict[str, str | None], *,
+         seed: int, samples: int, base: str) -> FamilyVerdict:
+    import time
+
+    t0 = time.perf_counter()
+    try:
+        found = SYMBOLIC_CHECKS[key](ctx)
+    except (IndexError, KeyError, ValueError, ZeroDivisionError, TypeError) as e:
+        return FamilyVerdict(key, statement, False, f"check could not be evaluated on this claim ({type(e).__name__}: {e})",
+                             time.perf_counter() - t0, strength=base)
+    if isinstance(found, NotApplicable):
+        return FamilyVerdict(key, statement, None, found.reason, time.perf_counter() - t0, strength="")
+    verdict = _judge(key, statement, ctx, found, region, cache, seed=seed, samples=samples, base=base)
+    verdict.seconds = time.perf_counter() - t0
+    return verdict
+
+
+def _judge(key: str, statement: str, ctx: SymbolicContext, found: Finding, region: Region | None,
+           cache: dict[str, str | None], *, seed: int, samples: int, base: str) -> FamilyVerdict:
+    """A finding as a verdict: residuals refute (with a point), signs are decided or sampled, denominators certified."""
+    if found.residuals:
+        what, value = found.residuals[0]
+        point = counterexample_point(region, [value], seed=seed) if region is not None else None
+        detail = f"{what} is {value}, not 0" + (f" ({len(found.residuals)} such entries)" if len(found.residuals) > 1 else "")
+        return FamilyVerdict(key, statement, False, detail, strength=base, counterexample=_named(region, point))
+    sampled: list[tuple[str, Any, bool]] = []
+    for what, value, strict in found.signs:
+        decided = _sign(value, strict, region)
+        if decided is False:
+            point = counterexample_point(region, [value], seed=seed, sign=strict) if region is not None else None
+            return FamilyVerdict(key, statement, False, f"{what} fails", strength=base, counterexample=_named(region, point))
+        if decided is None:
+            sampled.append((what, value, strict))
+    if sampled:
+        assert region is not None
+        points = region.points(samples, seed=seed)
+        for what, value, strict in sampled:
+            for point in points:
+                x = region.field.evaluate(value, point)
+                if x < 0 or (strict and x == 0):
+                    return FamilyVerdict(key, statement, False, f"{what} fails", strength=Strength.WITNESSES.value,
+                                         counterexample=_named(region, point))
+        return FamilyVerdict(key, statement, True, f"identities proved; {len(sampled)} inequalit(ies) held at {len(points)} "
+                             f"rational points of the region (no exact certificate), e.g. {sampled[0][0]}",
+                             strength=Strength.WITNESSES.value)
+    if region is not None:
+        bad = _uncertified(region, _values(ctx.claimed, found.uses), ctx.chain, cache)
+        if bad:
+            return FamilyVerdict(key, statement, True, "holds as an identity of rational functions; denominator factor(s) "
+                                 f"{', '.join(bad[:3])} not certified nonzero on the region", strength=Strength.EXACT.value)
+    return FamilyVerdict(key, statement, True, "", strength=base)
+
+
+def _sign(value: Any, strict: bool, region: Region | None) -> bool | None:
+    if region is None or not hasattr(value, "num"):
+        return bool(value > 0 if strict else value >= 0)
+    return region.sign(value, strict)
+
+
+def _named(region: Region | None, point: Sequence[flint.fmpq] | None) -> dict[str, str] | None:
+    if region is None or point is None:
+        return None
+    return {p: str(x) for p, x in zip(region.field.params, point)}
+
+
+def counterexample_point(region: Region | None, values: Sequence[Any], *, seed: int = 0, sign: bool | None = None,
+                         tries: int = 400) -> list[flint.fmpq] | None:
+    """A rational point of ``region`` where the first of ``values`` is nonzero (``sign=None``), negative
+    (``sign=False``) or not positive (``sign=True``), every value defined; ``None`` when none is found."""
+    if region is None:
+        return None
+    F = region.field
+    for point in region.points(tries, seed=seed):
+        try:
+            x = [F.evaluate(v, point) for v in values][0]
+        except ZeroDivisionError:
+            continue
+        if (sign is None and x != 0) or (sign is False and x < 0) or (sign is True and x <= 0):
+            return point
+    return None
+
+
+def evaluate_claim(claimed: Claimed, field: RationalFunctionField, point: Sequence[flint.fmpq]) -> Claimed:
+    """The claim's closed forms at a rational point (structure kept), for the rational checks."""
+
+    def at(x: Any) -> Any:
+        if isinstance(x, (tuple, list)):
+            return tuple(at(y) for y in x)
+        return field.evaluate(x, list(point)) if hasattr(x, "num") else x
+
+    changes = {name: at(getattr(claimed, name)) for name in ("basis", "theta", "g_star", "v_star", "rho", "h", "psi",
+                                                             "stationary", "class_gain", "absorption")
+               if getattr(claimed, name) is not None}
+    return claimed.replace(**changes)
+
+
+def region_of(stratum: Any, chain: Chain) -> Region | None:
+    """The region of one stratum in its own parameters (``None`` for a stratum that is a single chain)."""
+    F = chain.field
+    if not isinstance(F, RationalFunctionField) or not F.params:
+        return None
+    entries = list(dict.fromkeys(e for _i, _j, e in chain.edges() if not e.is_constant()))
+    neqs = [F.convert(c.text, "a stratum's condition").num for c in stratum.inequations]
+    return Region(F, entries, neqs, where=tuple(stratum.where))
+
+
+def check_stratum(index: int, stratum: Any, *, only: Sequence[str] | None = None, seed: int = 0) -> list[FamilyVerdict]:
+    """The symbolic checks on one stratum of :func:`exactpte.stratify` (a pointwise stratum: none)."""
+    if stratum.decomposition is None:
+        return [FamilyVerdict("stratum", "closed forms on the stratum", None,
+                              "pointwise stratum (no rational elimination): checked at points only", strength="",
+                              stratum=index, where=tuple(stratum.where))]
+    chain = stratum.chain
+    claimed = from_decomposition(stratum.decomposition, with_P_inf=False, with_hitting_times=False)
+    return prove(chain, claimed, region_of(stratum, chain), only=only, seed=seed, stratum=index)
+
+
+def check_family(chain: exactpte.ParametricChain, *, only: Sequence[str] | None = None, seed: int = 0) -> list[FamilyVerdict]:
+    """Every symbolic check on every stratum of a parametric chain (:func:`exactpte.stratify`)."""
+    strat = exactpte.stratify(chain)
+    return [v for k, s in enumerate(strat.strata) for v in check_stratum(k, s, only=only, seed=seed)]
+
+
+def rational_failure(chain: exactpte.ParametricChain, claimed: Claimed, point: Sequence[flint.fmpq],
+                     key: str) -> tuple[MarkovRewardProcess, list[Verdict]]:
+    """The rational chain at ``point`` and the rational checks (``key`` and every check of the paper that
+    reads the claim) of the claim evaluated there: a counterexample confirmed at the rational level."""
+    values: Mapping[str, Any] = {p: x for p, x in zip(chain.params, point)}
+    rational = chain.at(values)
+    at_point = evaluate_claim(claimed, chain.field, point)
+    keys = [key] if key in CHECKS else [k for k in CHECKS if CHECKS[k].kind == "exact"]
+    return rational, run_checks(rational, at_point, only=keys)
+
+
+Judge = Callable[[Chain, Any], object]
