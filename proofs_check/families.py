@@ -190,20 +190,44 @@ def _values(claimed: Claimed, uses: Sequence[str]) -> list[Any]:
     return out
 
 
-def _uncertified(region: Region, values: Sequence[Any], chain: Chain, cache: dict[str, str | None]) -> list[str]:
-    """The irreducible denominator factors among ``values`` and the chain's entries that have no certificate."""
-    F = region.field
-    bad: list[str] = []
-    dens = {id(x.den): x.den for x in [*values, *(e for _i, _j, e in chain.edges()), *chain.r]
-            if hasattr(x, "den") and not x.den.is_constant()}
-    for den in dens.values():
-        for g in F.irreducible_factors(den):
-            text = F.poly_text(g)
-            if text not in cache:
-                cache[text] = region.nonzero_certificate(g)
-            if cache[text] is None and text not in bad:
-                bad.append(text)
-    return bad
+class Denominators:
+    """Certificates that the denominators of a claim's closed forms do not vanish on a region, computed
+    once per irreducible factor (a graph's quantities share their denominators)."""
+
+    def __init__(self, region: Region, chain: Chain, claimed: Claimed) -> None:
+        self.region, self.claimed = region, claimed
+        self._factors: dict[str, list[Any]] = {}
+        self._certificates: dict[str, str | None] = {}
+        self._by_quantity: dict[str, list[str]] = {}
+        self.chain_bad = self._bad([*(e for _i, _j, e in chain.edges()), *chain.r])
+
+    def _bad(self, values: Sequence[Any]) -> list[str]:
+        F = self.region.field
+        bad: list[str] = []
+        for x in values:
+            if not hasattr(x, "den") or x.den.is_constant():
+                continue
+            key = str(x.den)
+            if key not in self._factors:
+                self._factors[key] = F.irreducible_factors(x.den)
+            for g in self._factors[key]:
+                gk = str(g)
+                if gk not in self._certificates:
+                    self._certificates[gk] = self.region.nonzero_certificate(g)
+                if self._certificates[gk] is None:
+                    text = F.poly_text(g)
+                    if text not in bad:
+                        bad.append(text)
+        return bad
+
+    def uncertified(self, uses: Sequence[str]) -> list[str]:
+        """The uncertified irreducible denominator factors of the quantities ``uses`` and of the chain's entries."""
+        out = list(self.chain_bad)
+        for name in uses:
+            if name not in self._by_quantity:
+                self._by_quantity[name] = self._bad(_values(self.claimed, [name]))
+            out += [t for t in self._by_quantity[name] if t not in out]
+        return out
 
 
 def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequence[str] | None = None,
@@ -222,7 +246,7 @@ def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequen
     where = region.where if region is not None else ()
     exact = region is None
     base = Strength.EXACT.value if exact else Strength.PROVED.value
-    cache: dict[str, str | None] = {}
+    cache = Denominators(region, chain, claimed) if region is not None else None
     out: list[FamilyVerdict] = []
     structure = [k for k in keys if k in STRUCTURE_KEYS]
     for v in run_checks(chain, claimed, only=structure) if structure else []:  # the support graph only
@@ -241,7 +265,7 @@ def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequen
     return out
 
 
-def _one(key: str, statement: str, ctx: SymbolicContext, region: Region | None, cache: dict[str, str | None], *,
+def _one(key: str, statement: str, ctx: SymbolicContext, region: Region | None, cache: Denominators | None, *,
          seed: int, samples: int, base: str) -> FamilyVerdict:
     import time
 
@@ -259,19 +283,20 @@ def _one(key: str, statement: str, ctx: SymbolicContext, region: Region | None, 
 
 
 def _judge(key: str, statement: str, ctx: SymbolicContext, found: Finding, region: Region | None,
-           cache: dict[str, str | None], *, seed: int, samples: int, base: str) -> FamilyVerdict:
+           cache: Denominators | None, *, seed: int, samples: int, base: str) -> FamilyVerdict:
     """A finding as a verdict: residuals refute (with a point), signs are decided or sampled, denominators certified."""
     if found.residuals:
         what, value = found.residuals[0]
         point = counterexample_point(region, [value], seed=seed) if region is not None else None
         detail = f"{what} is {value}, not 0" + (f" ({len(found.residuals)} such entries)" if len(found.residuals) > 1 else "")
-        return FamilyVerdict(key, statement, False, detail, strength=base, counterexample=_named(region, point))
+        return FamilyVerdict(key, statement, False, detail, strength=Strength.EXACT.value, counterexample=_named(region, point))
     sampled: list[tuple[str, Any, bool]] = []
     for what, value, strict in found.signs:
         decided = _sign(value, strict, region)
         if decided is False:
             point = counterexample_point(region, [value], seed=seed, sign=strict) if region is not None else None
-            return FamilyVerdict(key, statement, False, f"{what} fails", strength=base, counterexample=_named(region, point))
+            return FamilyVerdict(key, statement, False, f"{what} fails", strength=Strength.EXACT.value,
+                                 counterexample=_named(region, point))
         if decided is None:
             sampled.append((what, value, strict))
     if sampled:
@@ -286,8 +311,8 @@ def _judge(key: str, statement: str, ctx: SymbolicContext, found: Finding, regio
         return FamilyVerdict(key, statement, True, f"identities proved; {len(sampled)} inequalit(ies) held at {len(points)} "
                              f"rational points of the region (no exact certificate), e.g. {sampled[0][0]}",
                              strength=Strength.WITNESSES.value)
-    if region is not None:
-        bad = _uncertified(region, _values(ctx.claimed, found.uses), ctx.chain, cache)
+    if cache is not None:
+        bad = cache.uncertified(found.uses)
         if bad:
             return FamilyVerdict(key, statement, True, "holds as an identity of rational functions; denominator factor(s) "
                                  f"{', '.join(bad[:3])} not certified nonzero on the region", strength=Strength.EXACT.value)
@@ -371,8 +396,118 @@ def rational_failure(chain: exactpte.ParametricChain, claimed: Claimed, point: S
     values: Mapping[str, Any] = {p: x for p, x in zip(chain.params, point)}
     rational = chain.at(values)
     at_point = evaluate_claim(claimed, chain.field, point)
-    keys = [key] if key in CHECKS else [k for k in CHECKS if CHECKS[k].kind == "exact"]
-    return rational, run_checks(rational, at_point, only=keys)
+    verdicts = run_checks(rational, at_point, only=[key]) if key in CHECKS else []
+    if not any(v.holds is False for v in verdicts):  # the same statement is judged by another rational check there
+        verdicts = run_checks(rational, at_point, only=[k for k in CHECKS if CHECKS[k].kind == "exact"])
+    return rational, verdicts
 
 
-Judge = Callable[[Chain, Any], object]
+QUANTITIES = ("basis", "theta", "g_star", "v_star", "rho", "h", "psi", "stationary", "class_gain", "absorption")
+"""The claim's closed forms the symbolic checks read (``P_inf`` and ``hitting_times`` are not read)."""
+
+
+def _deep(x: Any, leaf: Callable[[Any, str], Any], where: str) -> Any:
+    if isinstance(x, list):
+        return tuple(_deep(y, leaf, f"{where}[{k}]") for k, y in enumerate(x))
+    return leaf(x, where)
+
+
+def parametric_claim(data: Mapping[str, Any], chain: exactpte.ParametricChain) -> Claimed:
+    """A claimed decomposition in the JSON contract whose numbers are closed forms in the chain's parameters
+    (expression strings as ``exactpte decompose --json`` writes them), each read by exactpte's expression
+    parser (never evaluated).  The structure keys are read and checked by
+    :func:`~proofs_check.claimed.from_json_dict`; a claim without ``absorption`` on a chain without
+    transient states gets the one it implies (1 on its own class)."""
+    from exactpte.errors import ChainFileError, ExactpteError
+
+    from .claimed import from_json_dict
+
+    if not isinstance(data, Mapping):
+        raise ChainFileError("a result is a JSON object (the contract of 'exactpte decompose --json')")
+    F = chain.field
+    shaped = {k: (_deep(v, lambda _x, _w: "0", k) if k in QUANTITIES and isinstance(v, list) else v) for k, v in data.items()}
+    shaped = {k: (_lists(v) if isinstance(v, tuple) else v) for k, v in shaped.items()}
+    shaped.pop("P_inf", None)
+    shaped.pop("hitting_times", None)
+    skeleton = from_json_dict(dict(shaped), chain.n)
+
+    def leaf(x: Any, where: str) -> Any:
+        if isinstance(x, bool) or not isinstance(x, (str, int)):
+            raise ChainFileError(f"result {where} must be a number or an expression string, got {x!r:.40}")
+        try:
+            return F.convert(x, f"result {where}")
+        except ExactpteError as e:
+            raise ChainFileError(str(e)) from None
+
+    values = {k: _deep(data[k], leaf, k) for k in QUANTITIES if isinstance(data.get(k), list) and getattr(skeleton, k) is not None}
+    claimed = skeleton.replace(**values)
+    if claimed.absorption is None and claimed.transient is not None and not claimed.transient:
+        owner = {s: i for i, members in enumerate(claimed.classes) for s in members}
+        claimed = claimed.replace(absorption=tuple(tuple(F.one if owner.get(s) == i else F.zero for i in range(len(claimed.classes)))
+                                                   for s in range(chain.n)))
+    return claimed
+
+
+def _lists(x: Any) -> Any:
+    return [_lists(y) for y in x] if isinstance(x, tuple) else x
+
+
+def check_claim(chain: exactpte.ParametricChain, claimed: Claimed, *, only: Sequence[str] | None = None,
+                seed: int = 0) -> list[FamilyVerdict]:
+    """The symbolic checks of a claimed closed form on the chain's generic stratum (where a closed form for the
+    whole family holds); every failure comes with a rational point of the region where the rational check
+    of the claim evaluated there fails too (:func:`rational_failure`), named in the detail."""
+    strat = exactpte.stratify(chain)
+    generic = strat.strata[0]
+    region = region_of(generic, chain) if generic.chain is chain or not generic.equations else None
+    if region is None:
+        region = Region(chain.field, list(dict.fromkeys(e for _i, _j, e in chain.edges() if not e.is_constant())))
+    verdicts = prove(chain, claimed, region, only=only, seed=seed)
+    for v in verdicts:
+        if v.holds is False and v.counterexample is not None:
+            point = [flint.fmpq(*map(int, x.split("/"))) if "/" in x else flint.fmpq(int(x)) for x in v.counterexample.values()]
+            _, rational = rational_failure(chain, claimed, point, v.key)
+            failed = [r for r in rational if r.holds is False]
+            v.detail += (f"; at {v.counterexample} the rational check {failed[0].key} fails: {failed[0].detail[:200]}" if failed
+                         else f"; at {v.counterexample} no rational check of the paper fails")
+    return verdicts
+
+
+def verdict_lines(verdicts: Sequence[FamilyVerdict]) -> str:
+    """The verdicts as text, stratum by stratum (its conditions first), with a summary of strengths."""
+    lines: list[str] = []
+    w = max((len(v.key) for v in verdicts), default=0)
+    stratum = None
+    for v in verdicts:
+        if v.stratum != stratum:
+            stratum = v.stratum
+            lines.append(f"stratum {v.stratum}: {', '.join(v.where) or 'a single chain'}")
+        mark = {"held": "ok", "failed": "FAIL"}.get(v.status, "n/a")
+        detail = v.detail if v.status != "held" or v.strength != Strength.PROVED.value else ""
+        lines.append(f"  {v.key.ljust(w)}  {mark:4}  {(v.strength or '-'):9}  {detail[:240]}".rstrip())
+    counts: dict[str, int] = {}
+    for v in verdicts:
+        if v.holds is not None:
+            tag = "failed" if v.holds is False else v.strength
+            counts[tag] = counts.get(tag, 0) + 1
+    lines.append(", ".join(f"{n} {tag}" for tag, n in sorted(counts.items())) + f" ({len(verdicts)} verdicts)")
+    return "\n".join(lines)
+
+
+def family_main(args: Any, chain: exactpte.ParametricChain) -> int:
+    """``proofs-check chain`` / ``result`` on a parametric chain (the CLI's command body)."""
+    import json
+
+    from exactpte.errors import ChainFileError
+
+    if args.command == "chain":
+        verdicts = check_family(chain, only=args.only)
+    else:
+        try:
+            with open(args.result, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise ChainFileError(f"{args.result}: cannot read the result ({e})") from None
+        verdicts = check_claim(chain, parametric_claim(data, chain), only=args.only)
+    print(json.dumps([v.to_dict() for v in verdicts], indent=1) if args.json else verdict_lines(verdicts))
+    return 1 if any(v.holds is False for v in verdicts) else 0

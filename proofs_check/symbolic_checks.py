@@ -70,9 +70,10 @@ class Finding:
             self.residuals.append((f"{what}: length {len(lhs)} vs {len(rhs)}", 1))
             return
         for s, (a, b) in enumerate(zip(lhs, rhs)):
-            d = a - b
-            if d != 0:
-                self.residuals.append((f"{what} at entry {s}", d))
+            if a != b:  # canonical forms: equal elements compare equal without a subtraction
+                d = a - b
+                if d != 0:
+                    self.residuals.append((f"{what} at entry {s}", d))
 
     def zero(self, what: str, values: Sequence[Any]) -> None:
         """Record every entry of ``values`` that is not zero."""
@@ -134,23 +135,23 @@ class SymbolicContext:
         return [one if k == s else 0 * one for k in range(self.n)]
 
     @cached_property
-    def P_inf_rows(self) -> list[Vector]:
-        """``P_inf = sum_i alpha_i pi_i^T`` from the claimed absorption and stationary vectors (checked
-        against their defining equations by ``claim:absorption`` and ``claim:stationary``)."""
-        c = self.claimed
-        assert c.absorption is not None and c.stationary is not None
-        rows: list[Vector] = []
-        for s in range(self.n):
-            row: Vector = [0] * self.n
-            for i, members in enumerate(c.classes):
-                for y, pi in zip(members, c.stationary[i]):
-                    row[y] = row[y] + c.absorption[s][i] * pi
-            rows.append(row)
-        return rows
+    def P_inf_columns(self) -> list[Vector]:
+        """The columns ``P_inf e_y`` of ``P_inf = sum_i alpha_i pi_i^T``, from the claimed absorption and
+        stationary vectors (checked against their defining equations by ``claim:absorption`` and
+        ``claim:stationary``)."""
+        return [self.P_inf(self.unit(y)) for y in range(self.n)]
 
     def P_inf(self, v: Sequence[Any]) -> Vector:
-        """``P_inf v``."""
-        return [sum((x * v[y] for y, x in enumerate(row) if x != 0), 0 * v[0]) for row in self.P_inf_rows]
+        """``P_inf v = sum_i alpha_i (pi_i . v)``: one scalar per class, then the absorption columns."""
+        c = self.claimed
+        assert c.absorption is not None and c.stationary is not None
+        zero = 0 * v[0] if len(v) else 0
+        out: Vector = [zero] * self.n
+        for i, members in enumerate(c.classes):
+            weight = sum((pi * v[y] for y, pi in zip(members, c.stationary[i]) if v[y] != 0), zero)
+            if weight != 0:
+                out = [x + row[i] * weight for x, row in zip(out, c.absorption)]
+        return out
 
 
 Outcome: TypeAlias = "Finding | NotApplicable"
@@ -465,12 +466,12 @@ def _recurrent(ctx: SymbolicContext, f: Finding) -> None:
     """Closed SCCs are the recurrent classes: ``P_inf(y, y) = pi(y) > 0`` on them and ``P_inf`` has a
     zero column at every transient state."""
     closed = {s for members in ctx.graph.closed_classes() for s in members}
-    rows = ctx.P_inf_rows
+    columns = ctx.P_inf_columns
     for y in range(ctx.n):
         if y in closed:
-            f.signs.append((f"P_inf({y},{y}) > 0", rows[y][y], True))
+            f.signs.append((f"P_inf({y},{y}) > 0", columns[y][y], True))
         else:
-            f.zero(f"P_inf column {y}", [rows[s][y] for s in range(ctx.n)])
+            f.zero(f"P_inf column {y}", columns[y])
 
 
 @symbolic_check("prop:deterministic_cycle", "g_star", "v_star", "basis")
