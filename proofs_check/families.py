@@ -23,8 +23,9 @@ True
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,14 +147,16 @@ class Region:
         return None
 
     def points(self, count: int, *, seed: int = 0) -> list[list[flint.fmpq]]:
-        """Up to ``count`` distinct rational points of the region (weights through the chart; else random small
-        rationals tried against every entry and inequation)."""
+        """Up to ``count`` distinct rational points of the region (:meth:`iter_points`)."""
+        return list(itertools.islice(self.iter_points(seed=seed, attempts=50 * count), count))
+
+    def iter_points(self, *, seed: int = 0, attempts: int = 2000) -> Iterator[list[flint.fmpq]]:
+        """Distinct rational points of the region, drawn from ``seed``: weights through the chart, other
+        parameters small random rationals, each kept when every entry is positive and no inequation vanishes."""
         rng = random.Random(f"region:{seed}")
-        out: list[list[flint.fmpq]] = []
+        seen: list[list[flint.fmpq]] = []
         m = len(self.field.params)
-        for _attempt in range(50 * count):
-            if len(out) >= count:
-                break
+        for _attempt in range(attempts):
             point = [flint.fmpq(rng.randint(-6, 6), rng.randint(1, 7)) for _ in range(m)]
             if self.rows:
                 for row in self.rows:
@@ -161,9 +164,9 @@ class Region:
                     total = 1 + sum(w, flint.fmpq(0))
                     for k, wk in zip(row, w):
                         point[k] = wk / total
-            if point not in out and self.contains(point):
-                out.append(point)
-        return out
+            if point not in seen and self.contains(point):
+                seen.append(point)
+                yield point
 
     def contains(self, point: Sequence[flint.fmpq]) -> bool:
         """Whether every entry is positive and no inequation vanishes at ``point``."""
@@ -338,7 +341,7 @@ def counterexample_point(region: Region | None, values: Sequence[Any], *, seed: 
     if region is None:
         return None
     F = region.field
-    for point in region.points(tries, seed=seed):
+    for point in region.iter_points(seed=seed, attempts=50 * tries):
         try:
             x = [F.evaluate(v, point) for v in values][0]
         except ZeroDivisionError:
