@@ -14,7 +14,7 @@ import proofs_check
 from proofs_check import symbolic_checks
 from proofs_check.cli import main
 from proofs_check.conjectures import CONJECTURES
-from proofs_check.exhaustive import exhaustive, graph_chain, prove_graph, support_graphs
+from proofs_check.exhaustive import count_support_graphs, exhaustive, graph_chain, prove_graph, support_graphs
 from proofs_check.families import Region
 
 
@@ -36,6 +36,11 @@ def test_support_graph_counts(n: int, count: int) -> None:
     graphs = support_graphs(n)
     assert len(graphs) == count == len(set(graphs))
     assert all(len(g) == n and all(succ for succ in g) for g in graphs)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_enumeration_agrees_with_burnside(n: int) -> None:
+    assert len(support_graphs(n)) == count_support_graphs(n)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3])
@@ -122,12 +127,15 @@ def test_comparisons_decided_on_the_region_or_sampled() -> None:
     assert row["proved"] == 0 and row["witnesses"] + row["failed"] == 6
 
 
-def test_planted_false_identity_refuted_at_the_rational_level(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_planted_false_identity_refuted_at_the_rational_level() -> None:
     def planted(ctx, f):  # "rho = r": false unless every reward is the gain
         f.equal("rho - r", list(ctx.claimed.rho), ctx.r)
 
-    monkeypatch.setitem(symbolic_checks.SYMBOLIC_CHECKS, "test:planted", symbolic_checks.symbolic_check("test:planted", "rho")(planted))
-    res = prove_graph((((0, 1), (0, 2), (1,)), ("test:planted",), (), 0))
+    symbolic_checks.symbolic_check("test:planted", "rho")(planted)  # registers it
+    try:
+        res = prove_graph((((0, 1), (0, 2), (1,)), ("test:planted",), (), 0))
+    finally:
+        symbolic_checks.SYMBOLIC_CHECKS.pop("test:planted")
     assert res.status["test:planted"] == "failed"
     failure = res.failures[0]
     chain = exactpte.loads(json.dumps(failure["chain"]))
@@ -160,3 +168,13 @@ def test_sign_mutant_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_unknown_key_is_a_named_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["exhaustive", "--max-states", "1", "--only", "nope:nothing"]) == 2
     assert "unknown check or conjecture" in capsys.readouterr().err
+
+
+@pytest.mark.extra("dask")
+def test_a_dask_cluster_gives_the_serial_report() -> None:
+    distributed = pytest.importorskip("distributed", reason="dask's distributed scheduler is not installed (pip install \".[dask]\")")
+    serial = exhaustive(2, only=["claim:h", "lem:b_simplex"])
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        on_dask = exhaustive(2, only=["claim:h", "lem:b_simplex"], dask=cluster.scheduler_address)
+    strip = lambda r: {k: {s: n for s, n in v.items() if s != "reasons"} for k, v in r.to_dict()["checks"].items()}
+    assert strip(serial) == strip(on_dask) and serial.support_graphs == on_dask.support_graphs
