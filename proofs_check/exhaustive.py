@@ -38,7 +38,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import exactpte
 from exactpte.errors import ExactpteError, UnknownNameError, UsageError
@@ -48,8 +48,11 @@ from exactpte.progress import Progress
 from .claimed import from_decomposition
 from .conjectures import CONJECTURES, evaluate, load_conjectures
 from .families import SAMPLES, Denominators, Region, prove
-from .family_conjectures import Undecided, decided_views
+from .family_conjectures import decided_views
 from .strength import Strength
+
+if TYPE_CHECKING:
+    from exactpte.parametric import ParametricChain
 
 __all__ = ["support_graphs", "count_support_graphs", "graph_chain", "prove_graph", "exhaustive", "ExhaustiveReport", "MAX_STATES"]
 
@@ -129,7 +132,7 @@ def _code(rows: Sequence[int], n: int) -> int:
     return sum(m << (n * s) for s, m in enumerate(rows))
 
 
-def graph_chain(graph: Graph) -> tuple[exactpte.ParametricChain, Region]:
+def graph_chain(graph: Graph) -> tuple[ParametricChain, Region]:
     """The parametric chain of every chain and reward on ``graph`` and its region (with the weight chart)."""
     n = len(graph)
     params: list[str] = []
@@ -203,7 +206,7 @@ def _status(holds: bool | None, strength: str, detail: str) -> str:
     return {Strength.PROVED.value: "proved", Strength.WITNESSES.value: "witnesses"}.get(strength, "exact")
 
 
-def _failure(chain: exactpte.ParametricChain, key: str, detail: str, point: dict[str, str] | None) -> dict[str, Any]:
+def _failure(chain: ParametricChain, key: str, detail: str, point: dict[str, str] | None) -> dict[str, Any]:
     """A failure with its rational counterexample chain (the graph's chain at the point), when one was found."""
     out: dict[str, Any] = {"key": key, "detail": detail, "point": point}
     if point is not None:
@@ -211,7 +214,7 @@ def _failure(chain: exactpte.ParametricChain, key: str, detail: str, point: dict
     return out
 
 
-def _conjecture(label: str, chain: exactpte.ParametricChain, dec: Any, region: Region, claimed: Any,
+def _conjecture(label: str, chain: ParametricChain, dec: Any, region: Region, claimed: Any,
                 seed: int) -> tuple[str, str, dict[str, str] | None]:
     """``(status, detail, counterexample point)`` of one conjecture on one graph: run once on the decomposition
     with every comparison decided on the whole region (:mod:`proofs_check.family_conjectures`); when one is
@@ -220,12 +223,10 @@ def _conjecture(label: str, chain: exactpte.ParametricChain, dec: Any, region: R
     view_chain, view_dec = decided_views(chain, dec, region)
     try:
         out: object = conj.func(view_chain, view_dec)
+        holds = out is True or out is None or (not isinstance(out, str) and out is not False and bool(out))
         decided = True
-    except Undecided as e:
-        decided, out = False, e
-    except Exception as e:  # the function cannot run on closed forms (e.g. it converts to float): check at points
-        decided, out = False, e
-    holds = decided and (out is True or out is None or (not isinstance(out, str) and out is not False and bool(out)))
+    except Exception as e:  # a comparison undecided on the region (UsageError), or code that needs numbers: check at points
+        decided, holds, out = False, False, e
     if holds:
         bad = Denominators(region, chain, claimed).uncertified(("basis", "g_star", "v_star", "rho", "h", "psi", "stationary",
                                                                  "absorption"))
@@ -340,11 +341,11 @@ def exhaustive(max_states: int, *, only: Sequence[str] | None = None, conjecture
 def _run(jobs: list[tuple[Graph, tuple[str, ...] | None, tuple[str, ...], int]], dask: str | None) -> Iterator[GraphResult]:
     if dask:
         try:
-            from distributed import Client, as_completed
+            from distributed import Client, as_completed  # untyped: the calls below are typed Any
         except ImportError:
             raise UnknownNameError("--dask needs dask's distributed scheduler: pip install \".[dask]\"") from None
-        with Client(dask) as client:
-            for fut in as_completed(client.map(prove_graph, jobs, pure=False)):
+        with Client(dask) as client:  # type: ignore[no-untyped-call]
+            for fut in as_completed(client.map(prove_graph, jobs, pure=False)):  # type: ignore[no-untyped-call]
                 yield fut.result()
         return
     for job in jobs:

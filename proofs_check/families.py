@@ -26,8 +26,9 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from typing import TYPE_CHECKING, Any
 
 import flint
 
@@ -40,6 +41,9 @@ from .claimed import Claimed, from_decomposition
 from .registry import CHECKS, NotApplicable, Verdict, run_checks
 from .strength import Strength
 from .symbolic_checks import NOT_PROVABLE, SYMBOLIC_CHECKS, Finding, SymbolicContext
+
+if TYPE_CHECKING:
+    from exactpte.parametric import ParametricChain
 
 __all__ = ["FamilyVerdict", "Region", "check_family", "check_stratum", "prove", "evaluate_claim", "counterexample_point",
            "STRUCTURE_KEYS", "SAMPLES"]
@@ -79,12 +83,13 @@ class Region:
 
     field: RationalFunctionField
     entries: list[Any]
-    inequations: list[Any] = field(default_factory=list)
+    inequations: list[Any] = dataclass_field(default_factory=list)
     rows: list[list[int]] | None = None
     where: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        gens = [self.field.variable(p) for p in self.field.params]
+        F: Any = self.field
+        gens = [F.variable(p) for p in F.params]
         self.positive = {k for k, g in enumerate(gens) if any(e == g for e in self.entries)}
         if self.rows:
             self.positive |= {k for row in self.rows for k in row}
@@ -252,7 +257,7 @@ def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequen
     cache = Denominators(region, chain, claimed) if region is not None else None
     out: list[FamilyVerdict] = []
     structure = [k for k in keys if k in STRUCTURE_KEYS]
-    for v in run_checks(chain, claimed, only=structure) if structure else []:  # the support graph only
+    for v in run_checks(chain, claimed, only=structure) if structure else []:  # type: ignore[arg-type]  # any field: the support graph only
         out.append(FamilyVerdict(v.key, v.statement, v.holds, v.detail, v.seconds, v.kind, base, stratum, where))
     for key in keys:
         if key in STRUCTURE_KEYS:
@@ -386,13 +391,13 @@ def check_stratum(index: int, stratum: Any, *, only: Sequence[str] | None = None
     return prove(chain, claimed, region_of(stratum, chain), only=only, seed=seed, stratum=index)
 
 
-def check_family(chain: exactpte.ParametricChain, *, only: Sequence[str] | None = None, seed: int = 0) -> list[FamilyVerdict]:
+def check_family(chain: ParametricChain, *, only: Sequence[str] | None = None, seed: int = 0) -> list[FamilyVerdict]:
     """Every symbolic check on every stratum of a parametric chain (:func:`exactpte.stratify`)."""
     strat = exactpte.stratify(chain)
     return [v for k, s in enumerate(strat.strata) for v in check_stratum(k, s, only=only, seed=seed)]
 
 
-def rational_failure(chain: exactpte.ParametricChain, claimed: Claimed, point: Sequence[flint.fmpq],
+def rational_failure(chain: ParametricChain, claimed: Claimed, point: Sequence[flint.fmpq],
                      key: str) -> tuple[MarkovRewardProcess, list[Verdict]]:
     """The rational chain at ``point`` and the rational checks (``key`` and every check of the paper that
     reads the claim) of the claim evaluated there: a counterexample confirmed at the rational level."""
@@ -415,7 +420,7 @@ def _deep(x: Any, leaf: Callable[[Any, str], Any], where: str) -> Any:
     return leaf(x, where)
 
 
-def parametric_claim(data: Mapping[str, Any], chain: exactpte.ParametricChain) -> Claimed:
+def parametric_claim(data: Mapping[str, Any], chain: ParametricChain) -> Claimed:
     """A claimed decomposition in the JSON contract whose numbers are closed forms in the chain's parameters
     (expression strings as ``exactpte decompose --json`` writes them), each read by exactpte's expression
     parser (never evaluated).  The structure keys are read and checked by
@@ -455,7 +460,7 @@ def _lists(x: Any) -> Any:
     return [_lists(y) for y in x] if isinstance(x, tuple) else x
 
 
-def check_claim(chain: exactpte.ParametricChain, claimed: Claimed, *, only: Sequence[str] | None = None,
+def check_claim(chain: ParametricChain, claimed: Claimed, *, only: Sequence[str] | None = None,
                 seed: int = 0) -> list[FamilyVerdict]:
     """The symbolic checks of a claimed closed form on the chain's generic stratum (where a closed form for the
     whole family holds); every failure comes with a rational point of the region where the rational check
@@ -497,7 +502,7 @@ def verdict_lines(verdicts: Sequence[FamilyVerdict]) -> str:
     return "\n".join(lines)
 
 
-def family_main(args: Any, chain: exactpte.ParametricChain) -> int:
+def family_main(args: Any, chain: ParametricChain) -> int:
     """``proofs-check chain`` / ``result`` on a parametric chain (the CLI's command body)."""
     import json
 

@@ -4,7 +4,7 @@ A conjecture (``@proofs_check.conjecture``) is ordinary Python over the chain an
 Here it receives them with every closed form wrapped as a :class:`Decided` rational function, whose
 ``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=`` and truth value answer for the **whole region**: ``True``
 when the relation holds at every point, ``False`` when it fails at every point, and otherwise
-:class:`Undecided` is raised.  So every comparison the function makes has one truth value on the
+:class:`~exactpte.errors.UsageError` (undecided) is raised.  So every comparison the function makes has one truth value on the
 whole region, the function takes the same path at every point, and its answer is the answer at
 every point: ``True`` proves the conjecture for every chain of the family, ``False`` refutes it at
 every point (a rational counterexample is then any point; it is confirmed on the rational chain).
@@ -24,7 +24,7 @@ Examples
 (True, True)
 >>> try:
 ...     wrapped_dec.h[0] == wrapped_dec.v_star[0]
-... except Undecided as e:
+... except exactpte.UsageError:
 ...     print("undecided")
 undecided
 """
@@ -35,15 +35,12 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from exactpte.errors import UsageError
 from exactpte.fields.rational_functions import RationalFunction
 
 from .families import Region
 
-__all__ = ["Decided", "Undecided", "decided_views"]
-
-
-class Undecided(Exception):
-    """A comparison of closed forms whose truth value is not the same on the whole region (or not known to be)."""
+__all__ = ["Decided", "decided_views"]
 
 
 class Decided(RationalFunction):
@@ -54,19 +51,19 @@ class Decided(RationalFunction):
     region: Region
 
     def _relation(self, other: Any, holds: Callable[[Any], bool | None], fails: Callable[[Any], bool | None], what: str) -> bool:
-        d = RationalFunction.__sub__(self, other)
+        d: Any = RationalFunction.__sub__(self, other)  # type: ignore[no-untyped-call]
         d = RationalFunction(d.num, d.den, d.field, canonical=True)
         if holds(d) is True:
             return True
         if fails(d) is True:
             return False
-        raise Undecided(f"{self} {what} {other} is neither true nor false on the whole region (or no certificate decides it)")
+        raise UsageError(f"{self} {what} {other} is neither true nor false on the whole region (or no certificate decides it)")
 
-    def __eq__(self, other: Any) -> bool:  # type: ignore[override]
+    def __eq__(self, other: Any) -> bool:
         sign = self.region.sign
         return self._relation(other, lambda d: d == 0, lambda d: sign(d, True) or sign(-d, True), "==")
 
-    def __ne__(self, other: Any) -> bool:  # type: ignore[override]
+    def __ne__(self, other: Any) -> bool:
         return not self.__eq__(other)
 
     __hash__ = RationalFunction.__hash__
@@ -99,6 +96,7 @@ def _rewrap(name: str) -> Callable[..., Any]:
         return type(self)(out.num, out.den, out.field, canonical=True) if isinstance(out, RationalFunction) else out
 
     op.__name__ = name
+    op.__doc__ = f"{base.__doc__ or name} (a :class:`Decided` function again)"
     return op
 
 
