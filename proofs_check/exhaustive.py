@@ -301,10 +301,10 @@ class ExhaustiveReport:
 
 def exhaustive(max_states: int, *, only: Sequence[str] | None = None, conjecture_files: Sequence[str] = (),
                failures_dir: str | None = None, progress: TextIO | None = None, dask: str | None = None,
-               seed: int = 0, min_states: int = 1) -> ExhaustiveReport:
+               seed: int = 0, min_states: int = 1, workers: int = 1) -> ExhaustiveReport:
     """Prove every check (or ``only``) and every conjecture loaded from ``conjecture_files`` on every support
-    graph with ``min_states`` to ``max_states`` states; write each failure's rational counterexample chain
-    to ``failures_dir``.
+    graph with ``min_states`` to ``max_states`` states (in ``workers`` processes, or on the Dask scheduler at
+    ``dask``); write each failure's rational counterexample chain to ``failures_dir``.
 
     >>> report = exhaustive(2, only=["claim:h", "thm:wellposed"])
     >>> report.support_graphs, report.checks["claim:h"]["proved"], report.failed
@@ -328,7 +328,7 @@ def exhaustive(max_states: int, *, only: Sequence[str] | None = None, conjecture
         report.support_graphs[n] = len(graphs)
         jobs += [(g, tuple(only) if only else None, tuple(conjecture_files), seed) for g in graphs]
     bar = Progress("exhaustive", stream=progress, enabled=progress is not None, unit="graphs", interval=5.0)
-    for done, res in enumerate(_run(jobs, dask), 1):
+    for done, res in enumerate(_run(jobs, dask, workers), 1):
         report.add(res)
         bar.update(done, len(jobs))
     bar.close()
@@ -338,7 +338,8 @@ def exhaustive(max_states: int, *, only: Sequence[str] | None = None, conjecture
     return report
 
 
-def _run(jobs: list[tuple[Graph, tuple[str, ...] | None, tuple[str, ...], int]], dask: str | None) -> Iterator[GraphResult]:
+def _run(jobs: list[tuple[Graph, tuple[str, ...] | None, tuple[str, ...], int]], dask: str | None,
+         workers: int = 1) -> Iterator[GraphResult]:
     if dask:
         try:
             from distributed import Client, as_completed  # untyped: the calls below are typed Any
@@ -347,6 +348,12 @@ def _run(jobs: list[tuple[Graph, tuple[str, ...] | None, tuple[str, ...], int]],
         with Client(dask) as client:  # type: ignore[no-untyped-call]
             for fut in as_completed(client.map(prove_graph, jobs, pure=False)):  # type: ignore[no-untyped-call]
                 yield fut.result()
+        return
+    if workers > 1:
+        import multiprocessing as mp
+
+        with mp.get_context("spawn" if sys.platform == "darwin" else "fork").Pool(workers) as pool:
+            yield from pool.imap_unordered(prove_graph, jobs, chunksize=8)
         return
     for job in jobs:
         yield prove_graph(job)
@@ -371,7 +378,7 @@ def main_exhaustive(args: Any) -> int:
     """``proofs-check exhaustive`` (the CLI's command body)."""
     report = exhaustive(args.max_states, min_states=args.min_states, only=args.only, conjecture_files=args.checks,
                         failures_dir=args.failures, progress=None if args.quiet else sys.stderr, dask=args.dask,
-                        seed=args.seed)
+                        seed=args.seed, workers=args.workers)
     print(report.table())
     for f in report.failures[:20]:
         where = f.get("file") or (f"point {f['point']}" if f.get("point") else "no rational point found")

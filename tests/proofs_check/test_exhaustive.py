@@ -178,3 +178,8 @@ def test_a_dask_cluster_gives_the_serial_report() -> None:
         on_dask = exhaustive(2, only=["claim:h", "lem:b_simplex"], dask=cluster.scheduler_address)
     strip = lambda r: {k: {s: n for s, n in v.items() if s != "reasons"} for k, v in r.to_dict()["checks"].items()}
     assert strip(serial) == strip(on_dask) and serial.support_graphs == on_dask.support_graphs
+
+
+def test_workers_give_the_serial_report() -> None:
+    strip = lambda r: {k: {s: n for s, n in v.items() if s != "reasons"} for k, v in r.to_dict()["checks"].items()}
+    assert strip(exhaustive(2, only=["claim:h", "lem:shift_b"], workers=2)) == strip(exhaustive(2, only=["claim:h", "lem:shift_b"]))
