@@ -56,8 +56,10 @@ if TYPE_CHECKING:
 
 __all__ = ["support_graphs", "count_support_graphs", "graph_chain", "prove_graph", "exhaustive", "ExhaustiveReport", "MAX_STATES"]
 
-MAX_STATES = 5
-"""The largest graph size enumerated (n = 5 has 2^25 support patterns to canonicalise)."""
+MAX_STATES = 4
+"""The largest graph size enumerated: n = 5 has 31^5 (28.6 million) support patterns to canonicalise
+against 120 relabellings, hours in Python; it needs an orderly generation algorithm (and a cluster:
+:func:`count_support_graphs` counts 248,436 graphs)."""
 
 Graph = tuple[tuple[int, ...], ...]
 """A support graph as successor tuples, state by state."""
@@ -68,11 +70,14 @@ def support_graphs(n: int) -> list[Graph]:
     class under relabelling: the adjacency pattern that is smallest, read as a binary number, among
     its ``n!`` relabellings.
 
+    Examples
+    --------
     >>> support_graphs(2)
     [((0,), (0,)), ((0,), (1,)), ((0, 1), (0,)), ((0, 1), (0, 1)), ((0, 1), (1,)), ((1,), (0,))]
     """
     if not 1 <= n <= MAX_STATES:
-        raise UsageError(f"support graphs are enumerated for 1 <= n <= {MAX_STATES}, got {n}")
+        raise UsageError(f"support graphs are enumerated for 1 <= n <= {MAX_STATES}, got {n} (n = 5 would take hours "
+                         "to canonicalise in Python)")
     perms = list(itertools.permutations(range(n)))
     rowmap = [[sum(1 << perm[j] for j in range(n) if m >> j & 1) for m in range(1 << n)] for perm in perms]
     out: list[Graph] = []
@@ -92,6 +97,8 @@ def count_support_graphs(n: int) -> int:
     union of cycles of ``sigma^L``: ``fix(sigma) = prod over the cycles of sigma (2^{c(sigma^L)} - 1)``,
     and the count is the mean of ``fix`` over the ``n!`` relabellings.
 
+    Examples
+    --------
     >>> [count_support_graphs(n) for n in range(1, 6)]
     [1, 6, 70, 2340, 248436]
     """
@@ -306,12 +313,17 @@ def exhaustive(max_states: int, *, only: Sequence[str] | None = None, conjecture
     graph with ``min_states`` to ``max_states`` states (in ``workers`` processes, or on the Dask scheduler at
     ``dask``); write each failure's rational counterexample chain to ``failures_dir``.
 
+    Examples
+    --------
     >>> report = exhaustive(2, only=["claim:h", "thm:wellposed"])
     >>> report.support_graphs, report.checks["claim:h"]["proved"], report.failed
     ({1: 1, 2: 6}, 7, 0)
     """
     if not 1 <= min_states <= max_states:
         raise UsageError(f"need 1 <= --min-states <= --max-states, got {min_states} and {max_states}")
+    if max_states > MAX_STATES:
+        raise UsageError(f"--max-states is at most {MAX_STATES} ({count_support_graphs(MAX_STATES + 1):,} graphs with "
+                         f"{MAX_STATES + 1} states would take hours to enumerate here)")
     for path in conjecture_files:
         load_conjectures(path)
     if only:

@@ -168,6 +168,8 @@ def test_sign_mutant_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_unknown_key_is_a_named_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["exhaustive", "--max-states", "1", "--only", "nope:nothing"]) == 2
     assert "unknown check or conjecture" in capsys.readouterr().err
+    assert main(["exhaustive", "--max-states", "5"]) == 2  # refused at once, never hours of enumeration
+    assert "at most 4" in capsys.readouterr().err
 
 
 @pytest.mark.extra("dask")
