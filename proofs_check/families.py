@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -239,9 +240,10 @@ class Denominators:
 
 
 def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequence[str] | None = None,
-          seed: int = 0, samples: int = SAMPLES, stratum: int = 0) -> list[FamilyVerdict]:
+          seed: int = 0, samples: int = SAMPLES, stratum: int = 0, one_chain_stratum: bool = False) -> list[FamilyVerdict]:
     """Every symbolic check (or ``only``) on one family: ``chain`` over ``QQ(params)`` (or ``QQ``: then each
-    verdict is ``exact``), ``claimed`` its closed forms, ``region`` where they are claimed to hold.
+    verdict is ``exact``, or ``proved`` with ``one_chain_stratum``: a stratum that holds one chain is decided
+    whole), ``claimed`` its closed forms, ``region`` where they are claimed to hold.
 
     A check is ``proved`` when every residual is zero, every sign is decided on the region and every
     denominator factor has a certificate; ``witnesses`` when a sign was only sampled (at ``samples``
@@ -253,7 +255,7 @@ def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequen
     keys = list(only) if only else list(dict.fromkeys([*STRUCTURE_KEYS, *SYMBOLIC_CHECKS, *CHECKS]))
     where = region.where if region is not None else ()
     exact = region is None
-    base = Strength.EXACT.value if exact else Strength.PROVED.value
+    base = Strength.EXACT.value if exact and not one_chain_stratum else Strength.PROVED.value
     cache = Denominators(region, chain, claimed) if region is not None else None
     out: list[FamilyVerdict] = []
     structure = [k for k in keys if k in STRUCTURE_KEYS]
@@ -388,7 +390,8 @@ def check_stratum(index: int, stratum: Any, *, only: Sequence[str] | None = None
                               stratum=index, where=tuple(stratum.where))]
     chain = stratum.chain
     claimed = from_decomposition(stratum.decomposition, with_P_inf=False, with_hitting_times=False)
-    return prove(chain, claimed, region_of(stratum, chain), only=only, seed=seed, stratum=index)
+    region = region_of(stratum, chain)
+    return prove(chain, claimed, region, only=only, seed=seed, stratum=index, one_chain_stratum=region is None)
 
 
 def check_family(chain: ParametricChain, *, only: Sequence[str] | None = None, seed: int = 0) -> list[FamilyVerdict]:
@@ -506,8 +509,13 @@ def family_main(args: Any, chain: ParametricChain) -> int:
     """``proofs-check chain`` / ``result`` on a parametric chain (the CLI's command body)."""
     import json
 
-    from exactpte.errors import ChainFileError
+    from exactpte.errors import ChainFileError, UsageError
 
+    unsupported = [flag for flag, on in (("--anchors", getattr(args, "anchors", None)), ("--statistical", getattr(args, "statistical", False)),
+                                         ("--max-dense", args.max_dense)) if on]
+    if unsupported:
+        raise UsageError(f"{', '.join(unsupported)} apply to rational chains; a parametric chain is checked per stratum "
+                         "with exactpte's canonical anchors (check a point with ParametricChain.at for more)")
     if args.command == "chain":
         verdicts = check_family(chain, only=args.only)
     else:
@@ -518,4 +526,27 @@ def family_main(args: Any, chain: ParametricChain) -> int:
             raise ChainFileError(f"{args.result}: cannot read the result ({e})") from None
         verdicts = check_claim(chain, parametric_claim(data, chain), only=args.only)
     print(json.dumps([v.to_dict() for v in verdicts], indent=1) if args.json else verdict_lines(verdicts))
-    return 1 if any(v.holds is False for v in verdicts) else 0
+    problems = _unmet(verdicts, [x for x in (args.require or "").replace(" ", "").split(",") if x], args.strict)
+    for line in problems:
+        print(f"proofs-check: {line}", file=sys.stderr)
+    return 1 if problems or any(v.holds is False for v in verdicts) else 0
+
+
+def _unmet(verdicts: Sequence[FamilyVerdict], required: Sequence[str], strict: bool) -> list[str]:
+    """``--require``: each named check (or quantity) proved on every stratum; ``--strict``: every verdict that
+    holds is ``proved`` (none only ``exact`` or ``witnesses``)."""
+    from .checks.quantities import QUANTITY_CHECKS
+
+    out: list[str] = []
+    for name in required:
+        key = QUANTITY_CHECKS.get(name, name)
+        mine = [v for v in verdicts if v.key == key]
+        if not mine:
+            out.append(f"required {name}: not run")
+        elif not all(v.holds is True and v.strength == Strength.PROVED.value for v in mine):
+            out.append(f"required {name}: not proved on every stratum")
+    if strict:
+        weak = sorted({v.key for v in verdicts if v.holds is True and v.strength != Strength.PROVED.value})
+        if weak:
+            out.append(f"--strict: {len(weak)} check(s) held but not proved on some stratum: {', '.join(weak[:8])}")
+    return out

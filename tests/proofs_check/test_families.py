@@ -143,3 +143,20 @@ def test_sampled_inequality_says_witnesses() -> None:
     # certificate: reported "exact" with the factors named, never "proved"
     assert verdicts["claim:h"].holds is True and verdicts["claim:h"].strength == "exact"
     assert "not certified" in verdicts["claim:h"].detail
+
+
+def test_cli_require_and_unsupported_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "pq.json"
+    path.write_text(json.dumps(CHAIN))
+    assert main(["chain", str(path), "--require", "h,thm:wellposed", "--strict"]) == 0
+    capsys.readouterr()
+    assert main(["chain", str(path), "--anchors", "0"]) == 2
+    assert "apply to rational chains" in capsys.readouterr().err
+
+
+def test_strict_refuses_a_verdict_that_is_not_proved(capsys: pytest.CaptureFixture[str]) -> None:
+    from proofs_check.families import FamilyVerdict, _unmet
+
+    weak = [FamilyVerdict("claim:h", "", True, "", strength="witnesses"), FamilyVerdict("claim:rho", "", True, "")]
+    assert _unmet(weak, ["h"], False) == ["required h: not proved on every stratum"]
+    assert _unmet(weak, ["rho"], True) and not _unmet(weak[1:], ["rho"], True)
