@@ -81,22 +81,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--plot", metavar="FILE", help="draw the coverage histograms (.svg, .png or .pdf; needs matplotlib)")
     s.add_argument("--dask", metavar="ADDRESS", help="run the chains on a Dask scheduler (tcp://host:port); pip install \".[dask]\"")
     s.add_argument("--quiet", action="store_true", help="no progress output")
-    ex = add_command(sub, "exhaustive", "prove every check on every support graph with at most N states (so for every "
-                                        "chain of that size and every reward)", [
-        "proofs-check exhaustive --max-states 3",
-        "proofs-check exhaustive --max-states 4 --workers 2 --json exhaustive.json",
-        "proofs-check exhaustive --max-states 3 --checks my_conjecture.py --only my:conjecture --failures cex"])
-    ex.add_argument("--max-states", type=positive_int, default=3, help="largest graph size (default: 3; 4 takes minutes)")
-    ex.add_argument("--min-states", type=positive_int, default=1, help="smallest graph size (default: 1)")
-    ex.add_argument("--only", action="extend", type=_keys, metavar="KEYS", help="run only these checks or conjectures, comma-separated")
-    ex.add_argument("--checks", metavar="FILE", action="append", default=[],
-                    help="a Python file registering conjectures (@proofs_check.conjecture); repeatable")
-    ex.add_argument("--failures", metavar="DIR", help="write each failure's rational counterexample chain here")
-    ex.add_argument("--json", metavar="REPORT", help="write the JSON report here")
-    ex.add_argument("--dask", metavar="ADDRESS", help="prove the graphs on a Dask scheduler (tcp://host:port); pip install \".[dask]\"")
-    ex.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the sampled points (default: 0)")
-    ex.add_argument("--workers", type=positive_int, default=1, help="worker processes (default: 1)")
-    ex.add_argument("--quiet", action="store_true", help="no progress output")
+    from .exhaustive import add_exhaustive_command
+
+    add_exhaustive_command(sub, keys=_keys)
     st = add_command(sub, "statistical", "the estimator's statistical checks on one chain (exact references from "
                                          "proofs_check's routes)", [
         "proofs-check statistical --example paper-benchmark",

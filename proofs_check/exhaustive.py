@@ -36,7 +36,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -54,7 +54,7 @@ from .strength import Strength
 if TYPE_CHECKING:
     from exactpte.parametric import ParametricChain
 
-__all__ = ["support_graphs", "count_support_graphs", "graph_chain", "prove_graph", "exhaustive", "ExhaustiveReport", "MAX_STATES"]
+__all__ = ["support_graphs", "count_support_graphs", "add_exhaustive_command", "main_exhaustive", "graph_chain", "prove_graph", "exhaustive", "ExhaustiveReport", "MAX_STATES"]
 
 MAX_STATES = 4
 """The largest graph size enumerated: n = 5 has 31^5 (28.6 million) support patterns to canonicalise
@@ -384,6 +384,28 @@ def _write_failures(report: ExhaustiveReport, failures_dir: str) -> None:
         with open(path, "w", encoding="utf-8") as fh:
             json.dump(f["chain"], fh)
         f["file"] = path
+
+
+def add_exhaustive_command(sub: Any, *, keys: Callable[[str], list[str]]) -> None:
+    """The ``proofs-check exhaustive`` subcommand and its options (``keys`` reads a comma-separated ``--only``)."""
+    from exactpte.cli import add_command, nonnegative_int, positive_int
+
+    ex = add_command(sub, "exhaustive", "prove every check on every support graph with at most N states (so for every "
+                                        "chain of that size and every reward)", [
+        "proofs-check exhaustive --max-states 3",
+        "proofs-check exhaustive --max-states 4 --workers 2 --json exhaustive.json",
+        "proofs-check exhaustive --max-states 3 --checks my_conjecture.py --only my:conjecture --failures cex"])
+    ex.add_argument("--max-states", type=positive_int, default=3, help="largest graph size (default: 3; 4 takes minutes)")
+    ex.add_argument("--min-states", type=positive_int, default=1, help="smallest graph size (default: 1)")
+    ex.add_argument("--only", action="extend", type=keys, metavar="KEYS", help="run only these checks or conjectures, comma-separated")
+    ex.add_argument("--checks", metavar="FILE", action="append", default=[],
+                    help="a Python file registering conjectures (@proofs_check.conjecture); repeatable")
+    ex.add_argument("--failures", metavar="DIR", help="write each failure's rational counterexample chain here")
+    ex.add_argument("--json", metavar="REPORT", help="write the JSON report here")
+    ex.add_argument("--dask", metavar="ADDRESS", help="prove the graphs on a Dask scheduler (tcp://host:port); pip install \".[dask]\"")
+    ex.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the sampled points (default: 0)")
+    ex.add_argument("--workers", type=positive_int, default=1, help="worker processes (default: 1)")
+    ex.add_argument("--quiet", action="store_true", help="no progress output")
 
 
 def main_exhaustive(args: Any) -> int:
