@@ -92,26 +92,60 @@ class Region:
         F: Any = self.field
         gens = [F.variable(p) for p in F.params]
         self.positive = {k for k, g in enumerate(gens) if any(e == g for e in self.entries)}
-        if self.rows:
-            self.positive |= {k for row in self.rows for k in row}
+        in_rows = {k for row in self.rows or [] for k in row}
+        self.positive |= in_rows
+        self.boxes = {k: box for k, box in self._boxes().items() if k not in in_rows}
         self._neq_factors = [g for f in self.inequations for g in self.field.irreducible_factors(f)]
 
+    def _boxes(self) -> dict[int, tuple[flint.fmpq | None, flint.fmpq | None]]:
+        """Bounds ``lo < x_k < hi`` the region implies through entries linear in one parameter (``p``, ``1 - p``)."""
+        lo: dict[int, flint.fmpq] = {}
+        hi: dict[int, flint.fmpq] = {}
+        for e in self.entries:
+            if not e.den.is_constant() or e.num.total_degree() != 1:
+                continue
+            used = [k for k, d in enumerate(e.num.degrees()) if d]
+            if len(used) != 1:
+                continue
+            k, terms = used[0], e.num.to_dict()
+            c1 = flint.fmpq(int(next(c for exps, c in terms.items() if exps[k] == 1)))
+            c0 = flint.fmpq(int(terms.get(tuple(0 for _ in e.num.degrees()), 0)))
+            bound = -c0 / c1  # c1 x + c0 > 0 (the denominator is a positive constant)
+            if c1 > 0:
+                lo[k] = max(lo[k], bound) if k in lo else bound
+            else:
+                hi[k] = min(hi[k], bound) if k in hi else bound
+        return {k: (lo.get(k), hi.get(k)) for k in set(lo) | set(hi)}
+
     def _charted(self, g: Any) -> Any:
-        """``g(w / s) * prod_i s_i^{deg_i g}`` with ``s_i = 1 + sum_{k in row i} w_k`` (a polynomial: the
-        positive chart of the weight parametrisation), or ``g`` itself without rows."""
-        if not self.rows:
+        """``g`` in chart coordinates that are positive exactly on the region's coordinates: each row of a weight
+        chart ``x_k = w_k / (1 + sum w)`` and each bounded parameter ``x = (lo + hi t)/(1 + t)`` (``lo + t``,
+        ``hi - t`` on a half-line), cleared of the chart's positive denominators; a polynomial over ``QQ``."""
+        if not self.rows and not self.boxes:
             return g
-        ctx, out = g.context(), None
+        ctx = self.field.qctx
         gens = ctx.gens()
-        sums = [ctx.constant(1) + sum((gens[k] for k in row), ctx.constant(0)) for row in self.rows]
+        one = ctx.constant(1)
+        rows = self.rows or []
+        sums = [one + sum((gens[k] for k in row), ctx.constant(0)) for row in rows]
         terms = g.to_dict()
-        top = [max((sum(e[k] for k in row) for e in terms), default=0) for row in self.rows]
+        top = [max((sum(e[k] for k in row) for e in terms), default=0) for row in rows]
+        out = ctx.constant(0)
         for exps, c in terms.items():
-            term = ctx.from_dict({exps: int(c)})
-            for i, row in enumerate(self.rows):
-                term *= sums[i] ** (top[i] - sum(exps[k] for k in row))
-            out = term if out is None else out + term
-        return out if out is not None else g
+            term = ctx.constant(int(c))
+            for i, row in enumerate(rows):
+                term *= ctx.from_dict({tuple(exps[k] if k in row else 0 for k in range(len(exps))): 1}) * \
+                    sums[i] ** (top[i] - sum(exps[k] for k in row))
+            free = [k for k in range(len(exps)) if k not in self.boxes and all(k not in row for row in rows)]
+            term *= ctx.from_dict({tuple(exps[k] if k in free else 0 for k in range(len(exps))): 1})
+            for k, (lo, hi) in self.boxes.items():
+                t, e, D = gens[k], exps[k], g.degrees()[k]
+                if lo is not None and hi is not None:
+                    term *= (lo + hi * t) ** e * (one + t) ** (D - e)
+                else:
+                    term *= (lo + t) ** e if lo is not None else (hi - t) ** e
+            out += term
+        return out
 
     def _one_sign(self, g: Any) -> int:
         """``1`` or ``-1`` when ``g`` (charted) has coefficients of one sign and only positive parameters, else ``0``."""
@@ -120,9 +154,9 @@ class Region:
             return (c > 0) - (c < 0)
         h = self._charted(g)
         used = [k for k, d in enumerate(h.degrees()) if d]
-        if any(k not in self.positive for k in used):
+        if any(k not in self.positive and k not in self.boxes for k in used):
             return 0
-        coeffs = [int(c) for c in h.coeffs()]
+        coeffs = list(h.coeffs())
         return 1 if all(c > 0 for c in coeffs) else -1 if all(c < 0 for c in coeffs) else 0
 
     def nonzero_certificate(self, g: Any) -> str | None:
@@ -132,7 +166,8 @@ class Region:
         if g in self._neq_factors or -g in self._neq_factors:
             return "a condition of the stratum"
         if self._one_sign(g):
-            return "coefficients of one sign in parameters positive on the region" + (" (weight chart)" if self.rows else "")
+            return "coefficients of one sign in parameters positive on the region" + \
+                (" (weight chart)" if self.rows else " (interval chart)" if self.boxes else "")
         if len(self.field.params) == 1 and vanishes_in_region(self.field, self.entries, g) is False:
             return "no real root in the region (Sturm sequences)"
         return None
