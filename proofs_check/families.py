@@ -487,6 +487,14 @@ def parametric_claim(data: Mapping[str, Any], chain: ParametricChain) -> Claimed
 
     values = {k: _deep(data[k], leaf, k) for k in QUANTITIES if isinstance(data.get(k), list) and getattr(skeleton, k) is not None}
     claimed = skeleton.replace(**values)
+    P_inf = data.get("P_inf")
+    if claimed.absorption is None and isinstance(P_inf, list) and len(P_inf) == chain.n and \
+            all(isinstance(row, list) and len(row) == chain.n for row in P_inf):
+        # exactpte's JSON states P_inf, not the absorption probabilities: alpha_i(s) = sum_{y in F_i} P_inf(s, y)
+        # (pi_i sums to 1); claim:P_inf then checks the claimed P_inf is sum_i alpha_i pi_i^T entry by entry
+        rows = _deep(P_inf, leaf, "P_inf")
+        absorption = tuple(tuple(sum((rows[s][y] for y in members), F.zero) for members in claimed.classes) for s in range(chain.n))
+        claimed = claimed.replace(absorption=absorption, P_inf=rows)
     if claimed.absorption is None and claimed.transient is not None and not claimed.transient:
         owner = {s: i for i, members in enumerate(claimed.classes) for s in members}
         claimed = claimed.replace(absorption=tuple(tuple(F.one if owner.get(s) == i else F.zero for i in range(len(claimed.classes)))

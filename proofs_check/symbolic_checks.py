@@ -173,8 +173,6 @@ NOT_PROVABLE: dict[str, str] = {
     "lem:vhat_star_unique": "about the estimator's learned weights b^, not about the chain's closed forms",
     "lem:pihat_dev": "about the estimator's learned weights b^ (random rational rows), not about the closed forms",
     "lem:pihat_infty_norm": "about the estimator's learned weights b^ (random rational rows), not about the closed forms",
-    "P_inf": "compared with the spectral projector over QQ; here claim:rho, claim:stationary and claim:absorption prove P_inf "
-             "from its defining equations",
     "lem:Pi_identity": "quantified over random rational v; lem:Pi_kernel proves the identities it rests on",
     "claim:hitting_times": "not claimed by the symbolic route (the hitting times solve is left out to keep graphs cheap)",
     "claim:labels": "labels are not a closed form",
@@ -336,6 +334,17 @@ def _absorption(ctx: SymbolicContext, f: Finding) -> None:
         f.equal(f"P alpha_{i} - alpha_{i} on transient states", [step[s] for s in transient], [alpha[s] for s in transient])
         for s in transient:
             f.signs.append((f"alpha_{i}({s}) >= 0", alpha[s], False))
+
+
+@symbolic_check("P_inf", "P_inf", "absorption", "stationary")
+def _p_inf(ctx: SymbolicContext, f: Finding) -> None:
+    """The claimed ``P_inf`` is ``sum_i alpha_i pi_i^T`` entry by entry (``alpha``, ``pi`` proved by their own
+    defining equations in ``claim:absorption`` and ``claim:stationary``)."""
+    rows = ctx.claimed.P_inf
+    assert rows is not None
+    columns = ctx.P_inf_columns
+    for s in range(ctx.n):
+        f.equal(f"P_inf row {s} - sum alpha pi", list(rows[s]), [columns[y][s] for y in range(ctx.n)])
 
 
 @symbolic_check("claim:class_gain", "class_gain", "stationary")
