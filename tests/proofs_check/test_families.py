@@ -160,3 +160,17 @@ def test_strict_refuses_a_verdict_that_is_not_proved(capsys: pytest.CaptureFixtu
     weak = [FamilyVerdict("claim:h", "", True, "", strength="witnesses"), FamilyVerdict("claim:rho", "", True, "")]
     assert _unmet(weak, ["h"], False) == ["required h: not proved on every stratum"]
     assert _unmet(weak, ["rho"], True) and not _unmet(weak[1:], ["rho"], True)
+
+
+def test_wrong_p_inf_refuted_when_absorption_is_read_off_it() -> None:
+    m = exactpte.ParametricChain([["1-p", "p", 0, 0], [0, 0, 1, 0], [0, "q", 0, "1-q"], [0, 0, 1, 0]], [1, 0, "p", 2],
+                                 params=["p", "q"])
+    data = _claim(m)
+    assert "absorption" not in data and "P_inf" in data  # exactpte's JSON: P_inf, not the absorption probabilities
+    good = check_claim(m, parametric_claim(data, m))
+    assert not [v for v in good if v.holds is False]
+    assert {v.key for v in good if v.strength == "proved" and v.holds} >= {"P_inf", "claim:absorption", "claim:h"}
+    data["P_inf"][2][1] = f"({data['P_inf'][2][1]}) + p*q/1000000"
+    claimed = parametric_claim(data, m)
+    bad = {v.key: v for v in check_claim(m, claimed) if v.holds is False}
+    assert "P_inf" in bad and "the rational check" in bad["P_inf"].detail
