@@ -142,8 +142,11 @@ class Region:
                 t, e, D = gens[k], exps[k], g.degrees()[k]
                 if lo is not None and hi is not None:
                     term *= (lo + hi * t) ** e * (one + t) ** (D - e)
+                elif lo is not None:
+                    term *= (lo + t) ** e
                 else:
-                    term *= (lo + t) ** e if lo is not None else (hi - t) ** e
+                    assert hi is not None  # a box has at least one bound
+                    term *= (hi - t) ** e
             out += term
         return out
 
