@@ -174,3 +174,17 @@ def test_wrong_p_inf_refuted_when_absorption_is_read_off_it() -> None:
     claimed = parametric_claim(data, m)
     bad = {v.key: v for v in check_claim(m, claimed) if v.holds is False}
     assert "P_inf" in bad and "the rational check" in bad["P_inf"].detail
+
+
+def test_interval_chart_certifies_only_true_signs() -> None:
+    m = exactpte.ParametricChain([["1-p", "p"], ["q/(1+q)", "1/(1+q)"]], [1, 0], params=["p", "q"])
+    F = m.field
+    region = Region(F, [F.convert("p"), F.convert("1 - p"), F.convert("q/(1+q)"), F.convert("1/(1+q)")])
+    assert region.boxes[0] == (0, 1)  # 0 < p < 1 read off the entries p and 1 - p
+    assert region.nonzero_certificate(F.convert("p - 2").num) is not None
+    assert region.sign(F.convert("p + q"), True) is None  # q > 0 is not read off q/(1+q): no certificate, never a guess
+    assert region.sign(F.convert("p^2 + p + 1/10"), True) is True
+    assert region.sign(F.convert("2 - p"), True) is True
+    assert region.sign(F.convert("1/2 - p"), False) is None  # changes sign at p = 1/2: never certified
+    assert region.nonzero_certificate(F.convert("2*p - 1").num) is None
+    assert region.sign(F.convert("p - 1"), False) is False
