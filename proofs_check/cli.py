@@ -81,6 +81,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--plot", metavar="FILE", help="draw the coverage histograms (.svg, .png or .pdf; needs matplotlib)")
     s.add_argument("--dask", metavar="ADDRESS", help="run the chains on a Dask scheduler (tcp://host:port); pip install \".[dask]\"")
     s.add_argument("--quiet", action="store_true", help="no progress output")
+    from .exhaustive import add_exhaustive_command
+
+    add_exhaustive_command(sub, keys=_keys)
     st = add_command(sub, "statistical", "the estimator's statistical checks on one chain (exact references from "
                                          "proofs_check's routes)", [
         "proofs-check statistical --example paper-benchmark",
@@ -109,10 +112,13 @@ def _judging_options(sp: argparse.ArgumentParser) -> None:
                     help="exit 1 when any check is 'not claimed' or 'not checked' (not only when one failed)")
 
 
-def _load(args: argparse.Namespace, path: str | None) -> MarkovRewardProcess:
-    """The chain named on the command line, refused when parametric; its loading notes (``r = 0``) on stderr."""
+def _load(args: argparse.Namespace, path: str | None, *, parametric: bool = False) -> MarkovRewardProcess:
+    """The chain named on the command line, refused when parametric (unless ``parametric``); its loading
+    notes (``r = 0``) on stderr."""
     chain = load_chain(args, path)
     where = path or f"example {args.example!r}"
+    if parametric and isinstance(chain, exactpte.ParametricChain):
+        return chain  # type: ignore[return-value]
     if chain.field.is_parametric or not isinstance(chain, MarkovRewardProcess):
         raise ExactpteError(f"{where} is a parametric chain; the checks run on rational chains: "
                             "check the closed form at points (ParametricChain.at) instead")
@@ -123,7 +129,11 @@ def _load(args: argparse.Namespace, path: str | None) -> MarkovRewardProcess:
 
 def _judge(args: argparse.Namespace) -> int:
     """``chain`` (exactpte's decomposition of the chain) and ``result`` (a claimed decomposition from a file)."""
-    chain = _load(args, args.file if args.command == "chain" else args.chain)
+    chain = _load(args, args.file if args.command == "chain" else args.chain, parametric=True)
+    if isinstance(chain, exactpte.ParametricChain):  # every check on every stratum, proved over QQ(params)
+        from .families import family_main
+
+        return family_main(args, chain)
     if args.command == "chain":
         dec = exactpte.decompose(chain, anchors=parse_anchors(args.anchors))
         claimed = from_decomposition(dec, with_P_inf=chain.n <= (args.max_dense or 1500))
@@ -248,6 +258,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _verify(args)
     if args.command == "statistical":
         return _statistical(args)
+    if args.command == "exhaustive":
+        from .exhaustive import main_exhaustive
+
+        return main_exhaustive(args)
     report = sweep(
         args.chains,
         seed=args.seed,
