@@ -81,36 +81,71 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs (the same names as _LAZY)
-    from .certified import CertifiedDecomposition, decompose_certified
-    from .model.chain import Chain, MarkovRewardProcess, import_chain
-    from .solves.classical import gain, stationary_distribution
-    from .errors import (
-        AnchorError,
-        CandidateError,
-        ChainFileError,
-        EntryError,
-        ExactpteError,
-        FloatEntryError,
-        GenericRegionError,
-        InvalidChainError,
-        LabelError,
-        NegativeEntryError,
-        RowSumError,
-        ShapeError,
-        SingularSystemError,
-        SymbolicEntryError,
-        UnknownNameError,
-        UsageError,
+    from .certified import (
+        CertifiedDecomposition as CertifiedDecomposition,
+        decompose_certified as decompose_certified,
     )
-    from .model.examples import EXAMPLES, example
-    from .numbers.from_floats import ImportReport, exact_rows
-    from .io.gym import from_gym
-    from .io import dump, load, loads
-    from .model.parametric import ParametricChain
-    from .results.decomposition import Decomposition, Result, decompose
-    from .results.strata import StratifiedDecomposition
-    from .results.stratify import stratify
-    from .graph.structure import Structure, chain_structure
+    from .model.chain import (
+        Chain as Chain,
+        MarkovRewardProcess as MarkovRewardProcess,
+        import_chain as import_chain,
+    )
+    from .solves.classical import (
+        gain as gain,
+        stationary_distribution as stationary_distribution,
+    )
+    from .errors import (
+        AnchorError as AnchorError,
+        CandidateError as CandidateError,
+        ChainFileError as ChainFileError,
+        EntryError as EntryError,
+        ExactpteError as ExactpteError,
+        FloatEntryError as FloatEntryError,
+        GenericRegionError as GenericRegionError,
+        InvalidChainError as InvalidChainError,
+        LabelError as LabelError,
+        NegativeEntryError as NegativeEntryError,
+        RowSumError as RowSumError,
+        ShapeError as ShapeError,
+        SingularSystemError as SingularSystemError,
+        SymbolicEntryError as SymbolicEntryError,
+        UnknownNameError as UnknownNameError,
+        UsageError as UsageError,
+    )
+    from .model.examples import (
+        EXAMPLES as EXAMPLES,
+        example as example,
+    )
+    from .numbers.from_floats import (
+        ImportReport as ImportReport,
+        exact_rows as exact_rows,
+    )
+    from .io.gym import (
+        from_gym as from_gym,
+    )
+    from .io import (
+        dump as dump,
+        load as load,
+        loads as loads,
+    )
+    from .model.parametric import (
+        ParametricChain as ParametricChain,
+    )
+    from .results.decomposition import (
+        Decomposition as Decomposition,
+        Result as Result,
+        decompose as decompose,
+    )
+    from .results.strata import (
+        StratifiedDecomposition as StratifiedDecomposition,
+    )
+    from .results.stratify import (
+        stratify as stratify,
+    )
+    from .graph.structure import (
+        Structure as Structure,
+        chain_structure as chain_structure,
+    )
 
 __version__ = "0.1.0"
 

@@ -52,7 +52,7 @@ from .family_conjectures import decided_views
 from .strength import Strength
 
 if TYPE_CHECKING:
-    from exactpte.parametric import ParametricChain
+    from exactpte import ParametricChain
 
 __all__ = ["support_graphs", "count_support_graphs", "add_exhaustive_command", "main_exhaustive", "graph_chain", "prove_graph", "exhaustive", "ExhaustiveReport", "MAX_STATES"]
 
@@ -357,8 +357,8 @@ def _run(jobs: list[tuple[Graph, tuple[str, ...] | None, tuple[str, ...], int]],
             from distributed import Client, as_completed  # untyped: the calls below are typed Any
         except ImportError:
             raise UnknownNameError("--dask needs dask's distributed scheduler: pip install \".[dask]\"") from None
-        with Client(dask) as client:  # type: ignore[no-untyped-call]
-            for fut in as_completed(client.map(prove_graph, jobs, pure=False)):  # type: ignore[no-untyped-call]
+        with Client(dask) as client:
+            for fut in as_completed(client.map(prove_graph, jobs, pure=False)):
                 yield fut.result()
         return
     if workers > 1:
@@ -388,7 +388,7 @@ def _write_failures(report: ExhaustiveReport, failures_dir: str) -> None:
 
 def add_exhaustive_command(sub: Any, *, keys: Callable[[str], list[str]]) -> None:
     """The ``proofs-check exhaustive`` subcommand and its options (``keys`` reads a comma-separated ``--only``)."""
-    from exactpte.cli import add_command, nonnegative_int, positive_int
+    from exactpte.cli.options import add_command, nonnegative_int, positive_int
 
     ex = add_command(sub, "exhaustive", "prove every check on every support graph with at most N states (so for every "
                                         "chain of that size and every reward)", [

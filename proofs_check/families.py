@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import flint
 
 import exactpte
-from exactpte.chain import Chain, MarkovRewardProcess
+from exactpte import Chain, MarkovRewardProcess
 from exactpte.fields import RationalFunctionField
 from exactpte.fields.region import has_valid_point, vanishes_in_region
 
@@ -44,7 +44,7 @@ from .strength import Strength
 from .symbolic_checks import NOT_PROVABLE, SYMBOLIC_CHECKS, Finding, SymbolicContext
 
 if TYPE_CHECKING:
-    from exactpte.parametric import ParametricChain
+    from exactpte import ParametricChain
 
 __all__ = ["FamilyVerdict", "Region", "check_family", "check_stratum", "prove", "evaluate_claim", "counterexample_point",
            "STRUCTURE_KEYS", "SAMPLES"]

@@ -51,7 +51,7 @@ class Decided(RationalFunction):
     region: Region
 
     def _relation(self, other: Any, holds: Callable[[Any], bool | None], fails: Callable[[Any], bool | None], what: str) -> bool:
-        d: Any = RationalFunction.__sub__(self, other)  # type: ignore[no-untyped-call]
+        d: Any = RationalFunction.__sub__(self, other)
         d = RationalFunction(d.num, d.den, d.field, canonical=True)
         if holds(d) is True:
             return True

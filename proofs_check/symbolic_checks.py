@@ -42,7 +42,7 @@ from functools import cached_property
 from math import lcm
 from typing import Any, TypeAlias
 
-from exactpte.chain import Chain
+from exactpte import Chain
 
 from .claimed import Claimed
 from .graph import SupportGraph
