@@ -5,7 +5,7 @@ to 0; rewards (-1, -1, 0).  The expected total reward before absorption solves `
 the transient states {0, 1}: ``x = (-3, -4)`` exactly.  Storm (stormpy) is asked ``R{"r"}=? [ C ]``
 in three environments: the default float engine, sound mode (``force_soundness``) and the exact
 engine (``force_exact``); each answer, dumped as Storm gives it (``get_values()`` keyed by the
-property), is judged by the oracle, which names the cause of the wrong ones.
+property: Storm's ``get_value_vector()``), is judged by the oracle, which names the cause of the wrong ones.
 
 Run: ``python examples/storm_total_reward.py`` (needs stormpy: ``pip install "exactpte[peers]"``).
 """
@@ -40,7 +40,7 @@ def storm_values(mode: str) -> list[float]:
         env.solver().force_exact = True
     prop = stormpy.parse_properties(PROPERTY)[0]
     result = stormpy.model_checking(model, prop, only_initial_states=False, environment=env)
-    return [float(v) for v in result.get_values()]
+    return [float(v) for v in result.get_value_vector()]
 
 
 def study() -> list[tuple[str, list[float], Report]]:

@@ -100,7 +100,7 @@ STORM_PROPERTIES: tuple[tuple[str, str, str], ...] = (
     ('R=? [ C ]  or  R{"name"}=? [ C ]', "total_reward", "expected total reward (cumulative, until absorption)"),
     ('R=? [ LRA ]  or  R{"name"}=? [ LRA ]', "rho", "long-run average reward per state"),
 )
-"""Storm's results keyed by their property (``get_values()`` of the check result): pattern, key, reading."""
+"""Storm's results keyed by their property (``get_value_vector()`` of the check result): pattern, key, reading."""
 
 _STORM = ((re.compile(r'^R(\{"[^"]*"\})?(min|max)?=\?\s*\[\s*C\s*\]$'), "total_reward"),
           (re.compile(r'^R(\{"[^"]*"\})?(min|max)?=\?\s*\[\s*LRA\s*\]$'), "rho"))
@@ -157,6 +157,8 @@ def read_native(candidate: Mapping[str, Any], *, labels: Sequence[str] | None, n
         raise CandidateError(f"keys the oracle does not know: {', '.join(map(repr, unknown))} (without --strict they "
                              "are listed as not judged)")
     out.not_judged = tuple(unknown)
+    for k in _STATE_KEYS & out.values.keys():  # networkx gives sets: read in increasing order
+        out.values[k] = _listed(out.values[k])
     _map_state_names(out, labels, n)
     return out
 
@@ -199,6 +201,15 @@ def _map_state_names(out: NativeCandidate, labels: Sequence[str] | None, n: int)
         out.values[k] = _mapped(out.values[k], index, k)
     out.readings.append(f"state names in {', '.join(sorted(named))} mapped to indices through "
                         + ("the candidate's states" if given is not None else "the chain's labels"))
+
+
+def _listed(x: Any) -> Any:
+    """Sets (networkx's components) as sorted lists, at any depth; anything else as it is."""
+    if isinstance(x, (set, frozenset)):
+        return sorted((_listed(v) for v in x), key=lambda v: (isinstance(v, str), v))
+    if isinstance(x, (list, tuple)) and any(isinstance(v, (set, frozenset, list, tuple)) for v in x):
+        return [_listed(v) for v in x]
+    return x
 
 
 def _has_names(x: Any) -> bool:
@@ -319,7 +330,7 @@ def markdown_table() -> str:
     for e in NATIVE_NAMES:
         lines.append(f"| {e.peers} | `{e.name}` | {e.shape} | `{e.key}` | {e.reading} |")
     for pattern, key, reading in STORM_PROPERTIES:
-        lines.append(f"| Storm (stormpy) | `{pattern}` | `get_values()`, one per state | `{key}` | {reading} |")
+        lines.append(f"| Storm (stormpy) | `{pattern}` | `get_value_vector()`, one per state | `{key}` | {reading} |")
     lines.append("| any | any other key (`time`, `iter`, `solver_iterations`, ...) | any | not judged | listed as "
                  "not judged; `--strict` (`strict=True`) refuses it |")
     return "\n".join(lines)
