@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -46,9 +45,7 @@ from exactpte.results.report import FORMAT
 from exactpte.results.quantities import COMPUTED, CORE, MATRIX_KEYS, NESTED, PER_CLASS_KEYS, STATE_KEYS, STRUCTURE_KEYS
 from exactpte.results.decomposition import Decomposition, decompose
 from exactpte.oracle import references
-from exactpte.oracle.causes import expected_got, negative_cycle_note, per_class_note, periodic_note, transposed_note, zero_edge_note
 from exactpte.oracle.diagnoses import diagnose_gain, gauge_note, gauge_split, power_iterates
-from exactpte.oracle.peers import DERIVED_KEYS, NativeCandidate, derived_findings, read_native
 
 if TYPE_CHECKING:
     from exactpte.certified import CertifiedDecomposition
@@ -290,19 +287,12 @@ class Report:
     up_to_gauge: bool = False
     not_claimed: tuple[str, ...] = ()
     """The decomposition's quantities the candidate does not give: not judged, so not known to hold."""
-    not_judged: tuple[str, ...] = ()
-    """The candidate's keys the oracle does not know (a solver's ``time``, ``iter``): listed, never judged."""
-    readings: tuple[str, ...] = ()
-    """How peers' native names were read (``communication_classes (QuantEcon) read as communicating_classes``)."""
-    gauge_free: tuple[str, ...] = ()
-    """Keys given in a peer's own normalisation (RVI's ``V``): "same up to gauge" is accepted for them."""
 
     @property
     def ok(self) -> bool:
-        """Whether every finding agrees (gauge findings too with ``up_to_gauge``, or for a key in ``gauge_free``)."""
-        def accepted(f: Finding) -> bool:
-            return f.status == "ok" or (f.status == "same up to gauge" and (self.up_to_gauge or f.key in self.gauge_free))
-        return bool(self.findings) and all(accepted(f) for f in self.findings)
+        """Whether every finding agrees (gauge findings too with ``up_to_gauge``)."""
+        accepted = {"ok", "same up to gauge"} if self.up_to_gauge else {"ok"}
+        return bool(self.findings) and all(f.status in accepted for f in self.findings)
 
     def table(self) -> str:
         """The findings as a text table, closing with ``agrees`` or ``DISAGREES``."""
@@ -313,10 +303,6 @@ class Report:
             lines.append(f"{f.key.ljust(w)}  {f.status:18}  {f.max_error:10.3g}  {states}{f.detail}".rstrip())
             if f.diagnosis:
                 lines.append(f"{''.ljust(w)}  likely: {f.diagnosis}")
-        for how in self.readings:
-            lines.append(f"read: {how}")
-        if self.not_judged:
-            lines.append(f"not judged (keys the oracle does not know): {', '.join(self.not_judged)}")
         if self.not_claimed:
             lines.append(f"not claimed (not judged): {', '.join(self.not_claimed)}")
         lines.append("agrees" if self.ok else "DISAGREES")
@@ -325,8 +311,7 @@ class Report:
     def to_dict(self) -> dict:
         """The report as a JSON-ready dict."""
         return {"agrees": self.ok, "up_to_gauge": self.up_to_gauge, "findings": [f.to_dict() for f in self.findings],
-                "not_claimed": list(self.not_claimed), "not_judged": list(self.not_judged), "readings": list(self.readings),
-                "gauge_free": list(self.gauge_free)}
+                "not_claimed": list(self.not_claimed)}
 
     def __str__(self) -> str:
         return self.table()
@@ -363,10 +348,10 @@ def _numeric_finding(key: str, got: np.ndarray, expected: np.ndarray, atol: floa
     worst = sorted(bad, key=lambda s: -row_err[s])[:5]
     s = worst[0]
     if got.ndim == 1:
-        detail = f"{unit} {s}: {expected_got(float(expected[s]), float(got[s]))}"
+        detail = f"{unit} {s}: expected {expected[s]:.6g}, got {got[s]:.6g}"
     else:
         c = int(np.argmax(err[s]))
-        detail = f"row {s}, column {c}: {expected_got(float(expected[s, c]), float(got[s, c]))}"
+        detail = f"row {s}, column {c}: expected {expected[s, c]:.6g}, got {got[s, c]:.6g}"
     return Finding(key, "mismatch", float(err.max()), worst, detail)
 
 
@@ -435,8 +420,7 @@ def _structure_findings(cand: dict[str, Any], dec: Decomposition | CertifiedDeco
         got_classes = sorted(sorted(c) for c in cand_classes)
         exp_classes = sorted(sorted(c) for c in dec.classes)
         out.append(Finding("classes", "ok") if got_classes == exp_classes else Finding(
-            "classes", "structure mismatch", detail=f"expected {exp_classes}, got {got_classes}",
-            diagnosis=zero_edge_note(got_classes, sccs=[c for c, _ in _all_sccs(dec)], closed=exp_classes, what="closed class")))
+            "classes", "structure mismatch", detail=f"expected {exp_classes}, got {got_classes}"))
     comm = _communicating_findings(cand, dec, out)
     if "periods" in cand:
         out.append(_periods_finding(_index_list(cand["periods"], "periods"), cand_classes, comm, dec))
@@ -547,9 +531,7 @@ def _communicating_findings(cand: dict[str, Any], dec: Decomposition | Certified
     exp = sorted(c for c, _ in _all_sccs(dec))
     ok = got == exp
     out.append(Finding("communicating_classes", "ok" if ok else "structure mismatch",
-                       detail="" if ok else f"expected {_few_sets(exp)}, got {_few_sets(got)}",
-                       diagnosis="" if ok else zero_edge_note(got, sccs=exp, closed=[tuple(c) for c in dec.classes],
-                                                              what="communicating class")))
+                       detail="" if ok else f"expected {_few_sets(exp)}, got {_few_sets(got)}"))
     return comm
 
 
@@ -570,8 +552,7 @@ def _all_periods_finding(periods: list[int], comm: list[list[int]] | None, dec: 
 
 
 # -- the comparison ---------------------------------------------------------------------------------
-def compare(candidate: Mapping[str, Any], reference: _Reference, *, atol: float = 1e-9, rtol: float = 0.0, up_to_gauge: bool = False,
-            strict: bool = False) -> Report:
+def compare(candidate: Mapping[str, Any], reference: _Reference, *, atol: float = 1e-9, rtol: float = 0.0, up_to_gauge: bool = False) -> Report:
     """Compare every quantity the candidate gives with exactpte's exact answer.
 
     Parameters
@@ -585,9 +566,6 @@ def compare(candidate: Mapping[str, Any], reference: _Reference, *, atol: float 
         Entry ``x`` agrees with the exact ``e`` when ``|x - e| <= atol + rtol |e|``; finite, ``>= 0``.
     up_to_gauge : bool
         Accept ``v`` off by ``K(P)`` and ``h`` off by ``ker(I - P)`` (still reported as such).
-    strict : bool
-        Refuse keys the oracle does not know (by default they are listed in ``report.not_judged``
-        and the rest is judged).  Peers' native names (:mod:`exactpte.oracle.peers`) are always read.
 
     Returns
     -------
@@ -613,9 +591,7 @@ def compare(candidate: Mapping[str, Any], reference: _Reference, *, atol: float 
     exactpte.errors.UsageError: atol must be a finite number >= 0, got -1
     """
     atol, rtol = check_tolerance(atol, "atol"), check_tolerance(rtol, "rtol")
-    native = _candidate_keys(candidate, reference, strict)
-    cand = {k: v for k, v in native.values.items() if k not in DERIVED_KEYS}
-    derived = {k: v for k, v in native.values.items() if k in DERIVED_KEYS}
+    cand = _candidate_keys(candidate)
     if atol == 0 and rtol == 0:  # exact agreement asked of floats: only numbers a float holds can be judged so
         for key, value in cand.items():
             if key in _NOT_NUMBERS:
@@ -624,11 +600,10 @@ def compare(candidate: Mapping[str, Any], reference: _Reference, *, atol: float 
                 raise CandidateError(f"atol = rtol = 0 asks for exact agreement, which the float oracle cannot judge for "
                                      f"{place:.60} (no float holds it): give a tolerance, or judge exact claims with "
                                      "`proofs-check verify`")
-    certified = sys.modules.get("exactpte.certified")  # imported only if a certified reference exists (start-up time)
-    if certified is not None and isinstance(reference, certified.CertifiedDecomposition):
-        report = _compare_certified(cand, reference, atol, rtol)
-        report.findings[len(report.findings):] = derived_findings(derived, reference.structure, _absorbing(reference.chain))
-        return _with_native(report, native)
+    from exactpte.certified import CertifiedDecomposition
+
+    if isinstance(reference, CertifiedDecomposition):
+        return _compare_certified(cand, reference, atol, rtol)
     dec = reference if isinstance(reference, Decomposition) else decompose(reference)
     if dec.field.is_parametric:
         raise UsageError("the oracle compares float candidates with a rational chain; substitute a point first (dec.at(point))")
@@ -636,25 +611,13 @@ def compare(candidate: Mapping[str, Any], reference: _Reference, *, atol: float 
     orc = _Oracle(dec)
     findings = _header_findings(cand, dec)
     findings += _structure_findings(cand, dec)
-    findings += derived_findings(derived, dec.structure, _absorbing(dec.chain))
     findings += _vector_findings(cand, orc, atol, rtol)
     if "theta" in cand:
         findings.append(_numeric_finding("theta", _vector(cand["theta"], "theta"), to_floats(dec.theta), atol, rtol, unit="column"))
     findings += _per_class_findings(cand, dec, atol, rtol)
     findings += _matrix_findings(cand, orc, atol, rtol)
     findings += _absorbing_findings(cand, dec, atol, rtol)
-    return _with_native(Report(findings, up_to_gauge, _not_claimed(cand)), native)
-
-
-def _with_native(report: Report, native: NativeCandidate) -> Report:
-    """The report with what the native reading found: keys not judged, names read, keys in a peer's own gauge."""
-    report.not_judged, report.readings, report.gauge_free = native.not_judged, tuple(native.readings), native.up_to_gauge
-    return report
-
-
-def _absorbing(chain: MarkovRewardProcess) -> list[int]:
-    """The absorbing states: ``P(s, s) = 1``."""
-    return [s for s in range(chain.n) if [j for j, _ in chain.row(s)] == [s]]
+    return Report(findings, up_to_gauge, _not_claimed(cand))
 
 
 _NOT_NUMBERS = frozenset(("format", "n", "labels", *STRUCTURE_KEYS, "communicating_classes", "targets"))
@@ -672,16 +635,21 @@ def _reference_fits_floats(dec: Decomposition, cand: dict[str, Any]) -> None:
                                  "it; judge exact claims with `proofs-check verify`")
 
 
-def _candidate_keys(candidate: Mapping[str, Any], reference: _Reference, strict: bool) -> NativeCandidate:
-    """The candidate under exactpte's keys: aliases and peers' native names resolved (:mod:`exactpte.oracle.peers`),
-    states given by name mapped through the chain's labels, every key given once, at least one key judged."""
-    chain = reference if isinstance(reference, MarkovRewardProcess) else getattr(reference, "chain", None)
-    native = read_native(candidate, labels=getattr(chain, "labels", None), n=getattr(chain, "n", 0), known=KEYS,
-                         aliases=ALIASES, strict=strict)
-    if not native.values:
-        shown = f" (not judged: {', '.join(native.not_judged)})" if native.not_judged else ""
-        raise CandidateError(f"the candidate gives none of the compared quantities ({', '.join(KEYS)}){shown}")
-    return native
+def _candidate_keys(candidate: Mapping[str, Any]) -> dict[str, Any]:
+    """The candidate with aliases resolved: every key known and given once, at least one key."""
+    if not isinstance(candidate, Mapping):
+        raise CandidateError(f"the candidate must be a mapping from quantity names to values, got {type(candidate).__name__}")
+    cand: dict[str, Any] = {}
+    for k, v in candidate.items():
+        key = ALIASES.get(k, k)
+        if key not in KEYS:
+            raise CandidateError(f"unknown quantity {k!r}; a candidate gives some of {', '.join(KEYS)}")
+        if key in cand:
+            raise CandidateError(f"the quantity {key!r} is given twice (as {k!r} and another name)")
+        cand[key] = v
+    if not cand:
+        raise CandidateError(f"the candidate gives none of the compared quantities ({', '.join(KEYS)})")
+    return cand
 
 
 def _header_findings(cand: dict[str, Any], dec: Decomposition) -> list[Finding]:
@@ -712,9 +680,6 @@ def _vector_findings(cand: dict[str, Any], orc: _Oracle, atol: float, rtol: floa
     for key, got in given.items():
         expected = orc.vector(key)
         f = _numeric_finding(key, got, expected, atol, rtol)
-        if got.shape != expected.shape and key in ("rho", "g_star"):
-            gains = np.array([to_float(x) for x in orc.dec.class_gain])
-            f.diagnosis = per_class_note(key, got, orc.n, gains, atol + rtol * float(np.max(np.abs(gains), initial=0.0)))
         if f.status == "mismatch" and math.isfinite(f.max_error):
             f = _gauge(key, f, got, expected, given, orc, atol, rtol)
             if f.status == "mismatch" and not f.diagnosis:
@@ -818,9 +783,7 @@ def _gauge(key: str, f: Finding, got: np.ndarray, expected: np.ndarray, given: d
             answer = float(np.max(np.abs(expected), initial=0.0))
             note, why = gauge_note(f.gauge_part, f.residual, answer, space, tol)
             if f.residual > tol:
-                off = diff - B @ (C @ diff)  # the error off the gauge space: a periodic mode names the cause
-                periodic = periodic_note(off, orc.basis, orc.invariant, list(orc.dec.periods), tol)
-                f.detail, f.diagnosis = f"{f.detail}; {note}", periodic or why
+                f.detail, f.diagnosis = f"{f.detail}; {note}", why
                 return f
             found = _gauge_shift(key, f, got, given, orc, tol)
             if found is not f:
@@ -978,8 +941,6 @@ def _absorbing_findings(cand: dict[str, Any], dec: Decomposition, atol: float, r
         f = _judged_matrix("absorption", got, exp, atol, rtol, recurrent)
         if f.detail.startswith("has shape") and len(T) != dec.n:
             f.detail += f" (every state) or {(len(T), len(dec.classes))} (the transient states), one column per closed class"
-        if f.detail.startswith("has shape"):
-            f.diagnosis = transposed_note(got, [("every-state", exp), ("transient-state", exp[T])], atol + rtol + 1e-12) or f.diagnosis
         out.append(f)
     if "fundamental" in cand:
         exp = np.array([to_floats(row) for row in references.fundamental(chain)]).reshape(len(T), len(T))
@@ -998,27 +959,8 @@ def _absorbing_findings(cand: dict[str, Any], dec: Decomposition, atol: float, r
         f = _numeric_finding("total_reward", _vector(cand["total_reward"], "total_reward"), exp, atol, rtol)
         if f.status == "mismatch" and f.worst_states and all(s not in set(T) for s in f.worst_states):
             f.diagnosis = "reward counted on the closed classes: the total reward before absorption is 0 there"
-        elif f.status == "mismatch" and math.isfinite(f.max_error):
-            f.diagnosis = _negative_cycle(_vector(cand["total_reward"], "total_reward"), exp, dec, f.worst_states)
         out.append(f)
     return out
-
-
-def _negative_cycle(got: np.ndarray, exp: np.ndarray, dec: Decomposition, worst: list[int]) -> str:
-    """:func:`~exactpte.oracle.causes.negative_cycle_note` on this chain: its transient communicating classes
-    holding a cycle, and the states reaching each."""
-    chain = dec.chain
-    succ = [[j for j, _ in chain.row(s)] for s in range(chain.n)]
-    cycles = [tuple(sorted(c)) for c in dec.structure.transient_sccs if len(c) > 1 or c[0] in succ[c[0]]]
-    reaches = []
-    for cycle in cycles:
-        seen, changed = set(cycle), True
-        while changed:  # the states with a path into the cycle (small chains: a fixed point is cheap enough)
-            grown = {s for s in range(chain.n) if s not in seen and any(j in seen for j in succ[s])}
-            changed = bool(grown)
-            seen |= grown
-        reaches.append(seen)
-    return negative_cycle_note(got, exp, to_floats(chain.r), cycles, reaches, worst)
 
 
 def _judged_matrix(key: str, got: np.ndarray, exp: np.ndarray, atol: float, rtol: float,
