@@ -250,7 +250,7 @@ def test_bias_error_is_split_into_gauge_part_and_residual():
 
 
 def test_absorbing_chain_keys_right_and_wrong():
-    from exactpte.testing import references
+    from exactpte.oracle import references
 
     chain = exactpte.example("branching")
     dec = exactpte.decompose(chain)
@@ -344,7 +344,8 @@ def test_peers_structure_conventions():
     (fc,) = compare({"cyclic_classes": [[[0], [1]], [[2], [4], [3]]]}, chain).findings
     assert fc.ok and "not in cyclic order" in fc.detail
     assert not compare({"cyclic_classes": [[0, 1], [2], [3], [4]]}, chain).ok
-    assert compare({"periods": [1, 3, 2, 1]}, chain).ok  # every communicating class, PyDTMC-style
+    with pytest.raises(exactpte.UsageError, match="communicating_classes"):  # periods alone: which class has which?
+        compare({"periods": [1, 3, 2, 1]}, chain)
     report = compare({"communicating_classes": [[2, 3, 4], [0, 1], [6], [5]], "periods": [2, 3, 1, 1]}, chain)
     assert not report.ok and "expected period 3, got 2" in report.findings[1].detail  # swapped periods are found
 
@@ -352,9 +353,9 @@ def test_peers_structure_conventions():
 def test_assert_helpers_hide_their_frames():
     import inspect
 
-    from exactpte.testing import oracle
+    from exactpte.testing import assertions
 
-    for fn in (oracle.assert_decomposition_close, oracle.assert_gain_close, oracle.assert_bias_close):
+    for fn in (assertions.assert_decomposition_close, assertions.assert_gain_close, assertions.assert_bias_close):
         assert "__tracebackhide__ = True" in inspect.getsource(fn)
 
 

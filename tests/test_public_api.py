@@ -105,7 +105,7 @@ def test_deviation_apply_is_the_bias_of_another_reward():
 def test_registry_drives_every_list():
     from exactpte import cli, report, strata
     from exactpte.certified import result as certified_result
-    from exactpte.testing import oracle
+    from exactpte import oracle
 
     assert report.QUANTITY_KEYS == QUANTITY_KEYS and report.COLUMNS[4:] == PER_STATE == strata.PER_STATE
     assert certified_result.QUANTITIES == CORE and exactpte.results.decomposition.QUANTITIES == COMPUTED

@@ -1,7 +1,19 @@
 """The exact oracle for other tools' answers (product code; ``exactpte check`` is its front end).
 
 :func:`compare` judges a candidate (float or exact, any layout a peer writes) against the exact
-decomposition, key by key, and names the likely cause of each disagreement.
+decomposition, key by key, and names the likely cause of each disagreement.  One module per idea:
+
+- :mod:`~exactpte.oracle.compare`: :func:`compare`, the entry, and the dispatch of keys;
+- :mod:`~exactpte.oracle.keys`: the keys a candidate may give, and their aliases;
+- :mod:`~exactpte.oracle.values`: reading candidate values (numbers, vectors, matrices, indices), tolerances;
+- :mod:`~exactpte.oracle.findings`: :class:`Finding`, :class:`Report`, the entrywise comparison;
+- :mod:`~exactpte.oracle.structure`: classes, periods, cyclic and communicating classes, anchors;
+- :mod:`~exactpte.oracle.gauge`: float views of the decomposition and gauge shifts;
+- :mod:`~exactpte.oracle.vectors`: state vectors and matrices, their mistakes diagnosed;
+- :mod:`~exactpte.oracle.stationary`: per-class quantities and full-length stationary vectors;
+- :mod:`~exactpte.oracle.absorbing`: the absorbing chain against :mod:`~exactpte.oracle.references`;
+- :mod:`~exactpte.oracle.certified`: the comparison against certified enclosures;
+- :mod:`~exactpte.oracle.diagnoses`, :mod:`~exactpte.oracle.candidates`: diagnoses, reading files.
 
 Examples
 --------
@@ -11,6 +23,10 @@ Examples
 True
 """
 
-from exactpte.oracle.compare import Finding, Report, check_tolerance, compare
+from exactpte.oracle.compare import compare
+from exactpte.oracle.findings import Finding, Report
+from exactpte.oracle.keys import ABSORBING_KEYS, ALIASES, EXTRA_STATE_KEYS, KEYS, VECTOR_KEYS
+from exactpte.oracle.values import check_tolerance
 
-__all__ = ["Finding", "Report", "compare", "check_tolerance"]
+__all__ = ["Finding", "Report", "compare", "check_tolerance", "VECTOR_KEYS", "ABSORBING_KEYS", "EXTRA_STATE_KEYS",
+           "KEYS", "ALIASES"]

@@ -20,7 +20,7 @@ import numpy as np
 
 from exactpte.errors import CandidateError
 from exactpte.io.json import unique_keys
-from exactpte.oracle.compare import ALIASES, EXTRA_STATE_KEYS, VECTOR_KEYS
+from exactpte.oracle.keys import ALIASES, EXTRA_STATE_KEYS, VECTOR_KEYS
 
 __all__ = ["load_candidate"]
 

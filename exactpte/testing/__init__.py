@@ -1,12 +1,12 @@
-"""exactpte for testing: the exact oracle for float implementations, random chains, strategies.
+"""exactpte for testing: strategies, random chains, and assertions over the exact oracle.
 
-- :mod:`exactpte.oracle.compare`: :func:`compare` and the ``assert_*`` helpers (numpy only);
-- :mod:`exactpte.oracle.diagnoses`: what a wrong gain or an off-gauge bias came from (numpy only);
-- :mod:`exactpte.oracle.references`: independent exact absorption probabilities, fundamental
-  matrix, mean first-passage times and total reward before absorption (python-flint);
-- :mod:`exactpte.oracle.candidates`: reading another tool's output (JSON, CSV, ``.npz``);
+- :mod:`exactpte.testing.assertions`: the ``assert_*`` helpers (numpy only), over
+  :func:`exactpte.oracle.compare` (re-exported here with :class:`~exactpte.oracle.Report` and
+  :class:`~exactpte.oracle.Finding`);
 - :mod:`exactpte.testing.random_chains`: random reducible periodic chains, valid by construction;
 - :mod:`exactpte.testing.strategies`: the same as Hypothesis strategies (imports hypothesis).
+
+The oracle itself (reading candidates, references, diagnoses) lives in :mod:`exactpte.oracle`.
 
 Examples
 --------
@@ -16,15 +16,8 @@ Examples
 True
 """
 
-from exactpte.oracle.compare import (
-    VECTOR_KEYS,
-    Finding,
-    Report,
-    assert_bias_close,
-    assert_decomposition_close,
-    assert_gain_close,
-    compare,
-)
+from exactpte.oracle import VECTOR_KEYS, Finding, Report, compare
+from exactpte.testing.assertions import assert_bias_close, assert_decomposition_close, assert_gain_close
 
 __all__ = [
     "Finding",

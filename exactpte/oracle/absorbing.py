@@ -1,0 +1,118 @@
+"""Quantities of the absorbing chain (``absorption``, ``fundamental``, ``first_passage`` with its
+``targets``, ``total_reward``), each judged against an independent exact reference
+(:mod:`exactpte.oracle.references`), a mismatch diagnosed (transposed, ``N - I``, columns permuted).
+
+Examples
+--------
+>>> import exactpte
+>>> dec = exactpte.decompose(exactpte.example("periodic"))
+>>> [f.status for f in absorbing_findings({"first_passage": [0, 1], "targets": [0]}, dec, 1e-9, 0.0)]
+['ok']
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from exactpte.errors import CandidateError
+from exactpte.model.to_float import to_float, to_floats
+from exactpte.oracle import references
+from exactpte.oracle.findings import Finding, numeric_finding
+from exactpte.oracle.values import few, index_list, matrix, vector
+from exactpte.results.decomposition import Decomposition
+
+__all__: list[str] = []
+
+
+def absorbing_findings(cand: dict[str, Any], dec: Decomposition, atol: float, rtol: float) -> list[Finding]:
+    """``absorption``, ``fundamental``, ``first_passage`` (with ``targets``) and ``total_reward``,
+    each judged against an independent exact reference (:mod:`exactpte.oracle.references`)."""
+    out: list[Finding] = []
+    chain, T = dec.chain, list(dec.transient)
+    if "targets" in cand and "first_passage" not in cand:
+        raise CandidateError("targets is given without first_passage (the mean first-passage times to the targets)")
+    if "absorption" in cand:
+        exp = np.array([to_floats(row) for row in references.absorption(chain)]).reshape(dec.n, len(dec.classes))
+        got = matrix(cand["absorption"], "absorption")
+        if got.shape == (len(T), exp.shape[1]) and len(T) != dec.n:
+            exp = exp[T]  # rows on the transient states only, in the order of transient
+        full = got.shape[0] == dec.n
+        recurrent = {s for c in dec.classes for s in c} if full else set()
+        f = _judged_matrix("absorption", got, exp, atol, rtol, recurrent)
+        if f.detail.startswith("has shape") and len(T) != dec.n:
+            f.detail += f" (every state) or {(len(T), len(dec.classes))} (the transient states), one column per closed class"
+        out.append(f)
+    if "fundamental" in cand:
+        exp = np.array([to_floats(row) for row in references.fundamental(chain)]).reshape(len(T), len(T))
+        out.append(_judged_matrix("fundamental", matrix(cand["fundamental"], "fundamental"), exp, atol, rtol))
+    if "first_passage" in cand:
+        if "targets" not in cand:
+            raise CandidateError("first_passage needs targets: the target set, a list of state indices")
+        targets = index_list(cand["targets"], "targets")
+        if not targets or any(not 0 <= a < dec.n for a in targets):
+            raise CandidateError(f"targets must be a non-empty list of states in 0..{dec.n - 1}, got {few(targets)}")
+        ref = references.first_passage(chain, targets)
+        exp = np.array([math.inf if x is None else to_float(x) for x in ref])
+        out.append(_first_passage_finding(vector(cand["first_passage"], "first_passage"), exp, targets, atol, rtol))
+    if "total_reward" in cand:
+        exp = to_floats(references.total_reward(chain))
+        f = numeric_finding("total_reward", vector(cand["total_reward"], "total_reward"), exp, atol, rtol)
+        if f.status == "mismatch" and f.worst_states and all(s not in set(T) for s in f.worst_states):
+            f.diagnosis = "reward counted on the closed classes: the total reward before absorption is 0 there"
+        out.append(f)
+    return out
+
+
+def _judged_matrix(key: str, got: np.ndarray, exp: np.ndarray, atol: float, rtol: float,
+                   recurrent_rows: set[int] | None = None) -> Finding:
+    """A matrix judged entrywise, a mismatch diagnosed (transposed, columns permuted, rows not summing
+    to 1, ``N - I`` for the fundamental matrix)."""
+    if got.shape == exp.T.shape and got.shape != exp.shape:
+        f = numeric_finding(key, got.T, exp, atol, rtol, unit="row")
+        if f.ok:
+            return Finding(key, "mismatch", math.inf, [], f"has shape {got.shape}, expected {exp.shape}",
+                           "the transpose of the right matrix")
+    f = numeric_finding(key, got, exp, atol, rtol, unit="row")
+    if f.status != "mismatch" or not math.isfinite(f.max_error) or got.shape != exp.shape:
+        return f
+    tol = 10 * (atol + rtol * float(np.max(np.abs(exp), initial=0.0))) + 1e-12
+
+    def close(a: np.ndarray) -> bool:
+        return bool(np.max(np.abs(got - a), initial=0.0) <= tol)
+
+    if got.shape[0] == got.shape[1] and close(exp.T):
+        f.diagnosis = "the transpose of the right matrix"
+    elif key == "fundamental" and close(exp - np.eye(exp.shape[0])):
+        f.diagnosis = "N - I: visits counted from time 1, not from time 0 ((I - Q)^{-1} counts the start)"
+    elif key == "absorption":
+        sums = got.sum(axis=1)
+        perm = [int(np.argmin(np.abs(got[:, [j]] - exp).max(axis=0))) for j in range(got.shape[1])]
+        if np.max(np.abs(sums - 1)) > tol:
+            s = int(np.argmax(np.abs(sums - 1)))
+            f.diagnosis = f"rows do not sum to 1 (row {s} sums to {float(sums[s]):.6g}): not absorption probabilities"
+        elif sorted(perm) == list(range(got.shape[1])) and close(exp[:, perm]):
+            f.diagnosis = f"the classes in another order (column j holds class {perm}[j]); columns follow the canonical class order"
+        elif recurrent_rows and set(f.worst_states) <= recurrent_rows:
+            f.diagnosis = ("wrong on states of closed classes only: such a state ends in its own class with probability 1 "
+                           "(a state of a closed class taken as transient)")
+    return f
+
+
+def _first_passage_finding(got: np.ndarray, exp: np.ndarray, targets: list[int], atol: float, rtol: float) -> Finding:
+    """Mean first-passage times: infinite exactly where the targets are missed with positive probability."""
+    if got.shape != exp.shape:
+        return Finding("first_passage", "mismatch", math.inf, [], f"has shape {got.shape}, expected {exp.shape}")
+    inf_exp, inf_got = np.isinf(exp), np.isposinf(got)
+    if np.any(inf_exp != inf_got):
+        bad = [int(s) for s in np.flatnonzero(inf_exp != inf_got)]
+        s = bad[0]
+        return Finding("first_passage", "mismatch", math.inf, bad[:5],
+                       f"state {s}: expected {'inf' if inf_exp[s] else f'{exp[s]:.6g}'}, got {got[s]:.6g}",
+                       "infinite exactly where the targets are missed with positive probability" if inf_exp[s] else "")
+    f = numeric_finding("first_passage", np.where(inf_exp, 0.0, got), np.where(inf_exp, 0.0, exp), atol, rtol)
+    if f.status == "mismatch" and set(f.worst_states) <= set(targets):
+        f.diagnosis = "wrong on the targets only: first passage is 0 on the targets (a return time was given there?)"
+    return f
