@@ -20,6 +20,7 @@ import numpy as np
 from exactpte.errors import CandidateError
 from exactpte.model.to_float import to_float, to_floats
 from exactpte.oracle import references
+from exactpte.oracle.causes import negative_cycle_note, transposed_note
 from exactpte.oracle.findings import Finding, numeric_finding
 from exactpte.oracle.values import few, index_list, matrix, vector
 from exactpte.results.decomposition import Decomposition
@@ -35,7 +36,7 @@ def absorbing_findings(cand: dict[str, Any], dec: Decomposition, atol: float, rt
     if "targets" in cand and "first_passage" not in cand:
         raise CandidateError("targets is given without first_passage (the mean first-passage times to the targets)")
     if "absorption" in cand:
-        exp = np.array([to_floats(row) for row in references.absorption(chain)]).reshape(dec.n, len(dec.classes))
+        exp = every = np.array([to_floats(row) for row in references.absorption(chain)]).reshape(dec.n, len(dec.classes))
         got = matrix(cand["absorption"], "absorption")
         if got.shape == (len(T), exp.shape[1]) and len(T) != dec.n:
             exp = exp[T]  # rows on the transient states only, in the order of transient
@@ -44,6 +45,9 @@ def absorbing_findings(cand: dict[str, Any], dec: Decomposition, atol: float, rt
         f = _judged_matrix("absorption", got, exp, atol, rtol, recurrent)
         if f.detail.startswith("has shape") and len(T) != dec.n:
             f.detail += f" (every state) or {(len(T), len(dec.classes))} (the transient states), one column per closed class"
+        if f.detail.startswith("has shape"):  # a layout transposed (PyDTMC: one row per absorbing state) named
+            layouts = [("every-state", every), ("transient-state", every[T])]
+            f.diagnosis = transposed_note(got, layouts, atol + rtol * float(np.max(np.abs(every), initial=0.0))) or f.diagnosis
         out.append(f)
     if "fundamental" in cand:
         exp = np.array([to_floats(row) for row in references.fundamental(chain)]).reshape(len(T), len(T))
@@ -62,8 +66,32 @@ def absorbing_findings(cand: dict[str, Any], dec: Decomposition, atol: float, rt
         f = numeric_finding("total_reward", vector(cand["total_reward"], "total_reward"), exp, atol, rtol)
         if f.status == "mismatch" and f.worst_states and all(s not in set(T) for s in f.worst_states):
             f.diagnosis = "reward counted on the closed classes: the total reward before absorption is 0 there"
+        elif f.status == "mismatch" and math.isfinite(f.max_error):
+            f.diagnosis = _negative_cycle(vector(cand["total_reward"], "total_reward"), exp, dec, f.worst_states)
         out.append(f)
     return out
+
+
+def _negative_cycle(got: np.ndarray, exp: np.ndarray, dec: Decomposition, worst: list[int]) -> str:
+    """:func:`~exactpte.oracle.causes.negative_cycle_note` on this chain: its transient communicating classes
+    holding a cycle, and the states that reach each."""
+    chain = dec.chain
+    succ = [[j for j, _ in chain.row(s)] for s in range(chain.n)]
+    pred: list[list[int]] = [[] for _ in range(chain.n)]
+    for s in range(chain.n):
+        for j in succ[s]:
+            pred[j].append(s)
+    cycles = [tuple(sorted(c)) for c in dec.structure.transient_sccs if len(c) > 1 or c[0] in succ[c[0]]]
+    reaches = []
+    for cycle in cycles:  # the states with a path into the cycle: a search backwards along the edges
+        seen, stack = set(cycle), list(cycle)
+        while stack:
+            for s in pred[stack.pop()]:
+                if s not in seen:
+                    seen.add(s)
+                    stack.append(s)
+        reaches.append(seen)
+    return negative_cycle_note(got, exp, to_floats(chain.r), cycles, reaches, worst)
 
 
 def _judged_matrix(key: str, got: np.ndarray, exp: np.ndarray, atol: float, rtol: float,

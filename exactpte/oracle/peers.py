@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from exactpte.errors import CandidateError
+from exactpte.oracle.findings import Finding
 
 if TYPE_CHECKING:
     from exactpte.graph.structure import Structure
-    from exactpte.oracle.compare import Finding
 
 __all__ = ["NativeName", "NATIVE_NAMES", "DERIVED_KEYS", "STORM_PROPERTIES", "NativeCandidate", "read_native",
            "derived_findings", "markdown_table"]
@@ -280,8 +280,6 @@ def _states(x: Any, where: str) -> list[int]:
 def derived_findings(values: Mapping[str, Any], S: Structure, self_loops: Sequence[int]) -> list[Finding]:
     """The peers' derived structure quantities (:data:`DERIVED_KEYS`) judged against the structure ``S``
     (``self_loops``: the states with ``P(s, s) = 1``, the absorbing states)."""
-    from exactpte.oracle.compare import Finding
-
     out: list[Finding] = []
 
     def judge(key: str, got: Any, expected: Any, what: str) -> None:
