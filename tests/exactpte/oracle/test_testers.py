@@ -151,7 +151,7 @@ def test_quantecon_native_output_judged_as_it_comes(chain):
 @peers
 def test_quantecon_stored_zeros_named_as_zero_entries_taken_as_edges():
     qe = _need("quantecon")
-    sp = pytest.importorskip("scipy.sparse")
+    import scipy.sparse as sp
     chain = exactpte.MarkovRewardProcess([["1/2", "1/2", 0, 0], ["1/2", "1/2", 0, 0], [0, 0, "1/2", "1/2"],
                                           [0, 0, "1/2", "1/2"]], [0, 0, 0, 0])
     rows, cols = [0, 0, 1, 1, 2, 2, 3, 3], [0, 1, 0, 1, 2, 3, 2, 3]
