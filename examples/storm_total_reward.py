@@ -17,8 +17,7 @@ import tempfile
 
 import exactpte
 from exactpte.io import to_drn
-from exactpte.oracle import compare
-from exactpte.oracle.compare import Report
+from exactpte.oracle import Report, compare
 
 PROPERTY = 'R{"r"}=? [ C ]'
 CHAIN = exactpte.MarkovRewardProcess([[0, "1/2", "1/2"], [1, 0, 0], [0, 0, 1]], [-1, -1, 0])

@@ -268,6 +268,11 @@ def _dispatch(args) -> int:
         return 0
     if args.command == "check":
         return _check(args, out)
+    if args.command == "decompose":  # checked before any work
+        if args.tol is not None and not (args.certified or float_route(args)):
+            raise UsageError("--tol applies to --certified or to the float route (--floats exact)")
+        if args.certified and float_route(args) and args.tol is not None:
+            raise UsageError("--tol is ambiguous with both --certified and the float route: give one of them")
     chain = load_chain(args)
     for note in chain.notes:
         print(f"exactpte: note: {note}", file=sys.stderr)
@@ -287,10 +292,6 @@ def _dispatch(args) -> int:
         from exactpte.results.report import check_only
 
         check_only(args.only)  # a bad name is refused before any work
-    if args.tol is not None and not (args.certified or float_route(args)):
-        raise UsageError("--tol applies to --certified or to the float route (--floats exact)")
-    if args.certified and float_route(args) and args.tol is not None:
-        raise UsageError("--tol is ambiguous with both --certified and the float route: give one of them")
     if args.certified:
         _refuse(used, ("--strata", "--only", "--anchors", "--latex", "--table", "--csv", "--hitting-times", "--no-p-inf"),
                 "does not combine with --certified (enclosures print as text or --json, without P_inf: "
