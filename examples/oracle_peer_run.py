@@ -75,6 +75,8 @@ def _record(tally: Tally, peer: str, run: Callable[[], tuple[Any, Any]]) -> None
     tally[peer]["agrees" if ok else "disagrees"] += 1
     if not ok and any(f.diagnosis for f in report.findings if not f.ok):
         tally[peer]["cause named"] += 1
+        first = next(f for f in report.findings if not f.ok and f.diagnosis)
+        tally[peer]["likely: " + " ".join(first.diagnosis.split(":")[0].split()[:6])] += 1
     if ok != truth:
         tally[peer]["misjudged"] += 1
 
@@ -248,6 +250,11 @@ def main() -> None:
     for peer, c in tally.items():
         print(f"| {peer} | {c['judged']} | {c['refused']} | {c['misjudged']} | {c['agrees']} | {c['disagrees']} ({c['cause named']}) "
               f"| {c['no output (timeout or crash)']} |")
+    print("\nthe first named cause of each disagreement, by peer:")
+    for peer, c in tally.items():
+        for what, count in sorted(c.items()):
+            if what.startswith("likely: "):
+                print(f"  {peer}: {count} x {what}")
 
 
 if __name__ == "__main__":

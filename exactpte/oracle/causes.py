@@ -95,7 +95,15 @@ def negative_cycle_note(got: np.ndarray, expected: np.ndarray, r: np.ndarray, tr
                         reaches: Sequence[set[int]], worst: Sequence[int]) -> str:
     """A wrong total reward where negative rewards sit on a transient cycle: ``transient_cycles`` are the
     transient communicating classes holding a cycle, ``reaches[i]`` the states from which the ``i``-th is
-    reached; ``worst`` the states the finding names."""
+    reached; ``worst`` the states the finding names.  The total reward before absorption is
+    ``x = (I - Q)^{-1} r_T`` on the transient states (``references.total_reward``).
+
+    >>> r = np.array([-1.0, -1.0, 0.0])
+    >>> negative_cycle_note(np.zeros(3), np.array([-3.0, -4.0, 0.0]), r, [(0, 1)], [{0, 1}], [1])[:40]
+    'negative rewards on a transient cycle (s'
+    >>> negative_cycle_note(np.zeros(3), np.array([3.0, 4.0, 0.0]), -r, [(0, 1)], [{0, 1}], [1])
+    ''
+    """
     for cycle, reach in zip(transient_cycles, reaches):
         rewards = [float(r[s]) for s in cycle]
         if min(rewards) >= 0 or not any(s in reach for s in worst):
@@ -113,7 +121,15 @@ def negative_cycle_note(got: np.ndarray, expected: np.ndarray, r: np.ndarray, tr
 def periodic_note(residual: np.ndarray, basis: np.ndarray, invariant: np.ndarray, periods: Sequence[int],
                   tol: float) -> str:
     """A bias error whose part off the gauge space (``residual``) is a periodic mode: in ``K(P)`` (the
-    columns of ``basis``), not in ``ker(I − P)`` (``invariant``), on a chain with a period ``> 1``."""
+    columns of ``basis``), not in ``ker(I − P)`` (``invariant``), on a chain with a period ``> 1``
+    (``K(P) = span b``: the cyclic classes' indicators, ``thm:wellposed``).
+
+    >>> b = np.array([[1.0, 0.0], [0.0, 1.0]])            # the 2-cycle: one indicator per phase
+    >>> periodic_note(np.array([0.5, -0.5]), b, np.ones((2, 1)), [2], 1e-9)[:9]
+    'periodic:'
+    >>> periodic_note(np.array([0.5, -0.5]), b, np.ones((2, 1)), [1], 1e-9)
+    ''
+    """
     if max(periods, default=1) <= 1 or basis.shape[1] == 0 or not np.all(np.isfinite(residual)):
         return ""
     coef, *_ = np.linalg.lstsq(basis, residual, rcond=None)
@@ -126,7 +142,12 @@ def periodic_note(residual: np.ndarray, basis: np.ndarray, invariant: np.ndarray
 
 
 def per_class_note(key: str, got: np.ndarray, n: int, class_gain: np.ndarray, tol: float) -> str:
-    """A per-class gain given as ``rho`` (or ``g_star``): one value per closed class, not per state."""
+    """A per-class gain given as ``rho`` (or ``g_star``): one value per closed class, not per state
+    (``class_gain[i] = π_i · r``).
+
+    >>> per_class_note("rho", np.array([1.0, 2.0]), 5, np.array([1.0, 2.0]), 1e-9)[-23:]
+    'as class_gain it agrees'
+    """
     if got.ndim != 1 or got.shape[0] != class_gain.shape[0] or got.shape[0] == n:
         return ""
     agrees = bool(np.all(np.abs(got - class_gain) <= tol))
@@ -136,7 +157,11 @@ def per_class_note(key: str, got: np.ndarray, n: int, class_gain: np.ndarray, to
 
 
 def transposed_note(got: np.ndarray, layouts: Sequence[tuple[str, np.ndarray]], tol: float) -> str:
-    """A matrix given transposed: ``got.T`` has the shape of one of the expected ``layouts`` (named)."""
+    """A matrix given transposed: ``got.T`` has the shape of one of the expected ``layouts`` (named).
+
+    >>> transposed_note(np.ones((3, 1)), [("transient-state", np.ones((1, 3)))], 1e-9)[-16:]
+    'its values agree'
+    """
     for name, exp in layouts:
         if got.shape == exp.T.shape and got.shape != exp.shape:
             err = float(np.max(np.abs(got.T - exp), initial=0.0)) if np.all(np.isfinite(got)) else float("inf")

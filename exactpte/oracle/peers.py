@@ -131,7 +131,16 @@ def read_native(candidate: Mapping[str, Any], *, labels: Sequence[str] | None, n
                 aliases: Mapping[str, str] | None = None, strict: bool = False) -> NativeCandidate:
     """The candidate under exactpte's keys (``known``: the keys judged as they are; ``aliases``: other
     names of them), peers' names read by :data:`NATIVE_NAMES` and :data:`STORM_PROPERTIES`, states given
-    by name mapped to indices; unknown keys listed as not judged (``strict``: refused)."""
+    by name mapped to indices; unknown keys listed as not judged (``strict``: refused).
+
+    >>> native = read_native({"V": [0, 1], 'R{"r"}=? [ LRA ]': [1, 1], "iter": 3}, labels=None, n=2)
+    >>> native.values, native.up_to_gauge, native.not_judged
+    ({'h': [0, 1], 'rho': [1, 1]}, ('h',), ('iter',))
+    >>> read_native({"iter": 3}, labels=None, n=2, strict=True)
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.CandidateError: keys the oracle does not know: 'iter' (without --strict they are listed as not judged)
+    """
     if not isinstance(candidate, Mapping):
         raise CandidateError(f"the candidate must be a mapping from quantity names to values, got {type(candidate).__name__}")
     aliases = aliases or {}
@@ -279,7 +288,17 @@ def _states(x: Any, where: str) -> list[int]:
 
 def derived_findings(values: Mapping[str, Any], S: Structure, self_loops: Sequence[int]) -> list[Finding]:
     """The peers' derived structure quantities (:data:`DERIVED_KEYS`) judged against the structure ``S``
-    (``self_loops``: the states with ``P(s, s) = 1``, the absorbing states)."""
+    (``self_loops``: the states with ``P(s, s) = 1``, the absorbing states).  The chain's period is the
+    lcm ``D`` of its closed classes' periods (the smallest ``D`` with every cyclic class mapped to itself
+    by ``P^D``: the paper's ``D``).
+
+    >>> import exactpte
+    >>> S = exactpte.example("branching").structure
+    >>> [(f.key, f.ok) for f in derived_findings({"period": 6, "is_aperiodic": False}, S, [])]
+    [('period', True), ('is_aperiodic', True)]
+    >>> derived_findings({"period": 3}, S, [])[0].diagnosis
+    "the period of one closed class, not the lcm over the classes (the chain's period)"
+    """
     out: list[Finding] = []
 
     def judge(key: str, got: Any, expected: Any, what: str) -> None:
