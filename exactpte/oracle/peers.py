@@ -178,7 +178,8 @@ def _key_of(name: str, known: Sequence[str], aliases: Mapping[str, str]) -> tupl
         return name, ""
     entry = _BY_NAME.get(name)
     if entry is not None:
-        how = f"{name} ({entry.peers}) read as {entry.key}" + (f": {entry.reading}" if entry.reading else "")
+        who = ", ".join(dict.fromkeys(e.peers for e in NATIVE_NAMES if e.name == name))
+        how = f"{name} ({who}) read as {entry.key}" + (f": {entry.reading}" if entry.reading else "")
         return entry.key, how if entry.key != name else ""
     if name in aliases:
         return aliases[name], ""
