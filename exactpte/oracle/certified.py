@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,12 +25,46 @@ from exactpte.oracle.findings import Finding, Report, not_claimed, numeric_findi
 from exactpte.oracle.keys import ABSORBING_KEYS, VECTOR_KEYS
 from exactpte.oracle.stationary import full_length
 from exactpte.oracle.structure import structure_findings
-from exactpte.oracle.values import index, is_scalar, matrix, vector
+from exactpte.oracle.values import index, is_scalar, matrix, nested, vector
+from exactpte.results.quantities import PER_CLASS_KEYS
 
 if TYPE_CHECKING:
     from exactpte.certified import CertifiedDecomposition, Interval
 
 __all__: list[str] = []
+
+
+def _per_class(cand: dict[str, Any], cert: CertifiedDecomposition, judge: Callable[..., Finding]) -> list[Finding]:
+    """``class_gain`` and ``stationary`` against their enclosures, aligned with the candidate's
+    ``classes`` (their order and member order) as on the exact path."""
+    out: list[Finding] = []
+    classes = nested(cand["classes"], "classes", 2) if "classes" in cand else None
+    order = list(range(len(cert.classes)))
+    if classes is not None:
+        by_set = {frozenset(c): i for i, c in enumerate(cert.classes)}
+        mapped = [by_set.get(frozenset(c), -1) for c in classes]
+        if sorted(mapped) != order:
+            return [Finding(k, "structure mismatch", detail="the candidate's classes differ, so per-class values cannot be "
+                            "aligned") for k in PER_CLASS_KEYS if k in cand]
+        order = mapped
+    if "class_gain" in cand:
+        out.append(judge("class_gain", vector(cand["class_gain"], "class_gain"), cert.class_gain[order], "class"))
+    if "stationary" in cand:
+        raw = cand["stationary"]
+        worst = Finding("stationary", "ok")
+        if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence) or len(raw) != len(cert.stationary):
+            worst = Finding("stationary", "mismatch", math.inf, [], f"expected one distribution per class ({len(cert.stationary)})")
+        else:
+            for pos, i in enumerate(order):
+                pi = cert.stationary[i]
+                if classes is not None:  # the candidate's own member order
+                    at = {s: t for t, s in enumerate(cert.classes[i])}
+                    pi = pi[[at[s] for s in classes[pos]]]
+                f = judge("stationary", vector(raw[pos], f"stationary[{pos}]"), pi, f"entry of class {pos}, position")
+                if not f.ok and worst.ok:
+                    worst = f
+        out.append(worst)
+    return out
 
 
 def compare_certified(cand: dict[str, Any], cert: CertifiedDecomposition, atol: float, rtol: float) -> Report:
@@ -73,19 +107,7 @@ def compare_certified(cand: dict[str, Any], cert: CertifiedDecomposition, atol: 
             findings.append(judge(key, vector(cand[key], key), vectors[key]))
     if "theta" in cand:
         findings.append(judge("theta", vector(cand["theta"], "theta"), cert.theta, "column"))
-    if "class_gain" in cand:
-        findings.append(judge("class_gain", vector(cand["class_gain"], "class_gain"), cert.class_gain, "class"))
-    if "stationary" in cand:
-        raw = cand["stationary"]
-        worst = Finding("stationary", "ok")
-        if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence) or len(raw) != len(cert.stationary):
-            worst = Finding("stationary", "mismatch", math.inf, [], f"expected one distribution per class ({len(cert.stationary)})")
-        else:
-            for pos, pi in enumerate(cert.stationary):
-                f = judge("stationary", vector(raw[pos], f"stationary[{pos}]"), pi, f"entry of class {pos}, position")
-                if not f.ok and worst.ok:
-                    worst = f
-        findings.append(worst)
+    findings += _per_class(cand, cert, judge)
     if "basis" in cand:
         findings.append(judge("basis", matrix(cand["basis"], "basis"), cert.basis, "row"))
     if "P_inf" in cand:

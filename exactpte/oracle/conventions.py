@@ -107,12 +107,15 @@ def _phase_shifts(cand: dict[str, Any], S: Structure, order: list[int] | None) -
 def read_convention(cand: dict[str, Any], S: Structure, reference_anchors: Sequence[int]) -> tuple[Convention, str | None]:
     """The candidate's convention (its class order, phase labels and anchors), and the first problem
     with its ``anchors`` (a triple that is not ``[class, phase, state]`` with the state in that class's
-    cyclic class, a label out of range, a cyclic class anchored twice or not at all), or None.
+    cyclic class, a label out of range, a cyclic class anchored twice or not at all, triples not in
+    ``(class, phase)`` order, which is the basis-column order), or None.
 
     Labels the candidate fixes nowhere else are read from the anchors: the class labels must name
     the classes one-to-one and the phase labels of a class must be its cyclic order, rotated.  A
     convention the anchors cannot give falls back to the reference's anchors (and the problem is
-    returned for the ``anchors`` finding)."""
+    returned for the ``anchors`` finding).  The choices are those ``subsec:anchor_gauge_basis`` leaves
+    open: ``a_{i,k} ∈ C_{i,k}`` for each ``(i, k)``, classes and phases labelled up to a permutation
+    of the classes and a rotation ``k -> k + s_i mod d_i`` of each class's phases."""
     order = _class_order(cand, S)
     shifts = _phase_shifts(cand, S, order)
     if "anchors" in cand:
@@ -165,13 +168,22 @@ def _anchored(triples: list[Any], S: Structure, order: list[int] | None,
         columns.append(c)
     if len(set(labels.values())) != len(labels):
         return "anchors: two class labels name the same closed class"
+    said = [(t[0], t[1]) for t in triples]
+    if said != sorted(said):
+        return (f"anchors are listed in basis-column order, which is (class, phase) order; got the labels {said[:6]}"
+                + ("..." if len(said) > 6 else ""))
     if len(anchors) != S.N:
         return f"anchors: {len(anchors)} anchors for the chain's {S.N} cyclic classes (one state of each)"
     return tuple(columns), tuple(anchors[c] for c in range(S.N))
 
 
 class Aligned:
-    """The exact decomposition moved into the candidate's convention, as floats (each computed once)."""
+    """The exact decomposition moved into the candidate's convention, as floats (each computed once).
+
+    Other anchors ``A'`` change the gauge by ``w = Σ_c v*(a'_c) b_c ∈ K(P)``: ``v*' = v* - w`` is zero at
+    ``A'`` (``b_c(a'_{c'}) = [c = c']``), ``g*' = g* + (I - P) w`` keeps ``r = g*' + (I - P) v*'``
+    (``thm:wellposed``), ``ψ' = ψ + w - P∞ w`` keeps ``g*' = ρ + (I - P) ψ'`` and ``P∞ ψ' = 0``
+    (``thm:comparison_gain_bias``); ``ρ``, ``h`` and ``b`` do not move."""
 
     def __init__(self, dec: Decomposition, convention: Convention) -> None:
         self.dec, self.convention = dec, convention

@@ -247,7 +247,8 @@ def test_every_valid_convention_of_a_random_chain_agrees_and_a_swap_of_theta_doe
     shifts = [data.draw(st.integers(0, dec.periods[i] - 1)) for i in order]
     pick = {(i, k): data.draw(st.sampled_from(part)) for i, cyc in enumerate(dec.cyclic_classes) for k, part in enumerate(cyc)}
     cand = in_convention(chain, list(order), shifts, pick)
-    assert compare(cand, dec, atol=1e-9, rtol=1e-9).ok, compare(cand, dec, atol=1e-9, rtol=1e-9).table()
+    # the change of convention is exact, so the nearest floats of the answer agree at atol = rtol = 0
+    assert compare(cand, dec, atol=0).ok, compare(cand, dec, atol=0).table()
     theta = cand["theta"]
     j = data.draw(st.integers(0, len(theta) - 1))
     k = data.draw(st.integers(0, len(theta) - 1))
@@ -263,3 +264,24 @@ def test_certified_reference_refuses_another_convention_rather_than_misjudging(c
     with pytest.raises(exactpte.CandidateError, match="another convention"):
         compare({k: cand[k] for k in ("classes", "anchors", "theta", "v_star")}, decompose_certified(chain))
 
+
+
+def test_certified_reference_aligns_per_class_values_with_the_candidates_classes(chain):
+    from exactpte.certified import decompose_certified
+
+    dec, cert = exactpte.decompose(chain), decompose_certified(chain)
+    members = [[7, 6, 5, 4], [3, 1, 2, 0]]  # classes swapped, members in the candidate's own order
+    where = [{s: t for t, s in enumerate(dec.classes[i])} for i in (1, 0)]
+    cand = {"classes": members, "class_gain": [float(dec.class_gain[1]), float(dec.class_gain[0])],
+            "stationary": [[float(dec.stationary[i][where[j][s]]) for s in members[j]] for j, i in enumerate((1, 0))]}
+    assert compare(cand, dec, atol=1e-9).ok and compare(cand, cert, atol=1e-9).ok
+    cand["class_gain"].reverse()
+    assert not compare(cand, cert, atol=1e-9).ok
+
+
+def test_anchors_out_of_class_phase_order_disagree_as_proofs_check_says(chain):
+    """Anchors are listed in basis-column order, which the contract fixes as (class, phase) order
+    (`structure:basis_order` in proofs-check): listing them otherwise is no convention."""
+    shuffled = [CANONICAL[k] for k in (2, 3, 4, 0, 1)]
+    (f,) = compare({"anchors": shuffled}, chain).findings
+    assert f.status == "structure mismatch" and "(class, phase) order" in f.detail
