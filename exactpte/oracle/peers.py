@@ -297,7 +297,7 @@ def derived_findings(values: Mapping[str, Any], S: Structure, self_loops: Sequen
     >>> S = exactpte.example("branching").structure
     >>> [(f.key, f.ok) for f in derived_findings({"period": 6, "is_aperiodic": False}, S, [])]
     [('period', True), ('is_aperiodic', True)]
-    >>> derived_findings({"period": 3}, S, [])[0].diagnosis
+    >>> derived_findings({"period": 3}, S, [])[0].diagnosis.split(";")[0]
     "the period of one closed class, not the lcm over the classes (the chain's period)"
     """
     out: list[Finding] = []
@@ -311,8 +311,14 @@ def derived_findings(values: Mapping[str, Any], S: Structure, self_loops: Sequen
     sccs = [tuple(c) for c in S.classes] + [tuple(sorted(c)) for c in S.transient_sccs]
     if "period" in values:
         judge("period", _as_int(values["period"], "period"), _lcm(periods), f"the lcm of the closed classes' periods {periods}")
-        if not out[-1].ok and _as_int(values["period"], "period") in periods:
-            out[-1].diagnosis = "the period of one closed class, not the lcm over the classes (the chain's period)"
+        got, lcm = _as_int(values["period"], "period"), _lcm(periods)
+        shorter = ("zero-probability entries taken as edges (an extra edge closes a shorter cycle: the period divides "
+                   "the true one)") if not out[-1].ok and 0 < got < lcm and lcm % got == 0 else ""
+        if not out[-1].ok and got in periods:
+            out[-1].diagnosis = "the period of one closed class, not the lcm over the classes (the chain's period)" + (
+                f"; or {shorter}" if shorter else "")
+        elif shorter:
+            out[-1].diagnosis = shorter
     if "is_aperiodic" in values:
         judge("is_aperiodic", _as_bool(values["is_aperiodic"], "is_aperiodic"), _lcm(periods) == 1,
               f"every closed class aperiodic (periods {periods})")
