@@ -11,7 +11,6 @@ Each function returns one sentence (empty when the error does not have the shape
 - :func:`periodic_note`: a bias whose error, off the gauge, is a **periodic mode** (in ``K(P)``, outside
   ``ker(I − P)``) on a chain with a period ``> 1``: relative value / power iteration oscillating;
 - :func:`per_class_note`: a per-class gain given as ``rho`` (one value per closed class): ``class_gain``;
-- :func:`transposed_note`: a matrix given transposed in a non-square layout;
 - :func:`expected_got`: "expected e, got g" with enough digits that the two differ when they do.
 
 Examples
@@ -28,8 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["zero_edge_note", "negative_cycle_note", "periodic_note", "per_class_note", "transposed_note", "expected_got",
-           "number_text"]
+__all__ = ["zero_edge_note", "negative_cycle_note", "periodic_note", "per_class_note", "expected_got", "number_text"]
 
 
 def number_text(x: float) -> str:
@@ -154,17 +152,3 @@ def per_class_note(key: str, got: np.ndarray, n: int, class_gain: np.ndarray, to
     return (f"{key} has one value per closed class ({got.shape[0]}), not one per state ({n}): that is class_gain "
             f"(exactpte's key for the gain pi_i . r of each class); as class_gain it "
             + ("agrees" if agrees else "disagrees too"))
-
-
-def transposed_note(got: np.ndarray, layouts: Sequence[tuple[str, np.ndarray]], tol: float) -> str:
-    """A matrix given transposed: ``got.T`` has the shape of one of the expected ``layouts`` (named).
-
-    >>> transposed_note(np.ones((3, 1)), [("transient-state", np.ones((1, 3)))], 1e-9)[-16:]
-    'its values agree'
-    """
-    for name, exp in layouts:
-        if got.shape == exp.T.shape and got.shape != exp.shape:
-            err = float(np.max(np.abs(got.T - exp), initial=0.0)) if np.all(np.isfinite(got)) else float("inf")
-            verdict = "its values agree" if err <= tol else f"its values are still off by {err:.3g}"
-            return (f"the transpose of the {name} layout {exp.shape} (rows and columns swapped): transposed, {verdict}")
-    return ""

@@ -138,13 +138,14 @@ def test_check_shows_the_difference_of_numbers_that_print_alike(tmp_path, capsys
     assert "difference 3e-07" in finding["detail"]
 
 
-def test_check_diagnoses_a_transposed_absorption_layout(tmp_path, capsys):
+def test_check_reads_a_transposed_absorption_layout(tmp_path, capsys):
     chain = exactpte.MarkovRewardProcess([[0, "1/3", "1/3", "1/3"], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], [0, 1, 2, 3])
     chain_path = _write(tmp_path, "chain.json", exactpte.io.json.dumps(chain))
     cand = _write(tmp_path, "c.json", {"absorption_probabilities": [[1 / 3], [1 / 3], [1 / 3]]})  # PyDTMC's layout
-    assert main(["check", cand, "--chain", chain_path]) == 1
-    out = capsys.readouterr().out
-    assert "likely: the transpose of the transient-state layout (1, 3)" in out and "its values agree" in out
+    assert main(["check", cand, "--chain", chain_path]) == 0
+    assert "read transposed (the transient-state layout (1, 3) with rows and columns swapped)" in capsys.readouterr().out
+    wrong = _write(tmp_path, "w.json", {"absorption_probabilities": [[0.5], [0.25], [0.25]]})
+    assert main(["check", wrong, "--chain", chain_path]) == 1
 
 
 # -- start-up ----------------------------------------------------------------------------------------

@@ -283,16 +283,22 @@ def test_a_per_class_gain_given_as_rho_points_to_class_gain():
     assert compare({"class_gain": gains}, dec).ok
 
 
-def test_transposed_non_square_absorption_is_diagnosed():
+def test_transposed_non_square_absorption_is_read_transposed():
     chain = exactpte.MarkovRewardProcess([[0, "1/3", "1/3", "1/3"], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], [0, 1, 2, 3])
     A = np.array([[float(x) for x in row] for row in absorption(chain)])
     for got, layout in ((A[[0]].T, "transient-state"), (A.T, "every-state")):
         f = compare({"absorption": got}, chain).findings[0]
-        assert f.diagnosis == (f"the transpose of the {layout} layout {got.T.shape} (rows and columns swapped): "
-                               "transposed, its values agree")
+        assert f.ok and f.detail == f"read transposed (the {layout} layout {got.T.shape} with rows and columns swapped)"
     off = A[[0]].T.copy()
-    off[0, 0] += 0.1
-    assert "its values are still off by 0.1" in compare({"absorption": off}, chain).findings[0].diagnosis
+    off[0, 0] += 0.1  # transposed and wrong: judged transposed, and rejected
+    f = compare({"absorption": off}, chain).findings[0]
+    assert not f.ok and f.detail.startswith("read transposed") and "expected 0.333333, got 0.433333" in f.detail
+    # a square layout (2 transient states, 2 classes) is never read transposed: its transpose is diagnosed
+    square = exactpte.MarkovRewardProcess([[0, 0, "1/4", "3/4"], [0, 0, "1/2", "1/2"], [0, 0, 1, 0], [0, 0, 0, 1]], [0] * 4)
+    B = np.array([[float(x) for x in row] for row in absorption(square)])[:2]
+    assert compare({"absorption": B}, square).ok
+    f = compare({"absorption": B.T.copy()}, square).findings[0]
+    assert not f.ok and f.diagnosis == "the transpose of the right matrix"
 
 
 def test_numbers_that_print_alike_show_their_difference():
