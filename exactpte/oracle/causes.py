@@ -39,6 +39,8 @@ def expected_got(expected: float, got: float) -> str:
     """``expected e, got g``: 6 significant digits, or (when those print alike yet the numbers differ)
     the shortest digits that tell them apart and the difference itself.
 
+    Examples
+    --------
     >>> expected_got(0.5, 0.25)
     'expected 0.5, got 0.25'
     """
@@ -96,6 +98,8 @@ def negative_cycle_note(got: np.ndarray, expected: np.ndarray, r: np.ndarray, tr
     reached; ``worst`` the states the finding names.  The total reward before absorption is
     ``x = (I - Q)^{-1} r_T`` on the transient states (``references.total_reward``).
 
+    Examples
+    --------
     >>> r = np.array([-1.0, -1.0, 0.0])
     >>> negative_cycle_note(np.zeros(3), np.array([-3.0, -4.0, 0.0]), r, [(0, 1)], [{0, 1}], [1])[:40]
     'negative rewards on a transient cycle (s'
@@ -122,6 +126,8 @@ def periodic_note(residual: np.ndarray, basis: np.ndarray, invariant: np.ndarray
     columns of ``basis``), not in ``ker(I − P)`` (``invariant``), on a chain with a period ``> 1``
     (``K(P) = span b``: the cyclic classes' indicators, ``thm:wellposed``).
 
+    Examples
+    --------
     >>> b = np.array([[1.0, 0.0], [0.0, 1.0]])            # the 2-cycle: one indicator per phase
     >>> periodic_note(np.array([0.5, -0.5]), b, np.ones((2, 1)), [2], 1e-9)[:9]
     'periodic:'
@@ -143,6 +149,8 @@ def per_class_note(key: str, got: np.ndarray, n: int, class_gain: np.ndarray, to
     """A per-class gain given as ``rho`` (or ``g_star``): one value per closed class, not per state
     (``class_gain[i] = π_i · r``).
 
+    Examples
+    --------
     >>> per_class_note("rho", np.array([1.0, 2.0]), 5, np.array([1.0, 2.0]), 1e-9)[-23:]
     'as class_gain it agrees'
     """

@@ -133,6 +133,8 @@ def read_native(candidate: Mapping[str, Any], *, labels: Sequence[str] | None, n
     names of them), peers' names read by :data:`NATIVE_NAMES` and :data:`STORM_PROPERTIES`, states given
     by name mapped to indices; unknown keys listed as not judged (``strict``: refused).
 
+    Examples
+    --------
     >>> native = read_native({"V": [0, 1], 'R{"r"}=? [ LRA ]': [1, 1], "iter": 3}, labels=None, n=2)
     >>> native.values, native.up_to_gauge, native.not_judged
     ({'h': [0, 1], 'rho': [1, 1]}, ('h',), ('iter',))
@@ -293,6 +295,8 @@ def derived_findings(values: Mapping[str, Any], S: Structure, self_loops: Sequen
     lcm ``D`` of its closed classes' periods (the smallest ``D`` with every cyclic class mapped to itself
     by ``P^D``: the paper's ``D``).
 
+    Examples
+    --------
     >>> import exactpte
     >>> S = exactpte.example("branching").structure
     >>> [(f.key, f.ok) for f in derived_findings({"period": 6, "is_aperiodic": False}, S, [])]
@@ -347,6 +351,8 @@ def derived_findings(values: Mapping[str, Any], S: Structure, self_loops: Sequen
 def markdown_table() -> str:
     """The table of :data:`NATIVE_NAMES` and :data:`STORM_PROPERTIES` as printed in docs/oracle.md.
 
+    Examples
+    --------
     >>> markdown_table().splitlines()[0]
     '| peer | name | shape | judged as | reading |'
     """
