@@ -88,7 +88,10 @@ def float_rows(path: str) -> dict[str, Any]:
     """The JSON chain file at ``path`` with its numbers as Python floats (strings such as ``"1/3"`` kept)."""
     from exactpte.io import read_text
 
-    if not str(path).lower().split(".gz")[0].split(".xz")[0].split(".bz2")[0].endswith(".json"):
+    name = str(path).lower()
+    for codec in (".gz", ".xz", ".bz2"):  # a compressed chain file: judged by the name under the codec's ending
+        name = name.removesuffix(codec)
+    if not name.endswith(".json"):
         raise UsageError(f"the float route (--floats exact, --limit-denominator, --clip-negative) reads .json chain files; "
                          f"for {path} import in Python with MarkovRewardProcess.from_float")
     try:
