@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from exactpte import __version__
+from exactpte.cli.float_route import add_float_options, float_route
 from exactpte.errors import UsageError
 
 if TYPE_CHECKING:  # the CLI imports the chain machinery only when a command runs (start-up time)
@@ -56,15 +57,18 @@ def _parser() -> argparse.ArgumentParser:
                                                        "(default: the smallest state of each cyclic class)")
     d.add_argument("--certified", action="store_true", help="certified float enclosures [lo, hi] of every number "
                    "(for chains too large for exact arithmetic), with the certificate of each solved system")
-    d.add_argument("--tol", type=tolerance, default=None, help="relative width asked of --certified enclosures (default 1e-9)")
+    d.add_argument("--tol", type=tolerance, default=None, help="relative width asked of --certified enclosures (default 1e-9); "
+                   "with the float route (--floats exact): the largest |1 - row sum| repaired (default 1e-9)")
     d.add_argument("--strata", action="store_true", help="parametric chains: the decomposition on every stratum of "
                    "the parameter space (where entries or denominators vanish), not only the generic one")
     d.add_argument("--only", metavar="KEYS", help="compute and print only these quantities (comma-separated, e.g. "
-                   "rho,h; structure keys always come) in --json or --csv; ρ alone costs one transient solve")
+                   "rho,h; structure keys such as classes, periods are accepted and always come) in --json or --csv; "
+                   "ρ alone costs one transient solve")
     d.add_argument("--no-p-inf", action="store_true", help="leave the dense P_inf out of --json")
     d.add_argument("--hitting-times", action="store_true", help="add expected anchor hitting times to --json")
     d.add_argument("--quiet", action="store_true", help=f"no progress output (shown on standard error from {PROGRESS_STATES} states)")
     d.add_argument("--indent", type=nonnegative_int, default=None, help="indent --json output by this many spaces (default: one line)")
+    add_float_options(d, with_tol=False)
 
     add_command(sub, "examples", "list the built-in examples, one a line, name first",
                 ["exactpte examples", "exactpte decompose --example two-paths"])
@@ -93,6 +97,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="print the report as JSON")
     c.add_argument("--arithmetic", choices=("auto", "exact", "certified"), default="auto",
                    help=f"the reference: exact, or certified enclosures (auto: certified past {EXACT_CHECK_LIMIT} states)")
+    c.add_argument("--strict", action="store_true", help="refuse keys the oracle does not know (default: listed as not judged)")
+    add_float_options(c, with_tol=True)
 
     e = add_command(sub, "estimate", "the sample-based estimator, scored against the exact answers", [
         "exactpte estimate --example paper-benchmark --seed 1",
@@ -129,6 +135,11 @@ def _dispatch(args) -> int:
         return 0
     if args.command == "check":
         return _check(args, out)
+    if args.command == "decompose":  # checked before any work
+        if args.tol is not None and not (args.certified or float_route(args)):
+            raise UsageError("--tol applies to --certified or to the float route (--floats exact)")
+        if args.certified and float_route(args) and args.tol is not None:
+            raise UsageError("--tol is ambiguous with both --certified and the float route: give one of them")
     chain = load_chain(args)
     for note in chain.notes:
         print(f"exactpte: note: {note}", file=sys.stderr)
@@ -148,8 +159,6 @@ def _dispatch(args) -> int:
         from exactpte.results.report import check_only
 
         check_only(args.only)  # a bad name is refused before any work
-    if args.tol is not None and not args.certified:
-        raise UsageError("--tol applies to --certified")
     if args.certified:
         _refuse(used, ("--strata", "--only", "--anchors", "--latex", "--table", "--csv", "--hitting-times", "--no-p-inf"),
                 "does not combine with --certified (enclosures print as text or --json, without P_inf: "
@@ -158,7 +167,7 @@ def _dispatch(args) -> int:
             raise UsageError("--certified applies to rational chains")
         from exactpte.certified import decompose_certified
 
-        cert = decompose_certified(chain, tol=args.tol if args.tol is not None else 1e-9)
+        cert = decompose_certified(chain, tol=args.tol if args.tol is not None and not float_route(args) else 1e-9)
         # the dense n x n P∞ is left out: --certified is for chains too large for it (cert.P_inf gives it)
         print(cert.to_json(include_P_inf=False, indent=args.indent) if args.json else cert, file=out)
         return 0
@@ -273,9 +282,13 @@ def _check(args, out) -> int:
     from exactpte.oracle.candidates import load_candidate
     from exactpte.oracle.comparison import compare
 
+    if args.tol is not None and not float_route(args):
+        raise UsageError("--tol applies to the float route (--floats exact); the comparison's tolerances are --atol and --rtol")
     chain = load_chain(args, args.chain)
     if chain.field.is_parametric:
         raise UsageError(f"{args.chain} is a parametric chain; the oracle judges float outputs of rational chains")
+    for note in chain.notes:
+        print(f"exactpte: note: {note}", file=sys.stderr)
     candidate = load_candidate(args.candidate)
     arithmetic = args.arithmetic
     if arithmetic == "auto":
@@ -291,7 +304,7 @@ def _check(args, out) -> int:
                if args.arithmetic == "auto" else "certified enclosures (asked for)")
     else:
         reference, why = chain, "exact decomposition"
-    report = compare(candidate, reference, atol=args.atol, rtol=args.rtol, up_to_gauge=args.up_to_gauge)
+    report = compare(candidate, reference, atol=args.atol, rtol=args.rtol, up_to_gauge=args.up_to_gauge, strict=args.strict)
     if args.json:
         print(json.dumps({"reference": arithmetic, **report.to_dict()}, indent=1), file=out)
     else:

@@ -14,7 +14,8 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from exactpte.errors import ExactpteError, UsageError
+from exactpte.cli.float_route import float_route, load_float_chain, suggestion
+from exactpte.errors import ExactpteError, NegativeEntryError, RowSumError, UsageError
 
 if TYPE_CHECKING:  # the chain machinery loads only when a command runs (start-up time)
     from exactpte.model.chain import Chain
@@ -106,15 +107,42 @@ def load_chain(args: argparse.Namespace, path: str | None = None) -> Chain:
     from exactpte.model.examples import EXAMPLES, example
     from exactpte.io import load
 
+    route = float_route(args)
+    if getattr(args, "floats", None) == "decimal" and route:
+        raise UsageError("--limit-denominator and --clip-negative read floats: they take --floats exact, not --floats decimal")
     if path is None and args.example:
-        for opt in ("rewards", "labels", "reward_model"):
+        for opt in ("rewards", "labels", "reward_model", "limit_denominator", "clip_negative", "floats"):
             if getattr(args, opt, None):
                 raise UsageError(f"--{opt.replace('_', '-')} applies to chain files, not to --example")
         return example(args.example)
     path = path or args.file
     if path in EXAMPLES and not os.path.exists(path):
         raise UsageError(f"no file named {path!r}; for the built-in example write --example {path}")
-    return load(path, rewards=args.rewards, labels=args.labels, reward_model=args.reward_model)
+    if route:
+        for opt in ("rewards", "labels", "reward_model"):
+            if getattr(args, opt, None):
+                raise UsageError(f"--{opt.replace('_', '-')} does not combine with the float route (a .json chain file)")
+        return load_float_chain(path, args, getattr(args, "tol", None))
+    try:
+        return load(path, rewards=args.rewards, labels=args.labels, reward_model=args.reward_model)
+    except (RowSumError, NegativeEntryError) as e:
+        hint = _float_hint(path)
+        if not hint:
+            raise
+        raise type(e)(f"{e}; from the command line: {hint}") from None
+
+
+def _float_hint(path: str) -> str:
+    """The float-route option that fits a refused .json chain file (empty when none does)."""
+    from exactpte.cli.float_route import float_rows
+
+    try:
+        data = float_rows(path)
+    except ExactpteError:
+        return ""
+    if "P" in data:
+        return suggestion(data["P"])
+    return suggestion(None, edges=data["edges"])
 
 
 def run_guarded(prog: str, body: Callable[[], int]) -> int:

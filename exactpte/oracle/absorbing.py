@@ -20,6 +20,7 @@ import numpy as np
 from exactpte.errors import CandidateError
 from exactpte.model.to_float import to_float, to_floats
 from exactpte.oracle import references
+from exactpte.oracle.causes import negative_cycle_note
 from exactpte.oracle.findings import Finding, numeric_finding
 from exactpte.oracle.values import few, index_list, matrix, vector
 from exactpte.results.decomposition import Decomposition
@@ -35,16 +36,7 @@ def absorbing_findings(cand: dict[str, Any], dec: Decomposition, atol: float, rt
     if "targets" in cand and "first_passage" not in cand:
         raise CandidateError("targets is given without first_passage (the mean first-passage times to the targets)")
     if "absorption" in cand:
-        exp = np.array([to_floats(row) for row in references.absorption(chain)]).reshape(dec.n, len(dec.classes))
-        got = matrix(cand["absorption"], "absorption")
-        if got.shape == (len(T), exp.shape[1]) and len(T) != dec.n:
-            exp = exp[T]  # rows on the transient states only, in the order of transient
-        full = got.shape[0] == dec.n
-        recurrent = {s for c in dec.classes for s in c} if full else set()
-        f = _judged_matrix("absorption", got, exp, atol, rtol, recurrent)
-        if f.detail.startswith("has shape") and len(T) != dec.n:
-            f.detail += f" (every state) or {(len(T), len(dec.classes))} (the transient states), one column per closed class"
-        out.append(f)
+        out.append(_absorption_finding(matrix(cand["absorption"], "absorption"), dec, atol, rtol))
     if "fundamental" in cand:
         exp = np.array([to_floats(row) for row in references.fundamental(chain)]).reshape(len(T), len(T))
         out.append(_judged_matrix("fundamental", matrix(cand["fundamental"], "fundamental"), exp, atol, rtol))
@@ -62,8 +54,54 @@ def absorbing_findings(cand: dict[str, Any], dec: Decomposition, atol: float, rt
         f = numeric_finding("total_reward", vector(cand["total_reward"], "total_reward"), exp, atol, rtol)
         if f.status == "mismatch" and f.worst_states and all(s not in set(T) for s in f.worst_states):
             f.diagnosis = "reward counted on the closed classes: the total reward before absorption is 0 there"
+        elif f.status == "mismatch" and math.isfinite(f.max_error):
+            f.diagnosis = _negative_cycle(vector(cand["total_reward"], "total_reward"), exp, dec, f.worst_states)
         out.append(f)
     return out
+
+
+def _absorption_finding(got: np.ndarray, dec: Decomposition, atol: float, rtol: float) -> Finding:
+    """Absorption probabilities on every state (``n x classes``) or on the transient states; a non-square
+    matrix given transposed (one row per closed class: PyDTMC's layout) is read transposed, since no other
+    reading fits its shape, and says so."""
+    T = list(dec.transient)
+    every = np.array([to_floats(row) for row in references.absorption(dec.chain)]).reshape(dec.n, len(dec.classes))
+    layouts = [("every-state", every)] + ([("transient-state", every[T])] if len(T) != dec.n else [])
+    read_as = ""
+    if all(got.shape != exp.shape for _, exp in layouts) and got.shape[0] != got.shape[1]:
+        fits = [(name, exp) for name, exp in layouts if got.T.shape == exp.shape]
+        if len(fits) == 1:  # unambiguous: judged transposed
+            read_as, got = f"read transposed (the {fits[0][0]} layout {fits[0][1].shape} with rows and columns swapped)", got.T
+    exp = every[T] if got.shape == (len(T), every.shape[1]) and len(T) != dec.n else every
+    recurrent = {s for c in dec.classes for s in c} if got.shape[0] == dec.n else set()
+    f = _judged_matrix("absorption", got, exp, atol, rtol, recurrent)
+    if f.detail.startswith("has shape") and len(T) != dec.n:
+        f.detail += f" (every state) or {(len(T), len(dec.classes))} (the transient states), one column per closed class"
+    if read_as:
+        f.detail = read_as + (f"; {f.detail}" if f.detail else "")
+    return f
+
+
+def _negative_cycle(got: np.ndarray, exp: np.ndarray, dec: Decomposition, worst: list[int]) -> str:
+    """:func:`~exactpte.oracle.causes.negative_cycle_note` on this chain: its transient communicating classes
+    holding a cycle, and the states that reach each."""
+    chain = dec.chain
+    succ = [[j for j, _ in chain.row(s)] for s in range(chain.n)]
+    pred: list[list[int]] = [[] for _ in range(chain.n)]
+    for s in range(chain.n):
+        for j in succ[s]:
+            pred[j].append(s)
+    cycles = [tuple(sorted(c)) for c in dec.structure.transient_sccs if len(c) > 1 or c[0] in succ[c[0]]]
+    reaches = []
+    for cycle in cycles:  # the states with a path into the cycle: a search backwards along the edges
+        seen, stack = set(cycle), list(cycle)
+        while stack:
+            for s in pred[stack.pop()]:
+                if s not in seen:
+                    seen.add(s)
+                    stack.append(s)
+        reaches.append(seen)
+    return negative_cycle_note(got, exp, to_floats(chain.r), cycles, reaches, worst)
 
 
 def _judged_matrix(key: str, got: np.ndarray, exp: np.ndarray, atol: float, rtol: float,

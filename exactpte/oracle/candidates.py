@@ -21,6 +21,7 @@ import numpy as np
 from exactpte.errors import CandidateError
 from exactpte.io.json import unique_keys
 from exactpte.oracle.keys import ALIASES, EXTRA_STATE_KEYS, VECTOR_KEYS
+from exactpte.oracle.peers import NATIVE_NAMES
 
 __all__ = ["load_candidate"]
 
@@ -75,8 +76,10 @@ def _csv(text: str, path: str) -> dict[str, Any]:
     head = [h.strip() for h in lines[0][1].split(",")]
     if len(set(head)) != len(head):
         raise CandidateError(f"{path}: line {lines[0][0]}: a column name repeats ({head})")
+    per_state = (*VECTOR_KEYS, *EXTRA_STATE_KEYS)
+    native = {e.name: e.key for e in NATIVE_NAMES if e.key in per_state}  # a peer's per-state column (RVI's V)
     for h in head:
-        if h != "state" and ALIASES.get(h, h) not in (*VECTOR_KEYS, *EXTRA_STATE_KEYS):
+        if h != "state" and ALIASES.get(h, native.get(h, h)) not in per_state:
             raise CandidateError(f"{path}: line {lines[0][0]}: column {h!r} is not a per-state quantity "
                                  f"(state, {', '.join((*VECTOR_KEYS, *EXTRA_STATE_KEYS))})")
     cols: dict[str, list] = {h: [] for h in head}

@@ -10,8 +10,9 @@ awareness: a ``v`` that differs from ``v*`` by an element of ``K(P)`` (with the 
 ``g = r - (I - P) v``), or an ``h`` that differs from the normalized bias by an element of
 ``ker(I - P)``, is reported as "same up to gauge", naming the normalization it misses.
 
-Verdicts are sound: every key the candidate gives is compared (an unknown key is an error,
-not ignored); NaN or infinity anywhere is a disagreement naming the states; tolerances must
+Verdicts are sound: every key the candidate gives is compared, peers' native names read
+(:mod:`~exactpte.oracle.peers`); a key the oracle does not know is listed as not judged, never
+ignored (``strict=True``: refused); NaN or infinity anywhere is a disagreement naming the states; tolerances must
 be finite and ``>= 0``; a malformed candidate raises :class:`~exactpte.errors.CandidateError`
 naming the quantity and position.
 
@@ -28,17 +29,19 @@ False
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from exactpte.errors import CandidateError, UsageError
-from exactpte.model.chain import MarkovRewardProcess
+from exactpte.model.chain import Chain, MarkovRewardProcess
 from exactpte.oracle.absorbing import absorbing_findings
 from exactpte.oracle.certified import compare_certified
 from exactpte.oracle.conventions import read_convention
 from exactpte.oracle.findings import Finding, Report, not_claimed, numeric_finding
 from exactpte.oracle.gauge import FloatReference
 from exactpte.oracle.keys import ALIASES, KEYS, NOT_NUMBERS
+from exactpte.oracle.peers import DERIVED_KEYS, NativeCandidate, derived_findings, read_native
 from exactpte.oracle.stationary import per_class_findings
 from exactpte.oracle.structure import structure_findings
 from exactpte.oracle.values import check_tolerance, exact_values_no_float_holds, index, nearest_float, no_float_holds, plain, vector
@@ -57,7 +60,8 @@ Reference: TypeAlias = "MarkovRewardProcess | Decomposition | CertifiedDecomposi
 certified enclosures."""
 
 
-def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float = 1e-9, rtol: float = 0.0, up_to_gauge: bool = False) -> Report:
+def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float = 1e-9, rtol: float = 0.0, up_to_gauge: bool = False,
+            strict: bool = False) -> Report:
     """Compare every quantity the candidate gives with exactpte's exact answer.
 
     Parameters
@@ -71,6 +75,9 @@ def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float =
         Entry ``x`` agrees with the exact ``e`` when ``|x - e| <= atol + rtol |e|``; finite, ``>= 0``.
     up_to_gauge : bool
         Accept ``v`` off by ``K(P)`` and ``h`` off by ``ker(I - P)`` (still reported as such).
+    strict : bool
+        Refuse keys the oracle does not know (by default they are listed in ``report.not_judged`` and
+        the rest is judged).  Peers' native names (:mod:`exactpte.oracle.peers`) are always read.
 
     Returns
     -------
@@ -80,7 +87,7 @@ def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float =
     Raises
     ------
     CandidateError
-        An unknown key, a malformed value (named with its position), or no key at all.
+        A malformed value (named with its position), no known key at all, or (``strict``) an unknown key.
     UsageError
         A tolerance that is negative, NaN or infinite.
 
@@ -96,7 +103,9 @@ def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float =
     exactpte.errors.UsageError: atol must be a finite number >= 0, got -1
     """
     atol, rtol = check_tolerance(atol, "atol"), check_tolerance(rtol, "rtol")
-    cand = _candidate_keys(candidate)
+    native = _candidate_keys(candidate, reference, strict)
+    cand = {k: v for k, v in native.values.items() if k not in DERIVED_KEYS}
+    derived = {k: v for k, v in native.values.items() if k in DERIVED_KEYS}
     if atol == 0 and rtol == 0:  # exact agreement asked of floats: only numbers a float holds can be judged so
         for key, value in cand.items():
             if key in NOT_NUMBERS:
@@ -105,11 +114,12 @@ def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float =
                 raise CandidateError(f"atol = rtol = 0 asks for exact agreement, which the float oracle cannot judge for "
                                      f"{place:.60} (no float holds it): give a tolerance, or judge exact claims with "
                                      "`proofs-check verify`")
-    from exactpte.certified import CertifiedDecomposition
-
-    if isinstance(reference, CertifiedDecomposition):
-        return compare_certified(cand, reference, atol, rtol)
-    dec = reference if isinstance(reference, Decomposition) else decompose(reference)
+    certified = sys.modules.get("exactpte.certified")  # loaded whenever a certified reference exists: start-up time
+    if certified is not None and isinstance(reference, certified.CertifiedDecomposition):
+        report = compare_certified(cand, reference, atol, rtol)
+        report.findings += derived_findings(derived, reference.structure, _absorbing_states(reference.chain))
+        return _with_native(report, native)
+    dec = reference if isinstance(reference, Decomposition) else decompose(cast("Chain", reference))
     if dec.field.is_parametric:
         raise UsageError("the oracle compares float candidates with a rational chain; substitute a point first (dec.at(point))")
     _reference_fits_floats(dec, cand)
@@ -117,13 +127,25 @@ def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float =
     orc = FloatReference(dec, convention)
     findings = _header_findings(cand, dec)
     findings += structure_findings(cand, dec)
+    findings += derived_findings(derived, dec.structure, _absorbing_states(dec.chain))
     findings += vector_findings(cand, orc, atol, rtol)
     if "theta" in cand:
         findings.append(numeric_finding("theta", vector(cand["theta"], "theta"), orc.aligned.theta(), atol, rtol, unit="column"))
     findings += per_class_findings(cand, dec, atol, rtol)
     findings += matrix_findings(cand, orc, atol, rtol)
     findings += absorbing_findings(cand, dec, atol, rtol)
-    return Report(findings, up_to_gauge, not_claimed(cand))
+    return _with_native(Report(findings, up_to_gauge, not_claimed(cand)), native)
+
+
+def _with_native(report: Report, native: NativeCandidate) -> Report:
+    """The report with what the native reading found: keys not judged, names read, keys in a peer's own gauge."""
+    report.not_judged, report.readings, report.gauge_free = native.not_judged, tuple(native.readings), native.up_to_gauge
+    return report
+
+
+def _absorbing_states(chain: Chain) -> list[int]:
+    """The absorbing states: ``P(s, s) = 1``."""
+    return [s for s in range(chain.n) if [j for j, _ in chain.row(s)] == [s]]
 
 
 def _reference_fits_floats(dec: Decomposition, cand: dict[str, Any]) -> None:
@@ -138,21 +160,16 @@ def _reference_fits_floats(dec: Decomposition, cand: dict[str, Any]) -> None:
                                  "it; judge exact claims with `proofs-check verify`")
 
 
-def _candidate_keys(candidate: Mapping[str, Any]) -> dict[str, Any]:
-    """The candidate with aliases resolved: every key known and given once, at least one key."""
-    if not isinstance(candidate, Mapping):
-        raise CandidateError(f"the candidate must be a mapping from quantity names to values, got {type(candidate).__name__}")
-    cand: dict[str, Any] = {}
-    for k, v in candidate.items():
-        key = ALIASES.get(k, k)
-        if key not in KEYS:
-            raise CandidateError(f"unknown quantity {k!r}; a candidate gives some of {', '.join(KEYS)}")
-        if key in cand:
-            raise CandidateError(f"the quantity {key!r} is given twice (as {k!r} and another name)")
-        cand[key] = v
-    if not cand:
-        raise CandidateError(f"the candidate gives none of the compared quantities ({', '.join(KEYS)})")
-    return cand
+def _candidate_keys(candidate: Mapping[str, Any], reference: Reference, strict: bool) -> NativeCandidate:
+    """The candidate under exactpte's keys: aliases and peers' native names resolved (:mod:`exactpte.oracle.peers`),
+    states given by name mapped through the chain's labels, every key given once, at least one key judged."""
+    chain = reference if isinstance(reference, MarkovRewardProcess) else getattr(reference, "chain", None)
+    native = read_native(candidate, labels=getattr(chain, "labels", None), n=getattr(chain, "n", 0), known=KEYS,
+                         aliases=ALIASES, strict=strict)
+    if not native.values:
+        shown = f" (not judged: {', '.join(native.not_judged)})" if native.not_judged else ""
+        raise CandidateError(f"the candidate gives none of the compared quantities ({', '.join(KEYS)}){shown}")
+    return native
 
 
 def _header_findings(cand: dict[str, Any], dec: Decomposition) -> list[Finding]:

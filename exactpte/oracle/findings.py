@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from exactpte.oracle.causes import expected_got
 from exactpte.oracle.values import few
 from exactpte.results.quantities import CORE, STRUCTURE_KEYS
 
@@ -67,12 +68,19 @@ class Report:
     up_to_gauge: bool = False
     not_claimed: tuple[str, ...] = ()
     """The decomposition's quantities the candidate does not give: not judged, so not known to hold."""
+    not_judged: tuple[str, ...] = ()
+    """The candidate's keys the oracle does not know (a solver's ``time``, ``iter``): listed, never judged."""
+    readings: tuple[str, ...] = ()
+    """How peers' native names were read (``communication_classes (QuantEcon) read as communicating_classes``)."""
+    gauge_free: tuple[str, ...] = ()
+    """Keys given in a peer's own normalisation (RVI's ``V``): "same up to gauge" is accepted for them."""
 
     @property
     def ok(self) -> bool:
-        """Whether every finding agrees (gauge findings too with ``up_to_gauge``)."""
-        accepted = {"ok", "same up to gauge"} if self.up_to_gauge else {"ok"}
-        return bool(self.findings) and all(f.status in accepted for f in self.findings)
+        """Whether every finding agrees (gauge findings too with ``up_to_gauge``, or for a key in ``gauge_free``)."""
+        def accepted(f: Finding) -> bool:
+            return f.status == "ok" or (f.status == "same up to gauge" and (self.up_to_gauge or f.key in self.gauge_free))
+        return bool(self.findings) and all(accepted(f) for f in self.findings)
 
     def table(self) -> str:
         """The findings as a text table, closing with ``agrees`` or ``DISAGREES``."""
@@ -83,6 +91,10 @@ class Report:
             lines.append(f"{f.key.ljust(w)}  {f.status:18}  {f.max_error:10.3g}  {states}{f.detail}".rstrip())
             if f.diagnosis:
                 lines.append(f"{''.ljust(w)}  likely: {f.diagnosis}")
+        for how in self.readings:
+            lines.append(f"read: {how}")
+        if self.not_judged:
+            lines.append(f"not judged (keys the oracle does not know): {', '.join(self.not_judged)}")
         if self.not_claimed:
             lines.append(f"not claimed (not judged): {', '.join(self.not_claimed)}")
         lines.append("agrees" if self.ok else "DISAGREES")
@@ -91,7 +103,8 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         """The report as a JSON-ready dict."""
         return {"agrees": self.ok, "up_to_gauge": self.up_to_gauge, "findings": [f.to_dict() for f in self.findings],
-                "not_claimed": list(self.not_claimed)}
+                "not_claimed": list(self.not_claimed), "not_judged": list(self.not_judged), "readings": list(self.readings),
+                "gauge_free": list(self.gauge_free)}
 
     def __str__(self) -> str:
         return self.table()
@@ -126,10 +139,10 @@ def numeric_finding(key: str, got: np.ndarray, expected: np.ndarray, atol: float
     worst = sorted(bad, key=lambda s: -row_err[s])[:5]
     s = worst[0]
     if got.ndim == 1:
-        detail = f"{unit} {s}: expected {expected[s]:.6g}, got {got[s]:.6g}"
+        detail = f"{unit} {s}: {expected_got(float(expected[s]), float(got[s]))}"
     else:
         c = int(np.argmax(err[s]))
-        detail = f"row {s}, column {c}: expected {expected[s, c]:.6g}, got {got[s, c]:.6g}"
+        detail = f"row {s}, column {c}: {expected_got(float(expected[s, c]), float(got[s, c]))}"
     return Finding(key, "mismatch", float(err.max()), worst, detail)
 
 

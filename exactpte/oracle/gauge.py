@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from exactpte.model.to_float import float_matrix, float_sparse_matrix, to_float, to_floats
+from exactpte.oracle.causes import periodic_note
 from exactpte.oracle.conventions import Aligned, Convention
 from exactpte.oracle.diagnoses import diagnose_gain, gauge_note, gauge_split, power_iterates
 from exactpte.oracle.findings import Finding
@@ -91,7 +92,9 @@ def gauge_finding(key: str, f: Finding, got: np.ndarray, expected: np.ndarray, g
             answer = float(np.max(np.abs(expected), initial=0.0))
             note, why = gauge_note(f.gauge_part, f.residual, answer, space, tol)
             if f.residual > tol:
-                f.detail, f.diagnosis = f"{f.detail}; {note}", why
+                off = diff - B @ (C @ diff)  # the error off the gauge space: a periodic mode names the cause
+                periodic = periodic_note(off, orc.basis, orc.invariant, list(orc.dec.periods), tol)
+                f.detail, f.diagnosis = f"{f.detail}; {note}", periodic or why
                 return f
             found = _gauge_shift(key, f, got, given, orc, tol)
             if found is not f:

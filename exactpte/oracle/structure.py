@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from exactpte.errors import UsageError
+from exactpte.oracle.causes import zero_edge_note
 from exactpte.oracle.conventions import read_convention
 from exactpte.oracle.findings import Finding
 from exactpte.oracle.values import depth, few_sets, index_list, nested
@@ -38,7 +39,8 @@ def structure_findings(cand: dict[str, Any], dec: Decomposition | CertifiedDecom
         got_classes = sorted(sorted(c) for c in cand_classes)
         exp_classes = sorted(sorted(c) for c in dec.classes)
         out.append(Finding("classes", "ok") if got_classes == exp_classes else Finding(
-            "classes", "structure mismatch", detail=f"expected {exp_classes}, got {got_classes}"))
+            "classes", "structure mismatch", detail=f"expected {exp_classes}, got {got_classes}",
+            diagnosis=zero_edge_note(got_classes, sccs=[c for c, _ in _all_sccs(dec)], closed=exp_classes, what="closed class")))
     comm = _communicating_findings(cand, dec, out)
     if "periods" in cand:
         if cand_classes is None and "cyclic_classes" in cand and depth(cand["cyclic_classes"]) == 3:
@@ -151,7 +153,9 @@ def _communicating_findings(cand: dict[str, Any], dec: Decomposition | Certified
     exp = sorted(c for c, _ in _all_sccs(dec))
     ok = got == exp
     out.append(Finding("communicating_classes", "ok" if ok else "structure mismatch",
-                       detail="" if ok else f"expected {few_sets(exp)}, got {few_sets(got)}"))
+                       detail="" if ok else f"expected {few_sets(exp)}, got {few_sets(got)}",
+                       diagnosis="" if ok else zero_edge_note(got, sccs=exp, closed=[tuple(c) for c in dec.classes],
+                                                              what="communicating class")))
     return comm
 
 

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from exactpte.model.to_float import to_floats
+from exactpte.model.to_float import to_float, to_floats
+from exactpte.oracle.causes import per_class_note
 from exactpte.oracle.findings import Finding, numeric_finding
 from exactpte.oracle.gauge import FloatReference, gauge_finding
 from exactpte.oracle.keys import VECTOR_KEYS
@@ -39,6 +40,9 @@ def vector_findings(cand: dict[str, Any], orc: FloatReference, atol: float, rtol
     for key, got in given.items():
         expected = orc.vector(key)
         f = numeric_finding(key, got, expected, atol, rtol)
+        if got.shape != expected.shape and key in ("rho", "g_star"):  # a per-class gain under a per-state name
+            gains = np.array([to_float(x) for x in orc.dec.class_gain])
+            f.diagnosis = per_class_note(key, got, orc.n, gains, atol + rtol * float(np.max(np.abs(gains), initial=0.0)))
         if f.status == "mismatch" and math.isfinite(f.max_error):
             f = gauge_finding(key, f, got, expected, given, orc, atol, rtol)
             if f.status == "mismatch" and not f.diagnosis:

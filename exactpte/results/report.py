@@ -16,7 +16,7 @@ from typing import Any
 from exactpte.errors import UnknownNameError, UsageError
 from exactpte.model.interface import ExactResult
 from exactpte.model.parametric import ParametricChain
-from exactpte.results.quantities import CORE, NESTED, PER_STATE, QUANTITY_KEYS, Only
+from exactpte.results.quantities import CORE, NESTED, PER_STATE, QUANTITY_KEYS, STRUCTURE_KEYS, Only
 from exactpte.graph.view import structure_dict
 
 
@@ -36,25 +36,30 @@ the keys that hold computed quantities; ``only=`` selects among them, and only w
 
 def check_only(only: Only) -> tuple[str, ...] | None:
     """``only`` as a tuple of :data:`QUANTITY_KEYS` (``None``: everything); a comma-separated string is accepted.
+    Structure keys (``classes``, ``periods``, ...) are accepted too: they always come, so they add nothing to
+    compute (``"classes"`` alone: the structure only, an empty tuple).
 
     Examples
     --------
     >>> check_only("rho,h")
     ('rho', 'h')
+    >>> check_only("classes,periods,rho"), check_only("classes")
+    (('rho',), ())
     >>> check_only(["rho", "gain"])
     Traceback (most recent call last):
     ...
-    exactpte.errors.UnknownNameError: unknown quantity 'gain' in only=; choose from basis, theta, g_star, v_star, rho, h, psi, stationary, class_gain, P_inf, hitting_times
+    exactpte.errors.UnknownNameError: unknown quantity 'gain' in only=; choose from basis, theta, g_star, v_star, rho, h, psi, stationary, class_gain, P_inf, hitting_times (or the structure keys classes, periods, cyclic_classes, transient, anchors, which always come)
     """
     if only is None:
         return None
     items = [x.strip() for x in only.split(",")] if isinstance(only, str) else list(only)
     for x in items:
-        if x not in QUANTITY_KEYS:
-            raise UnknownNameError(f"unknown quantity {x!r} in only=; choose from {', '.join(QUANTITY_KEYS)}")
+        if x not in QUANTITY_KEYS and x not in STRUCTURE_KEYS:
+            raise UnknownNameError(f"unknown quantity {x!r} in only=; choose from {', '.join(QUANTITY_KEYS)} (or the "
+                                   f"structure keys {', '.join(STRUCTURE_KEYS)}, which always come)")
     if not items:
         raise UnknownNameError(f"only= names no quantity; choose from {', '.join(QUANTITY_KEYS)}")
-    return tuple(dict.fromkeys(items))
+    return tuple(dict.fromkeys(x for x in items if x not in STRUCTURE_KEYS))
 
 
 def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None) -> list[str]:
@@ -64,7 +69,7 @@ def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None) -> list
     if not dec.field.is_parametric:
         return []
     seen: dict[str, None] = {}
-    keys = only or CORE  # basis first: the rest reuse it
+    keys = CORE if only is None else only  # basis first: the rest reuse it
     values = []
     for key in keys:
         if key in ("P_inf", "hitting_times"):

@@ -92,8 +92,13 @@ def f2(rows):
 def test_candidate_with_no_known_key(dec):
     with pytest.raises(exactpte.CandidateError, match="none of the compared quantities"):
         compare({}, dec)
-    with pytest.raises(exactpte.CandidateError, match="unknown quantity 'foo'"):  # never silently ignored
-        compare({"foo": [1], "rho": f(dec.rho)}, dec)
+    # an unknown key is never silently ignored: listed as not judged (issue 33), refused with strict=True
+    report = compare({"foo": [1], "rho": f(dec.rho)}, dec)
+    assert report.ok and report.not_judged == ("foo",) and "not judged (keys the oracle does not know): foo" in report.table()
+    with pytest.raises(exactpte.CandidateError, match="keys the oracle does not know: 'foo'"):
+        compare({"foo": [1], "rho": f(dec.rho)}, dec, strict=True)
+    with pytest.raises(exactpte.CandidateError, match="none of the compared quantities .* \\(not judged: foo\\)"):
+        compare({"foo": [1]}, dec)
 
 
 @pytest.fixture

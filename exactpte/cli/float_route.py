@@ -1,0 +1,176 @@
+"""Float chains from the command line: ``--floats exact``, ``--limit-denominator N``, ``--tol``, ``--clip-negative``.
+
+By default a chain file's decimals are read exactly (``0.1`` is 1/10), so rows written by a float
+pipeline (three rounded thirds, a ``-5.55e-17`` left by a subtraction, float32 rows) are refused.
+The float route reads them under the stated rule of :mod:`exactpte.numbers.from_floats`:
+
+1. ``--clip-negative ATOL``: entries in ``[-ATOL, 0)`` become 0 (counted in the chain's notes); a
+   more negative entry is still refused;
+2. each number becomes the exact value of the binary float it denotes (``--floats exact``), or with
+   ``--limit-denominator N`` the nearest fraction with denominator at most ``N``;
+3. each row's difference ``1 - sum`` is put on its largest entry when ``|1 - sum| <= --tol``
+   (default ``1e-9``; float32 rows need ``--tol 1e-6``).
+
+The chain's ``notes`` (printed on standard error) state the rule and every change.  JSON chain
+files only (dense ``P`` or ``n`` and ``edges``); other formats: ``MarkovRewardProcess.from_float``.
+:func:`suggestion` is what the refusal of a float file suggests: the option that fits.
+
+Examples
+--------
+>>> suggestion([[1 / 3, 1 / 3, 1 / 3]])
+'--floats exact (float rows: each number read as its exact binary value, rows repaired within --tol 1e-9)'
+>>> suggestion([[0.5, 0.50000006]])
+'--floats exact --tol 1e-6 (float32 rows, about 7 significant digits: off by up to 6e-08)'
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from exactpte.errors import ChainFileError, UsageError
+
+if TYPE_CHECKING:
+    from exactpte.model.chain import MarkovRewardProcess
+
+__all__ = ["add_float_options", "float_route", "load_float_chain", "suggestion", "float_rows"]
+
+FLOAT32_TOL = 1e-6
+"""The row tolerance float32 rows need (7 significant digits: a row of a few entries is off by up to ~1e-7)."""
+
+
+def add_float_options(sp: argparse.ArgumentParser, *, with_tol: bool) -> None:
+    """The float-route options (``--tol`` only where the command has none of its own)."""
+    sp.add_argument("--floats", choices=("decimal", "exact"), default=None,
+                    help="how a JSON chain's decimals are read: 'decimal' (default: 0.1 is 1/10, rows must sum to 1 "
+                         "exactly) or 'exact' (each the exact value of its binary float, rows repaired within --tol)")
+    sp.add_argument("--limit-denominator", type=_positive_int, default=None, metavar="N",
+                    help="float route: each number becomes the nearest fraction with denominator <= N")
+    sp.add_argument("--clip-negative", type=_tolerance, default=None, metavar="ATOL",
+                    help="float route: entries in [-ATOL, 0) (residues of float subtractions) become 0")
+    if with_tol:
+        sp.add_argument("--tol", type=_tolerance, default=None,
+                        help="float route: the largest |1 - row sum| repaired (default 1e-9; float32 rows: 1e-6)")
+
+
+def _positive_int(text: str) -> int:
+    """An argparse type: an integer ``>= 1``."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _tolerance(text: str) -> float:
+    """An argparse type: a finite number ``>= 0``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text}")
+    return value
+
+
+def float_route(args: argparse.Namespace) -> bool:
+    """Whether the float route was asked for (``--floats exact``, ``--limit-denominator`` or ``--clip-negative``)."""
+    return (getattr(args, "floats", None) == "exact" or getattr(args, "limit_denominator", None) is not None
+            or getattr(args, "clip_negative", None) is not None)
+
+
+def float_rows(path: str) -> dict[str, Any]:
+    """The JSON chain file at ``path`` with its numbers as Python floats (strings such as ``"1/3"`` kept)."""
+    from exactpte.io import read_text
+
+    name = str(path).lower()
+    for codec in (".gz", ".xz", ".bz2"):  # a compressed chain file: judged by the name under the codec's ending
+        name = name.removesuffix(codec)
+    if not name.endswith(".json"):
+        raise UsageError(f"the float route (--floats exact, --limit-denominator, --clip-negative) reads .json chain files; "
+                         f"for {path} import in Python with MarkovRewardProcess.from_float")
+    try:
+        data = json.loads(read_text(path))
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise ChainFileError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(data, dict) or "r" not in data or not ("P" in data or ("n" in data and "edges" in data)):
+        raise ChainFileError(f"{path}: a chain file has 'P' (or 'n' and 'edges') and 'r'")
+    if "params" in data:
+        raise UsageError(f"{path} is a parametric chain: the float route reads numbers, not expressions")
+    return data
+
+
+def _clip(value: Any, atol: float | None, where: str, clipped: list[float]) -> Any:
+    if atol is not None and isinstance(value, float) and -atol <= value < 0:
+        clipped.append(value)
+        return 0.0
+    return value
+
+
+def load_float_chain(path: str, args: argparse.Namespace, tol: float | None) -> MarkovRewardProcess:
+    """The chain at ``path`` read by the float route (module docstring); ``tol``: ``None`` for the default."""
+    from exactpte.errors import NegativeEntryError, RowSumError
+    from exactpte.model.chain import import_chain
+
+    data = float_rows(path)
+    clipped: list[float] = []
+    atol = args.clip_negative
+    if "P" in data:
+        P: Any = [[_clip(x, atol, f"P[{i}][{j}]", clipped) for j, x in enumerate(row)] for i, row in enumerate(data["P"])]
+        n = None
+    else:
+        P = [(e[0], e[1], _clip(e[2], atol, f"edges[{k}]", clipped)) for k, e in enumerate(data["edges"])]
+        n = data["n"]
+    try:
+        chain, _ = import_chain(P, data["r"], n=n, labels=data.get("labels"), limit_denominator=args.limit_denominator,
+                                tol=1e-9 if tol is None else tol)
+    except (RowSumError, NegativeEntryError) as e:
+        hint = suggestion(P if n is None else None, tol=tol, clip=atol, edges=None if n is None else P)
+        hint = hint.removeprefix("--floats exact").strip()  # given already
+        raise type(e)(f"{path}: {e}" + (f"; try {hint}" if hint and not hint.startswith("(") else "")) from None
+    if clipped:
+        chain.notes = (f"{len(clipped)} negative entr{'y' if len(clipped) == 1 else 'ies'} down to {min(clipped):.3g} "
+                       f"set to 0 (--clip-negative {atol:g})",) + tuple(chain.notes)
+    return chain
+
+
+def _row_sums(P: Sequence[Sequence[Any]] | None, edges: Sequence[Sequence[Any]] | None) -> tuple[list[float], float]:
+    """Each row's float sum and the most negative entry (0 when none)."""
+    sums: dict[int, float] = {}
+    low = 0.0
+    items = ((i, x) for i, row in enumerate(P) for x in row) if P is not None else ((e[0], e[2]) for e in edges or ())
+    for i, x in items:
+        if isinstance(x, (int, float)) and not isinstance(x, bool):
+            sums[i] = sums.get(i, 0.0) + float(x)
+            low = min(low, float(x))
+    return [sums[i] for i in sorted(sums)], low
+
+
+def suggestion(P: Sequence[Sequence[Any]] | None, *, tol: float | None = None, clip: float | None = None,
+               edges: Sequence[Sequence[Any]] | None = None) -> str:
+    """The float-route option that fits rows ``P`` (or ``edges``), as text; empty if none does (a row far
+    from 1, or an entry too negative to be a rounding residue)."""
+    sums, low = _row_sums(P, edges)
+    if not sums:
+        return ""
+    off = max(abs(1.0 - s) for s in sums)
+    parts = ["--floats exact"]
+    if low < 0:
+        if low < -1e-9:
+            return ""
+        if clip is None or clip < -low:
+            parts.append(f"--clip-negative {max(1e-12, 10.0 ** math.ceil(math.log10(-low))):g}")
+    if off > 1e-9:
+        if off > FLOAT32_TOL:
+            return ""
+        if tol is None or tol < off:
+            parts.append("--tol 1e-6")
+            return " ".join(parts) + f" (float32 rows, about 7 significant digits: off by up to {off:.2g})"
+    if len(parts) > 1 and low < 0:
+        return " ".join(parts) + f" (an entry {low:.3g}: a float subtraction's residue)"
+    return " ".join(parts) + " (float rows: each number read as its exact binary value, rows repaired within --tol 1e-9)"
