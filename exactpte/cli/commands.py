@@ -58,6 +58,18 @@ def tolerance(text: str) -> float:
     return value
 
 
+def figure_size(text: str) -> tuple[float, float]:
+    """An argparse type: ``W,H``, a picture's width and height in inches (finite, between 1 and 200)."""
+    parts = text.split(",")
+    try:
+        width, height = (float(x) for x in parts) if len(parts) == 2 else (math.nan, math.nan)
+    except ValueError:
+        width = height = math.nan
+    if not all(math.isfinite(x) and 1 <= x <= 200 for x in (width, height)):
+        raise argparse.ArgumentTypeError(f"expected W,H in inches (each between 1 and 200, e.g. 8,6), got {text!r}")
+    return width, height
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse, but a usage error exits 2 with one line and no usage dump."""
 
@@ -134,7 +146,11 @@ def _parser() -> argparse.ArgumentParser:
         "exactpte draw parametric.json --strata --quantity g_star --state 0 -o strata.png"])
     add_chain_options(dr)
     dr.add_argument("-o", "--output", required=True, metavar="FILE", help="the picture to write: .svg, .png or .pdf")
-    dr.add_argument("--edge-labels", action="store_true", help="write each transition probability")
+    dr.add_argument("--edge-labels", action="store_true", help="write each transition probability (each where no other "
+                    "text is; one with no free place is left out and counted in the legend)")
+    dr.add_argument("--dpi", type=positive_int, default=None, help="resolution of a .png in dots per inch (default 100)")
+    dr.add_argument("--size", type=figure_size, default=None, metavar="W,H", help="the picture's size in inches "
+                    "(default: grows with the chain)")
     dr.add_argument("--strata", action="store_true", help="parametric chains (one or two parameters): the parameter "
                     "space instead, each stratum labelled with its periods and classes, --quantity over the valid region")
     dr.add_argument("--quantity", default="rho", help="with --strata: the per-state quantity drawn (default rho)")
@@ -305,9 +321,12 @@ def _draw(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
         from exactpte.plots.strata import plot_strata
         from exactpte.results.stratify import stratify
 
-        save(plot_strata(stratify(chain), args.quantity, args.state), args.output)
+        if args.edge_labels:
+            raise UsageError("--edge-labels applies to the support graph, not to --strata")
+        save(plot_strata(stratify(chain), args.quantity, args.state, size=args.size, dpi=args.dpi), args.output,
+             tight=args.size is None)
     else:
-        save(draw(decompose(chain), edge_labels=args.edge_labels), args.output)
+        save(draw(decompose(chain), edge_labels=args.edge_labels, size=args.size, dpi=args.dpi), args.output, tight=args.size is None)
     print(f"wrote {args.output}", file=out)
     return 0
 
