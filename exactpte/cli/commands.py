@@ -131,7 +131,10 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--strata", action="store_true", help="parametric chains: the decomposition on every stratum of "
                    "the parameter space (where entries or denominators vanish), not only the generic one")
     d.add_argument("--only", metavar="KEYS", help="compute and print only these quantities (comma-separated, e.g. "
-                   "rho,h; structure keys always come) in --json or --csv; ρ alone costs one transient solve")
+                   "rho,h; structure keys always come) in --json or --csv, and with --strata in --latex and --table too; "
+                   "ρ alone costs one transient solve")
+    d.add_argument("--factored", action="store_true", help="--json and --latex: every distinct denominator named once "
+                   "(\"denominators\": {\"D1\": ...}) and each entry written over the names: big answers stay readable")
     d.add_argument("--no-p-inf", action="store_true", help="leave the dense P_inf out of --json")
     d.add_argument("--hitting-times", action="store_true", help="add expected anchor hitting times to --json")
     d.add_argument("--quiet", action="store_true", help=f"no progress output (shown on standard error from {PROGRESS_STATES} states)")
@@ -260,12 +263,14 @@ def _dispatch(args) -> int:
         return _draw(chain, args, out)
     used = {"--no-p-inf": args.no_p_inf, "--hitting-times": args.hitting_times, "--indent": args.indent is not None,
             "--strata": args.strata, "--only": args.only is not None, "--anchors": args.anchors is not None,
-            "--latex": args.latex, "--table": args.table, "--csv": args.csv}
+            "--latex": args.latex, "--table": args.table, "--csv": args.csv, "--factored": args.factored}
     if not args.json:
         _refuse(used, ("--no-p-inf", "--hitting-times", "--indent"), "applies to --json output")
+    if args.factored and not (args.json or (args.latex and not args.strata)):
+        raise UsageError("--factored applies to --json output (and to --latex without --strata)")
     if args.only is not None:
-        if not (args.json or args.csv):
-            raise UsageError("--only applies to --json or --csv output")
+        if not (args.json or args.csv or (args.strata and (args.latex or args.table))):
+            raise UsageError("--only applies to --json or --csv output (and with --strata to --latex and --table)")
         _refuse(used, ("--no-p-inf", "--hitting-times"), "does not combine with --only (name P_inf or hitting_times in --only)")
         from exactpte.results.report import check_only
 
@@ -273,7 +278,7 @@ def _dispatch(args) -> int:
     if args.tol is not None and not args.certified:
         raise UsageError("--tol applies to --certified")
     if args.certified:
-        _refuse(used, ("--strata", "--only", "--anchors", "--latex", "--table", "--csv", "--hitting-times", "--no-p-inf"),
+        _refuse(used, ("--strata", "--only", "--anchors", "--latex", "--table", "--csv", "--hitting-times", "--no-p-inf", "--factored"),
                 "does not combine with --certified (enclosures print as text or --json, without P_inf: "
                 "CertifiedDecomposition.P_inf gives it)")
         if chain.field.is_parametric:
@@ -286,8 +291,6 @@ def _dispatch(args) -> int:
         return 0
     if args.strata:
         _refuse(used, ("--anchors", "--no-p-inf", "--hitting-times"), "does not combine with --strata")
-        if args.only is not None and not args.csv:
-            raise UsageError("--only applies to --strata with --csv")
         return _strata(chain, args, out)
     from exactpte.results.decomposition import decompose
 
@@ -298,9 +301,9 @@ def _dispatch(args) -> int:
         print("exact decomposition: writing the output", file=sys.stderr, flush=True)
     if args.json:
         print(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times, indent=args.indent,
-                          only=args.only), file=out)
+                          only=args.only, factored=args.factored), file=out)
     elif args.latex:
-        print(dec.to_latex(), file=out)
+        print(dec.to_latex(factored=args.factored), file=out)
     elif args.table:
         print(dec.table(), file=out)
     elif args.csv:
@@ -339,8 +342,8 @@ def _strata(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
     if args.csv:
         out.write(strat.to_csv(only=args.only))
     else:
-        print(strat.to_json(indent=args.indent) if args.json else strat.to_latex() if args.latex else
-              strat.table() if args.table else strat, file=out)
+        print(strat.to_json(indent=args.indent, only=args.only, factored=args.factored) if args.json else
+              strat.to_latex(quantities=args.only) if args.latex else strat.table(only=args.only) if args.table else strat, file=out)
     return 0
 
 

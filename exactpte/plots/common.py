@@ -62,7 +62,8 @@ def text_collisions(figure: Any) -> tuple[list[tuple[str, str]], list[str]]:
     --------
     >>> import matplotlib; matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
-    >>> fig, ax = plt.subplots(figsize=(2, 2))
+    >>> fig, ax = plt.subplots(figsize=(2, 2)); ax.axis("off")
+    (...)
     >>> _ = ax.text(0.5, 0.5, "one"); _ = ax.text(0.5, 0.5, "two"); _ = ax.text(5, 5, "far away")
     >>> pairs, clipped = text_collisions(fig); plt.close(fig)
     >>> pairs, clipped
