@@ -30,9 +30,12 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from exactpte.fields.printing import poly_text
+from exactpte.fields.printing import poly_text, rational_text
 
-__all__ = ["DenominatorNames", "expand", "to_latex_block"]
+__all__ = ["DenominatorNames", "expand", "factored_latex", "to_latex_block"]
+
+SMALL = 40
+"""Numerators of at most this many terms are printed factored when that is shorter (as the plain form does)."""
 
 
 class DenominatorNames:
@@ -67,10 +70,35 @@ class DenominatorNames:
             return str(x) if q == 1 else f"{int(x.p)}/{self._name(q, q, lambda: str(q))}"
         den = x.den
         if den.is_constant():
-            return str(self.field.to_text(x)) if x.num.is_zero() else poly_text(x.num, self.params, int(den.leading_coefficient()))
+            return str(self.field.to_text(x)) if len(x.num) <= SMALL else poly_text(x.num, self.params, int(den.leading_coefficient()))
         name = self._name(den, (len(den), int(den.leading_coefficient()), tuple(den.degrees())), lambda: poly_text(den, self.params))
+        if len(x.num) <= SMALL:  # factored when that is shorter (``(1 - p)**14``); factoring a big numerator costs too much
+            num = rational_text(x.num, self.field._one_poly, self.params)
+            return f"({num})/{name}" if _is_sum(num) else f"{num}/{name}"
         num = poly_text(x.num, self.params)
-        return f"({num})/{name}" if len(x.num.to_dict()) > 1 else f"{num}/{name}"
+        return f"({num})/{name}" if len(x.num) > 1 else f"{num}/{name}"
+
+
+def _is_sum(text: str) -> bool:
+    """Whether ``text`` has a ``+`` or a binary ``-`` outside parentheses (then ``/D1`` needs them around it)."""
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch in "+-" and k > 0 and text[k - 1] == " ":
+            return True
+    return False
+
+
+def _one_group(text: str) -> bool:
+    """Whether ``text`` is one parenthesised group, ``(...)``."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    for ch in text[:-1]:
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return False
+    return True
 
 
 _NAMED = re.compile(r"\b((?:DEN|D)[0-9]+)\b")
@@ -119,10 +147,11 @@ def _latex_poly(text: str) -> str:
 
 def latex_entry(text: str) -> str:
     r"""An entry of the factored form in LaTeX: ``(num)/D1`` as ``\frac{num}{D_{1}}``."""
-    m = re.fullmatch(r"(-?)\(?(.*?)\)?/((?:DEN|D)([0-9]+))", text)
+    m = re.fullmatch(r"(.*)/(?:DEN|D)([0-9]+)", text)
     if m is None:
         return _latex_poly(text)
-    return rf"{m[1]}\frac{{{_latex_poly(m[2])}}}{{D_{{{m[4]}}}}}"
+    num = m[1][1:-1] if _one_group(m[1]) else m[1]
+    return rf"\frac{{{_latex_poly(num)}}}{{D_{{{m[2]}}}}}"
 
 
 def to_latex_block(table: dict[str, str]) -> str:
