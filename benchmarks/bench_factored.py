@@ -55,6 +55,10 @@ def run(name: str, plain: bool) -> dict[str, object]:
         getattr(dec, key)
     row: dict[str, object] = {"model": name, "states": chain.n, "compute_s": time.perf_counter() - t0}
     t0 = time.perf_counter()
+    dec.to_dict(only=FULL, factored=True)  # the assumptions (factors of the denominators) and other caches, once
+    row["first_print_s"] = time.perf_counter() - t0
+    dec.field._text_cache.clear()  # each form prints its entries afresh
+    t0 = time.perf_counter()
     text = dec.to_json(only=FULL, factored=True)
     row["factored_s"] = time.perf_counter() - t0
     row["factored_chars"] = len(text)
@@ -62,6 +66,7 @@ def run(name: str, plain: bool) -> dict[str, object]:
     row["factored_terms"] = _terms(data, True)
     row["denominators"] = len(data["denominators"])
     if plain:
+        dec.field._text_cache.clear()
         t0 = time.perf_counter()
         text = dec.to_json(only=FULL)
         row["plain_s"] = time.perf_counter() - t0

@@ -23,6 +23,8 @@ from exactpte.plots.common import CLASS_COLOURS, pyplot
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
+else:
+    Axes = Any  # matplotlib is imported on first use only
 
 __all__ = ["draw", "layout"]
 
@@ -160,17 +162,17 @@ def draw(obj: Any, ax: "Axes | None" = None, *, edge_labels: bool = False, node_
     fig = plt.figure(dpi=dpi or 100)
     for _ in range(4):  # with ``size``: shrink the scale until the picture fits
         fig.clf()
-        ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+        drawn: Axes = fig.add_axes((0.0, 0.0, 1.0, 1.0))
         box = _limits(pos)
         fig.set_size_inches((box[1] - box[0]) * scale, (box[3] - box[2]) * scale)
-        _render(ax, chain, S, anchors, pos, edge_labels=edge_labels, node_size=node_size, legend=legend)
-        width, height = _fit_figure(fig, ax)
+        _render(drawn, chain, S, anchors, pos, edge_labels=edge_labels, node_size=node_size, legend=legend)
+        width, height = _fit_figure(fig, drawn)
         if size is None or (width <= size[0] + 1e-6 and height <= size[1] + 1e-6):
             break
         scale *= 0.97 * min(size[0] / width, size[1] / height)
     if size is not None:
-        _center_in(fig, ax, size)
-    return ax
+        _center_in(fig, drawn, size)
+    return drawn
 
 
 def _limits(pos: dict[int, tuple[float, float]]) -> tuple[float, float, float, float]:
@@ -277,12 +279,12 @@ def _place_edge_labels(ax: "Axes", pos: dict[int, tuple[float, float]], labels: 
     meets no node and no text already written; returns how many found no place (left out)."""
     import numpy as np
 
-    fig = ax.figure
+    fig: Any = ax.figure
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     to_pixels = ax.transData.transform
     half_node = node_points * fig.dpi / 72 / 2 + 1
-    taken = [(x - half_node, y - half_node, x + half_node, y + half_node) for x, y in to_pixels(list(pos.values()))]
+    taken: list[tuple[float, ...]] = [(x - half_node, y - half_node, x + half_node, y + half_node) for x, y in to_pixels(list(pos.values()))]
     taken += [tuple(t.get_window_extent(renderer).extents) for t in ax.texts if t.get_text().strip()]
     frame = ax.bbox.extents
     boxes = np.array(taken, dtype=float).reshape(-1, 4)

@@ -5,10 +5,11 @@ its stationary normaliser), and the plain JSON writes each one again in every en
 benchmark models most of the printed text is repeated denominators.  The factored form names each
 distinct non-constant denominator once, ``"denominators": {"D1": "p**2*q + ..."}``, and writes an
 entry ``num/den`` as ``"(num)/D1"`` (a single-term numerator without parentheses).  Entries with a
-constant denominator are written as usual.  Rational results name their integer denominators the
+constant denominator are written as usual (as the plain form writes them).  Rational results name their integer denominators the
 same way (``"3/D1"`` with ``"D1": "4250"``), so one reader serves both.  Reading it back is a
-textual substitution of ``(den)`` for each name (:func:`expand`); the numerators are printed
-expanded, without factoring (what makes the plain form slow on big answers).
+textual substitution of ``(den)`` for each name (:func:`expand`); a numerator over a named
+denominator is printed expanded when it has more than :data:`SMALL` terms (factoring it, as the plain
+form does to pick the shorter text, is what makes the plain form slow on big answers).
 
 The names are ``D1, D2, ...`` in order of first appearance; if a parameter is itself called
 ``D<k>`` the prefix becomes ``DEN``.
@@ -69,8 +70,8 @@ class DenominatorNames:
             q = int(x.q)
             return str(x) if q == 1 else f"{int(x.p)}/{self._name(q, q, lambda: str(q))}"
         den = x.den
-        if den.is_constant():
-            return str(self.field.to_text(x)) if len(x.num) <= SMALL else poly_text(x.num, self.params, int(den.leading_coefficient()))
+        if den.is_constant():  # nothing to name: the plain text (factored when shorter)
+            return str(self.field.to_text(x))
         name = self._name(den, (len(den), int(den.leading_coefficient()), tuple(den.degrees())), lambda: poly_text(den, self.params))
         if len(x.num) <= SMALL:  # factored when that is shorter (``(1 - p)**14``); factoring a big numerator costs too much
             num = rational_text(x.num, self.field._one_poly, self.params)
