@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import re
 from dataclasses import dataclass
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -291,8 +292,30 @@ def load_result(path: str, n: int) -> Claimed:
         raise ChainFileError(f"{path}: {e}") from None
     if not isinstance(data, dict):
         raise ChainFileError(f"{path}: a result file is a JSON object")
+    data = _written_out(data, path)
     _check_header(data, n, path)
     return from_json_dict(data, n)
+
+
+def _written_out(data: dict, path: str) -> dict:
+    """A result in the factored form (``exactpte decompose --json --factored``: ``"denominators": {"D1": "4250"}``,
+    entries ``"3/D1"``) with each name replaced by its integer denominator; any other result as it is.  A name not
+    defined, or defined as anything but a positive integer, is refused (a rational result names integers only)."""
+    names = data.get("denominators")
+    if names is None:
+        return data
+    if not isinstance(names, dict) or not all(isinstance(v, str) and re.fullmatch(r"[1-9][0-9]*", v) for v in names.values()):
+        raise ChainFileError(f"{path}: 'denominators' must map names (D1, ...) to positive integers as text")
+
+    def entry(m: re.Match) -> str:
+        if m[1] not in names:
+            raise ChainFileError(f"{path}: the denominator {m[1]} is used but not defined in 'denominators'")
+        return "/" + names[m[1]]
+
+    def walk(x: object) -> object:
+        return re.sub(r"/(D[0-9]+)$", entry, x) if isinstance(x, str) else [walk(y) for y in x] if isinstance(x, list) else x
+
+    return {k: walk(v) for k, v in data.items() if k != "denominators"}
 
 
 RESULT_KEYS = frozenset({"format", "n", "labels", *STRUCTURE_KEYS, *QUANTITY_KEYS, *OPTIONAL_MATRICES})

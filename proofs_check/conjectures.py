@@ -43,7 +43,7 @@ from typing import TypeAlias
 
 import exactpte
 from exactpte import MarkovRewardProcess
-from exactpte.errors import ExactpteError, UnknownNameError, UsageError
+from exactpte.errors import UnknownNameError, UsageError
 from exactpte import Decomposition
 from exactpte.testing.random_chains import sweep_chain
 

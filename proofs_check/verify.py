@@ -3,7 +3,6 @@ library only: trusting a verdict means trusting this file and Python.  Each clai
 and graph facts (``docs/verify.md``), checked equation by equation in exact integers, in the claim's own labelling (any class
 order, rotation of phase labels, anchors); the first failed condition is reported with its key and state.  A witness a check
 needs that the claim leaves out (``stationary``, ``basis``, ``theta``, ...) is solved for exactly."""
-
 import collections, decimal, functools, gzip, json, math, operator, re, sys, zlib  # noqa: E401  (issue #25 caps this file at 400 lines)
 from fractions import Fraction
 __all__ = ["verify", "read_chain", "load_json", "Report", "KEYS"]
@@ -351,7 +350,6 @@ class _Checker:
         self.rho = _common([x[s] if self.cls[s] < 0 else self.gamma[self.cls[s]] for s in range(self.n)])
     def witness_g_star(self):  # g* = sum_c theta_c b_c (lem:anchor_interpolation)
         self.g = _common([Fraction(sum(self.theta[c] * b for c, b in self.B[s].items()), self.Lb) for s in range(self.n)])
-
 def verify(claim, chain, *, size_factor=SIZE_FACTOR):
     """Judge ``claim`` (a dict in the JSON contract) against ``chain`` (exactpte's JSON chain form): a :class:`Report`.  Unusable
     input (an invalid chain; a claim not an object, parametric or of another format) raises ``ValueError`` (exit 2 in the CLI)."""
@@ -361,6 +359,8 @@ def verify(claim, chain, *, size_factor=SIZE_FACTOR):
         raise ValueError("claim: a parametric claim: this checker judges rational claims only (check it at parameter points)")
     if claim.get("format", FORMAT) != FORMAT:
         raise ValueError(f"claim: format {claim['format']!r} is not {FORMAT!r} (certified enclosures, strata: not exact claims)")
+    if isinstance(dens := claim.get("denominators"), dict):  # exactpte --factored: each "p/D1" written out as "p/q" (q an integer)
+        (claim := json.loads(re.sub(r'/(D[0-9]+)"', lambda m: f'/{dens[m[1]]}"' if re.fullmatch("[1-9][0-9]*", str(dens.get(m[1]))) else m[0], json.dumps(claim)))).pop("denominators")
     digits, old = getattr(sys, "set_int_max_str_digits", lambda n: None), getattr(sys, "get_int_max_str_digits", lambda: 0)()
     digits(0)  # no limit while verifying: exact claims about large chains carry numbers of many digits
     rep, ok = Report(), {None}  # the keys that held, and None: what classes rests on

@@ -168,16 +168,19 @@ class CertifiedDecomposition(StructureShortcuts):
         """Whether each quantity met ``tol`` (a wider enclosure is reported as it is)."""
         return {k: w <= self.tol for k, w in self.widths().items()}
 
-    def to_dict(self, *, only: Only = None, include_P_inf: bool = True,
-                include_hitting_times: bool = False) -> dict[str, Any]:
+    def to_dict(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
+                factored: bool = False) -> dict[str, Any]:
         """The JSON contract's keys, every number as ``[lo, hi]``, plus ``widths``, ``tol`` and
         ``certificate`` (one entry per solved system).  The options are the exact result's:
         ``only`` keeps the structure and just the quantities named (``"rho,h"``); the dense
         ``P_inf`` (n x n) is included by default, as in the exact contract (``include_P_inf=False``
         leaves it out: what ``exactpte decompose --certified --json`` does, for large chains);
-        hitting times have no certified enclosure (``include_hitting_times=True`` is refused)."""
+        hitting times have no certified enclosure (``include_hitting_times=True`` is refused), and
+        intervals have no denominators to name (``factored=True`` is refused)."""
         if include_hitting_times:
             raise UsageError("a certified decomposition has no hitting times (decompose exactly for them)")
+        if factored:
+            raise UsageError("a certified decomposition holds float intervals: there are no denominators to factor")
         selected = _only(only)
         keys = [k for k in (*CORE, "P_inf") if (k in selected if selected is not None else k != "P_inf" or include_P_inf)]
         out: dict[str, Any] = {"format": FORMAT, "arithmetic": "certified", **structure_dict(self)}
@@ -191,10 +194,10 @@ class CertifiedDecomposition(StructureShortcuts):
         return out
 
     def to_json(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
-                indent: int | None = None) -> str:
+                factored: bool = False, indent: int | None = None) -> str:
         """JSON text of :meth:`to_dict` (floats as JSON numbers; infinite bounds as ``±Infinity``)."""
-        return json.dumps(self.to_dict(only=only, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times),
-                          indent=indent)
+        return json.dumps(self.to_dict(only=only, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times,
+                                       factored=factored), indent=indent)
 
     def contains(self, dec: Any) -> dict[str, bool]:
         """Whether every value of an exact :class:`~exactpte.Decomposition` lies in its enclosure."""

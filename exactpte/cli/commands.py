@@ -24,6 +24,7 @@ from exactpte.cli.options import (
     ArgumentParser,
     add_chain_options,
     add_command,
+    figure_size,
     load_chain,
     nonnegative_int,
     parse_anchors,
@@ -41,6 +42,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"exactpte {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
 
+    _decompose_command(sub)
+    add_command(sub, "examples", "list the built-in examples, one a line, name first",
+                ["exactpte examples", "exactpte decompose --example two-paths"])
+
+    _draw_command(sub)
+    _check_command(sub)
+    _estimate_command(sub)
+    return p
+
+
+def _decompose_command(sub: Any) -> None:
+    """``exactpte decompose``: its options and examples."""
     d = add_command(sub, "decompose", "decompose a chain file or a built-in example", [
         "exactpte decompose chain.json                      # summary and per-state table",
         "exactpte decompose --example paper-benchmark --json --indent 2",
@@ -62,29 +75,38 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--strata", action="store_true", help="parametric chains: the decomposition on every stratum of "
                    "the parameter space (where entries or denominators vanish), not only the generic one")
     d.add_argument("--only", metavar="KEYS", help="compute and print only these quantities (comma-separated, e.g. "
-                   "rho,h; structure keys such as classes, periods are accepted and always come) in --json or --csv; "
+                   "rho,h; structure keys such as classes, periods are accepted and always come) in --json or --csv, and with --strata in --latex and --table too; "
                    "ρ alone costs one transient solve")
+    d.add_argument("--factored", action="store_true", help="--json and --latex: every distinct denominator named once "
+                   "(\"denominators\": {\"D1\": ...}) and each entry written over the names: big answers stay readable")
     d.add_argument("--no-p-inf", action="store_true", help="leave the dense P_inf out of --json")
     d.add_argument("--hitting-times", action="store_true", help="add expected anchor hitting times to --json")
     d.add_argument("--quiet", action="store_true", help=f"no progress output (shown on standard error from {PROGRESS_STATES} states)")
     d.add_argument("--indent", type=nonnegative_int, default=None, help="indent --json output by this many spaces (default: one line)")
     add_float_options(d, with_tol=False)
 
-    add_command(sub, "examples", "list the built-in examples, one a line, name first",
-                ["exactpte examples", "exactpte decompose --example two-paths"])
 
+def _draw_command(sub: Any) -> None:
+    """``exactpte draw``: its options and examples."""
     dr = add_command(sub, "draw", "draw the support graph (classes as rings of cyclic classes, anchors marked); "
                                   "needs matplotlib", [
         "exactpte draw --example branching -o branching.svg --edge-labels",
         "exactpte draw parametric.json --strata --quantity g_star --state 0 -o strata.png"])
     add_chain_options(dr)
     dr.add_argument("-o", "--output", required=True, metavar="FILE", help="the picture to write: .svg, .png or .pdf")
-    dr.add_argument("--edge-labels", action="store_true", help="write each transition probability")
+    dr.add_argument("--edge-labels", action="store_true", help="write each transition probability (each where no other "
+                    "text is; one with no free place is left out and counted in the legend)")
+    dr.add_argument("--dpi", type=positive_int, default=None, help="resolution of a .png in dots per inch (default 100)")
+    dr.add_argument("--size", type=figure_size, default=None, metavar="W,H", help="the picture's size in inches "
+                    "(default: grows with the chain)")
     dr.add_argument("--strata", action="store_true", help="parametric chains (one or two parameters): the parameter "
                     "space instead, each stratum labelled with its periods and classes, --quantity over the valid region")
     dr.add_argument("--quantity", default="rho", help="with --strata: the per-state quantity drawn (default rho)")
     dr.add_argument("--state", type=int, default=0, help="with --strata: the state whose quantity is drawn (default 0)")
 
+
+def _check_command(sub: Any) -> None:
+    """``exactpte check``: its options and examples."""
     c = add_command(sub, "check", "compare another implementation's output with the exact answers", [
         "exactpte check mine.json --chain chain.json                 # any subset of the decompose --json keys",
         "exactpte check values.csv --chain chain.drn --atol 1e-8 --up-to-gauge",
@@ -100,6 +122,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--strict", action="store_true", help="refuse keys the oracle does not know (default: listed as not judged)")
     add_float_options(c, with_tol=True)
 
+
+def _estimate_command(sub: Any) -> None:
+    """``exactpte estimate``: its options and examples."""
     e = add_command(sub, "estimate", "the sample-based estimator, scored against the exact answers", [
         "exactpte estimate --example paper-benchmark --seed 1",
         "exactpte estimate chain.json --K 400 --M 2000 --T 5000 --json"])
@@ -112,8 +137,6 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--seed", type=nonnegative_int, default=0, help="random seed (default: 0)")
     e.add_argument("--json", action="store_true", help="print the estimates and errors as JSON")
     e.add_argument("--quiet", action="store_true", help="no progress output")
-    return p
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 disagreement, 2 bad input)."""
@@ -149,18 +172,20 @@ def _dispatch(args) -> int:
         return _draw(chain, args, out)
     used = {"--no-p-inf": args.no_p_inf, "--hitting-times": args.hitting_times, "--indent": args.indent is not None,
             "--strata": args.strata, "--only": args.only is not None, "--anchors": args.anchors is not None,
-            "--latex": args.latex, "--table": args.table, "--csv": args.csv}
+            "--latex": args.latex, "--table": args.table, "--csv": args.csv, "--factored": args.factored}
     if not args.json:
         _refuse(used, ("--no-p-inf", "--hitting-times", "--indent"), "applies to --json output")
+    if args.factored and not (args.json or (args.latex and not args.strata)):
+        raise UsageError("--factored applies to --json output (and to --latex without --strata)")
     if args.only is not None:
-        if not (args.json or args.csv):
-            raise UsageError("--only applies to --json or --csv output")
+        if not (args.json or args.csv or (args.strata and (args.latex or args.table))):
+            raise UsageError("--only applies to --json or --csv output (and with --strata to --latex and --table)")
         _refuse(used, ("--no-p-inf", "--hitting-times"), "does not combine with --only (name P_inf or hitting_times in --only)")
         from exactpte.results.report import check_only
 
         check_only(args.only)  # a bad name is refused before any work
     if args.certified:
-        _refuse(used, ("--strata", "--only", "--anchors", "--latex", "--table", "--csv", "--hitting-times", "--no-p-inf"),
+        _refuse(used, ("--strata", "--only", "--anchors", "--latex", "--table", "--csv", "--hitting-times", "--no-p-inf", "--factored"),
                 "does not combine with --certified (enclosures print as text or --json, without P_inf: "
                 "CertifiedDecomposition.P_inf gives it)")
         if chain.field.is_parametric:
@@ -173,8 +198,6 @@ def _dispatch(args) -> int:
         return 0
     if args.strata:
         _refuse(used, ("--anchors", "--no-p-inf", "--hitting-times"), "does not combine with --strata")
-        if args.only is not None and not args.csv:
-            raise UsageError("--only applies to --strata with --csv")
         return _strata(chain, args, out)
     from exactpte.results.decomposition import decompose
 
@@ -185,9 +208,9 @@ def _dispatch(args) -> int:
         print("exact decomposition: writing the output", file=sys.stderr, flush=True)
     if args.json:
         print(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times, indent=args.indent,
-                          only=args.only), file=out)
+                          only=args.only, factored=args.factored), file=out)
     elif args.latex:
-        print(dec.to_latex(), file=out)
+        print(dec.to_latex(factored=args.factored), file=out)
     elif args.table:
         print(dec.table(), file=out)
     elif args.csv:
@@ -208,9 +231,12 @@ def _draw(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
         from exactpte.plots.strata import plot_strata
         from exactpte.results.stratify import stratify
 
-        save(plot_strata(stratify(chain), args.quantity, args.state), args.output)
+        if args.edge_labels:
+            raise UsageError("--edge-labels applies to the support graph, not to --strata")
+        save(plot_strata(stratify(chain), args.quantity, args.state, size=args.size, dpi=args.dpi), args.output,
+             tight=args.size is None)
     else:
-        save(draw(decompose(chain), edge_labels=args.edge_labels), args.output)
+        save(draw(decompose(chain), edge_labels=args.edge_labels, size=args.size, dpi=args.dpi), args.output, tight=args.size is None)
     print(f"wrote {args.output}", file=out)
     return 0
 
@@ -223,8 +249,8 @@ def _strata(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
     if args.csv:
         out.write(strat.to_csv(only=args.only))
     else:
-        print(strat.to_json(include_P_inf=False, indent=args.indent) if args.json else strat.to_latex() if args.latex else
-              strat.table() if args.table else strat, file=out)
+        print(strat.to_json(indent=args.indent, only=args.only, factored=args.factored, include_P_inf=False) if args.json else
+              strat.to_latex(quantities=args.only) if args.latex else strat.table(only=args.only) if args.table else strat, file=out)
     return 0
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the chain machinery loads only when a command runs (start-u
     from exactpte.model.chain import Chain
 
 __all__ = ["ArgumentParser", "add_chain_options", "add_command", "load_chain", "parse_anchors", "positive_int",
-           "nonnegative_int", "tolerance", "run_guarded"]
+           "nonnegative_int", "tolerance", "figure_size", "run_guarded"]
 
 
 # -- option types: each names the rule it enforces -------------------------------------------------
@@ -54,6 +54,18 @@ def tolerance(text: str) -> float:
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text}")
     return value
+
+
+def figure_size(text: str) -> tuple[float, float]:
+    """An argparse type: ``W,H``, a picture's width and height in inches (finite, between 1 and 200)."""
+    parts = text.split(",")
+    try:
+        width, height = (float(x) for x in parts) if len(parts) == 2 else (math.nan, math.nan)
+    except ValueError:
+        width = height = math.nan
+    if not all(math.isfinite(x) and 1 <= x <= 200 for x in (width, height)):
+        raise argparse.ArgumentTypeError(f"expected W,H in inches (each between 1 and 200, e.g. 8,6), got {text!r}")
+    return width, height
 
 
 class ArgumentParser(argparse.ArgumentParser):

@@ -176,8 +176,9 @@ def vanishes_in_region(F: RationalFunctionField, entries: Sequence[RationalFunct
     """Whether the polynomial ``f`` vanishes at some point where every one of ``entries`` is positive.
 
     Decided exactly for one parameter: at each real root of ``f`` (isolated by Sturm sequences) the
-    sign of every entry's numerator and denominator is decided exactly.  ``None`` (undecided) for
-    several parameters.
+    sign of every entry's numerator and denominator is decided exactly.  For several parameters
+    ``False`` when a certificate shows ``f`` has no root on a box holding the region
+    (:func:`root_free_on_box`), else ``None`` (undecided: the condition is kept).
 
     Examples
     --------
@@ -186,9 +187,14 @@ def vanishes_in_region(F: RationalFunctionField, entries: Sequence[RationalFunct
     >>> entries = [F.convert("p"), F.convert("1 - p")]
     >>> [vanishes_in_region(F, entries, F.convert(t).num) for t in ("p - 2", "p**2 + 1", "3*p - 1", "p")]
     [False, False, True, False]
+    >>> G = RationalFunctionField(["p", "q"])
+    >>> box = [G.convert(t) for t in ("p", "1 - p", "q", "1 - q")]
+    >>> [vanishes_in_region(G, box, G.convert(t).num) for t in ("p - 2", "p + 3*q", "p*q + p + 1", "p - q")]
+    [False, False, False, None]
     """
     if len(F.params) != 1:
-        return None
+        box = bounding_box(F, entries)
+        return False if box is not None and root_free_on_box(f, box) else None
     g = polynomials.univariate(f)
     if g.degree() < 1:
         return False
@@ -240,3 +246,69 @@ def _one_interval(F: RationalFunctionField, entries: Sequence[RationalFunction],
     if lo is not None:
         return f"{name} > {lo}"
     return f"{name} < {hi}" if hi is not None else None
+
+
+def bounding_box(F: RationalFunctionField, entries: Sequence[RationalFunction]) -> list[tuple[flint.fmpq, flint.fmpq]] | None:
+    """An open box ``lo_i < x_i < hi_i`` holding the region where every entry is positive, read off the
+    entries linear in one parameter (``p > 0`` from ``p``, ``p < 1`` from ``1 - p``); ``None`` when some
+    parameter gets no lower or no upper bound that way.
+
+    Examples
+    --------
+    >>> from exactpte.fields import RationalFunctionField
+    >>> F = RationalFunctionField(["p", "q"])
+    >>> [tuple(map(str, b)) for b in bounding_box(F, [F.convert(t) for t in ("p", "1 - p - q", "q", "1 - q", "1 - p")])]
+    [('0', '1'), ('0', '1')]
+    """
+    low: dict[int, flint.fmpq] = {}
+    high: dict[int, flint.fmpq] = {}
+    origin = tuple(0 for _ in F.params)
+    for e in entries:
+        used = [k for k, d in enumerate(e.num.degrees()) if d]
+        if not e.den.is_constant() or len(used) != 1 or e.num.degrees()[used[0]] != 1:
+            continue  # only c0 + c1 x_k (over a positive constant: the denominator's leading coefficient is positive)
+        k = used[0]
+        terms = {tuple(int(x) for x in exps): flint.fmpq(int(c)) for exps, c in e.num.to_dict().items()}
+        slope = terms[tuple(1 if j == k else 0 for j in range(len(F.params)))]
+        bound = -terms.get(origin, flint.fmpq(0)) / slope
+        if slope > 0:
+            low[k] = max(low.get(k, bound), bound)
+        else:
+            high[k] = min(high.get(k, bound), bound)
+    if len(low) != len(F.params) or len(high) != len(F.params) or any(low[k] >= high[k] for k in low):
+        return None
+    return [(low[k], high[k]) for k in range(len(F.params))]
+
+
+def root_free_on_box(f: Any, box: Sequence[tuple[flint.fmpq, flint.fmpq]], *, max_terms: int = 400) -> bool:
+    """A certificate that the polynomial ``f`` has no root in the open box ``lo_i < x_i < hi_i``: with
+    ``x_i = (lo_i + hi_i y_i) / (1 + y_i)`` the box is the positive orthant ``y > 0``, and
+    ``f · prod (1 + y_i)^(deg_i f)`` (cleared of denominators) has all its coefficients of one sign, so
+    it is positive (or negative) wherever every ``y_i > 0``.  ``False`` means not certified (``f`` may
+    or may not vanish there); skipped past ``max_terms`` terms (a denominator's big factors).
+
+    Examples
+    --------
+    >>> import flint
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("p", "q"), "degrevlex")
+    >>> p, q = ctx.gens()
+    >>> unit = [(flint.fmpq(0), flint.fmpq(1))] * 2
+    >>> root_free_on_box(p + 3 * q, unit), root_free_on_box(p - 2, unit), root_free_on_box(2 * p - 1, unit)
+    (True, True, False)
+    """
+    if f.is_constant() or len(f) > max_terms:
+        return not f.is_zero() and f.is_constant()
+    ctx = f.context()
+    ys = ctx.gens()
+    degrees = [int(d) for d in f.degrees()]
+    scale = [int(flint.fmpz(lo.q) * flint.fmpz(hi.q) // flint.fmpz(lo.q).gcd(flint.fmpz(hi.q))) for lo, hi in box]
+    top = [int(lo * m) + int(hi * m) * y for (lo, hi), m, y in zip(box, scale, ys)]  # m x_i (1 + y_i)
+    bottom = [m * (1 + y) for m, y in zip(scale, ys)]
+    total = ctx.from_dict({})
+    for exps, c in f.to_dict().items():
+        term = ctx.constant(int(c))
+        for k, e in enumerate(exps):
+            term *= top[k] ** int(e) * bottom[k] ** (degrees[k] - int(e))
+        total += term
+    signs = {int(c) > 0 for c in total.coeffs()}
+    return len(signs) == 1

@@ -75,14 +75,15 @@ Only = Union[str, Iterable[str], None]
 class Output(Protocol):
     """What every result kind prints, with the same keyword-only options and defaults: ``only``
     (just these quantities), ``include_P_inf`` (the dense ``n x n`` Cesàro limit),
-    ``include_hitting_times``, and for the text ``indent``."""
+    ``include_hitting_times``, ``factored`` (each distinct denominator named once), and for the text
+    ``indent``."""
 
-    def to_dict(self, *, only: Only = None, include_P_inf: bool = True,
-                include_hitting_times: bool = False) -> dict[str, Any]:
+    def to_dict(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
+                factored: bool = False) -> dict[str, Any]:
         """The JSON contract as a dict."""
 
     def to_json(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
-                indent: int | None = None) -> str:
+                factored: bool = False, indent: int | None = None) -> str:
         """JSON text of :meth:`to_dict`."""
 
 

@@ -178,7 +178,8 @@ class ParametricChain(Chain):
     def conditions(self, values: Iterable[Any]) -> list[str]:
         """Where closed forms ``values`` hold: the generic region (:meth:`assumptions`), then
         ``f != 0`` for each irreducible factor ``f`` of a denominator among ``values`` that can vanish
-        there (a factor with no root in the region, decided exactly for one parameter, is left out).
+        there (a factor with no root in the region is left out: decided exactly for one parameter, and for
+        several by a root-free certificate on a box holding the region, :func:`~exactpte.fields.region.root_free_on_box`).
 
         Examples
         --------
@@ -189,9 +190,14 @@ class ParametricChain(Chain):
         """
         F, entries = self.field, self._varying_entries()
         seen: dict[str, bool] = {}
+        factored: dict[tuple[int, ...], list[Any]] = {}  # denominators factored once each (outputs share a few)
         for x in values:
             if x.den.is_constant():
                 continue
+            bucket = factored.setdefault((len(x.den), *map(int, x.den.degrees())), [])
+            if any(x.den == d for d in bucket):
+                continue
+            bucket.append(x.den)
             for g in F.irreducible_factors(x.den):
                 text = F.poly_text(g)
                 if text not in seen:

@@ -22,6 +22,7 @@ from exactpte.errors import CandidateError
 from exactpte.io.json import unique_keys
 from exactpte.oracle.keys import ALIASES, EXTRA_STATE_KEYS, VECTOR_KEYS
 from exactpte.oracle.peers import NATIVE_NAMES
+from exactpte.results.factored import expand
 
 __all__ = ["load_candidate"]
 
@@ -66,7 +67,10 @@ def load_candidate(path: str | os.PathLike) -> dict[str, Any]:
         raise CandidateError(f"{path}: {e if isinstance(e, ValueError) else 'nested too deeply'}") from None
     if not isinstance(data, dict):
         raise CandidateError(f"{path}: the candidate must be a JSON object")
-    return data
+    try:  # the --factored form: "p/D1" entries over named denominators, written out
+        return expand(data)
+    except ValueError as e:
+        raise CandidateError(f"{path}: {e}") from None
 
 
 def _csv(text: str, path: str) -> dict[str, Any]:

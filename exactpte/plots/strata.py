@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
-
-import flint
+from typing import TYPE_CHECKING, Any
 
 from exactpte.errors import UsageError
-from exactpte.fields.rational_functions import RationalFunction, RationalFunctionField
+from exactpte.fields.rational_functions import RationalFunction
 from exactpte.model.to_float import to_float
 from exactpte.plots.common import CLASS_COLOURS, pyplot
 
@@ -18,47 +15,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["plot_strata"]
 
 
-# What the pictures read of a StratifiedDecomposition (exactpte.results.strata, which imports this module
-# to draw itself: structural types here keep the dependence one way).
-class _Shape(Protocol):
-    @property
-    def periods(self) -> tuple[int, ...]: ...
-
-    @property
-    def classes(self) -> tuple[tuple[int, ...], ...]: ...
-
-
-class _Stratum(Protocol):
-    @property
-    def decomposition(self) -> _Shape | None: ...
-
-    @property
-    def params(self) -> tuple[str, ...]: ...
-
-    @property
-    def substitution(self) -> Mapping[str, Any]: ...  # RationalFunction values, fmpq once no parameter is free
-
-    @property
-    def where(self) -> list[str]: ...
-
-    def contains(self, field_: RationalFunctionField, values: Sequence[flint.fmpq]) -> bool: ...
-
-
-class _Strata(Protocol):
-    @property
-    def params(self) -> tuple[str, ...]: ...
-
-    @property
-    def field(self) -> RationalFunctionField: ...
-
-    @property
-    def strata(self) -> Sequence[_Stratum]: ...
-
-    def at(self, point: Mapping[str, Any]) -> object: ...
-
-
-def _stratum_label(stratum: _Stratum) -> str:
-    """``periods (3, 1), 2 classes`` (or ``pointwise``)."""
+def _stratum_label(stratum: Any) -> str:
+    """``periods 3, 1, 2 classes`` (or ``pointwise``): the stratum's structure on its own."""
     d = stratum.decomposition
     if d is None:
         return "pointwise"
@@ -66,7 +24,42 @@ def _stratum_label(stratum: _Stratum) -> str:
     return f"period{'s' if len(d.periods) != 1 else ''} {periods}, {len(d.classes)} class{'es' if len(d.classes) != 1 else ''}"
 
 
-def _value(strat: _Strata, point: Mapping[str, Any], quantity: str, state: int) -> float | None:
+def what_changes(stratum: Any, generic: Any) -> str:
+    """What differs on ``stratum`` from the ``generic`` stratum, said briefly: the states that turn
+    transient or recurrent, the periods (``period 3 → 1``) and the number of classes; ``same
+    structure`` when only the closed forms differ (a denominator or numerator vanishes there).
+    The stratum's equations lead (``q = 0: b1 transient``); the region's inequalities, which every
+    stratum shares, are left out.
+
+    Examples
+    --------
+    >>> import exactpte
+    >>> m = exactpte.ParametricChain([["1-p", "p"], [1, 0]], [1, 0], params=["p"], labels=["a", "b"])
+    >>> strat = exactpte.stratify(m)
+    >>> [what_changes(s, strat.strata[0]) for s in strat.strata[1:]]
+    ['p = 0: b transient', 'p = 1: period 1 → 2']
+    """
+    head = ", ".join(c.simplest() for c in stratum.equations) or "generic"
+    here, there = stratum.decomposition, generic.decomposition
+    if here is None or there is None:
+        return f"{head}: pointwise (decompose each point)"
+    label = here.chain.label
+    changes = []
+    newly = [s for s in here.transient if s not in set(there.transient)]
+    back = [s for s in there.transient if s not in set(here.transient)]
+    if newly:
+        changes.append(f"{', '.join(label(s) for s in newly)} transient" if len(newly) <= 3 else f"{len(newly)} states transient")
+    if back:
+        changes.append(f"{', '.join(label(s) for s in back)} recurrent" if len(back) <= 3 else f"{len(back)} states recurrent")
+    if sorted(here.periods) != sorted(there.periods):
+        word = "period" if len(here.periods) == len(there.periods) == 1 else "periods"
+        changes.append(f"{word} {', '.join(map(str, there.periods))} → {', '.join(map(str, here.periods))}")
+    if len(here.classes) != len(there.classes):
+        changes.append(f"{len(there.classes)} → {len(here.classes)} classes")
+    return f"{head}: {'; '.join(changes) if changes else 'same structure, other closed form'}"
+
+
+def _value(strat: Any, point: dict[str, Any], quantity: str, state: int) -> float | None:
     """The quantity at a point (``None`` outside the valid region)."""
     from fractions import Fraction
 
@@ -79,11 +72,13 @@ def _value(strat: _Strata, point: Mapping[str, Any], quantity: str, state: int) 
     return float(Fraction(int(x.p), int(x.q)))
 
 
-def _grid(n: int) -> list[flint.fmpq]:
+def _grid(n: int) -> list[Any]:
+    import flint
+
     return [flint.fmpq(k, n) for k in range(n + 1)]
 
 
-def _substituted_point(stratum: _Stratum, free: dict[str, Any]) -> dict[str, Any] | None:
+def _substituted_point(stratum: Any, free: dict[str, Any]) -> dict[str, Any] | None:
     """The full parameter point of a stratum from values of its free parameters (``None`` at a pole)."""
     point = dict(free)
     try:
@@ -94,22 +89,41 @@ def _substituted_point(stratum: _Stratum, free: dict[str, Any]) -> dict[str, Any
     return point
 
 
-def plot_strata(strat: _Strata, quantity: str = "rho", state: int = 0, ax: "Axes | None" = None, *, resolution: int = 120) -> "Axes":
+def plot_strata(strat: Any, quantity: str = "rho", state: int = 0, ax: "Axes | None" = None, *, resolution: int = 120,
+                size: tuple[float, float] | None = None, dpi: float | None = None) -> "Axes":
     """The parameter space of a :class:`~exactpte.results.strata.StratifiedDecomposition` with one or two parameters.
 
     One parameter: the quantity's closed form over the valid region as a curve (one colour per
-    stratum with a free parameter), the points where the structure or a solve changes marked and
-    labelled with their periods and classes.  Two parameters: a heat map of the quantity over the
-    valid region (white outside it), the curves and points of the lower strata drawn on top, each
-    labelled with its periods and classes.
+    stratum with a free parameter), the points where the structure or a solve changes marked.  Two
+    parameters: a heat map of the quantity over the generic stratum (white elsewhere), the curves
+    and points of the lower strata drawn on top.  Every lower stratum is named in the legend by
+    what differs there from the generic stratum (:func:`what_changes`: ``q = 0: b1 transient``,
+    ``p = 1: period 3 → 1``); conditions every stratum shares (the region's inequalities, implied
+    inequations) are left out of titles.  A new figure uses matplotlib's constrained layout with the
+    legend beneath the axes, so nothing is cut off; ``size`` (inches) and ``dpi`` set it.
+
+    Returns the matplotlib ``Axes`` (as :func:`exactpte.plots.chains.draw` does); its ``.figure``
+    is the Figure to save (or :func:`exactpte.plots.save` it).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import exactpte
+    >>> m = exactpte.ParametricChain([["1-p", "p"], [1, 0]], [1, 0], params=["p"], labels=["a", "b"])
+    >>> ax = plot_strata(exactpte.stratify(m), "g_star", 0)
+    >>> sorted(ax.get_legend_handles_labels()[1])
+    ['0 < p < 1: generic', 'p = 0: b transient', 'p = 1: period 1 → 2']
     """
     plt = pyplot()
-    if ax is None:
-        ax = plt.subplots(figsize=(7.5, 5.5) if len(strat.params) == 2 else (7.5, 4.5))[1]
     names = list(strat.params)
     if len(names) not in (1, 2):
         raise UsageError(f"a picture of the parameter space needs one or two parameters, not {len(names)}")
-    symbol = f"{quantity}[{state}]"
+    if not 0 <= state < strat.chain.n:
+        raise UsageError(f"state {state} is not a state of the chain (it has {strat.chain.n})")
+    if ax is None:
+        default = (7.5, 6.5) if len(names) == 2 else (7.5, 5.0)
+        ax = plt.subplots(figsize=size or default, dpi=dpi or 100, layout="constrained")[1]
+    symbol = f"{quantity}({strat.chain.label(state)})"
     if len(names) == 1:
         _strata_1d(strat, names[0], quantity, state, ax, resolution)
         ax.set_xlabel(names[0])
@@ -118,12 +132,17 @@ def plot_strata(strat: _Strata, quantity: str = "rho", state: int = 0, ax: "Axes
         _strata_2d(strat, names, quantity, state, ax, max(20, resolution // 2))
         ax.set_xlabel(names[0])
         ax.set_ylabel(names[1])
-    ax.set_title(f"{symbol} over the valid region, by stratum")
+    ax.set_title(f"{symbol} by stratum")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=1, frameon=False)
     return ax
 
 
-def _strata_1d(strat: _Strata, name: str, quantity: str, state: int, ax: "Axes", n: int) -> None:
+_POINT_MARKERS = ("o", "s", "D", "^", "v", "P", "X", "*", "<", ">")
+
+
+def _strata_1d(strat: Any, name: str, quantity: str, state: int, ax: "Axes", n: int) -> None:
     colours = iter(CLASS_COLOURS)
+    generic = strat.strata[0]
     for stratum in strat.strata:
         if stratum.params:  # the open part: a curve of the closed form
             xs, ys = [], []
@@ -133,21 +152,21 @@ def _strata_1d(strat: _Strata, name: str, quantity: str, state: int, ax: "Axes",
                     if v is not None:
                         xs.append(float(x))
                         ys.append(v)
-            ax.plot(xs, ys, "-", color=next(colours, "#444444"), lw=2, label=f"{' and '.join(stratum.where)}: {_stratum_label(stratum)}")
+            label = f"{' and '.join(stratum.where)}: generic" if stratum is generic else what_changes(stratum, generic)
+            ax.plot(xs, ys, "-", color=next(colours, "#444444"), lw=2, label=label)
+    markers = iter(_POINT_MARKERS)
     for stratum in strat.strata:
         if not stratum.params and stratum.decomposition is not None:
             point = {k: v for k, v in stratum.substitution.items()}
-            x_point = to_float(point[name])
             v = _value(strat, point, quantity, state)
             if v is not None:
-                ax.plot([x_point], [v], "o", color="black", ms=7, zorder=5)
-                ax.annotate(f"{' and '.join(stratum.where)}\n{_stratum_label(stratum)}", (x_point, v), textcoords="offset points",
-                            xytext=(6, 8), fontsize=8)
-    ax.legend(fontsize=8, loc="best")
+                ax.plot([to_float(point[name])], [v], next(markers, "o"), color=next(colours, "black"), mec="black", ms=8,
+                        zorder=5, clip_on=False, ls="", label=what_changes(stratum, generic))
     ax.grid(alpha=0.3)
+    ax.margins(x=0.04, y=0.08)
 
 
-def _strata_2d(strat: _Strata, names: list[str], quantity: str, state: int, ax: "Axes", n: int) -> None:
+def _strata_2d(strat: Any, names: list[str], quantity: str, state: int, ax: "Axes", n: int) -> None:
     import numpy as np
 
     grid = _grid(n)
@@ -159,8 +178,10 @@ def _strata_2d(strat: _Strata, names: list[str], quantity: str, state: int, ax: 
                 v = _value(strat, {names[0]: x, names[1]: y}, quantity, state)
                 image[i, j] = np.nan if v is None else v
     mesh = ax.imshow(image, origin="lower", extent=(0, 1, 0, 1), cmap="viridis", aspect="auto", interpolation="nearest")
-    ax.figure.colorbar(mesh, ax=ax, label=f"{quantity}[{state}]: {' and '.join(generic.where)}")
+    ax.figure.colorbar(mesh, ax=ax, label=f"{quantity}({strat.chain.label(state)}) on the generic stratum")
+    ax.plot([], [], "s", color=mesh.cmap(0.6), label=f"{' and '.join(generic.where)}: generic (the heat map)")
     colours = iter(CLASS_COLOURS[1:])
+    markers = iter(_POINT_MARKERS)
     for stratum in strat.strata[1:]:
         if stratum.decomposition is None:
             continue
@@ -169,15 +190,10 @@ def _strata_2d(strat: _Strata, names: list[str], quantity: str, state: int, ax: 
             xy = [(float(p[names[0]]), float(p[names[1]])) for p in pts if p is not None]
             xy = [(a, b) for a, b in xy if 0 <= a <= 1 and 0 <= b <= 1]
             if xy:
-                colour = next(colours, "#444444")
-                ax.plot(*zip(*xy), "-", color=colour, lw=3, label=f"{' and '.join(stratum.where)}: {_stratum_label(stratum)}")
+                ax.plot(*zip(*xy), "-", color=next(colours, "#444444"), lw=3, clip_on=False, label=what_changes(stratum, generic))
         elif not stratum.params:
             p = stratum.substitution
-            a, b = float(p[names[0]]), float(p[names[1]])
-            ax.plot([a], [b], "o", color="white", mec="black", ms=8, zorder=5)
-            ax.annotate(_stratum_label(stratum), (a, b), textcoords="offset points", xytext=(-10 if a > 0.5 else 6, -12 if b > 0.5 else 6),
-                        fontsize=7, ha="right" if a > 0.5 else "left", color="black",
-                        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "alpha": 0.8, "lw": 0})
-    ax.set_xlim(-0.03, 1.03)
-    ax.set_ylim(-0.03, 1.03)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False)
+            ax.plot([float(p[names[0]])], [float(p[names[1]])], next(markers, "o"), color="white", mec="black", ms=8, zorder=5,
+                    clip_on=False, ls="", label=what_changes(stratum, generic))
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)

@@ -319,15 +319,17 @@ class Decomposition(StructureShortcuts):
 
     # -- output (exactpte.results.report) ------------------------------------------------------------------
     def to_dict(self, *, only: Only = None, include_P_inf: bool = True,
-                include_hitting_times: bool = False) -> dict[str, Any]:
-        """The JSON contract as a dict (:func:`exactpte.results.report.to_dict`; ``only="rho,h"`` computes just those)."""
-        return report.to_dict(self, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only)
+                include_hitting_times: bool = False, factored: bool = False) -> dict[str, Any]:
+        """The JSON contract as a dict (:func:`exactpte.results.report.to_dict`; ``only="rho,h"`` computes just those;
+        ``factored``: each distinct denominator named once, :mod:`exactpte.results.factored`)."""
+        return report.to_dict(self, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only,
+                              factored=factored)
 
     def to_json(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
-                indent: int | None = None) -> str:
+                factored: bool = False, indent: int | None = None) -> str:
         """JSON text of the contract; canonical, so two runs compare with ``==`` (:func:`exactpte.results.report.to_json`)."""
         return report.to_json(self, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times,
-                              indent=indent, only=only)
+                              indent=indent, only=only, factored=factored)
 
     def table(self) -> str:
         """A per-state table (:func:`exactpte.results.report.table`)."""
@@ -337,8 +339,13 @@ class Decomposition(StructureShortcuts):
         """Structure and persistent coordinates in a few lines (:func:`exactpte.results.report.summary`)."""
         return report.summary(self)
 
-    def to_latex(self) -> str:
-        """A LaTeX ``tabular`` of the per-state table (:func:`exactpte.results.report.to_latex`)."""
+    def to_latex(self, *, factored: bool = False) -> str:
+        """A LaTeX ``tabular`` of the per-state table (:func:`exactpte.results.report.to_latex`); ``factored``:
+        over named denominators, defined beneath (:func:`exactpte.results.factored.factored_latex`)."""
+        if factored:
+            from exactpte.results.factored import factored_latex
+
+            return factored_latex(self)
         return report.to_latex(self)
 
     def to_csv(self, *, only: Only = None) -> str:

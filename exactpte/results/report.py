@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from exactpte.results.factored import DenominatorNames
 from exactpte.errors import UnknownNameError, UsageError
 from exactpte.model.interface import ExactResult
 from exactpte.model.parametric import ParametricChain
@@ -92,11 +93,12 @@ def _params(dec: Decomposed) -> list[str]:
 
 
 def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_times: bool = False,
-            only: Only = None) -> dict[str, Any]:
+            only: Only = None, factored: bool = False) -> dict[str, Any]:
     """The JSON contract as a dict (numbers as text, states 0-based); see ``docs/json-contract.md``.
 
     ``only`` (names from :data:`QUANTITY_KEYS`, or ``"rho,h"``) keeps the structure keys and
     just those quantities, and computes nothing else (``include_*`` are then ignored).
+    ``factored`` names each distinct denominator once (:mod:`exactpte.results.factored`).
 
     Examples
     --------
@@ -112,7 +114,8 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
         keys = [k for k in QUANTITY_KEYS if (k != "P_inf" or include_P_inf) and (k != "hitting_times" or include_hitting_times)]
     else:
         keys = [k for k in QUANTITY_KEYS if k in only]
-    text = dec.field.to_text
+    names = DenominatorNames(dec.field) if factored else None  # the factored form's hook
+    text = names if names is not None else dec.field.to_text
     s = lambda v: [text(x) for x in v]
     out: dict[str, Any] = {"format": FORMAT, **structure_dict(dec)}
     def put(key: str) -> None:
@@ -136,14 +139,16 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
     for key in keys:
         if key in ("P_inf", "hitting_times"):
             put(key)
+    if names is not None:
+        out["denominators"] = names.table
     return out
 
 
 def to_json(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_times: bool = False,
-            indent: int | None = None, only: Only = None) -> str:
+            indent: int | None = None, only: Only = None, factored: bool = False) -> str:
     """JSON text of :func:`to_dict`; canonical, so two runs compare with ``==``."""
-    return json.dumps(to_dict(dec, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only),
-                      indent=indent)
+    return json.dumps(to_dict(dec, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only,
+                              factored=factored), indent=indent)
 
 
 def table(dec: Decomposed) -> str:

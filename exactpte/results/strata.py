@@ -33,6 +33,7 @@ from exactpte.errors import GenericRegionError, InvalidChainError, UsageError
 from exactpte.fields import RationalFunction, RationalFunctionField, polynomials
 from exactpte.model.parametric import ParametricChain
 from exactpte.results.quantities import PER_STATE, REGISTRY, Only
+from exactpte.results.report import check_only
 from exactpte.results.decomposition import Decomposition, decompose
 
 __all__ = ["Stratum", "StratifiedDecomposition", "Condition", "PER_STATE"]
@@ -100,10 +101,12 @@ class Stratum:
         """Whether every condition holds at ``values``."""
         return all(c.holds(field_, values) for c in (*self.equations, *self.inequations))
 
-    def to_dict(self, *, only: Only = None, include_P_inf: bool = True,
-                include_hitting_times: bool = False) -> dict[str, Any]:
+    def to_dict(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
+                factored: bool = False) -> dict[str, Any]:
         """The stratum in the JSON contract: ``conditions``, ``substitution`` and the keys of its
-        decomposition (the options as :meth:`~exactpte.Decomposition.to_dict`'s)."""
+        decomposition (the options as :meth:`~exactpte.Decomposition.to_dict`'s: ``only`` the quantities
+        asked, e.g. ``"rho,h"``; ``factored``: each distinct denominator named once,
+        :mod:`exactpte.results.factored`)."""
         out: dict[str, Any] = {"conditions": self.conditions, "where": self.where}
         if self.decomposition is None:
             out["pointwise"] = True
@@ -111,7 +114,7 @@ class Stratum:
         text = self.decomposition.field.to_text
         out["substitution"] = {name: text(value) for name, value in self.substitution.items()}
         body = self.decomposition.to_dict(only=only, include_P_inf=include_P_inf,
-                                          include_hitting_times=include_hitting_times)
+                                          include_hitting_times=include_hitting_times, factored=factored)
         body.setdefault("params", list(self.params))
         body.setdefault("assumptions", [])
         out.update(body)
@@ -186,21 +189,22 @@ class StratifiedDecomposition:
         by_name = dict(zip(self.params, values))
         return stratum.decomposition.at({p: by_name[p] for p in stratum.params})
 
-    def to_dict(self, *, only: Only = None, include_P_inf: bool = True,
-                include_hitting_times: bool = False) -> dict[str, Any]:
+    def to_dict(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
+                factored: bool = False) -> dict[str, Any]:
         """``{"params": [...], "strata": [...]}``, each stratum a :meth:`Stratum.to_dict`; the options are
-        every result's (:class:`~exactpte.model.interface.Output`), applied on every stratum."""
+        every result's (:class:`~exactpte.model.interface.Output`), applied on every stratum (``factored``:
+        denominators named once per stratum)."""
         return {"format": "exactpte.strata/1", "params": list(self.params),
-                "strata": [s.to_dict(only=only, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times)
-                           for s in self.strata]}
+                "strata": [s.to_dict(only=only, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times,
+                                     factored=factored) for s in self.strata]}
 
     def to_json(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
-                indent: int | None = None) -> str:
+                factored: bool = False, indent: int | None = None) -> str:
         """JSON text of :meth:`to_dict`."""
         import json
 
-        return json.dumps(self.to_dict(only=only, include_P_inf=include_P_inf,
-                                       include_hitting_times=include_hitting_times), indent=indent)
+        return json.dumps(self.to_dict(only=only, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times,
+                                       factored=factored), indent=indent)
 
     def to_sympy(self, *, quantities: Sequence[str] = PER_STATE) -> dict[str, list[Any]]:
         """A ``sympy.Piecewise`` per state for each per-state quantity (``g_star``, ``v_star``,
@@ -229,32 +233,64 @@ class StratifiedDecomposition:
             out[name] = [sympy.Piecewise(*_merged(pieces)) for pieces in pieces_per_state]
         return out
 
-    def to_latex(self, *, quantities: Sequence[str] = ("g_star", "rho")) -> str:
-        """A cases table per state for each quantity: one line per stratum with its conditions."""
-        lines = []
-        for name in quantities:
-            if name not in PER_STATE:
-                raise UsageError(f"to_latex gives the per-state quantities {', '.join(PER_STATE)}, not {name!r}")
-            symbol = REGISTRY[name].latex
-            for state in range(self.chain.n):
-                cases = []
-                for s in self.strata:
-                    cond = r",\ ".join(_latex_condition(c) for c in s.where) or r"\text{always}"
-                    if s.decomposition is None:
-                        value = r"\text{(pointwise)}"
-                    else:
-                        value = s.decomposition.field.to_latex(getattr(s.decomposition, name)[state])
-                    cases.append(f"{value} & {cond}")
-                lines.append(f"{symbol}({state}) = \\begin{{cases}} " + r" \\ ".join(cases) + r" \end{cases}")
-        return "\\[\n" + "\n\\]\n\\[\n".join(lines) + "\n\\]"
+    def to_latex(self, *, quantities: Sequence[str] | str | None = None) -> str:
+        r"""Each quantity asked (default ``g_star`` and ``rho``; any of the JSON contract's, e.g.
+        ``"rho,h,basis"``) in LaTeX.  A per-state quantity is a cases table per state, named by the
+        state's label as in :meth:`Decomposition.to_latex`; strata with the same value share one
+        line, its condition the union of theirs (as :meth:`to_sympy` merges them).  Any other
+        quantity is one line per stratum.
 
-    def table(self) -> str:
-        """Each stratum's conditions, then its decomposition's per-state table."""
-        out = []
-        for k, s in enumerate(self.strata):
-            out.append(f"[{k}] {' and '.join(s.where) or 'everywhere'}")
-            out.append(s.decomposition.table() if s.decomposition is not None else "  pointwise: decompose each point (.at)")
-        return "\n".join(out)
+        Examples
+        --------
+        >>> import exactpte
+        >>> strat = exactpte.stratify(exactpte.example("two-state-pq"))
+        >>> tex = strat.to_latex(quantities="g_star")
+        >>> tex.count(r"\begin{cases}"), r"g^\star_\Pi(\text{on})" in tex, tex.count(r"\ \text{or}\ ") > 0
+        (2, True, True)
+        """
+        names = ("g_star", "rho") if quantities is None else check_only(quantities)
+        assert names is not None
+        blocks = []
+        for name in names:
+            if name in PER_STATE or name == "hitting_times":
+                blocks += [self._cases_latex(name, state) for state in range(self.chain.n)]
+            else:
+                blocks.append(self._strata_latex(name))
+        return "\\[\n" + "\n\\]\n\\[\n".join(blocks) + "\n\\]"
+
+    def _cases_latex(self, name: str, state: int) -> str:
+        """``symbol(label) = \\begin{cases} value & conditions ...``, one line per distinct value."""
+        merged: dict[str, list[str]] = {}
+        for s in self.strata:
+            value = r"\text{(pointwise)}" if s.decomposition is None else \
+                s.decomposition.field.to_latex(getattr(s.decomposition, name)[state])
+            merged.setdefault(value, []).append(_latex_where(s))
+        union = r"\ \text{or}\ "
+        cases = [f"{value} & {union.join(f'({c})' for c in conds) if len(conds) > 1 else conds[0]}" for value, conds in merged.items()]
+        return f"{REGISTRY[name].latex}({_latex_label(self.chain.label(state))}) = \\begin{{cases}} " + \
+            r" \\ ".join(cases) + r" \end{cases}"
+
+    def _strata_latex(self, name: str) -> str:
+        """A quantity that is no per-state vector, one line per stratum."""
+        cases = []
+        for s in self.strata:
+            value = r"\text{(pointwise)}" if s.decomposition is None else \
+                _latex_value(s.decomposition.field.to_latex, getattr(s.decomposition, name))
+            cases.append(f"{value} & {_latex_where(s)}")
+        return f"{REGISTRY[name].latex} = \\begin{{cases}} " + r" \\ ".join(cases) + r" \end{cases}"
+
+    def table(self, *, only: Any = None) -> str:
+        """Each stratum's conditions, then its per-state table (the quantities of ``only`` when given);
+        strata whose tables are the same are written once, under the union of their conditions."""
+        merged: dict[str, list[str]] = {}
+        for s in self.strata:
+            if s.decomposition is None:
+                body = "  pointwise: decompose each point (.at)"
+            else:
+                body = s.decomposition.table() if only is None else _only_table(s.decomposition, check_only(only) or ())
+            merged.setdefault(body, []).append(" and ".join(s.where) or "everywhere")
+        return "\n".join(f"[{k}] {' or '.join(f'({c})' for c in conds) if len(conds) > 1 else conds[0]}\n{body}"
+                         for k, (body, conds) in enumerate(merged.items()))
 
     def to_csv(self, *, only: Any = None) -> str:
         """One CSV of every stratum's per-state rows, led by the columns ``stratum`` and ``conditions``
@@ -326,6 +362,43 @@ class StratifiedDecomposition:
 
     def __repr__(self) -> str:
         return f"StratifiedDecomposition(params={list(self.params)}, strata={len(self.strata)})"
+
+
+def _latex_where(stratum: Stratum) -> str:
+    """A stratum's conditions in LaTeX, comma-separated (``\\text{always}`` for none)."""
+    return r",\ ".join(_latex_condition(c) for c in stratum.where) or r"\text{always}"
+
+
+def _latex_label(label: str) -> str:
+    """A state's label as LaTeX text (``\\text{x0}``, underscores escaped)."""
+    return r"\text{" + label.replace("_", r"\_") + "}"
+
+
+def _latex_value(latex: Any, value: Any) -> str:
+    """A scalar, vector (a row) or matrix (rows, possibly ragged) of field elements in LaTeX."""
+    if isinstance(value, (tuple, list)):
+        if value and isinstance(value[0], (tuple, list)):
+            rows = [" & ".join(latex(x) for x in row) for row in value]
+            return r"\begin{pmatrix} " + r" \\ ".join(rows) + r" \end{pmatrix}"
+        return r"\left(" + ", ".join(latex(x) for x in value) + r"\right)"
+    return str(latex(value))
+
+
+def _only_table(dec: Decomposition, names: Sequence[str]) -> str:
+    """The per-state quantities of ``names`` as aligned columns (state, label, values), the other
+    quantities as ``name = value`` lines beneath."""
+    text = dec.field.to_text
+    per_state = [n for n in names if n in PER_STATE or n == "hitting_times"]
+    rows = [["state", "label", *per_state]]
+    rows += [[str(s), dec.chain.label(s), *(text(getattr(dec, n)[s]) for n in per_state)] for s in range(dec.n)]
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    out = ["  " + "  ".join(cell.rjust(w) for cell, w in zip(r, widths)) for r in rows] if per_state else []
+    for n in names:
+        if n not in per_state:
+            value = getattr(dec, n)
+            shown = [[text(x) for x in row] for row in value] if value and isinstance(value[0], tuple) else [text(x) for x in value]
+            out.append(f"  {n} = {shown}")
+    return "\n".join(out)
 
 
 def _latex_condition(text: str) -> str:

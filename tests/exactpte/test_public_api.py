@@ -68,7 +68,7 @@ def test_output_options_are_the_same_keywords_with_the_same_defaults():
             params = inspect.signature(getattr(result, method)).parameters
             assert all(p.kind is p.KEYWORD_ONLY for p in params.values())
             assert {k: p.default for k, p in params.items()} == (
-                {"only": None, "include_P_inf": True, "include_hitting_times": False}
+                {"only": None, "include_P_inf": True, "include_hitting_times": False, "factored": False}
                 | ({"indent": None} if method == "to_json" else {}))
     strat = exactpte.stratify(exactpte.example("two-state-pq"))
     assert dataclasses.is_dataclass(strat) and json.loads(strat.to_json(indent=1))["params"] == ["p", "q"]

@@ -1,0 +1,183 @@
+"""A factored output for big answers: every distinct denominator named once, each entry written over its name.
+
+A parametric decomposition's entries share a handful of denominators (a class's ``det(I - P_T)``,
+its stationary normaliser), and the plain JSON writes each one again in every entry: on the
+benchmark models most of the printed text is repeated denominators.  The factored form names each
+distinct non-constant denominator once, ``"denominators": {"D1": "p**2*q + ..."}``, and writes an
+entry ``num/den`` as ``"(num)/D1"`` (a single-term numerator without parentheses).  Entries with a
+constant denominator are written as usual (as the plain form writes them).  Rational results name their integer denominators the
+same way (``"3/D1"`` with ``"D1": "4250"``), so one reader serves both.  Reading it back is a
+textual substitution of ``(den)`` for each name (:func:`expand`); a numerator over a named
+denominator is printed expanded when it has more than :data:`SMALL` terms (factoring it, as the plain
+form does to pick the shorter text, is what makes the plain form slow on big answers).
+
+The names are ``D1, D2, ...`` in order of first appearance; if a parameter is itself called
+``D<k>`` the prefix becomes ``DEN``.
+
+Examples
+--------
+>>> import exactpte
+>>> dec = exactpte.decompose(exactpte.example("two-state-pq"))
+>>> d = dec.to_dict(only="rho,h", factored=True)
+>>> d["denominators"], d["rho"]
+({'D1': 'p + q', 'D2': 'p**2 + 2*p*q + q**2'}, ['q/D1', 'q/D1'])
+>>> [dec.field.convert(t) for t in expand(d)["h"]] == list(dec.h)  # the same values, read back
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from exactpte.fields.printing import poly_text, rational_text
+
+__all__ = ["DenominatorNames", "expand", "factored_latex", "to_latex_block"]
+
+SMALL = 40
+"""Numerators of at most this many terms are printed factored when that is shorter (as the plain form does)."""
+
+
+class DenominatorNames:
+    """A text writer for one field's elements that names each distinct denominator once.
+
+    Call it on an element for the entry's text; :attr:`table` is ``{"D1": text, ...}`` in order of
+    first use.  ``x = num/den`` is printed ``"(num)/Dk"``: ``num`` expanded, ``Dk`` the name of ``den``.
+    """
+
+    def __init__(self, field: Any) -> None:
+        self.field = field
+        params = tuple(getattr(field, "params", ()))
+        self.prefix = "DEN" if any(re.fullmatch(r"D[0-9]+", p) for p in params) else "D"
+        self.params = params
+        self._names: dict[Any, list[tuple[Any, str]]] = {}  # a cheap key -> [(denominator, name)]
+        self.table: dict[str, str] = {}
+
+    def _name(self, den: Any, key: Any, den_text: Callable[[], str]) -> str:
+        """The name of ``den`` (given when first met); ``key`` a cheap invariant of it, equality decides."""
+        bucket = self._names.setdefault(key, [])
+        for seen, name in bucket:
+            if seen == den:
+                return name
+        name = f"{self.prefix}{len(self.table) + 1}"
+        bucket.append((den, name))
+        self.table[name] = den_text()
+        return name
+
+    def __call__(self, x: Any) -> str:
+        if not getattr(self.field, "is_parametric", False):  # fmpq: p/q with q named
+            q = int(x.q)
+            return str(x) if q == 1 else f"{int(x.p)}/{self._name(q, q, lambda: str(q))}"
+        den = x.den
+        if den.is_constant():  # nothing to name: the plain text (factored when shorter)
+            return str(self.field.to_text(x))
+        name = self._name(den, (len(den), int(den.leading_coefficient()), tuple(den.degrees())), lambda: poly_text(den, self.params))
+        if len(x.num) <= SMALL:  # factored when that is shorter (``(1 - p)**14``); factoring a big numerator costs too much
+            num = rational_text(x.num, self.field._one_poly, self.params)
+            return f"({num})/{name}" if _is_sum(num) else f"{num}/{name}"
+        num = poly_text(x.num, self.params)
+        return f"({num})/{name}" if len(x.num) > 1 else f"{num}/{name}"
+
+
+def _is_sum(text: str) -> bool:
+    """Whether ``text`` has a ``+`` or a binary ``-`` outside parentheses (then ``/D1`` needs them around it)."""
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch in "+-" and k > 0 and text[k - 1] == " ":
+            return True
+    return False
+
+
+def _one_group(text: str) -> bool:
+    """Whether ``text`` is one parenthesised group, ``(...)``."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    for ch in text[:-1]:
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return False
+    return True
+
+
+_NAMED = re.compile(r"\b((?:DEN|D)[0-9]+)\b")
+
+
+def expand(data: dict[str, Any]) -> dict[str, Any]:
+    """The plain form of a factored dict: ``"denominators"`` removed and each name in an entry
+    replaced by its denominator in parentheses (a rational ``"3/D1"`` with ``D1 = 4250`` becomes
+    ``"3/4250"``).  A dict without ``"denominators"`` is returned as it is.
+
+    Raises
+    ------
+    ValueError
+        ``denominators`` is not a mapping of names to text, or an entry uses an undefined name.
+    """
+    table = data.get("denominators")
+    if table is None:
+        return data
+    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+        raise ValueError("'denominators' must map names (D1, D2, ...) to denominators as text")
+
+    def text(entry: str) -> str:
+        def one(m: re.Match[str]) -> str:
+            if m[1] not in table:
+                raise ValueError(f"{m[1]} is used in {entry!r:.60} but not defined in 'denominators'")
+            value = table[m[1]]
+            return value if re.fullmatch(r"[0-9]+", value) else f"({value})"
+
+        return _NAMED.sub(one, entry)
+
+    def walk(x: Any) -> Any:
+        if isinstance(x, str):
+            return text(x)
+        if isinstance(x, list):
+            return [walk(y) for y in x]
+        return x
+
+    keep = {"format", "labels", "params", "assumptions", "conditions", "where", "substitution"}
+    return {k: (v if k in keep else walk(v)) for k, v in data.items() if k != "denominators"}
+
+
+def _latex_poly(text: str) -> str:
+    """A polynomial's text (``2*p**2*q - 3``) as LaTeX (``2 p^{2} q - 3``)."""
+    return re.sub(r"\*\*([0-9]+)", r"^{\1}", text).replace("*", " ")
+
+
+def latex_entry(text: str) -> str:
+    r"""An entry of the factored form in LaTeX: ``(num)/D1`` as ``\frac{num}{D_{1}}``."""
+    m = re.fullmatch(r"(.*)/(?:DEN|D)([0-9]+)", text)
+    if m is None:
+        return _latex_poly(text)
+    num = m[1][1:-1] if _one_group(m[1]) else m[1]
+    return rf"\frac{{{_latex_poly(num)}}}{{D_{{{m[2]}}}}}"
+
+
+def to_latex_block(table: dict[str, str]) -> str:
+    r"""The named denominators as a LaTeX ``aligned`` block: ``D_{1} &= ...``, one a line."""
+    lines = [rf"D_{{{name.lstrip('DEN')}}} &= {_latex_poly(text)}" for name, text in table.items()]
+    return "\\[\n\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}\n\\]" if lines else ""
+
+
+def factored_latex(dec: Any, columns: Sequence[str] = ("g_star", "v_star", "rho", "h", "psi")) -> str:
+    r"""The per-state table as a LaTeX ``tabular`` over named denominators, the names defined beneath.
+
+    Examples
+    --------
+    >>> import exactpte
+    >>> tex = factored_latex(exactpte.decompose(exactpte.example("two-state-pq")))
+    >>> r"\frac{q}{D_{1}}" in tex, "D_{1} &= p + q" in tex
+    (True, True)
+    """
+    from exactpte.results.quantities import REGISTRY
+
+    names = DenominatorNames(dec.field)
+    head = " & ".join(f"${REGISTRY[c].latex}$" for c in columns)
+    out = [f"\\begin{{tabular}}{{l{'r' * len(columns)}}}", "\\toprule", f"$s$ & {head} \\\\", "\\midrule"]
+    for s in range(dec.n):
+        cells = " & ".join(f"${latex_entry(names(getattr(dec, c)[s]))}$" for c in columns)
+        out.append(f"{dec.chain.label(s).replace('_', chr(92) + '_')} & {cells} \\\\")
+    out += ["\\bottomrule", "\\end{tabular}"]
+    return "\n".join(out) + ("\n" + to_latex_block(names.table) if names.table else "")
