@@ -13,7 +13,7 @@ import json
 import re
 from dataclasses import dataclass
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import flint
 
@@ -26,7 +26,8 @@ from exactpte import Decomposition
 
 __all__ = ["Claimed", "from_decomposition", "from_json_dict", "load_result"]
 
-Vec = tuple  # of fmpq
+Exact: TypeAlias = flint.fmpq | int  # an exact number as the checks hold it
+Vec: TypeAlias = tuple[Any, ...]  # of fmpq (Any: the checks mix its entries with their own exact numbers)
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class Claimed:
         """A copy with some fields replaced (used to plant errors)."""
         return dataclasses.replace(self, **changes)
 
-    def b(self, c: int) -> list:
+    def b(self, c: int) -> list[flint.fmpq]:
         """Basis column ``c`` as a list over states."""
         return [row[c] for row in self.basis]
 
@@ -85,31 +86,31 @@ class Claimed:
                 M[s, j] = self.basis[s][j]
         return M
 
-    def project(self, v: Sequence, basis: Sequence[Sequence] | None = None) -> list:
+    def project(self, v: Sequence[Exact], basis: Sequence[Sequence[flint.fmpq]] | None = None) -> list[flint.fmpq]:
         """``(Π v)(s) = v(s) - sum v(a_{i,k}) b_{i,k}(s)`` with the claimed anchors and the claimed (or given) basis."""
         return (self._projector if basis is None else self.projector(basis))(v)
 
-    def projector(self, basis: Sequence[Sequence] | None = None) -> Callable[[Sequence], list]:
+    def projector(self, basis: Sequence[Sequence[flint.fmpq]] | None = None) -> Callable[[Sequence[Exact]], list[flint.fmpq]]:
         """``v -> Π v`` (as :meth:`project`) with the claimed anchors and the claimed (or given) basis, its matrix
         built once: for projecting many vectors with one basis."""
         rows = self.basis if basis is None else basis
         anchors, N = self.anchor_states, self.N
 
-        def by_entries(v: Sequence) -> list:  # a ragged basis or vector: entry by entry, as far as the rows go
+        def by_entries(v: Sequence[Exact]) -> list[flint.fmpq]:  # a ragged basis or vector: entry by entry, as far as the rows go
             return [v[s] - sum((v[a] * y for a, y in zip(anchors, rows[s])), flint.fmpq(0)) for s in range(len(v))]
 
         if not all(len(row) == N for row in rows):
             return by_entries
         B = flint.fmpq_mat(len(rows), N, [x for row in rows for x in row])
 
-        def apply(v: Sequence) -> list:
+        def apply(v: Sequence[Exact]) -> list[flint.fmpq]:
             if len(v) != len(rows):
                 return by_entries(v)
             return [x - y for x, y in zip(v, (B * flint.fmpq_mat(N, 1, [v[a] for a in anchors])).entries())]
 
         return apply
 
-    def project_all(self, vectors: Sequence[Sequence], basis: Sequence[Sequence] | None = None) -> list[list]:
+    def project_all(self, vectors: Sequence[Sequence[Exact]], basis: Sequence[Sequence[flint.fmpq]] | None = None) -> list[list[flint.fmpq]]:
         """:meth:`project` of each vector: one product ``V - B V[anchors]`` for all of them when the basis and the
         vectors have the claim's shape (entry by entry otherwise)."""
         rows = self.basis if basis is None else basis
@@ -123,7 +124,7 @@ class Claimed:
         return [out[j::k] for j in range(k)]
 
     @functools.cached_property
-    def _projector(self) -> Callable[[Sequence], list]:
+    def _projector(self) -> Callable[[Sequence[Exact]], list[flint.fmpq]]:
         return self.projector()
 
 
@@ -168,7 +169,7 @@ def _numbers(raw: object, key: str, length: int | None) -> Vec:
         raise ChainFileError(str(e)) from None
 
 
-def _required_vec(data: dict, key: str, n: int) -> Vec:
+def _required_vec(data: dict[str, Any], key: str, n: int) -> Vec:
     if data.get(key) is None:
         raise ChainFileError(_MISSING.format(key=key))
     return _numbers(data[key], key, n)
@@ -180,7 +181,7 @@ def _rows(raw: object, key: str, lengths: Sequence[int]) -> tuple[Vec, ...]:
     return tuple(_numbers(row, f"{key}[{i}]", m) for i, (row, m) in enumerate(zip(raw, lengths)))
 
 
-def _optional(data: dict, n: int, classes: tuple[tuple[int, ...], ...]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+def _optional(data: dict[str, Any], n: int, classes: tuple[tuple[int, ...], ...]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """The optional quantity keys that are present, read strictly; a key that cannot be read is
     recorded as malformed (its check then fails, naming the problem) instead of being dropped."""
     nc = len(classes)
@@ -231,7 +232,7 @@ def _quoted(x: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _structure(data: dict, n: int) -> tuple:
+def _structure(data: dict[str, Any], n: int) -> tuple[Any, Any, Any, Any, Any]:
     for key in ("classes", "periods", "cyclic_classes", "anchors"):
         if data.get(key) is None:
             raise ChainFileError(_MISSING.format(key=key))
@@ -245,7 +246,7 @@ def _structure(data: dict, n: int) -> tuple:
     return classes, periods, cyclic, anchors, transient
 
 
-def from_json_dict(data: dict, n: int) -> Claimed:
+def from_json_dict(data: dict[str, Any], n: int) -> Claimed:
     """Parse the JSON contract of ``exactpte decompose --json`` (numbers as ``"p/q"`` strings).
 
     The structure keys, ``basis``, ``theta``, ``g_star`` and ``v_star`` are required
@@ -322,7 +323,7 @@ RESULT_KEYS = frozenset({"format", "n", "labels", *STRUCTURE_KEYS, *QUANTITY_KEY
 """Every key a result file may hold (the JSON contract of ``exactpte decompose --json``)."""
 
 
-def _check_header(data: dict, n: int, path: str) -> None:
+def _check_header(data: dict[str, Any], n: int, path: str) -> None:
     """Unknown keys, a ``format`` other than the exact contract's, an ``n`` other than the chain's: refused."""
     unknown = sorted(str(k) for k in data if k not in RESULT_KEYS)
     if unknown:

@@ -69,12 +69,12 @@ CONJECTURES: dict[str, Conjecture] = {}
 """Every registered conjecture by label, in registration order."""
 
 
-def conjecture(label: str, statement: str | None = None) -> Callable:
+def conjecture(label: str, statement: str | None = None) -> Callable[[ConjectureFunc], ConjectureFunc]:
     """Decorator registering ``func(chain, dec)`` as the conjecture ``label`` (see the module docstring)."""
     if not isinstance(label, str) or not label:
         raise UsageError("a conjecture needs a label such as 'my:rho_below_max_reward'")
 
-    def deco(func: Callable) -> Callable:
+    def deco(func: ConjectureFunc) -> ConjectureFunc:
         doc = (func.__doc__ or "").strip().splitlines()
         CONJECTURES[label] = Conjecture(label, statement or (doc[0] if doc else func.__name__), func)
         if _RECORDING is not None:
@@ -172,7 +172,7 @@ _FILE_LABELS: dict[str, list[str]] = {}
 _RECORDING: list[str] | None = None  # labels registered while a conjecture file is being imported
 
 
-def load_conjectures(path: str | os.PathLike) -> list[str]:
+def load_conjectures(path: str | os.PathLike[str]) -> list[str]:
     """Import a Python file that registers conjectures (the user's own code, run as a plugin, once
     per process); returns the labels it registers."""
     path = os.path.abspath(os.fspath(path))

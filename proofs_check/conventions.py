@@ -17,12 +17,15 @@ certified cross-check, :mod:`proofs_check.checks.certified`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import flint
 
 from exactpte import MarkovRewardProcess
 
 from .claimed import Claimed
+
+T = TypeVar("T")  # a per-class entry (a number, or a class's distribution)
 
 __all__ = ["relabel", "canonical", "reanchor", "canonical_order"]
 
@@ -43,7 +46,10 @@ def relabel(c: Claimed, class_order: Sequence[int], shifts: Sequence[int]) -> Cl
     cols = [old for _, _, old in order]
     cyclic = tuple(tuple(c.cyclic_classes[i][(k + shifts[j]) % c.periods[i]] for k in range(c.periods[i]))
                    for j, i in enumerate(class_order))
-    per_class = lambda v: None if v is None else tuple(v[i] for i in class_order)
+
+    def per_class(v: tuple[T, ...] | None) -> tuple[T, ...] | None:
+        return None if v is None else tuple(v[i] for i in class_order)
+
     return c.replace(
         classes=tuple(c.classes[i] for i in class_order),
         periods=tuple(c.periods[i] for i in class_order),
@@ -74,7 +80,7 @@ def canonical(c: Claimed) -> Claimed:
 
 
 def reanchor(c: Claimed, chain: MarkovRewardProcess, anchors: Sequence[int],
-             P_inf_apply: Callable[[list], list] | None = None) -> Claimed | str:
+             P_inf_apply: Callable[[list[flint.fmpq]], list[flint.fmpq]] | None = None) -> Claimed | str:
     """The claim moved to other anchor states (one per basis column, in column order), exactly:
     ``B' = b (b[A', :])^{-1}``, ``v*' = v* - B' v*(A')``, ``g*' = r - (I - P) v*'``, ``theta' = g*'(A')``,
     and ``psi' = psi + w - P∞ w`` with ``w = v* - v*'`` (``P_inf_apply`` given).  A message when the

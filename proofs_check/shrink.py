@@ -28,13 +28,13 @@ from exactpte.errors import ExactpteError
 __all__ = ["shrink", "size"]
 
 
-def size(chain: MarkovRewardProcess) -> tuple:
+def size(chain: MarkovRewardProcess) -> tuple[int, int, int]:
     """How big a chain is, for ordering counterexamples: states, edges, then the digits of its numbers."""
     digits = sum(len(str(q)) for _, _, q in chain.edges()) + sum(len(str(x)) for x in chain.r)
     return (chain.n, chain.nnz, digits)
 
 
-def _build(rows: list[dict[int, flint.fmpq]], r: list) -> MarkovRewardProcess | None:
+def _build(rows: list[dict[int, flint.fmpq]], r: list[flint.fmpq]) -> MarkovRewardProcess | None:
     try:
         return MarkovRewardProcess.from_edges(len(rows), [(i, j, q) for i, row in enumerate(rows) for j, q in sorted(row.items())], r)
     except ExactpteError:

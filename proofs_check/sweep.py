@@ -26,7 +26,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO, TypeAlias
 
 import exactpte
 from exactpte import Chain, MarkovRewardProcess
@@ -51,6 +51,10 @@ OPTIONAL = ("certified:enclosures",)
 """Checks a sweep runs only when asked (``certified=True`` or named in ``only``): exactpte's own
 certified float cross-check, not a theorem."""
 RARE = 0.05
+# check_one's job: (seed, index, (min_states, max_states), only, conjecture files, certified)
+CheckJob: TypeAlias = tuple[int, int, tuple[int, int], list[str] | None, list[str], bool]
+# check_one's result: (index, coverage shape, verdicts, the failure record or None)
+CheckResult: TypeAlias = tuple[int, dict[str, Sequence[int]], list[Verdict], dict[str, Any] | None]
 """A check applying to fewer than this share of a sweep's chains gets a warning in the report."""
 
 
@@ -59,8 +63,8 @@ class SweepReport:
     """Counts per check, coverage histograms, failures and shrunk counterexamples of one sweep."""
 
     chains: int = 0
-    checks: dict[str, dict] = field(default_factory=dict)
-    failures: list[dict] = field(default_factory=list)
+    checks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    failures: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # CPU time of the sweeping process (all of it when workers == 1)
     histograms: dict[str, dict[int, int]] = field(default_factory=lambda: {h: {} for h in HISTOGRAMS})
@@ -97,7 +101,7 @@ class SweepReport:
         return [f"warning: {k} applied to {a} of {self.chains} chains ({100 * a / self.chains:.1f} % < {100 * RARE:.0f} %)"
                 for k, a in self.applies().items() if a < RARE * self.chains]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The report as a JSON-ready dict."""
         return {
             "chains": self.chains,
@@ -126,7 +130,10 @@ class SweepReport:
             for k, r in self.checks.items()
         ]
         w = [max(len(h), *(len(r[j]) for r in rows)) if rows else len(h) for j, h in enumerate(head)]
-        fmt = lambda cells: "  ".join(c.ljust(w[0]) if j == 0 else c.rjust(w[j]) for j, c in enumerate(cells))
+
+        def fmt(cells: Sequence[str]) -> str:
+            return "  ".join(c.ljust(w[0]) if j == 0 else c.rjust(w[j]) for j, c in enumerate(cells))
+
         lines = [fmt(head), fmt(tuple("-" * x for x in w))] + [fmt(r) for r in rows]
         verdict = "all checks held" if not self.failed else f"{self.failed} check failure(s) on {len(self.failures)} chain(s)"
         rate = f"{self.chains / self.seconds:.1f} chains/s" if self.seconds else ""
@@ -174,7 +181,7 @@ def verdicts_for(chain: MarkovRewardProcess, *, only: Sequence[str] | None, seed
     return verdicts
 
 
-def _shape(chain: MarkovRewardProcess) -> dict[str, list[int]]:
+def _shape(chain: MarkovRewardProcess) -> dict[str, Sequence[int]]:
     """The coverage of one chain, from proofs_check's own graph code."""
     g = SupportGraph.of(chain)
     closed = g.closed_classes()
@@ -184,7 +191,7 @@ def _shape(chain: MarkovRewardProcess) -> dict[str, list[int]]:
             "transient": [chain.n - len(recurrent)], "transient_block": [max(blocks, default=0)]}
 
 
-def check_one(args: tuple) -> tuple[int, dict, list, dict | None]:
+def check_one(args: CheckJob) -> CheckResult:
     """Worker: build chain ``index`` of the sweep, run the checks and conjectures on it."""
     seed, index, (min_states, max_states), only, conjecture_files, certified = args
     labels = [k for path in conjecture_files for k in load_conjectures(path)]  # imported once per process
@@ -267,7 +274,7 @@ def sweep(
     return report
 
 
-def _run(jobs: list[tuple], workers: int, dask: str | None) -> Iterator[tuple[int, dict, list, dict | None]]:
+def _run(jobs: list[CheckJob], workers: int, dask: str | None) -> Iterator[CheckResult]:
     if dask:
         try:
             from distributed import Client, as_completed
@@ -300,16 +307,17 @@ def _write(failures_dir: str, name: str, chain: Chain) -> str:
     return path
 
 
-def _counterexamples(report: SweepReport, results: list, seed: int, failures_dir: str | None, keep: int,
+def _counterexamples(report: SweepReport, results: list[CheckResult], seed: int, failures_dir: str | None, keep: int,
                      labels: Sequence[str]) -> None:
     """Write every failing chain under its own name; shrink up to ``keep`` failing chains per failing key
     (while that key still fails) and write them, smallest first."""
-    by_key: dict[str, list] = {}
+    by_key: dict[str, list[tuple[int, MarkovRewardProcess]]] = {}
     own: dict[int, str] = {}
     for index, _, verdicts, failure in sorted(results, key=lambda r: r[0]):
         if failure is None:
             continue
         chain = from_dict(failure["chain"])
+        assert isinstance(chain, MarkovRewardProcess)  # written by check_one from a sweep_chain: rational, never parametric
         if failures_dir:
             own[index] = _write(failures_dir, f"chain-{index}.json", chain)
         for key in failure["failed"]:
