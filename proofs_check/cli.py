@@ -15,7 +15,8 @@ from exactpte.errors import ExactpteError
 from .checks import CHECKS, run_checks
 from .checks.quantities import QUANTITY_CHECKS
 from .claimed import from_decomposition, load_result
-from .registry import Verdict
+from .registry import Verdict, strength_label
+from .strength import Strength
 from .sweep import sweep
 
 __all__ = ["main", "unmet"]
@@ -173,10 +174,13 @@ MARKS = {"held": "ok", "failed": "FAIL", "not applicable": "n/a", "not claimed":
 
 
 def _lines(verdicts: Sequence[Verdict], w: int) -> list[str]:
+    """One line a verdict: key, mark, the strength a "held" rests on (docs/verdict-strength.md), detail."""
     lines = []
+    sw = max((len(v.strength_text) for v in verdicts), default=0)
     for v in verdicts:
-        detail = v.detail if v.status in ("failed", "not claimed", "not checked") else ""
-        lines.append(f"{v.key.ljust(w)}  {MARKS[v.status]:4}  {detail}".rstrip())
+        detail = v.detail if v.status in ("failed", "not claimed", "not checked") or (v.holds and v.detail) else ""
+        strength = v.strength_text if v.holds is not None else "-"  # n/a, not claimed, not checked: nothing decided
+        lines.append(f"{v.key.ljust(w)}  {MARKS[v.status]:4}  {strength.ljust(sw)}  {detail}".rstrip())
     return lines
 
 
@@ -230,13 +234,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "list":
         from .labels import COVERAGE
-        from .statistical import STATISTICAL
+        from .statistical import ALPHA, STATISTICAL
 
         for key, chk in CHECKS.items():
-            print(f"{key}  [{chk.kind}]  {chk.statement}")
+            print(f"{key}  [{chk.kind}]  [{strength_label(chk.strength, witnesses=chk.witnesses)}]  {chk.statement}")
         for key, func in STATISTICAL.items():  # the docstring's first paragraph; reST literals read as plain text
             summary = " ".join((func.__doc__ or "").strip().split("\n\n")[0].split())
-            print(f"{key}  [statistical]  {summary.replace('``', '')}")
+            print(f"{key}  [statistical]  [{strength_label(Strength.STATISTICAL, level=ALPHA)}]  {summary.replace('``', '')}")
         if args.labels:
             print("\npaper labels (label -> check keys, or why it has none):")
             for c in COVERAGE.values():

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import flint
 
 from ..linalg import random_vector
-from ..registry import NOT_APPLICABLE, Context, Outcome, block_route, few, mismatch
-from .appendix import projection_problem
+from ..registry import NOT_APPLICABLE, Context, Outcome, block_route, few, mismatch, sampled
+from .appendix import projection_problem, quotient_class_problem
 from .decomposition import indicator_problem
 from .evaluation import _orbit_sum
 
@@ -293,14 +293,7 @@ def _Pi_kernel(ctx: Context) -> Outcome:
 
 @block_route("lem:Pi_identity")
 def _Pi_identity(ctx: Context) -> Outcome:
-    c, B = ctx.claimed, ctx.blocks
-    rng = ctx.rng("Pi_identity")
-    for _ in range(4):
-        v = random_vector(rng, ctx.chain.n)
-        w = c.project(v)
-        if not B.in_K(_sub(v, w)):
-            return "v - Pi v is not in K(P) (P^D x != x): [Pi v] != [v]"
-    return None
+    return projection_problem(ctx) or quotient_class_problem(ctx, ctx.blocks.in_K)
 
 
 @block_route("lem:recurrent_decomp")
@@ -355,7 +348,7 @@ def _telescoping(ctx: Context) -> Outcome:
         m = mismatch(f"sum_t P^t g* + v* - P^T v* (T = {T})", split, J, "J_T by sparse products")
         if m:
             return m
-    return None
+    return sampled(2 * len(_horizons(ctx)))
 
 
 @block_route("cor:return_error")
@@ -375,7 +368,7 @@ def _return_error(ctx: Context) -> Outcome:
             bound = T * max(map(abs, dg)) + 2 * max(map(abs, dv))
             if err > bound:
                 return f"return error {err} exceeds T||dg|| + 2||dv|| = {bound} at T = {T}"
-    return None
+    return sampled(3 * len(_horizons(ctx)))
 
 
 @block_route("prop:app_vstar_transient_cost")
