@@ -336,6 +336,7 @@ def _horizons(ctx: Context) -> list[int]:
 @block_route("lem:app_telescoping")
 def _telescoping(ctx: Context) -> Outcome:
     c, chain = ctx.claimed, ctx.chain
+    ctx.routes.require_horizon(max(_horizons(ctx)))
     for T in _horizons(ctx):
         J = _returns(ctx, list(chain.r), T)
         for v in (list(c.v_star), random_vector(ctx.rng(f"tele{T}"), chain.n)):
@@ -354,6 +355,7 @@ def _telescoping(ctx: Context) -> Outcome:
 @block_route("cor:return_error")
 def _return_error(ctx: Context) -> Outcome:
     c, chain = ctx.claimed, ctx.chain
+    ctx.routes.require_horizon(max(_horizons(ctx)))
     n = chain.n
     for trial in range(3):
         rng = ctx.rng(f"ret{trial}")

@@ -21,6 +21,7 @@ def _horizons(c: Claimed) -> list[int]:
 @check("lem:app_telescoping", "J_T = sum_{t<T} P^t g_v + v - P^T v for every v and T >= 1", witnesses=10)  # 2 v x <= 5 T
 def _telescoping(ctx: Context) -> Outcome:
     routes, n = ctx.routes, ctx.chain.n
+    ctx.routes.require_horizon(max(_horizons(ctx.claimed)))  # before any power: "not checked" past the bit budget
     rng = ctx.rng("tele")
     vs = [list(ctx.claimed.v_star), random_vector(rng, n)]
     P = routes.P
@@ -122,6 +123,7 @@ def _det_cycle(ctx: Context) -> Outcome:
 @check("cor:return_error", "||J^_T - J_T|| <= T||g^ - g*|| + 2||v^ - v*|| for every candidate (g^, v^)", witnesses=20)  # 4 x <= 5 T
 def _return_error(ctx: Context) -> Outcome:
     c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
+    routes.require_horizon(max(_horizons(c)))
     rng = ctx.rng("ret")
     P = routes.P
     trials = []  # (dg, dv) per trial, drawn in the trials' order
