@@ -7,7 +7,7 @@ from math import lcm
 
 import flint
 
-from ..linalg import matvec, nullspace, norm_inf, random_vector, rank, same_span
+from ..linalg import matvec, nullspace, norm_inf, random_vector, rank, rank_lower_bound, same_span
 from ..registry import Context, NotApplicable, NotClaimed, Outcome, check, few, mismatch
 from .decomposition import random_projection
 
@@ -169,6 +169,13 @@ def _vhat_unique(ctx: Context) -> Outcome:
         if pihat(w) != w:
             return "Pi^ does not fix W (vectors vanishing at the anchors)"
     # unknown v on W (v = 0 on anchors); equations (I - Pi^ P) v = Pi^ r on W rows
+    if not W:
+        return None
+    if ctx.apply_pihat is None:  # Pi^ by its formula: (I - Pi^ P)[W, W] = I - P[W, W] + b^[W, :] P[anchors, W]
+        M = _fixed_point_matrix(P, bh, list(c.anchor_states), W)
+        if rank_lower_bound(M) == len(W) or rank(M) == len(W):  # a modular rank reaching len(W) is exact
+            return None
+        return "the Pi^-projected fixed-point system is singular"
     cols = []
     for j in W:
         e = [flint.fmpq(0)] * n
@@ -182,6 +189,15 @@ def _vhat_unique(ctx: Context) -> Outcome:
     if rank(M) < len(W):
         return "the Pi^-projected fixed-point system is singular"
     return None
+
+
+def _fixed_point_matrix(P: flint.fmpq_mat, bh: list[list], anchors: list[int], W: list[int]) -> flint.fmpq_mat:
+    """``(I - Π̂ P)`` on ``W`` (rows and columns), ``Π̂ v = v - Σ_j v(a_j) b̂_j``, as one product."""
+    PW = flint.fmpq_mat([[P[s, j] for j in W] for s in W])
+    PA = flint.fmpq_mat([[P[a, j] for j in W] for a in anchors])
+    BW = flint.fmpq_mat([[bh[s][k] for k in range(len(anchors))] for s in W])
+    one = flint.fmpq_mat(len(W), len(W), [int(i == j) for i in range(len(W)) for j in range(len(W))])
+    return one - PW + BW * PA
 
 
 @check("lem:b_simplex", "b >= 0 and sum_{(i,k)} b_{i,k}(s) = 1 (also for b^)", sparse=True)

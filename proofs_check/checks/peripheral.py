@@ -13,7 +13,7 @@ from __future__ import annotations
 import flint
 
 from ..quotient import coordinate_subspaces, keeps_unimodular, restricted_operator, sub_operator
-from ..registry import Context, Held, Outcome, block_route
+from ..registry import Context, Held, NotChecked, Outcome, block_route
 
 SOURCE_BLOCK_LIMIT = 200
 """Largest transient source block whose ``P[U, U]`` characteristic polynomial the strictly-larger test computes."""
@@ -85,3 +85,64 @@ def _quotient_contraction(ctx: Context) -> Outcome:
         return "the quotient operator has an eigenvalue of modulus 1 (charpoly of P on span(b) lacks part of prod (x^d_i - 1)): no norm contracts it"
     return Held("decided exactly: rho(quotient) < 1, as the quotient keeps no root of unity (no float certificate on "
                 f"{ctx.chain.n - ctx.claimed.N} quotient dimensions)")
+
+
+MODULAR_LIMIT = 2000
+"""Largest chain whose ``P^D - I`` the semisimplicity check reduces mod ``p`` as a dense matrix."""
+
+
+def _power_mod(ctx: Context, D: int, p: int) -> flint.nmod_mat | None:
+    """``P^D - I`` mod ``p`` (rows scaled to integers over their own denominators), or ``None`` when ``p`` divides one."""
+    rows, dens = ctx.blocks._integer_rows
+    n = ctx.chain.n
+    if any(d % p == 0 for d in dens):
+        return None
+    M = flint.nmod_mat(n, n, p)
+    for s, ((succ, nums), d) in enumerate(zip(rows, dens)):
+        inv = pow(d, -1, p)
+        for j, v in zip(succ, nums):
+            M[s, j] = v * inv % p
+    out, base, e = flint.nmod_mat(n, n, [int(i == j) for i in range(n) for j in range(n)], p), M, D
+    while e:
+        if e & 1:
+            out = out * base
+        base, e = base * base, e >> 1
+    return out - flint.nmod_mat(n, n, [int(i == j) for i in range(n) for j in range(n)], p)
+
+
+@block_route("rem:peripheral_semisimple")
+def _semisimple(ctx: Context) -> Outcome:
+    """``rank(P^D - I) = rank((P^D - I)²) = n - dim K`` with ``D`` = lcm of the claimed periods, by ranks: the
+    ``Σ d_i`` basis vectors of the block routes (``b(a) = δ``: independent) fixed by ``P^D`` give
+    ``rank(P^D - I) <= n - Σ d_i``; a rank of ``(P^D - I)²`` mod a prime gives ``rank((P^D - I)²) >= r_p``.  When
+    ``r_p = n - Σ d_i`` the chain of inequalities closes: exact.  ``ker(P^D - I) ⊆ K``, so a vector of ``K`` not
+    fixed by ``P^D``, or ``n - r_p < Σ d_i``, is an exact failure."""
+    from math import lcm
+
+    from ..linalg import MODULAR_PRIMES
+
+    n, B = ctx.chain.n, ctx.blocks
+    if n > MODULAR_LIMIT:
+        return NotChecked(f"the modular rank of (P^D - I)^2 needs a dense {n} x {n} matrix mod p; the limit is {MODULAR_LIMIT} states")
+    D = lcm(*ctx.claimed.periods) if ctx.claimed.periods else 1
+    N = sum(B.periods)
+    for i, d in enumerate(B.periods):
+        for k in range(d):
+            x = B.basis_column((i, k))
+            y = list(x)
+            for _ in range(D):
+                y = B.matvec(y)
+            if y != list(x):
+                return f"b_({i},{k}) in K(P) is not fixed by P^D (D = lcm of the claimed periods = {D}): dim ker(P^D - I) < dim K(P) = {N}"
+    best = 0
+    for p in MODULAR_PRIMES:
+        M = _power_mod(ctx, D, p)
+        if M is not None:
+            best = max(best, (M * M).rank())
+        if best >= n - N:
+            break
+    if best > n - N:  # pragma: no cover - would contradict rank((P^D - I)^2) <= rank(P^D - I) <= n - N
+        return f"rank((P^D - I)^2) >= {best} > n - dim K = {n - N}"
+    if best < n - N:
+        return NotChecked(f"modular ranks of (P^D - I)^2 reach {best} < n - dim K = {n - N} for every prime tried: undecided")
+    return Held(f"rank(P^D - I) = rank((P^D - I)^2) = n - {N} (an exact kernel basis and a modular rank, D = {D})")
