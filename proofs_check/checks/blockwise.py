@@ -311,21 +311,30 @@ def _recurrent(ctx: Context) -> Outcome:
     return None
 
 
+def _orbit(ctx: Context, x: list, T: int) -> tuple[list, list]:
+    """``(Σ_{t<T} P^t x, P^T x)`` by sparse products, going on from the longest horizon already computed for this
+    ``x`` (the checks ask for the same vectors at increasing horizons: one pass, not one per horizon)."""
+    memo: dict = ctx.shared("blockwise:orbits", dict)
+    key = tuple(x)
+    t, acc, y, done = memo.get(key) or (0, [ZERO] * ctx.chain.n, list(x), {})
+    if T not in done:
+        if t > T:  # an earlier horizon than the memo's: start again (not reached: horizons come in order)
+            t, acc, y = 0, [ZERO] * ctx.chain.n, list(x)
+        while t < T:
+            acc, y, t = [a + b for a, b in zip(acc, y)], ctx.blocks.matvec(y), t + 1
+        done[T] = (acc, y)
+        memo[key] = (t, acc, y, done)
+    return done[T]
+
+
 def _returns(ctx: Context, x: list, T: int) -> list:
     """``Σ_{t<T} P^t x`` by sparse products."""
-    B = ctx.blocks
-    acc, y = [ZERO] * ctx.chain.n, list(x)
-    for _ in range(T):
-        acc = [a + b for a, b in zip(acc, y)]
-        y = B.matvec(y)
-    return acc
+    return _orbit(ctx, x, T)[0]
 
 
 def _power(ctx: Context, x: list, T: int) -> list:
-    y = list(x)
-    for _ in range(T):
-        y = ctx.blocks.matvec(y)
-    return y
+    """``P^T x`` by sparse products."""
+    return _orbit(ctx, x, T)[1]
 
 
 def _horizons(ctx: Context) -> list[int]:
