@@ -17,6 +17,7 @@ below ``deg c = Σ d_i``: decided exactly with ``dim K' x dim K'`` matrices.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import flint
 
@@ -25,7 +26,7 @@ from .linalg import cyclotomic_part, mat_poly, nullspace, pivot_columns
 __all__ = ["peripheral_polynomial", "restricted_operator", "cyclotomic_degree", "keeps_unimodular",
            "sub_operator", "coordinate_subspaces"]
 
-Matvec = Callable[[list], list]
+Matvec = Callable[[list[Any]], list[Any]]
 
 
 def peripheral_polynomial(periods: Sequence[int]) -> flint.fmpz_poly:

@@ -174,10 +174,10 @@ class Verdict:
         """The strength with its size: ``exact``, ``witnesses (N = 4)``, ``statistical (level 0.01)``."""
         return strength_label(self.strength, witnesses=self.witnesses, level=self.level)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The verdict as a JSON-ready dict; ``strength`` is the :class:`~proofs_check.strength.Strength` value, with
         ``witnesses`` (N) or ``level`` (alpha) when the strength has a size."""
-        out = {"key": self.key, "statement": self.statement, "holds": self.holds, "status": self.status,
+        out: dict[str, Any] = {"key": self.key, "statement": self.statement, "holds": self.holds, "status": self.status,
                "detail": self.detail, "seconds": self.seconds, "kind": self.kind, "strength": Strength(self.strength).value}
         if self.witnesses is not None:
             out["witnesses"] = self.witnesses
