@@ -12,17 +12,57 @@ from __future__ import annotations
 
 import flint
 
-from ..quotient import coordinate_subspaces, keeps_unimodular, restricted_operator, sub_operator
+from ..quotient import coordinate_subspaces, cyclotomic_degree, restricted_operator, sub_operator
 from ..registry import Context, Held, NotChecked, Outcome, block_route
 
 SOURCE_BLOCK_LIMIT = 200
 """Largest transient source block whose ``P[U, U]`` characteristic polynomial the strictly-larger test computes."""
 
 
-def _claimed_operator(ctx: Context) -> flint.fmpq_mat | str:
-    """``P`` on ``span(b)`` in the claimed basis's coordinates, or what is wrong with ``span(b)``."""
-    A = restricted_operator(ctx.blocks.matvec, ctx.claimed.basis_matrix())
-    return f"the claimed basis: {A}" if isinstance(A, str) else A
+GENERAL_LIMIT = 200
+"""Largest ``N`` for which ``P`` on ``span(b)`` is handled as one ``N x N`` matrix when it is not block diagonal by class."""
+
+Blocks = list[tuple[list[int], flint.fmpq_mat]]  # (basis columns, P on their span in those coordinates)
+
+
+def _claimed_blocks(ctx: Context) -> Blocks | str | NotChecked:
+    """``P`` on ``span(b)`` in the claimed basis's coordinates, as diagonal blocks: one per claimed class when the
+    basis takes the value δ at the anchors and ``P`` maps each class's columns into their own span (a correct
+    claim: ``d_i x d_i`` cyclic shifts, so 1260 absorbing classes cost 1260 ``1 x 1`` blocks), else one ``N x N``
+    block (up to :data:`GENERAL_LIMIT`); or what is wrong with ``span(b)``."""
+    c, n = ctx.claimed, ctx.chain.n
+    anchors = c.anchor_states
+    if all(c.basis[a][k] == (1 if k == j else 0) for j, a in enumerate(anchors) for k in range(c.N)):
+        cls = [i for i, _, _ in c.anchors]
+        cols = [c.b(j) for j in range(c.N)]
+        blocks: dict[int, list[int]] = {}
+        for j, i in enumerate(cls):
+            blocks.setdefault(i, []).append(j)
+        out: Blocks = []
+        diagonal = True
+        for i, members in blocks.items():
+            images = [ctx.blocks.matvec(list(cols[j])) for j in members]
+            coords = [[y[anchors[k]] for k in range(c.N)] for y in images]  # b(a) = δ: coordinates are the anchor values
+            if any(x != 0 and cls[k] != i for col in coords for k, x in enumerate(col)):
+                diagonal = False
+                break
+            for y, col in zip(images, coords):
+                terms = [(k, x) for k, x in enumerate(col) if x != 0]
+                if any(y[s] != sum((cols[k][s] * x for k, x in terms), flint.fmpq(0)) for s in range(n)):
+                    return "the claimed basis: its span is not P-invariant"
+            out.append((members, flint.fmpq_mat([[coords[b][members[a]] for b in range(len(members))] for a in range(len(members))])))
+        if diagonal:
+            return out
+    if c.N > GENERAL_LIMIT:
+        return NotChecked(f"P on span(b) is not block diagonal by class in the claimed basis (or b(a) != delta) and N = {c.N} "
+                          f"exceeds {GENERAL_LIMIT} for the N x N route")
+    A = restricted_operator(ctx.blocks.matvec, c.basis_matrix())
+    return f"the claimed basis: {A}" if isinstance(A, str) else [(list(range(c.N)), A)]
+
+
+def _cyclotomic_degree(blocks: Blocks) -> int:
+    """The degree of the cyclotomic part of ``charpoly(P|span)`` from its diagonal blocks."""
+    return sum(cyclotomic_degree(A.charpoly()) if A.nrows() else 0 for _, A in blocks)
 
 
 def _source_block(ctx: Context) -> list[int] | None:
@@ -36,52 +76,74 @@ def _source_block(ctx: Context) -> list[int] | None:
     return min(sources, key=len) if sources else None
 
 
-def _strictly_larger(ctx: Context, A: flint.fmpq_mat) -> tuple[str, bool]:
+def _strictly_larger(ctx: Context, cyclotomic: int) -> tuple[str, bool]:
     """(the ``K' ⊋ K`` tried, whether its quotient keeps a unimodular eigenvalue: it must not)."""
     U = _source_block(ctx)
-    periods = ctx.blocks.periods
     if U is None or len(U) > SOURCE_BLOCK_LIMIT:
         # no small transient source block: K' = R^n, whose quotient is {0} (nothing is kept)
         return "R^n (no transient source block of at most 200 states)", False
     rows = [dict(ctx.chain.row(s)) for s in U]
     PU = flint.fmpq_mat([[row.get(t, 0) for t in U] for row in rows])
-    return f"span(b) + E_U (U = transient source block {U[:6]}{'...' if len(U) > 6 else ''})", keeps_unimodular(A, periods, PU.charpoly())
+    extra = cyclotomic_degree(PU.charpoly())
+    return f"span(b) + E_U (U = transient source block {U[:6]}{'...' if len(U) > 6 else ''})", cyclotomic + extra < sum(ctx.blocks.periods)
+
+
+def _family(ctx: Context, blocks: Blocks) -> list[tuple[str, int | None]]:
+    """Each ``K' ⊊ K`` of the theorem's family with the cyclotomic degree of ``charpoly(P|K')`` (``None``: ``K'`` is
+    not invariant): ``span(b)`` without each class, without each Fourier component, and ``ker(I - P)``."""
+    c, periods = ctx.claimed, ctx.blocks.periods
+    cls = [i for i, _, _ in c.anchors]
+    whole = [(cols, cyclotomic_degree(A.charpoly()) if A.nrows() else 0) for cols, A in blocks]
+    out: list[tuple[str, int | None]] = []
+    if len(blocks) == len(set(cls)) and all(len({cls[j] for j in cols}) == 1 for cols, _ in blocks):  # one block a class
+        for i in sorted(set(cls)):
+            out.append((f"span(b) without class {i}", sum(d for cols, d in whole if cls[cols[0]] != i)))
+    else:
+        (cols, A), = blocks
+        for i in sorted(set(cls)):
+            keep = [j for j in range(c.N) if cls[j] != i]
+            Z = flint.fmpq_mat([[int(j == k) for k in keep] for j in range(c.N)]) if keep else flint.fmpq_mat(c.N, 0)
+            sub = sub_operator(A, Z)
+            out.append((f"span(b) without class {i}", None if sub is None else _cyclotomic_degree([(keep, sub)])))
+    named: dict[str, int | None] = {}
+    for _, A in blocks:
+        for name, Z in coordinate_subspaces(A, periods):
+            sub = sub_operator(A, Z)
+            prev = named.get(name, 0)
+            named[name] = None if sub is None or prev is None else prev + _cyclotomic_degree([([], sub)])
+    return out + list(named.items())
 
 
 @block_route("thm:minimal_quotient")
 def _minimal_quotient(ctx: Context) -> Outcome:
-    A = _claimed_operator(ctx)
-    if isinstance(A, str):
-        return A
+    blocks = _claimed_blocks(ctx)
+    if isinstance(blocks, (str, NotChecked)):
+        return blocks
     periods, c = ctx.blocks.periods, ctx.claimed
-    if keeps_unimodular(A, periods):
+    N = sum(periods)
+    cyclotomic = _cyclotomic_degree(blocks)
+    if cyclotomic < N:
         return "the quotient by span(b) keeps a unimodular eigenvalue (charpoly of P on span(b) lacks part of prod (x^d_i - 1))"
-    if c.N != sum(periods):
-        return f"span(b) has dimension {c.N} but K(P) has sum of periods = {sum(periods)}: span(b) is not the minimal K'"
-    family: list[tuple[str, flint.fmpq_mat | None, bool]] = []
-    for i in range(len(c.classes)):
-        keep = [j for j, (ci, _, _) in enumerate(c.anchors) if ci != i]
-        Z = flint.fmpq_mat([[int(j == k) for k in keep] for j in range(c.N)]) if keep else flint.fmpq_mat(c.N, 0)
-        family.append((f"span(b) without class {i}", sub_operator(A, Z), True))
-    for name, Z in coordinate_subspaces(A, periods):
-        family.append((name, sub_operator(A, Z), True))
-    for name, sub, must_keep in family:
-        if sub is None:
+    if c.N != N:
+        return f"span(b) has dimension {c.N} but K(P) has sum of periods = {N}: span(b) is not the minimal K'"
+    family = _family(ctx, blocks)
+    for name, degree in family:
+        if degree is None:
             return f"K' = {name} is not P-invariant"
-        if keeps_unimodular(sub, periods) != must_keep:
+        if degree >= N:
             return f"the quotient by K' = {name} keeps no unimodular eigenvalue"
-    name, keeps = _strictly_larger(ctx, A)
+    name, keeps = _strictly_larger(ctx, cyclotomic)
     if keeps:
         return f"the quotient by K' = {name} (strictly larger than K) keeps a unimodular eigenvalue"
-    return Held(f"decided by structure: {len(family) + 2} subspaces K', each through P restricted to it")
+    return Held(f"decided by structure: {len(family) + 2} subspaces K', each through P restricted to it ({len(blocks)} diagonal blocks)")
 
 
 @block_route("thm:quotient_contraction")
 def _quotient_contraction(ctx: Context) -> Outcome:
-    A = _claimed_operator(ctx)
-    if isinstance(A, str):
-        return A
-    if keeps_unimodular(A, ctx.blocks.periods):
+    blocks = _claimed_blocks(ctx)
+    if isinstance(blocks, (str, NotChecked)):
+        return blocks
+    if _cyclotomic_degree(blocks) < sum(ctx.blocks.periods):
         return "the quotient operator has an eigenvalue of modulus 1 (charpoly of P on span(b) lacks part of prod (x^d_i - 1)): no norm contracts it"
     return Held("decided exactly: rho(quotient) < 1, as the quotient keeps no root of unity (no float certificate on "
                 f"{ctx.chain.n - ctx.claimed.N} quotient dimensions)")
