@@ -145,9 +145,14 @@ def edge_chains(draw):
 @given(edge_chains())
 def test_property_extreme_numbers_give_verdicts_on_every_check(tmp_path_factory, drawn):
     P, r = drawn
-    chain = write_chain(tmp_path_factory.mktemp("edge") / "chain.json", P, r)
-    argv = ["chain", chain, "--json"]
-    assert main(argv) == 0  # every check a verdict, none failed, no traceback (OverflowError before)
+    where = tmp_path_factory.mktemp("edge")
+    chain = write_chain(where / "chain.json", P, r)
+    assert main(["chain", chain, "--json"]) == 0  # every check a verdict, none failed, no traceback (OverflowError before)
+    dec = exactpte.decompose(exactpte.load(chain))
+    claim = where / "claim.json"
+    claim.write_text(dec.to_json())
+    assert main(["result", str(claim), "--chain", chain, "--json"]) == 0
+    assert main(["verify", str(claim), "--chain", chain, "--json"]) == 0
 
 
 @pytest.mark.parametrize("claim", [{}, {"format": "exactpte.decomposition/1"}, {k: None for k in ("classes", "g_star", "v_star")}])
