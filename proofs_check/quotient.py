@@ -23,7 +23,7 @@ import flint
 
 from .linalg import cyclotomic_part, mat_poly, nullspace, pivot_columns
 
-__all__ = ["peripheral_polynomial", "restricted_operator", "cyclotomic_degree", "keeps_unimodular",
+__all__ = ["peripheral_polynomial", "peripheral_factors", "restricted_operator", "cyclotomic_degree", "keeps_unimodular",
            "sub_operator", "coordinate_subspaces"]
 
 Matvec = Callable[[list[Any]], list[Any]]
@@ -105,17 +105,35 @@ def keeps_unimodular(restricted: flint.fmpq_mat, periods: Sequence[int], extra: 
     return cyclotomic_degree(poly) < sum(periods)
 
 
-def coordinate_subspaces(A: flint.fmpq_mat, periods: Sequence[int]) -> list[tuple[str, flint.fmpq_mat]]:
+def peripheral_factors(periods: Sequence[int]) -> tuple[flint.fmpz_poly, list[tuple[flint.fmpz_poly, int]]]:
+    """``c = Π_i (x^{d_i} - 1)`` and its irreducible factors ``Φ_m`` with multiplicities, from the periods alone
+    (``x^d - 1 = Π_{m | d} Φ_m``): no factorisation of a degree-``Σ d_i`` polynomial.
+
+    >>> c, f = peripheral_factors([2, 2]); [(g.coeffs(), e) for g, e in f]
+    [([-1, 1], 2), ([1, 1], 2)]
+    """
+    counts: dict[int, int] = {}
+    for d in periods:
+        for m in range(1, d + 1):
+            if d % m == 0:
+                counts[m] = counts.get(m, 0) + 1
+    return peripheral_polynomial(periods), [(flint.fmpz_poly.cyclotomic(m), e) for m, e in sorted(counts.items())]
+
+
+def coordinate_subspaces(A: flint.fmpq_mat, periods: Sequence[int],
+                         factors: tuple[flint.fmpz_poly, list[tuple[flint.fmpz_poly, int]]] | None = None
+                         ) -> list[tuple[str, flint.fmpq_mat]]:
     """Invariant subspaces of ``span(b) = K`` in ``b``'s coordinates that leave out part of ``K``: ``K`` minus the
-    Fourier component of each cyclotomic factor ``Φ_m ≠ x - 1`` of ``c`` (``ker (c / Φ_m^e)(A)``) and, when some
-    class is periodic, ``ker(I - P) = ker(A - I)``."""
-    c = peripheral_polynomial(periods)
+    Fourier component of each cyclotomic factor ``Φ_m ≠ x - 1`` of ``c`` (``ker (c / Φ_m^e)(A)``, the polynomial
+    first reduced mod ``charpoly(A)``: Cayley–Hamilton) and, when some class is periodic, ``ker(I - P) = ker(A - I)``.
+    ``factors``: :func:`peripheral_factors` of the periods, when the caller has them."""
+    c, fs = factors or peripheral_factors(periods)
+    chi = A.charpoly() if A.nrows() else flint.fmpq_poly([1])
     out = []
-    for f, e in c.factor()[1]:
+    for f, e in fs:
         if f.degree() >= 1 and f != flint.fmpz_poly([-1, 1]):
-            rest = c // (f**e)
-            out.append((f"span(b) minus the Fourier component of {f} (K minus a Fourier pair)",
-                        nullspace(mat_poly([int(x) for x in rest.coeffs()], A))))
+            rest = flint.fmpq_poly(c // (f**e)) % chi if A.nrows() else flint.fmpq_poly([0])
+            out.append((f"span(b) minus the Fourier component of {f} (K minus a Fourier pair)", nullspace(mat_poly(rest.coeffs(), A))))
     if any(d > 1 for d in periods):
         one = flint.fmpq_mat(A.nrows(), A.nrows(), [int(i == j) for i in range(A.nrows()) for j in range(A.nrows())])
         out.append(("ker(I-P) (some class is periodic)", nullspace(A - one)))

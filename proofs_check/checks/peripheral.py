@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import flint
 
-from ..quotient import coordinate_subspaces, cyclotomic_degree, restricted_operator, sub_operator
+from ..quotient import coordinate_subspaces, cyclotomic_degree, peripheral_factors, restricted_operator, sub_operator
 from ..registry import Context, Held, NotChecked, Outcome, block_route
 
 SOURCE_BLOCK_LIMIT = 200
@@ -25,39 +25,51 @@ GENERAL_LIMIT = 200
 Blocks = list[tuple[list[int], flint.fmpq_mat]]  # (basis columns, P on their span in those coordinates)
 
 
+def _images(ctx: Context) -> list[list[flint.fmpq]]:
+    """The rows of ``P B`` (``B`` the claimed basis), each ``Σ_j P(s, j) B[j, :]`` as one ``1 x N`` product in C."""
+    c, N = ctx.claimed, ctx.claimed.N
+    rows = [flint.fmpq_mat(1, N, list(r)) for r in c.basis]
+    out = []
+    for row in ctx.blocks.rows:
+        acc = flint.fmpq_mat(1, N)
+        for j, q in row.items():
+            acc += rows[j] * q
+        out.append(acc.entries())
+    return out
+
+
 def _claimed_blocks(ctx: Context) -> Blocks | str | NotChecked:
+    """:func:`_build_blocks`, once per context (both quotient theorems use it)."""
+    return ctx.shared("peripheral:blocks", lambda: _build_blocks(ctx))
+
+
+def _build_blocks(ctx: Context) -> Blocks | str | NotChecked:
     """``P`` on ``span(b)`` in the claimed basis's coordinates, as diagonal blocks: one per claimed class when the
-    basis takes the value δ at the anchors and ``P`` maps each class's columns into their own span (a correct
-    claim: ``d_i x d_i`` cyclic shifts, so 1260 absorbing classes cost 1260 ``1 x 1`` blocks), else one ``N x N``
-    block (up to :data:`GENERAL_LIMIT`); or what is wrong with ``span(b)``."""
-    c, n = ctx.claimed, ctx.chain.n
+    basis takes the value δ at the anchors (then the coordinates of ``P b_j`` are its anchor values) and ``P b_j`` is
+    one multiple of one column of its own class (a correct claim: ``P b_{i,k} = b_{i,k-1}``, so 1260 absorbing
+    classes cost 1260 ``1 x 1`` blocks); else one ``N x N`` block (up to :data:`GENERAL_LIMIT`); or what is wrong with
+    ``span(b)``.  Invariance ``P B = B A`` is checked on every entry exactly."""
+    c, n, N = ctx.claimed, ctx.chain.n, ctx.claimed.N
     anchors = c.anchor_states
-    if all(c.basis[a][k] == (1 if k == j else 0) for j, a in enumerate(anchors) for k in range(c.N)):
+    if N and all(c.basis[a][k] == (1 if k == j else 0) for j, a in enumerate(anchors) for k in range(N)):
         cls = [i for i, _, _ in c.anchors]
-        cols = [c.b(j) for j in range(c.N)]
-        blocks: dict[int, list[int]] = {}
-        for j, i in enumerate(cls):
-            blocks.setdefault(i, []).append(j)
-        out: Blocks = []
-        diagonal = True
-        for i, members in blocks.items():
-            images = [ctx.blocks.matvec(list(cols[j])) for j in members]
-            coords = [[y[anchors[k]] for k in range(c.N)] for y in images]  # b(a) = δ: coordinates are the anchor values
-            if any(x != 0 and cls[k] != i for col in coords for k, x in enumerate(col)):
-                diagonal = False
-                break
-            for y, col in zip(images, coords):
-                terms = [(k, x) for k, x in enumerate(col) if x != 0]
-                if any(y[s] != sum((cols[k][s] * x for k, x in terms), flint.fmpq(0)) for s in range(n)):
-                    return "the claimed basis: its span is not P-invariant"
-            out.append((members, flint.fmpq_mat([[coords[b][members[a]] for b in range(len(members))] for a in range(len(members))])))
-        if diagonal:
-            return out
-    if c.N > GENERAL_LIMIT:
-        return NotChecked(f"P on span(b) is not block diagonal by class in the claimed basis (or b(a) != delta) and N = {c.N} "
-                          f"exceeds {GENERAL_LIMIT} for the N x N route")
+        images = _images(ctx)
+        coords = [[images[anchors[k]][j] for k in range(N)] for j in range(N)]  # column j of A
+        single = [[(k, x) for k, x in enumerate(col) if x != 0] for col in coords]
+        if all(len(t) == 1 and cls[t[0][0]] == cls[j] for j, t in enumerate(single)):
+            perm = [t[0] for t in single]
+            expected = flint.fmpq_mat(n, N, [row[k] * x for row in c.basis for k, x in perm])
+            if flint.fmpq_mat(n, N, [x for row in images for x in row]) != expected:
+                return "the claimed basis: its span is not P-invariant"
+            blocks: dict[int, list[int]] = {}
+            for j, i in enumerate(cls):
+                blocks.setdefault(i, []).append(j)
+            return [(m, flint.fmpq_mat([[coords[b][a] for b in m] for a in m])) for m in blocks.values()]
+    if N > GENERAL_LIMIT:
+        return NotChecked(f"P on span(b) is not a shift of columns within classes in the claimed basis (or b(a) != delta) "
+                          f"and N = {N} exceeds {GENERAL_LIMIT} for the N x N route")
     A = restricted_operator(ctx.blocks.matvec, c.basis_matrix())
-    return f"the claimed basis: {A}" if isinstance(A, str) else [(list(range(c.N)), A)]
+    return f"the claimed basis: {A}" if isinstance(A, str) else [(list(range(N)), A)]
 
 
 def _cyclotomic_degree(blocks: Blocks) -> int:
@@ -106,8 +118,9 @@ def _family(ctx: Context, blocks: Blocks) -> list[tuple[str, int | None]]:
             sub = sub_operator(A, Z)
             out.append((f"span(b) without class {i}", None if sub is None else _cyclotomic_degree([(keep, sub)])))
     named: dict[str, int | None] = {}
+    factors = peripheral_factors(periods)
     for _, A in blocks:
-        for name, Z in coordinate_subspaces(A, periods):
+        for name, Z in coordinate_subspaces(A, periods, factors):
             sub = sub_operator(A, Z)
             prev = named.get(name, 0)
             named[name] = None if sub is None or prev is None else prev + _cyclotomic_degree([([], sub)])
