@@ -48,6 +48,9 @@ BLOCK_LIMIT = 1500
 
 ZERO, ONE = flint.fmpq(0), flint.fmpq(1)
 
+DENSE_MATVEC_LIMIT = 2000
+"""Up to this many states a chain with full rows is multiplied as a dense integer matrix (at most 4M entries)."""
+
 
 def _solve(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:
     """Dense exact solve over the integers (flint ``fmpz_mat``: Dixon lifting)."""
@@ -123,9 +126,45 @@ class BlockRoutes:
         """``dim K(P) = Σ d_i``."""
         return sum(self.periods)
 
+    @cached_property
+    def _integer_rows(self) -> tuple[list[tuple[list[int], list[int]]], list[int]]:
+        """Each row as (successors, integer numerators) over the row's own denominator, and those denominators."""
+        out, dens = [], []
+        for row in self.rows:
+            den = 1
+            for q in row.values():
+                den = lcm(den, int(q.q))
+            out.append((list(row), [int(q.p) * (den // int(q.q)) for q in row.values()]))
+            dens.append(den)
+        return out, dens
+
+    @cached_property
+    def _dense_integer(self) -> flint.fmpz_mat | None:
+        """``P`` with each row scaled to integers, as a dense ``fmpz_mat`` when that is small and the rows are full
+        enough to make a C product pay (herman9: rows of up to 512 successors)."""
+        nnz = sum(len(row) for row in self.rows)
+        if self.n > DENSE_MATVEC_LIMIT or nnz < 8 * self.n:
+            return None
+        rows, _ = self._integer_rows
+        M = flint.fmpz_mat(self.n, self.n)
+        for s, (succ, nums) in enumerate(rows):
+            for j, v in zip(succ, nums):
+                M[s, j] = v
+        return M
+
     def matvec(self, x: list) -> list:
-        """``P x`` exactly, by sparse rows."""
-        return [sum((q * x[j] for j, q in row.items()), ZERO) for row in self.rows]
+        """``P x`` exactly: ``x`` over one common denominator ``L``, integer row products (in C when ``P`` is dense
+        enough), each row's result ``/ (den_s L)``; no rational arithmetic inside a dot product."""
+        if not self.n:
+            return []
+        X, L = flint.fmpq_mat(self.n, 1, list(x)).numer_denom()
+        rows, dens = self._integer_rows
+        M = self._dense_integer
+        if M is not None:
+            Y = M * X
+            return [flint.fmpq(Y[s, 0], dens[s] * L) for s in range(self.n)]
+        ints = [int(X[j, 0]) for j in range(self.n)]
+        return [flint.fmpq(sum(v * ints[j] for j, v in zip(succ, nums)), dens[s] * int(L)) for s, (succ, nums) in enumerate(rows)]
 
     def in_K(self, x: Sequence[flint.fmpq]) -> bool:
         """``P^D x = x`` (sparse exact products)."""

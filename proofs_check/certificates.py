@@ -22,6 +22,7 @@ from typing import cast
 import flint
 import numpy as np
 
+from .floats import nearest_float
 from .linalg import cyclotomic_part, identity, integer_poly, pivot_columns
 
 __all__ = [
@@ -29,6 +30,8 @@ __all__ = [
     "has_cyclotomic_factor",
     "quotient_matrix",
     "spectral_radius_upper",
+    "spectral_radius_below_one",
+    "SPECTRAL_PRECISIONS",
     "contraction_certificate",
     "stein_solution",
     "stein_solution_by_vec",
@@ -95,8 +98,9 @@ def quotient_matrix(P: flint.fmpq_mat, K: flint.fmpq_mat) -> flint.fmpq_mat:
     return flint.fmpq_mat([[M[off + a, off + b] for b in range(q)] for a in range(q)]) if q else flint.fmpq_mat(0, 0)
 
 
-def spectral_radius_upper(poly: "flint.fmpq_poly | flint.fmpz_poly") -> flint.arb:
-    """Rigorous upper bound on the largest root modulus (arb balls from complex root isolation).
+def spectral_radius_upper(poly: "flint.fmpq_poly | flint.fmpz_poly", *, prec: int = 53) -> flint.arb:
+    """Rigorous upper bound on the largest root modulus (arb balls from complex root isolation), the
+    moduli computed with ``prec`` bits (a root at ``1 - 10^-16`` needs more than a double's 53).
 
     Examples
     --------
@@ -106,13 +110,44 @@ def spectral_radius_upper(poly: "flint.fmpq_poly | flint.fmpz_poly") -> flint.ar
     num = integer_poly(poly)
     if num.degree() < 1:
         return flint.arb(0)
-    best = flint.arb(0)
-    # (root, multiplicity) pairs: python-flint 0.9's stub declares list[acb]
-    roots = cast("list[tuple[flint.acb, int]]", num.complex_roots())
-    for root, _mult in roots:
-        m = abs(root)
-        best = m if m.upper() > best.upper() else best
-    return best.upper()
+    old = flint.ctx.prec
+    flint.ctx.prec = max(prec, 53)
+    try:
+        best = flint.arb(0)
+        # (root, multiplicity) pairs: python-flint 0.9's stub declares list[acb]
+        roots = cast("list[tuple[flint.acb, int]]", num.complex_roots())
+        for root, _mult in roots:
+            m = abs(root)
+            best = m if m.upper() > best.upper() else best
+        return best.upper()
+    finally:
+        flint.ctx.prec = old
+
+
+SPECTRAL_PRECISIONS = (53, 128, 512, 2048, 8192)
+"""Working precisions (bits) tried in turn for a spectral-radius bound below 1: a root at ``1 - 10^-k`` needs
+about ``3.4 k`` bits, so a quotient radius of ``1 - 10^-400`` is bounded at 2048 bits."""
+
+
+def spectral_radius_below_one(poly: "flint.fmpq_poly | flint.fmpz_poly") -> Fraction | None:
+    """A rational upper bound ``< 1`` on the largest root modulus, raising the precision until one is found
+    (:data:`SPECTRAL_PRECISIONS`), or ``None`` when no precision tried bounds it below 1.
+
+    >>> spectral_radius_below_one(flint.fmpq_poly([-1 + flint.fmpq(1, 10**16), 1])) < 1
+    True
+    >>> spectral_radius_below_one(flint.fmpq_poly([-1, 1])) is None
+    True
+    """
+    old = flint.ctx.prec
+    try:
+        for prec in SPECTRAL_PRECISIONS:
+            flint.ctx.prec = prec  # the bound is read off (upper end, rounded up) at the same precision
+            hi = arb_upper_fraction(spectral_radius_upper(poly, prec=prec))
+            if hi < 1:
+                return hi
+    finally:
+        flint.ctx.prec = old
+    return None
 
 
 def arb_upper_fraction(x: flint.arb) -> Fraction:
@@ -144,12 +179,12 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
     >>> lyapunov_certificate(flint.fmpq_mat([[flint.fmpq(1, 2), 1], [0, flint.fmpq(1, 3)]])) is None
     True
     >>> lyapunov_certificate(flint.fmpq_mat([[1, 0], [0, 0]]))
-    'spectral radius of the quotient operator is not below 1 (upper bound 1)'
+    'no enclosure of the spectral radius of the quotient operator lies below 1 (up to 8192 bits)'
     """
     q = A.nrows()
-    hi_q = arb_upper_fraction(spectral_radius_upper(A.charpoly()))
-    if hi_q >= 1:
-        return f"spectral radius of the quotient operator is not below 1 (upper bound {hi_q})"
+    hi_q = spectral_radius_below_one(A.charpoly())
+    if hi_q is None:
+        return f"no enclosure of the spectral radius of the quotient operator lies below 1 (up to {SPECTRAL_PRECISIONS[-1]} bits)"
     gamma = (hi_q + 1) / 2
     g = flint.fmpq(gamma.numerator, gamma.denominator)
     Bm = A * (1 / g)
@@ -184,7 +219,8 @@ def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40) -> flint.fmpq
     True
     """
     q = B.nrows()
-    Bf = np.array([[float(B[i, j].p) / float(B[i, j].q) for j in range(q)] for i in range(q)]).reshape(q, q)
+    # nearest doubles (inf past the range, refused below): a float only proposes, never decides
+    Bf = np.array([[nearest_float(B[i, j]) for j in range(q)] for i in range(q)], dtype=float).reshape(q, q)
     S = np.eye(q)  # S_m = sum_{k<m} (B^T)^k B^k, doubled
     P = Bf
     with np.errstate(all="ignore"):  # an overflow is an inf in S, refused below

@@ -15,7 +15,8 @@ from exactpte.errors import ExactpteError, UsageError
 from .checks import CHECKS, run_checks
 from .checks.quantities import QUANTITY_CHECKS
 from .claimed import from_decomposition, load_result
-from .registry import Verdict
+from .registry import Verdict, strength_label
+from .strength import Strength
 from .sweep import sweep
 
 __all__ = ["main", "unmet"]
@@ -57,6 +58,9 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("claim", help="a decomposition in the JSON contract of 'exactpte decompose --json' (rational)")
     add_chain_options(v, positional=False)  # a .json chain is read by verify.py itself; other formats by exactpte's readers
     v.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    v.add_argument("--require", metavar="KEYS", help="comma-separated keys of the contract the claim must carry and "
+                   "pass (e.g. classes,g_star,v_star): a claim lacking one is INVALID (exit 1), naming it")
+    v.add_argument("--strict", action="store_true", help="require every key of the contract (" + ", ".join(trusted_keys()) + ")")
     v.add_argument("--size-factor", type=positive_int, default=None,
                    help="size budget of the claim's numbers and common denominators, in multiples of the chain's bits "
                         "(default 32: a hostile claim cannot make the checker multiply out huge denominators)")
@@ -183,10 +187,13 @@ MARKS = {"held": "ok", "failed": "FAIL", "not applicable": "n/a", "not claimed":
 
 
 def _lines(verdicts: Sequence[Verdict], w: int) -> list[str]:
+    """One line a verdict: key, mark, the strength a "held" rests on (docs/verdict-strength.md), detail."""
     lines = []
+    sw = max((len(v.strength_text) for v in verdicts), default=0)
     for v in verdicts:
-        detail = v.detail if v.status in ("failed", "not claimed", "not checked") else ""
-        lines.append(f"{v.key.ljust(w)}  {MARKS[v.status]:4}  {detail}".rstrip())
+        detail = v.detail if v.status in ("failed", "not claimed", "not checked") or (v.holds and v.detail) else ""
+        strength = v.strength_text if v.holds is not None else "-"  # n/a, not claimed, not checked: nothing decided
+        lines.append(f"{v.key.ljust(w)}  {MARKS[v.status]:4}  {strength.ljust(sw)}  {detail}".rstrip())
     return lines
 
 
@@ -240,13 +247,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "list":
         from .labels import COVERAGE
-        from .statistical import STATISTICAL
+        from .statistical import ALPHA, STATISTICAL
 
         for key, chk in CHECKS.items():
-            print(f"{key}  [{chk.kind}]  {chk.statement}")
+            print(f"{key}  [{chk.kind}]  [{strength_label(chk.strength, witnesses=chk.witnesses)}]  {chk.statement}")
         for key, func in STATISTICAL.items():  # the docstring's first paragraph; reST literals read as plain text
             summary = " ".join((func.__doc__ or "").strip().split("\n\n")[0].split())
-            print(f"{key}  [statistical]  {summary.replace('``', '')}")
+            print(f"{key}  [statistical]  [{strength_label(Strength.STATISTICAL, level=ALPHA)}]  {summary.replace('``', '')}")
         if args.labels:
             print("\npaper labels (label -> check keys, or why it has none):")
             for c in COVERAGE.values():
@@ -294,6 +301,7 @@ def _verify(args) -> int:
     """``proofs-check verify``: a JSON chain goes to the trusted file's own reader; other formats are read by exactpte
     here, outside the trusted file, and handed over as the plain JSON chain dict."""
     from . import verify as trusted
+    from .verify_policy import enforce, missing_required, required_keys
 
     try:
         claim = trusted.load_json(args.claim)
@@ -303,17 +311,27 @@ def _verify(args) -> int:
             m = _load(args, args.chain)
             chain = {"n": m.n, "edges": [[i, j, str(p)] for i, j, p in m.edges()], "r": [str(x) for x in m.r],
                      **({"labels": list(m.labels)} if m.labels is not None else {})}
+        required = required_keys(args.require, strict=args.strict)
         report = trusted.verify(claim, chain, size_factor=args.size_factor or trusted.SIZE_FACTOR)
+        unmet_lines = enforce(report, required)
     except ExactpteError:
         raise
     except ValueError as e:  # verify.py's unusable input (it raises ValueError only: it imports no exactpte)
         raise ExactpteError(str(e)) from None
     if args.json:
         print(json.dumps({"valid": report.valid, "failure": report.failure and dict(zip(("key", "state", "message"), report.failure)),
-                          "results": [{"key": k, "status": st, "detail": d} for k, st, d in report.results]}, indent=1))
+                          "results": [{"key": k, "status": st, "detail": d} for k, st, d in report.results],
+                          "required_not_verified": [k for k, _ in missing_required(report, required)]}, indent=1))
     else:
-        print(report.text())
+        print("\n".join([report.text(), *unmet_lines]))
     return 0 if report.valid else 1
+
+
+def trusted_keys() -> tuple[str, ...]:
+    """The keys of the JSON contract, in the trusted checker's order (``--strict`` requires them all)."""
+    from .verify import KEYS
+
+    return KEYS
 
 
 def _statistical(args: argparse.Namespace) -> int:

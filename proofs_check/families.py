@@ -61,7 +61,7 @@ class FamilyVerdict(Verdict):
     """A verdict on one stratum of a family: the :class:`~proofs_check.registry.Verdict` fields, the
     stratum's index and conditions, and the strength of the evidence (:class:`~proofs_check.strength.Strength`)."""
 
-    strength: str = Strength.PROVED.value
+    strength: Strength = Strength.PROVED
     stratum: int = 0
     where: tuple[str, ...] = ()
     counterexample: dict[str, str] | None = None
@@ -69,7 +69,7 @@ class FamilyVerdict(Verdict):
     def to_dict(self) -> dict[str, Any]:
         """The verdict as a JSON-ready dict, with ``strength``, ``stratum``, ``where`` and any ``counterexample`` point."""
         out = super().to_dict()
-        out.update(strength=self.strength, stratum=self.stratum, where=list(self.where))
+        out.update(stratum=self.stratum, where=list(self.where))
         if self.counterexample is not None:
             out["counterexample"] = self.counterexample
         return out
@@ -293,19 +293,20 @@ def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequen
     keys = list(only) if only else list(dict.fromkeys([*STRUCTURE_KEYS, *SYMBOLIC_CHECKS, *CHECKS]))
     where = region.where if region is not None else ()
     exact = region is None
-    base = Strength.EXACT.value if exact and not one_chain_stratum else Strength.PROVED.value
+    base = Strength.EXACT if exact and not one_chain_stratum else Strength.PROVED
     cache = Denominators(region, chain, claimed) if region is not None else None
     out: list[FamilyVerdict] = []
     structure = [k for k in keys if k in STRUCTURE_KEYS]
     for v in run_checks(chain, claimed, only=structure) if structure else []:  # type: ignore[arg-type]  # any field: the support graph only
-        out.append(FamilyVerdict(v.key, v.statement, v.holds, v.detail, v.seconds, v.kind, base, stratum, where))
+        out.append(FamilyVerdict(v.key, v.statement, v.holds, v.detail, v.seconds, v.kind, strength=base, stratum=stratum, where=where))
     for key in keys:
         if key in STRUCTURE_KEYS:
             continue
         statement = CHECKS[key].statement if key in CHECKS else key
         if key not in SYMBOLIC_CHECKS:
             reason = NOT_PROVABLE.get(key, "a statement about the estimator or its stability, not an identity of the closed forms")
-            out.append(FamilyVerdict(key, statement, None, f"not provable symbolically: {reason}", 0.0, "exact", "", stratum, where))
+            out.append(FamilyVerdict(key, statement, None, f"not provable symbolically: {reason}", 0.0, "exact",
+                                     strength=Strength.EXACT, stratum=stratum, where=where))
             continue
         verdict = _one(key, statement, ctx, region, cache, seed=seed, samples=samples, base=base)
         verdict.stratum, verdict.where = stratum, where
@@ -314,7 +315,7 @@ def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequen
 
 
 def _one(key: str, statement: str, ctx: SymbolicContext, region: Region | None, cache: Denominators | None, *,
-         seed: int, samples: int, base: str) -> FamilyVerdict:
+         seed: int, samples: int, base: Strength) -> FamilyVerdict:
     import time
 
     t0 = time.perf_counter()
@@ -324,26 +325,26 @@ def _one(key: str, statement: str, ctx: SymbolicContext, region: Region | None, 
         return FamilyVerdict(key, statement, False, f"check could not be evaluated on this claim ({type(e).__name__}: {e})",
                              time.perf_counter() - t0, strength=base)
     if isinstance(found, NotApplicable):
-        return FamilyVerdict(key, statement, None, found.reason, time.perf_counter() - t0, strength="")
+        return FamilyVerdict(key, statement, None, found.reason, time.perf_counter() - t0, strength=Strength.EXACT)
     verdict = _judge(key, statement, ctx, found, region, cache, seed=seed, samples=samples, base=base)
     verdict.seconds = time.perf_counter() - t0
     return verdict
 
 
 def _judge(key: str, statement: str, ctx: SymbolicContext, found: Finding, region: Region | None,
-           cache: Denominators | None, *, seed: int, samples: int, base: str) -> FamilyVerdict:
+           cache: Denominators | None, *, seed: int, samples: int, base: Strength) -> FamilyVerdict:
     """A finding as a verdict: residuals refute (with a point), signs are decided or sampled, denominators certified."""
     if found.residuals:
         what, value = found.residuals[0]
         point = counterexample_point(region, [value], seed=seed) if region is not None else None
         detail = f"{what} is {value}, not 0" + (f" ({len(found.residuals)} such entries)" if len(found.residuals) > 1 else "")
-        return FamilyVerdict(key, statement, False, detail, strength=Strength.EXACT.value, counterexample=_named(region, point))
+        return FamilyVerdict(key, statement, False, detail, strength=Strength.EXACT, counterexample=_named(region, point))
     sampled: list[tuple[str, Any, bool]] = []
     for what, value, strict in found.signs:
         decided = _sign(value, strict, region)
         if decided is False:
             point = counterexample_point(region, [value], seed=seed, sign=strict) if region is not None else None
-            return FamilyVerdict(key, statement, False, f"{what} fails", strength=Strength.EXACT.value,
+            return FamilyVerdict(key, statement, False, f"{what} fails", strength=Strength.EXACT,
                                  counterexample=_named(region, point))
         if decided is None:
             sampled.append((what, value, strict))
@@ -354,16 +355,16 @@ def _judge(key: str, statement: str, ctx: SymbolicContext, found: Finding, regio
             for point in points:
                 x = region.field.evaluate(value, point)
                 if x < 0 or (strict and x == 0):
-                    return FamilyVerdict(key, statement, False, f"{what} fails", strength=Strength.WITNESSES.value,
+                    return FamilyVerdict(key, statement, False, f"{what} fails", strength=Strength.WITNESSES,
                                          counterexample=_named(region, point))
         return FamilyVerdict(key, statement, True, f"identities proved; {len(sampled)} inequalit(ies) held at {len(points)} "
                              f"rational points of the region (no exact certificate), e.g. {sampled[0][0]}",
-                             strength=Strength.WITNESSES.value)
+                             strength=Strength.WITNESSES)
     if cache is not None:
         bad = cache.uncertified(found.uses)
         if bad:
             return FamilyVerdict(key, statement, True, "holds as an identity of rational functions; denominator factor(s) "
-                                 f"{', '.join(bad[:3])} not certified nonzero on the region", strength=Strength.EXACT.value)
+                                 f"{', '.join(bad[:3])} not certified nonzero on the region", strength=Strength.EXACT)
     return FamilyVerdict(key, statement, True, "", strength=base)
 
 
@@ -424,7 +425,7 @@ def check_stratum(index: int, stratum: Any, *, only: Sequence[str] | None = None
     """The symbolic checks on one stratum of :func:`exactpte.stratify` (a pointwise stratum: none)."""
     if stratum.decomposition is None:
         return [FamilyVerdict("stratum", "closed forms on the stratum", None,
-                              "pointwise stratum (no rational elimination): checked at points only", strength="",
+                              "pointwise stratum (no rational elimination): checked at points only", strength=Strength.EXACT,
                               stratum=index, where=tuple(stratum.where))]
     chain = stratum.chain
     claimed = from_decomposition(stratum.decomposition, with_P_inf=False, with_hitting_times=False)
@@ -541,7 +542,7 @@ def verdict_lines(verdicts: Sequence[FamilyVerdict]) -> str:
             lines.append(f"stratum {v.stratum}: {', '.join(v.where) or 'a single chain'}")
         mark = {"held": "ok", "failed": "FAIL"}.get(v.status, "n/a")
         detail = v.detail if v.status != "held" or v.strength != Strength.PROVED.value else ""
-        lines.append(f"  {v.key.ljust(w)}  {mark:4}  {(v.strength or '-'):9}  {detail[:240]}".rstrip())
+        lines.append(f"  {v.key.ljust(w)}  {mark:4}  {(v.strength.value if v.holds is not None else '-'):9}  {detail[:240]}".rstrip())
     counts: dict[str, int] = {}
     for v in verdicts:
         if v.holds is not None:

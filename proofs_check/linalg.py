@@ -259,3 +259,34 @@ def intersect(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:
     Z = nullspace(join(A, -B))
     X = flint.fmpq_mat([[Z[i, j] for j in range(Z.ncols())] for i in range(A.ncols())]) if Z.ncols() else flint.fmpq_mat(A.ncols(), 0)
     return column_basis(A * X) if Z.ncols() else flint.fmpq_mat(A.nrows(), 0)
+
+
+MODULAR_PRIMES = (2**61 - 1, 2**31 - 1, 4294967291)
+"""Primes for modular ranks (word-sized: flint's ``nmod_mat``)."""
+
+
+def modular(M: flint.fmpq_mat, p: int) -> flint.nmod_mat | None:
+    """``M`` reduced mod the prime ``p`` (after clearing its common denominator, a nonzero scalar that changes no
+    rank), or ``None`` when ``p`` divides that denominator."""
+    Z, d = M.numer_denom()
+    if int(d) % p == 0:
+        return None
+    return flint.nmod_mat(Z, p)
+
+
+def rank_lower_bound(M: flint.fmpq_mat, *, primes: Sequence[int] = MODULAR_PRIMES[:2]) -> int:
+    """The largest ``rank(M mod p)`` over ``primes``: a lower bound on ``rank(M)`` over ``Q`` (a minor that is
+    nonzero mod ``p`` is nonzero), equal to it for all but finitely many primes.  Exact conclusions follow when the
+    bound meets an upper bound (e.g. full rank: ``M`` is nonsingular).
+
+    >>> rank_lower_bound(flint.fmpq_mat([[1, flint.fmpq(1, 2)], [2, 1]])), rank_lower_bound(identity(3))
+    (1, 3)
+    """
+    best = 0
+    for p in primes:
+        R = modular(M, p)
+        if R is not None:
+            best = max(best, R.rank())
+            if best == min(M.nrows(), M.ncols()):
+                break
+    return best

@@ -20,11 +20,13 @@ from exactpte.errors import UnknownNameError
 
 from .claimed import Claimed
 from .routes import Routes, RouteTooLargeError
+from .strength import Strength
 
 if TYPE_CHECKING:
     from .blocks import BlockRoutes
 
 __all__ = ["CHECKS", "Check", "Verdict", "Context", "Outcome", "CheckFunc", "check", "run_checks", "NotApplicable", "NotClaimed", "NotChecked", "NOT_APPLICABLE", "block_route",
+           "Held", "sampled", "strength_label",
            "mismatch", "diff_states", "few", "shape_problem"]
 
 
@@ -64,8 +66,28 @@ class NotClaimed(NotApplicable):
         super().__init__(f"not claimed: {quantity}")
 
 
-Outcome: TypeAlias = "str | None | NotApplicable"
-"""What a check returns: ``None`` (the identity holds), a string naming what fails, or a :class:`NotApplicable`."""
+class Held:
+    """What a check returns when the identity holds and the verdict should say more: a note (e.g. which float
+    certificate also decided it), and the strength when this run's evidence differs from the check's own."""
+
+    __slots__ = ("note", "strength", "witnesses")
+
+    def __init__(self, note: str = "", *, strength: Strength | None = None, witnesses: int | None = None) -> None:
+        self.note, self.strength, self.witnesses = note, strength, witnesses
+
+    def __repr__(self) -> str:
+        return f"Held({self.note!r})"
+
+
+def sampled(witnesses: int, note: str = "") -> Held:
+    """The outcome of a check that held on ``witnesses`` sampled witnesses (vectors, candidates, horizons): its
+    strength is ``witnesses`` with that number, whatever the check's registered count (an upper bound)."""
+    return Held(note, strength=Strength.WITNESSES, witnesses=witnesses)
+
+
+Outcome: TypeAlias = "str | None | NotApplicable | Held"
+"""What a check returns: ``None`` (the identity holds), a :class:`Held` (it holds, with a note), a string naming
+what fails, or a :class:`NotApplicable`."""
 
 
 @dataclass
@@ -118,6 +140,8 @@ class Check:
     kind: str = "exact"
     sparse: bool = False  # runs on chains of any size (no dense n x n work); otherwise bounded by max_dense
     block: CheckFunc | None = None  # the same check on block routes
+    strength: Strength = Strength.EXACT  # what a "held" of this check rests on (docs/verdict-strength.md)
+    witnesses: int | None = None  # with Strength.WITNESSES: how many sampled witnesses decide it
 
 
 @dataclass
@@ -130,6 +154,9 @@ class Verdict:
     detail: str = ""
     seconds: float = 0.0
     kind: str = "exact"  # the check's kind: "exact", "structure", or "cross-check" (exactpte's own, not independent)
+    strength: Strength = Strength.EXACT  # what the verdict rests on: proved, exact, certified, witnesses, statistical
+    witnesses: int | None = None  # with Strength.WITNESSES: the number of sampled witnesses
+    level: float | None = None  # with Strength.STATISTICAL: the test's level alpha
 
     @property
     def status(self) -> str:
@@ -142,10 +169,37 @@ class Verdict:
             return "not applicable"
         return "held" if self.holds else "failed"
 
-    def to_dict(self) -> dict:
-        """The verdict as a JSON-ready dict."""
-        return {"key": self.key, "statement": self.statement, "holds": self.holds, "status": self.status,
-                "detail": self.detail, "seconds": self.seconds, "kind": self.kind}
+    @property
+    def strength_text(self) -> str:
+        """The strength with its size: ``exact``, ``witnesses (N = 4)``, ``statistical (level 0.01)``."""
+        return strength_label(self.strength, witnesses=self.witnesses, level=self.level)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The verdict as a JSON-ready dict; ``strength`` is the :class:`~proofs_check.strength.Strength` value (``None``
+        when the verdict decided nothing), with ``witnesses`` (N) or ``level`` (alpha) when the strength has a size."""
+        out: dict[str, Any] = {"key": self.key, "statement": self.statement, "holds": self.holds, "status": self.status,
+               "detail": self.detail, "seconds": self.seconds, "kind": self.kind,
+               # a verdict that decided nothing (n/a, not claimed, not checked) rests on no evidence: no strength
+               "strength": Strength(self.strength).value if self.holds is not None else None}
+        if self.witnesses is not None:
+            out["witnesses"] = self.witnesses
+        if self.level is not None:
+            out["level"] = self.level
+        return out
+
+
+def strength_label(strength: Strength, *, witnesses: int | None = None, level: float | None = None) -> str:
+    """A strength as text, with its size: N witnesses, or the statistical level.
+
+    >>> strength_label(Strength.WITNESSES, witnesses=4), strength_label(Strength.STATISTICAL, level=0.01)
+    ('witnesses (N = 4)', 'statistical (level 0.01)')
+    """
+    text = Strength(strength).value
+    if witnesses is not None:
+        return f"{text} (N = {witnesses})"
+    if level is not None:
+        return f"{text} (level {level:g})"
+    return text
 
 
 PREFER_BLOCKS = 300
@@ -156,14 +210,21 @@ CHECKS: dict[str, Check] = {}
 """Every registered check by key, in registration (paper) order."""
 
 
-def check(key: str, statement: str, kind: str = "exact", *, sparse: bool = False) -> Callable[[CheckFunc], CheckFunc]:
+def check(key: str, statement: str, kind: str = "exact", *, sparse: bool = False, strength: Strength | None = None,
+          witnesses: int | None = None) -> Callable[[CheckFunc], CheckFunc]:
     """Decorator registering ``func(ctx) -> None | str | NotApplicable`` under ``key`` in :data:`CHECKS`.
 
     ``None`` means the identity holds, a string names what fails (with the states where it fails).
+    ``strength`` says what a "held" rests on (default: ``certified`` for exactpte's float cross-check,
+    ``exact`` otherwise); a check decided on sampled witnesses gives ``Strength.WITNESSES`` and their number.
     """
+    if strength is None:
+        strength = Strength.CERTIFIED if kind == "cross-check" else Strength.WITNESSES if witnesses else Strength.EXACT
+    if (strength is Strength.WITNESSES) != (witnesses is not None):
+        raise ValueError(f"{key}: a check on witnesses states their number, and only such a check")
 
     def deco(func: CheckFunc) -> CheckFunc:
-        CHECKS[key] = Check(key, statement, func, kind, sparse or kind == "structure")
+        CHECKS[key] = Check(key, statement, func, kind, sparse or kind == "structure", strength=strength, witnesses=witnesses)
         return func
 
     return deco
@@ -260,9 +321,17 @@ def run_checks(
                 out = NotChecked(str(e))
             except (IndexError, KeyError, ValueError, ZeroDivisionError) as e:
                 out = f"check could not be evaluated on this decomposition ({type(e).__name__}: {e})"
-        dt = time.perf_counter() - t0
-        if isinstance(out, NotApplicable):
-            verdicts.append(Verdict(key, chk.statement, None, out.reason, dt, chk.kind))
-        else:
-            verdicts.append(Verdict(key, chk.statement, out is None, out or "", dt, chk.kind))
+        verdicts.append(_verdict(chk, out, time.perf_counter() - t0))
     return verdicts
+
+
+def _verdict(chk: Check, out: Outcome, seconds: float) -> Verdict:
+    """One outcome as a verdict carrying the check's strength (or the one a :class:`Held` states)."""
+    strength, witnesses = chk.strength, chk.witnesses
+    if isinstance(out, Held):
+        if out.strength is not None:
+            strength, witnesses = out.strength, out.witnesses
+        return Verdict(chk.key, chk.statement, True, out.note, seconds, chk.kind, strength, witnesses)
+    if isinstance(out, NotApplicable):
+        return Verdict(chk.key, chk.statement, None, out.reason, seconds, chk.kind, strength, witnesses)
+    return Verdict(chk.key, chk.statement, out is None, out or "", seconds, chk.kind, strength, witnesses)

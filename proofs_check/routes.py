@@ -20,12 +20,17 @@ from exactpte.errors import RouteTooLargeError
 from .graph import SupportGraph
 from .linalg import column_basis, cyclotomic_part, identity, integer_poly, mat_poly, nullspace, rank
 
-__all__ = ["Routes", "RouteTooLargeError", "DENSE_LIMIT"]
+__all__ = ["Routes", "RouteTooLargeError", "DENSE_LIMIT", "HORIZON_BITS"]
 
 
 DENSE_LIMIT = 1500
 """Largest chain the dense routes take by default: past it a check that needs them is "not checked"
 (a named :class:`RouteTooLargeError`), never a multi-gigabyte allocation that could abort the process."""
+
+
+HORIZON_BITS = 20_000
+"""Budget of the checks on horizons (``P^T``, ``J_T``, the stability recursions): ``T`` times the largest entry
+height in bits.  Real models' entries have tens of bits; a chain of 300-digit entries exceeds it at ``T = 10``."""
 
 
 class Routes:
@@ -119,8 +124,24 @@ class Routes:
         D = lcm(*periods) if periods else 1
         return nullspace(self.P_pow(D) - self.I)
 
+    @cached_property
+    def entry_bits(self) -> int:
+        """The largest height (bits of numerator plus denominator) of an entry of ``P`` or ``r``."""
+        return max((int(q.p).bit_length() + int(q.q).bit_length() for q in (*self.chain.r, *(x for _, _, x in self.chain.edges()))),
+                   default=1)
+
+    def require_horizon(self, T: int) -> None:
+        """Raise :class:`RouteTooLargeError` ("not checked") when ``T`` exact steps of ``P`` would carry numbers past
+        :data:`HORIZON_BITS` (about ``T`` times the entries' height): 300-digit entries at ``T = 20`` would take
+        minutes per matrix power, so the checks on horizons say so instead of hanging."""
+        if T * self.entry_bits > HORIZON_BITS:
+            raise RouteTooLargeError(
+                f"not checked: {T} exact steps of P would carry numbers of about {T * self.entry_bits} bits "
+                f"(entries of up to {self.entry_bits} bits); the limit is {HORIZON_BITS} bits")
+
     def P_pow(self, T: int) -> flint.fmpq_mat:
         """``P^T`` by repeated squaring, computed once per ``T`` (several checks ask for the same horizons)."""
+        self.require_horizon(T)
         if T not in self._powers:
             out, base, e = self.I, self.P, T
             while e:
@@ -167,6 +188,7 @@ class Routes:
     def returns(self, T: int) -> flint.fmpq_mat:
         """``J_T = sum_{t<T} P^t r`` by repeated multiplication (independent of exactpte's returns()), once per ``T``;
         a longer horizon goes on from the longest one computed so far (the same sum, term by term)."""
+        self.require_horizon(T)
         if T not in self._returns:
             t, acc, x = self._orbit if self._orbit and self._orbit[0] <= T else (0, flint.fmpq_mat(self.n, 1), self.r)
             while t < T:

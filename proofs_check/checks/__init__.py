@@ -13,7 +13,8 @@ the identity holds, a string naming what fails (with the states where it fails) 
 - :mod:`~proofs_check.checks.stability`: the three stability lemmas of projected SA with their stated bounds, exactly;
 - :mod:`~proofs_check.checks.quantities`: every other claimed quantity on its own key (``claim:*``; "not claimed" when left out);
 - :mod:`~proofs_check.checks.certified`: exactpte's own cross-check (not independent): the claim inside exactpte's certified enclosures;
-- :mod:`~proofs_check.checks.blockwise`: the main identities again on block routes, for chains past ``--max-dense``.
+- :mod:`~proofs_check.checks.blockwise`: the main identities again on block routes, for chains past ``--max-dense``;
+- :mod:`~proofs_check.checks.peripheral`: the quotient theorems by structure and ``P`` restricted to small subspaces.
 """
 
 from ..registry import CHECKS, NOT_APPLICABLE, Check, Context, NotApplicable, NotClaimed, Verdict, run_checks
@@ -25,6 +26,7 @@ from . import stability
 from . import quantities
 from . import certified
 from . import blockwise  # noqa: F401  (registers block versions of the main identities, used past 300 states)
+from . import peripheral  # noqa: F401  (block versions of thm:minimal_quotient, thm:quotient_contraction: structure, no charpoly of P)
 
 SECTIONS = (structure, decomposition, evaluation, appendix, stability, quantities, certified)
 """The check modules, in the paper's order."""

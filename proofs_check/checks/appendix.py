@@ -7,7 +7,7 @@ from math import lcm
 
 import flint
 
-from ..linalg import matvec, nullspace, norm_inf, random_vector, rank, same_span
+from ..linalg import matvec, nullspace, norm_inf, random_vector, rank, rank_lower_bound, same_span
 from ..registry import Context, NotApplicable, NotClaimed, Outcome, check, few, mismatch
 from .decomposition import random_projection
 
@@ -49,17 +49,38 @@ def _shift(ctx: Context) -> Outcome:
 
 
 def projection_problem(ctx: Context) -> str | None:
-    """``Π² = Π`` and ``(Π v)(a) = 0`` on random exact vectors (shared by the dense and block versions)."""
+    """``Π² = Π`` and ``(Π v)(a) = 0`` for *every* ``v``, decided exactly on a basis (shared by the dense and block
+    versions).  ``Π`` is linear and fixes every ``v`` vanishing at the anchors (its formula
+    ``Π v = v - Σ_j v(a_j) b_j`` reads ``v`` elsewhere only through ``v`` itself, checked on one such vector), so
+    both identities hold for all ``v`` exactly when they hold on the ``N`` unit vectors ``e_a`` at the anchors."""
     c, n = ctx.claimed, ctx.chain.n
-    rng = ctx.rng("Pik")
-    for _ in range(3):
-        v = random_vector(rng, n)
-        w = c.project(v)
+    anchors = c.anchor_states
+    off = next((s for s in range(n) if s not in set(anchors)), None)
+    units = [_unit(n, a) for a in anchors] + ([_unit(n, off)] if off is not None else [])
+    images = c.project_all(units)
+    if off is not None and images[-1] != units[-1]:
+        return f"Pi does not fix e_{off}, which vanishes at the anchors (not the projection v - sum_j v(a_j) b_j)"
+    for a, w in zip(anchors, images):
         if c.project(w) != w:
-            return "Pi is not idempotent"
-        bad = [a for a in c.anchor_states if w[a] != 0]
+            return f"Pi is not idempotent (Pi^2 e_{a} != Pi e_{a})"
+        bad = [b for b in anchors if w[b] != 0]
         if bad:
-            return f"(Pi v) is nonzero at anchors {few(bad)}"
+            return f"(Pi e_{a}) is nonzero at anchors {few(bad)}"
+    return None
+
+
+def _unit(n: int, s: int) -> list:
+    return [flint.fmpq(int(t == s)) for t in range(n)]
+
+
+def quotient_class_problem(ctx: Context, in_K: Callable[[list], bool]) -> str | None:
+    """``v - Π v ∈ K(P)`` for *every* ``v``, decided exactly on a basis: ``v - Π v`` is linear in ``v`` and vanishes
+    on every ``v`` that vanishes at the anchors (:func:`projection_problem`), so it lies in ``K(P)`` for all ``v``
+    exactly when it does for the ``N`` unit vectors at the anchors (``in_K``: an independent route)."""
+    c, n = ctx.claimed, ctx.chain.n
+    for a, w in zip(c.anchor_states, c.project_all([_unit(n, a) for a in c.anchor_states])):
+        if not in_K([x - y for x, y in zip(_unit(n, a), w)]):
+            return f"e_{a} - Pi e_{a} is not in K(P): [Pi v] != [v] for v = e_{a}"
     return None
 
 
@@ -131,7 +152,7 @@ def _perturbed_basis(ctx: Context, eps: flint.fmpq) -> list[list]:
     return out
 
 
-@check("lem:vhat_star_unique", "the Pi^-projected fixed point v = Pi^(r + P v) exists and is unique")
+@check("lem:vhat_star_unique", "the Pi^-projected fixed point v = Pi^(r + P v) exists and is unique", witnesses=1)  # one b^
 def _vhat_unique(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     bh = _perturbed_basis(ctx, flint.fmpq(1, 100))
@@ -148,6 +169,13 @@ def _vhat_unique(ctx: Context) -> Outcome:
         if pihat(w) != w:
             return "Pi^ does not fix W (vectors vanishing at the anchors)"
     # unknown v on W (v = 0 on anchors); equations (I - Pi^ P) v = Pi^ r on W rows
+    if not W:
+        return None
+    if ctx.apply_pihat is None:  # Pi^ by its formula: (I - Pi^ P)[W, W] = I - P[W, W] + b^[W, :] P[anchors, W]
+        M = _fixed_point_matrix(P, bh, list(c.anchor_states), W)
+        if rank_lower_bound(M) == len(W) or rank(M) == len(W):  # a modular rank reaching len(W) is exact
+            return None
+        return "the Pi^-projected fixed-point system is singular"
     cols = []
     for j in W:
         e = [flint.fmpq(0)] * n
@@ -161,6 +189,15 @@ def _vhat_unique(ctx: Context) -> Outcome:
     if rank(M) < len(W):
         return "the Pi^-projected fixed-point system is singular"
     return None
+
+
+def _fixed_point_matrix(P: flint.fmpq_mat, bh: list[list], anchors: list[int], W: list[int]) -> flint.fmpq_mat:
+    """``(I - Π̂ P)`` on ``W`` (rows and columns), ``Π̂ v = v - Σ_j v(a_j) b̂_j``, as one product."""
+    PW = flint.fmpq_mat([[P[s, j] for j in W] for s in W])
+    PA = flint.fmpq_mat([[P[a, j] for j in W] for a in anchors])
+    BW = flint.fmpq_mat([[bh[s][k] for k in range(len(anchors))] for s in W])
+    one = flint.fmpq_mat(len(W), len(W), [int(i == j) for i in range(len(W)) for j in range(len(W))])
+    return one - PW + BW * PA
 
 
 @check("lem:b_simplex", "b >= 0 and sum_{(i,k)} b_{i,k}(s) = 1 (also for b^)", sparse=True)
@@ -229,7 +266,8 @@ def _tight_vectors(ctx: Context, diff_rows: list[list]) -> list[list]:
     return out + [v, [-x for x in v]]
 
 
-@check("lem:pihat_dev", "||(Pi^ - Pi) v|| <= eps_b ||v|| when max_s ||b^(s) - b(s)||_1 <= eps_b", sparse=True)
+@check("lem:pihat_dev", "||(Pi^ - Pi) v|| <= eps_b ||v|| when max_s ||b^(s) - b(s)||_1 <= eps_b", sparse=True,
+       witnesses=20)  # 4 b^ (learned, off the simplex, vertices, b) x 5 vectors (3 random, 2 where the bound is tight)
 def _pihat_dev(ctx: Context) -> Outcome:
     """Pi from proofs_check's own b (block routes) with the claimed anchors, eps_b measured against the claimed b, on
     learned bases on and off the simplex and on vectors where the bound is tight: fails for a wrong Pi^ and a wrong claimed b."""
@@ -249,7 +287,8 @@ def _pihat_dev(ctx: Context) -> Outcome:
     return None
 
 
-@check("lem:pihat_infty_norm", "||Pi^ v|| <= 2||v|| (and the same for Pi) when every b^(s) lies on the simplex", sparse=True)
+@check("lem:pihat_infty_norm", "||Pi^ v|| <= 2||v|| (and the same for Pi) when every b^(s) lies on the simplex", sparse=True,
+       witnesses=20)  # at most 4 bases on the simplex x 5 vectors (3 random, 2 where 2||v|| is attained)
 def _pihat_norm(ctx: Context) -> Outcome:
     """The claimed Pi, and Pi^ on learned bases on the simplex (the lemma's hypothesis: a given b^ off it is
     "not applicable", an adversarial one is not tried), on vectors where ``2||v||`` is attained: fails for a Pi^
@@ -307,19 +346,13 @@ def _P_inf(ctx: Context) -> Outcome:
 
 @check("lem:Pi_identity", "a projection with kernel K(P) keeps the quotient class: v - Pi v in K(P) for every v")
 def _Pi_identity(ctx: Context) -> Outcome:
-    c, n = ctx.claimed, ctx.chain.n
-    rng = ctx.rng("Pi_identity")
-    for _ in range(4):
-        v = random_vector(rng, n)
-        w = c.project(v)
-        if not ctx.routes.in_K([a - b for a, b in zip(v, w)]):
-            return "v - Pi v is not in K(P) (kernel of the cyclotomic part of charpoly): [Pi v] != [v]"
-    return random_projections_problem(ctx)
+    m = projection_problem(ctx) or quotient_class_problem(ctx, ctx.routes.in_K)
+    return m or random_projections_problem(ctx)
 
 
 def random_projections_problem(ctx: Context, trials: int = 3) -> str | None:
     """``lem:Pi_identity`` for random projections ``Π_L = I - B (L B)^{-1} L`` with kernel span(claimed b) (not
-    only the anchor ``Π``): ``Π_L² = Π_L``, ``Π_L b = 0``, and ``v - Π_L v ∈ K(P)`` (charpoly route) for random ``v``."""
+    only the anchor ``Π``; an extra: ``v - Π_L v ∈ span b`` for every ``L``, so the basis test above decides it): ``Π_L² = Π_L``, ``Π_L b = 0``, and ``v - Π_L v ∈ K(P)`` (charpoly route) for random ``v``."""
     c, n = ctx.claimed, ctx.chain.n
     B = c.basis_matrix()
     rng = ctx.rng("Pi_identity-projections")

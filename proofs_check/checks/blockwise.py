@@ -10,12 +10,13 @@ through these versions too (``max_dense=0``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import flint
 
 from ..linalg import random_vector
-from ..registry import NOT_APPLICABLE, Context, Outcome, block_route, few, mismatch
-from .appendix import projection_problem
+from ..registry import NOT_APPLICABLE, Context, Outcome, block_route, few, mismatch, sampled
+from .appendix import projection_problem, quotient_class_problem
 from .decomposition import indicator_problem
 from .evaluation import _orbit_sum
 
@@ -293,14 +294,7 @@ def _Pi_kernel(ctx: Context) -> Outcome:
 
 @block_route("lem:Pi_identity")
 def _Pi_identity(ctx: Context) -> Outcome:
-    c, B = ctx.claimed, ctx.blocks
-    rng = ctx.rng("Pi_identity")
-    for _ in range(4):
-        v = random_vector(rng, ctx.chain.n)
-        w = c.project(v)
-        if not B.in_K(_sub(v, w)):
-            return "v - Pi v is not in K(P) (P^D x != x): [Pi v] != [v]"
-    return None
+    return projection_problem(ctx) or quotient_class_problem(ctx, ctx.blocks.in_K)
 
 
 @block_route("lem:recurrent_decomp")
@@ -318,21 +312,31 @@ def _recurrent(ctx: Context) -> Outcome:
     return None
 
 
+def _orbit(ctx: Context, x: list, T: int) -> tuple[list, list]:
+    """``(Σ_{t<T} P^t x, P^T x)`` by sparse products, going on from the longest horizon already computed for this
+    ``x`` (the checks ask for the same vectors at increasing horizons: one pass, not one per horizon)."""
+    memo: dict[tuple[Any, ...], Any] = ctx.shared("blockwise:orbits", dict)
+    key = tuple(x)
+    fresh: tuple[int, list[Any], list[Any], dict[int, tuple[list[Any], list[Any]]]] = (0, [ZERO] * ctx.chain.n, list(x), {})
+    t, acc, y, done = memo.get(key) or fresh
+    if T not in done:
+        if t > T:  # an earlier horizon than the memo's: start again (not reached: horizons come in order)
+            t, acc, y = 0, [ZERO] * ctx.chain.n, list(x)
+        while t < T:
+            acc, y, t = [a + b for a, b in zip(acc, y)], ctx.blocks.matvec(y), t + 1
+        done[T] = (acc, y)
+        memo[key] = (t, acc, y, done)
+    return done[T]
+
+
 def _returns(ctx: Context, x: list, T: int) -> list:
     """``Σ_{t<T} P^t x`` by sparse products."""
-    B = ctx.blocks
-    acc, y = [ZERO] * ctx.chain.n, list(x)
-    for _ in range(T):
-        acc = [a + b for a, b in zip(acc, y)]
-        y = B.matvec(y)
-    return acc
+    return _orbit(ctx, x, T)[0]
 
 
 def _power(ctx: Context, x: list, T: int) -> list:
-    y = list(x)
-    for _ in range(T):
-        y = ctx.blocks.matvec(y)
-    return y
+    """``P^T x`` by sparse products."""
+    return _orbit(ctx, x, T)[1]
 
 
 def _horizons(ctx: Context) -> list[int]:
@@ -343,6 +347,7 @@ def _horizons(ctx: Context) -> list[int]:
 @block_route("lem:app_telescoping")
 def _telescoping(ctx: Context) -> Outcome:
     c, chain = ctx.claimed, ctx.chain
+    ctx.routes.require_horizon(max(_horizons(ctx)))
     for T in _horizons(ctx):
         J = _returns(ctx, list(chain.r), T)
         for v in (list(c.v_star), random_vector(ctx.rng(f"tele{T}"), chain.n)):
@@ -355,12 +360,13 @@ def _telescoping(ctx: Context) -> Outcome:
         m = mismatch(f"sum_t P^t g* + v* - P^T v* (T = {T})", split, J, "J_T by sparse products")
         if m:
             return m
-    return None
+    return sampled(2 * len(_horizons(ctx)))
 
 
 @block_route("cor:return_error")
 def _return_error(ctx: Context) -> Outcome:
     c, chain = ctx.claimed, ctx.chain
+    ctx.routes.require_horizon(max(_horizons(ctx)))
     n = chain.n
     for trial in range(3):
         rng = ctx.rng(f"ret{trial}")
@@ -375,7 +381,7 @@ def _return_error(ctx: Context) -> Outcome:
             bound = T * max(map(abs, dg)) + 2 * max(map(abs, dv))
             if err > bound:
                 return f"return error {err} exceeds T||dg|| + 2||dv|| = {bound} at T = {T}"
-    return None
+    return sampled(3 * len(_horizons(ctx)))
 
 
 @block_route("prop:app_vstar_transient_cost")

@@ -14,12 +14,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from exactpte.certified import Interval
+from exactpte.errors import ExactpteError
 from exactpte.graph.view import anchor_list
 
 from ..claimed import Claimed
 from ..conventions import canonical, reanchor
-from ..registry import Context, Outcome, check, few
+from ..floats import float_range_problem, shown
+from ..registry import Context, NotChecked, Outcome, check, few
 
 if TYPE_CHECKING:
     from exactpte import CertifiedDecomposition
@@ -51,7 +55,7 @@ def _outside(key: str, values: list, iv: Interval) -> str | None:
         return None
     bad = [s for s, ok in enumerate(inside) if not ok]
     s = bad[0]
-    return f"{key} outside its enclosure at {few(bad)} (e.g. {values[s]} not in [{float(iv.lo[s])!r}, {float(iv.hi[s])!r}])"
+    return f"{key} outside its enclosure at {few(bad)} (e.g. {shown(values[s])} not in [{float(iv.lo[s])!r}, {float(iv.hi[s])!r}])"
 
 
 def _judged(c: Claimed, cert: CertifiedDecomposition) -> list[tuple[str, list, Interval]]:
@@ -84,14 +88,26 @@ def _flat(iv: Interval, n: int, m: int) -> Interval:
 def _enclosures(ctx: Context) -> Outcome:
     from exactpte.certified import decompose_certified
 
-    cert = decompose_certified(ctx.chain)
+    range_problem = float_range_problem([*ctx.chain.r, *(q for _, _, q in ctx.chain.edges())], name="the chain's numbers")
+    if range_problem and "beyond" in range_problem:  # below the range is fine: split into two doubles, error bounded
+        return NotChecked(f"float enclosures cannot hold this chain: {range_problem}")
+    try:
+        with np.errstate(all="ignore"):  # a NaN or infinity in an enclosure is refused below, not warned about
+            cert = decompose_certified(ctx.chain)
+    except (ExactpteError, ArithmeticError) as e:  # OverflowError, FloatingPointError: floats cannot decide this chain
+        return NotChecked(f"exactpte's certified solver cannot enclose this chain ({type(e).__name__}: {e})")
+    uncertified = [cc.system for cc in cert.certificates if not cc.certified]
+    if uncertified:  # an enclosure that is not certified decides nothing: neither "inside" nor "outside"
+        return NotChecked(f"exactpte's certified solver could not certify {uncertified[:3]} in floats "
+                          "(ill-conditioned in double precision, e.g. a leak of 1e-16): the enclosures decide nothing")
     moved = _in_exactptes_convention(ctx, cert)
     if isinstance(moved, str):
         return moved
-    failures = [m for key, values, iv in _judged(moved, cert) if (m := _outside(key, values, iv))]
-    uncertified = [cc.system for cc in cert.certificates if not cc.certified]
-    if uncertified:
-        failures.append(f"systems not certified: {uncertified[:3]}")
+    judged = _judged(moved, cert)
+    undecided = [key for key, _, iv in judged if np.isnan(iv.lo).any() or np.isnan(iv.hi).any()]
+    if undecided:
+        return NotChecked(f"exactpte's certified enclosures of {', '.join(undecided[:4])} are not numbers (NaN)")
+    failures = [m for key, values, iv in judged if (m := _outside(key, values, iv))]
     if failures:
         return "in exactpte's convention, " + "; ".join(failures)
     return None

@@ -10,7 +10,7 @@ import random
 from ..certificates import contraction_certificate, quotient_charpolys, quotient_matrix
 from ..claimed import Claimed
 from ..linalg import col, columns, identity, in_span, in_span_all, intersect, join, mat_poly, matvec, nullspace, random_integers, random_vector, rank, same_span, vec
-from ..registry import NOT_APPLICABLE, Context, Outcome, check, few, mismatch
+from ..registry import NOT_APPLICABLE, Context, Held, Outcome, check, few, mismatch
 
 
 @check("lem:invariant_constant_on_class", "Px = x implies x constant on every closed class")
@@ -86,14 +86,27 @@ def _minimal_quotient(ctx: Context) -> Outcome:
     return None
 
 
-@check("thm:quotient_contraction", "a norm on R^n/K(P) in which the quotient operator contracts by gamma < 1 (Lyapunov certificate)")
+@check("thm:quotient_contraction", "a norm on R^n/K(P) in which the quotient operator contracts by gamma < 1 "
+       "(decided exactly: no root of unity among the quotient's eigenvalues; Lyapunov certificate as an extra)")
 def _quotient_contraction(ctx: Context) -> Outcome:
+    """Decided exactly: a unimodular eigenvalue of a stochastic matrix is a root of unity, so ``ρ(P̄) < 1`` exactly
+    when the quotient's characteristic polynomial (``charpoly(P) / charpoly(P|span b)``) shares no root with the
+    cyclotomic part of ``charpoly(P)``; then a norm with ``‖P̄‖ < 1`` exists.  The float-enclosure Lyapunov
+    certificate names one such norm where it decides, and is reported as a note where it cannot."""
     K = ctx.claimed.basis_matrix()  # the claimed K: judged by whether its quotient contracts
     if rank(K) < K.ncols():
         return "the claimed basis is rank deficient"
     if not in_span_all(K, ctx.routes.P * K):
         return "span of the claimed basis is not P-invariant, so there is no quotient operator"
-    return contraction_certificate(quotient_matrix(ctx.routes.P, K))
+    _, q = quotient_charpolys(ctx.routes.P, K, ctx.routes.charpoly)
+    if q is None:  # pragma: no cover - invariance was checked above
+        return "span of the claimed basis is not P-invariant"
+    if ctx.routes.has_peripheral_root(q):
+        return "the quotient operator has an eigenvalue of modulus 1 (its characteristic polynomial has a cyclotomic factor): no norm contracts it"
+    problem = contraction_certificate(quotient_matrix(ctx.routes.P, K))
+    if problem:
+        return Held(f"decided exactly (no root of unity in the quotient's spectrum); the float certificate did not decide: {problem}")
+    return Held("decided exactly; a Lyapunov (or power-norm) certificate also names a contracting norm")
 
 
 @check("thm:wellposed", "unique v* in range(Pi) with v* = Pi(r + P v*); g* = r - (I-P)v* in K(P)")
@@ -289,10 +302,9 @@ def _b_identify(ctx: Context) -> Outcome:
     for j in range(c.N):
         if any(x != 0 for x in c.project(c.b(j))):
             return f"Pi b_{c.anchors[j][:2]} != 0"
-    v = random_vector(ctx.rng("Pi"), n)
-    if c.project(c.project(v)) != c.project(v):
-        return "Pi is not idempotent"
     Pi = flint.fmpq_mat([c.project([flint.fmpq(int(i == j)) for i in range(n)]) for j in range(n)]).transpose()
+    if Pi * Pi != Pi:  # the whole matrix: idempotent for every v, not on a sampled one
+        return "Pi is not idempotent"
     if rank(Pi) != n - c.N:
         return f"rank Pi = {rank(Pi)}, expected n - N = {n - c.N}"
     for j, (_, _, a) in enumerate(c.anchors):

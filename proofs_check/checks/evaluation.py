@@ -10,7 +10,7 @@ from exactpte import MarkovRewardProcess
 
 from ..claimed import Claimed
 from ..linalg import col, norm_inf, orbits, random_vector, vec
-from ..registry import NOT_APPLICABLE, Context, Outcome, check, mismatch
+from ..registry import NOT_APPLICABLE, Context, Outcome, check, mismatch, sampled
 
 
 def _horizons(c: Claimed) -> list[int]:
@@ -18,9 +18,10 @@ def _horizons(c: Claimed) -> list[int]:
     return sorted({1, 2, D, 3 * D + 1, 20})
 
 
-@check("lem:app_telescoping", "J_T = sum_{t<T} P^t g_v + v - P^T v for every v and T >= 1")
+@check("lem:app_telescoping", "J_T = sum_{t<T} P^t g_v + v - P^T v for every v and T >= 1", witnesses=10)  # 2 v x <= 5 T
 def _telescoping(ctx: Context) -> Outcome:
     routes, n = ctx.routes, ctx.chain.n
+    ctx.routes.require_horizon(max(_horizons(ctx.claimed)))  # before any power: "not checked" past the bit budget
     rng = ctx.rng("tele")
     vs = [list(ctx.claimed.v_star), random_vector(rng, n)]
     P = routes.P
@@ -38,7 +39,7 @@ def _telescoping(ctx: Context) -> Outcome:
         m = mismatch(f"sum_t P^t g* + v* - P^T v* (T = {T})", split, vec(J), "J_T by matrix powers")
         if m:
             return m
-    return None
+    return sampled(len(vs) * len(horizons))
 
 
 def _columns(vectors: list[list], n: int) -> flint.fmpq_mat:
@@ -119,9 +120,10 @@ def _det_cycle(ctx: Context) -> Outcome:
     return None
 
 
-@check("cor:return_error", "||J^_T - J_T|| <= T||g^ - g*|| + 2||v^ - v*|| for every candidate (g^, v^)")
+@check("cor:return_error", "||J^_T - J_T|| <= T||g^ - g*|| + 2||v^ - v*|| for every candidate (g^, v^)", witnesses=20)  # 4 x <= 5 T
 def _return_error(ctx: Context) -> Outcome:
     c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
+    routes.require_horizon(max(_horizons(c)))
     rng = ctx.rng("ret")
     P = routes.P
     trials = []  # (dg, dv) per trial, drawn in the trials' order
@@ -141,4 +143,4 @@ def _return_error(ctx: Context) -> Outcome:
             bound = T * norm_inf(dg) + 2 * norm_inf(dv)
             if err > bound:
                 return f"return error {err} exceeds T||dg|| + 2||dv|| = {bound} at T = {T}"
-    return None
+    return sampled(len(trials) * len(horizons))

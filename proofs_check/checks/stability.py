@@ -34,6 +34,7 @@ import flint
 from ..certificates import LYAPUNOV_MAX_DIM, positive_definite, stein_solution
 from ..linalg import identity
 from ..registry import Context, NotChecked, Outcome, check
+from ..routes import RouteTooLargeError
 
 HORIZON = 25
 SIGMA = flint.fmpq(1, 100)
@@ -70,6 +71,10 @@ def _build(ctx: Context) -> _Setup | str | NotChecked:
     W = [s for s in range(n) if s not in set(A)]
     if len(W) > LYAPUNOV_MAX_DIM:
         return NotChecked(f"range(Pi) has dimension {len(W)}; the exact Stein solve is limited to {LYAPUNOV_MAX_DIM}")
+    try:
+        routes.require_horizon(HORIZON)
+    except RouteTooLargeError as e:
+        return NotChecked(str(e))
     if any(c.v_star[a] != 0 for a in A):
         return "v* is not in range(Pi) (nonzero at an anchor)"
     Pi = identity(n)

@@ -13,6 +13,7 @@ import exactpte
 from proofs_check.checks import run_checks
 from proofs_check.claimed import from_decomposition
 from proofs_check.cli import main
+from proofs_check.strength import Strength
 from proofs_check.families import (Region, check_claim, check_family, evaluate_claim, parametric_claim, rational_failure,
                                    region_of)
 from proofs_check.symbolic_checks import SYMBOLIC_CHECKS
@@ -157,7 +158,7 @@ def test_cli_require_and_unsupported_options(tmp_path: Path, capsys: pytest.Capt
 def test_strict_refuses_a_verdict_that_is_not_proved(capsys: pytest.CaptureFixture[str]) -> None:
     from proofs_check.families import FamilyVerdict, _unmet
 
-    weak = [FamilyVerdict("claim:h", "", True, "", strength="witnesses"), FamilyVerdict("claim:rho", "", True, "")]
+    weak = [FamilyVerdict("claim:h", "", True, "", strength=Strength.WITNESSES), FamilyVerdict("claim:rho", "", True, "")]
     assert _unmet(weak, ["h"], False) == ["required h: not proved on every stratum"]
     assert _unmet(weak, ["rho"], True) and not _unmet(weak[1:], ["rho"], True)
 
