@@ -169,8 +169,8 @@ class _Reader:
         targets: set[int] = set()
         while (item := self.next_content()) is not None:
             k, ln = item
-            m = _STATE.fullmatch(ln)
-            if m and ln.startswith("state "):
+            m = _STATE.fullmatch(ln) if ln.startswith("state ") else None
+            if m:
                 if current >= 0 and not has_action:
                     raise self.error(k, f"state {current} has no action (a DTMC state has exactly one)")
                 sid = m.group(1)
@@ -182,8 +182,8 @@ class _Reader:
                 current, has_action, targets = expected, False, set()
                 state_rewards[current] = (k, self.rewards(k, m.group(2), allow_labels=True))
                 continue
-            m = _ACTION.fullmatch(ln)
-            if m and ln.startswith("action "):
+            m = _ACTION.fullmatch(ln) if ln.startswith("action ") else None
+            if m:
                 if current < 0:
                     raise self.error(k, "an action before the first state")
                 if has_action:
@@ -296,7 +296,12 @@ def _value_reader(rd: _Reader, field: RationalFunctionField | None, placeholders
     """``value(raw, line, what)``: one probability or reward of the file, placeholders ``$name``
     resolved, as an exact number (or an element of ``field`` when the file has parameters)."""
 
+    parsed: dict[str, Any] = {}  # DRN files repeat a few expressions on thousands of lines: each parsed once
+
     def value(raw: str, k: int, what: str) -> Any:
+        hit = parsed.get(raw)
+        if hit is not None:
+            return hit
         text_ = raw.strip()
         if text_.startswith("$"):
             if text_[1:] not in placeholders:
@@ -304,17 +309,20 @@ def _value_reader(rd: _Reader, field: RationalFunctionField | None, placeholders
             text_ = placeholders[text_[1:]]
         if field is not None:
             try:
-                return field.convert(text_, what)
+                x = field.convert(text_, what)
             except ExactpteError as e:
                 raise rd.error(k, str(e)) from None
-        try:
-            q = parse_number(text_)
-        except ExactpteError as e:
-            raise rd.error(k, f"{what}: {e}") from None
-        if q is None:
-            raise rd.error(k, f"{what} is {text_[:40]!r}, not an exact number"
-                              + (" (a file with parameters declares them in @parameters)" if re.search(r"[A-Za-z_]", text_) else ""))
-        return q
+        else:
+            try:
+                x = parse_number(text_)
+            except ExactpteError as e:
+                raise rd.error(k, f"{what}: {e}") from None
+            if x is None:
+                raise rd.error(k, f"{what} is {text_[:40]!r}, not an exact number"
+                                  + (" (a file with parameters declares them in @parameters)" if re.search(r"[A-Za-z_]", text_) else ""))
+        if len(parsed) < 65_536:  # values are immutable: one object serves every line that repeats the text
+            parsed[raw] = x
+        return x
 
     return value
 
