@@ -121,6 +121,8 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--only", metavar="KEYS", help="compute and print only these quantities (comma-separated, e.g. "
                    "rho,h; structure keys always come) in --json or --csv; ρ alone costs one transient solve")
     d.add_argument("--no-p-inf", action="store_true", help="leave the dense P_inf out of --json")
+    d.add_argument("--p-inf", action="store_true", help=f"write the dense P_inf into --json past {P_INF_STATES} states "
+                   "(left out there by default, with a note on standard error)")
     d.add_argument("--hitting-times", action="store_true", help="add expected anchor hitting times to --json")
     d.add_argument("--quiet", action="store_true", help=f"no progress output (shown on standard error from {PROGRESS_STATES} states)")
     d.add_argument("--indent", type=nonnegative_int, default=None, help="indent --json output by this many spaces (default: one line)")
@@ -242,22 +244,24 @@ def _dispatch(args) -> int:
         return _estimate(chain, args, out)
     if args.command == "draw":
         return _draw(chain, args, out)
-    used = {"--no-p-inf": args.no_p_inf, "--hitting-times": args.hitting_times, "--indent": args.indent is not None,
+    used = {"--no-p-inf": args.no_p_inf, "--p-inf": args.p_inf, "--hitting-times": args.hitting_times, "--indent": args.indent is not None,
             "--strata": args.strata, "--only": args.only is not None, "--anchors": args.anchors is not None,
             "--latex": args.latex, "--table": args.table, "--csv": args.csv}
     if not args.json:
-        _refuse(used, ("--no-p-inf", "--hitting-times", "--indent"), "applies to --json output")
+        _refuse(used, ("--no-p-inf", "--p-inf", "--hitting-times", "--indent"), "applies to --json output")
+    if args.p_inf and args.no_p_inf:
+        raise UsageError("--p-inf and --no-p-inf contradict each other; give one")
     if args.only is not None:
         if not (args.json or args.csv):
             raise UsageError("--only applies to --json or --csv output")
-        _refuse(used, ("--no-p-inf", "--hitting-times"), "does not combine with --only (name P_inf or hitting_times in --only)")
+        _refuse(used, ("--no-p-inf", "--p-inf", "--hitting-times"), "does not combine with --only (name P_inf or hitting_times in --only)")
         from exactpte.results.report import check_only
 
         check_only(args.only)  # a bad name is refused before any work
     if args.tol is not None and not args.certified:
         raise UsageError("--tol applies to --certified")
     if args.certified:
-        _refuse(used, ("--strata", "--only", "--anchors", "--latex", "--table", "--csv", "--hitting-times", "--no-p-inf"),
+        _refuse(used, ("--strata", "--only", "--anchors", "--latex", "--table", "--csv", "--hitting-times", "--no-p-inf", "--p-inf"),
                 "does not combine with --certified (enclosures print as text or --json, without P_inf: "
                 "CertifiedDecomposition.P_inf gives it)")
         if chain.field.is_parametric:
@@ -269,20 +273,23 @@ def _dispatch(args) -> int:
         print(cert.to_json(include_P_inf=False, indent=args.indent) if args.json else cert, file=out)
         return 0
     if args.strata:
-        _refuse(used, ("--anchors", "--no-p-inf", "--hitting-times"), "does not combine with --strata")
+        _refuse(used, ("--anchors", "--no-p-inf", "--p-inf", "--hitting-times"), "does not combine with --strata")
         if args.only is not None and not args.csv:
             raise UsageError("--only applies to --strata with --csv")
         return _strata(chain, args, out)
     from exactpte.results.decomposition import decompose
 
     dec = decompose(chain, anchors=parse_anchors(args.anchors))
+    if args.json and args.only is None and not args.p_inf and not args.no_p_inf and chain.n > P_INF_STATES:
+        args.no_p_inf = True
+        print(f"exactpte: note: the dense P_inf ({chain.n} x {chain.n} = {chain.n * chain.n:,} entries) is left out of --json "
+              f"past {P_INF_STATES} states; --p-inf writes it", file=sys.stderr)
     show = not args.quiet and chain.n >= PROGRESS_STATES
     _compute(dec, _quantities_printed(args), enabled=show)
     if show:  # printing a large answer (10^7 basis entries) takes seconds of its own
         print("exact decomposition: writing the output", file=sys.stderr, flush=True)
     if args.json:
-        print(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times, indent=args.indent,
-                          only=args.only), file=out)
+        print(_json_text(dec, args, show), file=out)
     elif args.latex:
         print(dec.to_latex(), file=out)
     elif args.table:
@@ -327,6 +334,23 @@ def _strata(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
 
 PROGRESS_STATES = 2000
 """``exactpte decompose`` reports its progress (quantity by quantity) on chains of at least this many states."""
+
+P_INF_STATES = 500
+"""Past this many states ``exactpte decompose --json`` leaves the dense ``n x n`` P_inf out (250,000
+entries at 500 states; 75 million parametric ones on crowds with 8,653 states) unless ``--p-inf``
+asks for it, and says so on standard error."""
+
+
+def _json_text(dec: Any, args: argparse.Namespace, show: bool) -> str:
+    """``--json`` text of ``dec``, with a progress line per key written when ``show``."""
+    from exactpte.progress import Progress
+
+    bar = Progress("exact decomposition: writing", enabled=show, unit="keys", interval=10.0)
+    try:
+        return str(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times,
+                               indent=args.indent, only=args.only, progress=bar.update))
+    finally:
+        bar.close()
 
 
 

@@ -416,10 +416,11 @@ class Decomposition(StructureShortcuts):
         return report.to_dict(self, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only)
 
     def to_json(self, *, only: Only = None, include_P_inf: bool = True, include_hitting_times: bool = False,
-                indent: int | None = None) -> str:
-        """JSON text of the contract; canonical, so two runs compare with ``==`` (:func:`exactpte.results.report.to_json`)."""
+                indent: int | None = None, progress: report.KeyProgress | None = None) -> str:
+        """JSON text of the contract; canonical, so two runs compare with ``==`` (:func:`exactpte.results.report.to_json`;
+        ``progress(done, total)`` is called as each key is written)."""
         return report.to_json(self, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times,
-                              indent=indent, only=only)
+                              indent=indent, only=only, progress=progress)
 
     def table(self) -> str:
         """A per-state table (:func:`exactpte.results.report.table`)."""
