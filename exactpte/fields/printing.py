@@ -218,12 +218,14 @@ def _has_product(f: Any) -> bool:
 def _factored(num: Any, den: Any, names: Sequence[str], cache: TextCache | None = None) -> str | None:
     if num.is_constant() and den.is_constant():
         return None
+    fn: list[tuple[Any, int]] = []
+    fd: list[tuple[Any, int]] = []
     if num.is_constant():
-        cn, fn = int(num.leading_coefficient()), []
+        cn = int(num.leading_coefficient())
     else:
         cn, fn = _factors(num)
     if den.is_constant():
-        cd, fd = int(den.leading_coefficient()), []
+        cd = int(den.leading_coefficient())
     else:
         cd, fd = cache.factors(den) if cache is not None else _factors(den)
     if cd < 0:

@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 
-import exactpte
 from exactpte.cli.commands import P_INF_STATES, main
+from exactpte.io import dump
+from exactpte.model.chain import MarkovRewardProcess
 
 
 def funnel(path: Path, n: int) -> str:
     """A chain of ``n`` states that all move to the absorbing state 0, written as a chain file."""
-    chain = exactpte.MarkovRewardProcess.from_edges(n, [(s, 0, 1) for s in range(n)], [1] + [0] * (n - 1))
-    exactpte.dump(chain, path)
+    chain = MarkovRewardProcess.from_edges(n, [(s, 0, 1) for s in range(n)], [1] + [0] * (n - 1))
+    dump(chain, path)
     return str(path)
 
 
