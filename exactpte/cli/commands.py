@@ -341,14 +341,26 @@ entries at 500 states; 75 million parametric ones on crowds with 8,653 states) u
 asks for it, and says so on standard error."""
 
 
+WRITE_PROGRESS_SECONDS = 2.0
+"""A ``--json`` write reports its progress (key by key) once it has taken this long."""
+
+
 def _json_text(dec: Any, args: argparse.Namespace, show: bool) -> str:
-    """``--json`` text of ``dec``, with a progress line per key written when ``show``."""
+    """``--json`` text of ``dec``; when ``show``, a progress line per key written once the write is long."""
+    import time
+
     from exactpte.progress import Progress
 
     bar = Progress("exact decomposition: writing", enabled=show, unit="keys", interval=10.0)
+    start = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        if time.perf_counter() - start >= WRITE_PROGRESS_SECONDS:
+            bar.update(done, total)
+
     try:
         return str(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times,
-                               indent=args.indent, only=args.only, progress=bar.update))
+                               indent=args.indent, only=args.only, progress=progress))
     finally:
         bar.close()
 

@@ -60,3 +60,16 @@ def test_p_inf_outside_json_is_refused(capsys: pytest.CaptureFixture[str]) -> No
     """--p-inf applies to --json only."""
     code, out, err = run(capsys, "decompose", "--example", "two-paths", "--p-inf")
     assert code == 2 and "--p-inf" in err
+
+
+def test_a_long_write_reports_its_progress(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once a --json write has taken WRITE_PROGRESS_SECONDS (0 here), each key written is reported on
+    standard error, the last as all of them; the output is unchanged."""
+    import exactpte.cli.commands as cli
+
+    code, quiet_out, _ = run(capsys, "decompose", "--example", "branching", "--json")
+    monkeypatch.setattr(cli, "PROGRESS_STATES", 1)
+    monkeypatch.setattr(cli, "WRITE_PROGRESS_SECONDS", 0.0)
+    code, out, err = run(capsys, "decompose", "--example", "branching", "--json")
+    lines = [ln for ln in err.splitlines() if ln.startswith("exact decomposition: writing:")]
+    assert code == 0 and out == quiet_out and lines and lines[-1].startswith("exact decomposition: writing: 10/10 keys")
