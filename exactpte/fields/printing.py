@@ -30,7 +30,7 @@ import flint
 
 from exactpte.fields.polynomials import factor
 
-__all__ = ["poly_text", "rational_text", "TextCache"]
+__all__ = ["poly_text", "rational_text", "TextCache", "signature"]
 
 _SEPARATOR = re.compile(r" ([+-]) ")
 """Between the terms of flint's text (a term's own sign is never spaced: ``-3*p``)."""
@@ -139,7 +139,7 @@ def _factors(f: Any) -> tuple[int, list[tuple[Any, int]]]:
     return c, [factors[i] for i in order]
 
 
-def _signature(f: Any) -> tuple[int, tuple[int, ...], int, int]:
+def signature(f: Any) -> tuple[int, tuple[int, ...], int, int]:
     """A cheap key of a polynomial's value (a few flint calls, no text): equal polynomials have
     equal signatures; polynomials of one signature are told apart with ``==``."""
     if f.is_zero():
@@ -168,7 +168,7 @@ class TextCache:
         hit = self._by_id.get(id(num))
         if hit is not None and hit[0] is num and hit[1] is den:
             return hit[2]
-        value_key = (*_signature(num), *_signature(den))
+        value_key = (*signature(num), *signature(den))
         bucket = self._by_value.setdefault(value_key, [])
         for n, d, text in bucket:
             if n == num and d == den:
@@ -184,7 +184,7 @@ class TextCache:
 
     def factors(self, f: Any) -> tuple[int, list[tuple[Any, int]]]:
         """``_factors(f)``, once per distinct polynomial (for denominators: few, repeated)."""
-        bucket = self._den_factors.setdefault(_signature(f), [])
+        bucket = self._den_factors.setdefault(signature(f), [])
         for g, out in bucket:
             if g == f:
                 return out

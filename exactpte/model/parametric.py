@@ -29,6 +29,7 @@ from exactpte.model.chain import Chain, MarkovRewardProcess
 from exactpte.numbers.arrays import check_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
 from exactpte.errors import GenericRegionError, SymbolicEntryError
 from exactpte.fields import RationalFunctionField
+from exactpte.fields.printing import signature
 from exactpte.fields.region import simplest_region, vanishes_in_region
 
 __all__ = ["ParametricChain", "parameter_field"]
@@ -188,9 +189,14 @@ class ParametricChain(Chain):
         """
         F, entries = self.field, self._varying_entries()
         seen: dict[str, bool] = {}
+        met: dict[tuple[Any, ...], list[Any]] = {}  # outputs share a few denominators: each factored once
         for x in values:
             if x.den.is_constant():
                 continue
+            same = met.setdefault(signature(x.den), [])
+            if any(d is x.den or d == x.den for d in same):
+                continue
+            same.append(x.den)
             for g in F.irreducible_factors(x.den):
                 text = F.poly_text(g)
                 if text not in seen:
