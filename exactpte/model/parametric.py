@@ -95,6 +95,28 @@ class ParametricChain(Chain):
         self._finish(r)
         return self
 
+    @classmethod
+    def from_rows(cls, rows: Sequence[Sequence[tuple[int, Any]]], r: Sequence[Any], *, field: RationalFunctionField,
+                  labels: Sequence[str] | None = None) -> "ParametricChain":
+        """Build from sparse rows ``rows[i] = [(j, P[i][j]), ...]`` (columns increasing, each once) whose
+        entries are already elements of ``field``, as a file reader holds them: nothing is converted
+        again, and an entry repeated as one object is checked once.  Rows are validated as everywhere.
+
+        Examples
+        --------
+        >>> F = parameter_field(["p"])
+        >>> p = F.variable("p")
+        >>> m = ParametricChain.from_rows([[(0, 1 - p), (1, p)], [(0, F.one)]], [F.one, F.zero], field=F)
+        >>> m.field is F, [str(e) for _, e in m.row(0)]
+        (True, ['1 - p', 'p'])
+        """
+        self = cls.__new__(cls)
+        self.field, self.params, self._labels_in = field, field.params, labels
+        self.n = len(rows)
+        self._set_rows(rows, identically=True)
+        self._finish(r)
+        return self
+
     def _start(self, params: Sequence[Any], labels: Any) -> RationalFunctionField:
         F = parameter_field(params)
         self.field = F
