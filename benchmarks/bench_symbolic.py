@@ -14,6 +14,13 @@
    The size of the answers is printed beside the times: the terms of every numerator and
    denominator of ρ and h, and of the full decomposition (nonzero basis entries), and their ratio,
    a floor for "full / (rho + h)" unless the larger answers cost less a term than ρ and h do.
+   The table also times Storm's build of the model from the DRN file, exactpte's reading of the
+   same text, and the JSON write of the full answer (without P∞; "MB/s" is its size over its time).
+0b. **What the command pays** (``--tables cli``): each tool as a fresh process, start-up and
+   imports included, CPU seconds (user + system, the process's own accounting) and wall: Storm
+   builds the model from the DRN file and checks ``LRA=? [ "share" ]``; exactpte runs
+   ``decompose F.drn --json --only rho`` and ``decompose F.drn --json --no-p-inf`` (read, compute,
+   write).  The median of ``--runs`` runs.  Run from the repository root with ``PYTHONPATH=.``.
 1. Full decompositions: a 10-state chain with 2 parameters; one-parameter chains of
    16..64 states (every output is a cancelled fraction by construction).
 2. One block solve ``(I - Q) x = c`` of a one-parameter transient block, three routes in the
