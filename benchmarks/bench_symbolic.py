@@ -14,6 +14,13 @@
    The size of the answers is printed beside the times: the terms of every numerator and
    denominator of ρ and h, and of the full decomposition (nonzero basis entries), and their ratio,
    a floor for "full / (rho + h)" unless the larger answers cost less a term than ρ and h do.
+   The table also times Storm's build of the model from the DRN file, exactpte's reading of the
+   same text, and the JSON write of the full answer (without P∞; "MB/s" is its size over its time).
+0b. **What the command pays** (``--tables cli``): each tool as a fresh process, start-up and
+   imports included, CPU seconds (user + system, the process's own accounting) and wall: Storm
+   builds the model from the DRN file and checks ``LRA=? [ "share" ]``; exactpte runs
+   ``decompose F.drn --json --only rho`` and ``decompose F.drn --json --no-p-inf`` (read, compute,
+   write).  The median of ``--runs`` runs.  Run from the repository root with ``PYTHONPATH=.``.
 1. Full decompositions: a 10-state chain with 2 parameters; one-parameter chains of
    16..64 states (every output is a cancelled fraction by construction).
 2. One block solve ``(I - Q) x = c`` of a one-parameter transient block, three routes in the
@@ -209,22 +216,27 @@ def one_model(name: str) -> dict:
         text = fh.read()
     with tempfile.NamedTemporaryFile("wb", suffix=".drn", delete=False) as tmp, gzip.open(path, "rb") as gz:
         shutil.copyfileobj(gz, tmp)
-    model = stormpy.build_model_from_drn[stormpy.RationalFunction](tmp.name)
+    model, t_build = _best(lambda: stormpy.build_model_from_drn[stormpy.RationalFunction](tmp.name), 3)
     os.remove(tmp.name)
     prop = stormpy.parse_properties(spec["property"])[0]
     res, t_storm = _best(lambda: stormpy.model_checking(model, prop, only_initial_states=False), REPEATS)
     storm_rho = [str(v) for v in res.get_value_vector()]
     exactpte.decompose(read_drn(text)).rho  # warm-up: imports, first-call costs
+    _, t_read = _best(lambda: read_drn(text), 3)
     chains = [read_drn(text) for _ in range(REPEATS + 2 * FULL_REPEATS)]
     rho, t_rho = _best(lambda: exactpte.decompose(chains.pop()).rho, REPEATS)
     t_rho_h = min(_timed(chains.pop(), ("rho", "h"))[1] for _ in range(FULL_REPEATS))
     dec, t_full = min((_timed(chains.pop(), FULL) for _ in range(FULL_REPEATS)), key=lambda pair: pair[1])
+    t0 = time.perf_counter()
+    written = dec.to_json(include_P_inf=False)
+    t_write = time.perf_counter() - t0
     out_rho_h = _terms([*dec.rho, *dec.h])
     out_full = out_rho_h + _terms([*dec.theta, *dec.g_star, *dec.v_star, *dec.psi, *(x for row in dec.basis for x in row if x != 0)])
     F, parsed = dec.field, {}
     equal = all(x == (parsed[y] if y in parsed else parsed.setdefault(y, _storm_value(F, y))) for x, y in zip(rho, storm_rho))
     return {"name": name, "n": dec.chain.n, "params": len(F.params), "periods": sorted(set(dec.periods)),
-            "storm": t_storm, "rho": t_rho, "rho_h": t_rho_h, "full": t_full, "equal": equal,
+            "storm": t_storm, "storm_build": t_build, "read": t_read, "write": t_write, "written_mb": len(written) / 1e6,
+            "rho": t_rho, "rho_h": t_rho_h, "full": t_full, "equal": equal,
             "terms_rho_h": out_rho_h, "terms_full": out_full}
 
 
@@ -244,24 +256,83 @@ def _storm_value(F, text: str):
 def storm_table(names) -> None:
     """Table 0: every model in its own process (both tools in it)."""
     print("beside Storm's parametric engine (seconds; reading and building excluded on both sides)")
-    head = (f"{'model':>15} {'states':>6} {'par':>3} {'periods':>9} {'Storm rho':>10} {'rho':>8} {'rho/Storm':>9} "
-            f"{'rho+h':>7} {'full':>8} {'full/(rho+h)':>12} {'terms rho+h':>11} {'terms full':>10} {'ratio':>6} {'equal':>5}")
+    head = (f"{'model':>15} {'states':>6} {'par':>3} {'periods':>9} {'Storm build':>11} {'read':>6} {'Storm rho':>10} {'rho':>8} {'rho/Storm':>9} "
+            f"{'rho+h':>7} {'full':>8} {'write':>7} {'MB/s':>5} {'full/(rho+h)':>12} {'terms rho+h':>11} {'terms full':>10} {'ratio':>6} {'equal':>5}")
     print(head)
     print("-" * len(head), flush=True)
     for name in names:
         out = subprocess.run([sys.executable, __file__, "--one-model", name], capture_output=True, text=True, check=True)
         r = json.loads(out.stdout.strip().splitlines()[-1])
         periods = ",".join(map(str, r["periods"]))
-        print(f"{r['name']:>15} {r['n']:6d} {r['params']:3d} {periods:>9} {r['storm']:10.4f} {r['rho']:8.4f} "
-              f"{r['rho'] / r['storm']:9.1f} {r['rho_h']:7.3f} {r['full']:8.3f} {r['full'] / r['rho_h']:12.1f} "
+        print(f"{r['name']:>15} {r['n']:6d} {r['params']:3d} {periods:>9} {r['storm_build']:11.4f} {r['read']:6.3f} "
+              f"{r['storm']:10.4f} {r['rho']:8.4f} "
+              f"{r['rho'] / r['storm']:9.1f} {r['rho_h']:7.3f} {r['full']:8.3f} {r['write']:7.2f} "
+              f"{r['written_mb'] / r['write']:5.1f} {r['full'] / r['rho_h']:12.1f} "
               f"{r['terms_rho_h']:11,d} {r['terms_full']:10,d} {r['terms_full'] / r['terms_rho_h']:6.1f} "
               f"{'yes' if r['equal'] else 'NO':>5}", flush=True)
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _process(argv: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, the child's own accounting) of one process run."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(argv, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+_STORM_PROCESS = """import sys, stormpy
+model = stormpy.build_model_from_drn[stormpy.RationalFunction](sys.argv[1])
+stormpy.model_checking(model, stormpy.parse_properties(sys.argv[2])[0], only_initial_states=False)
+"""
+
+
+def cli_table(names, runs: int) -> None:
+    """Table 0b: what a user's command pays, each tool a process of its own (start-up, imports, reading,
+    computing, writing): Storm builds the model from the DRN file and checks ``LRA=? [ "share" ]``;
+    exactpte runs ``decompose F.drn --json --only rho`` and ``decompose F.drn --json --no-p-inf``."""
+    import gzip
+    import shutil
+    import tempfile
+
+    with open(os.path.join(DATA, "parametric.json")) as fh:
+        specs = json.load(fh)
+    print(f"\nwhat the command pays (CPU seconds = user + system of the process, median of {runs} runs; wall in brackets)")
+    head = f"{'model':>15} {'Storm process':>16} {'--only rho':>16} {'rho/Storm':>9} {'full --json':>16} {'MB':>6}"
+    print(head)
+    print("-" * len(head), flush=True)
+    for name in names:
+        spec = specs[name]
+        with tempfile.NamedTemporaryFile("wb", suffix=".drn", delete=False) as tmp, \
+                gzip.open(os.path.join(DATA, spec["file"]), "rb") as gz:
+            shutil.copyfileobj(gz, tmp)
+        exe = [sys.executable, "-m", "exactpte", "decompose", tmp.name, "--quiet", "--json"]
+        storm = [_process([sys.executable, "-c", _STORM_PROCESS, tmp.name, spec["property"]]) for _ in range(runs)]
+        rho = [_process(exe + ["--only", "rho"]) for _ in range(runs)]
+        full = [_process(exe + ["--no-p-inf"]) for _ in range(runs)]
+        written = subprocess.run(exe + ["--no-p-inf"], cwd=ROOT, check=True, capture_output=True).stdout
+        os.remove(tmp.name)
+
+        def cell(xs: list[tuple[float, float]]) -> str:
+            wall, cpu = (sorted(x[k] for x in xs)[len(xs) // 2] for k in (0, 1))
+            return f"{cpu:7.2f} [{wall:6.2f}]"
+
+        cpu = lambda xs: sorted(x[1] for x in xs)[len(xs) // 2]
+        print(f"{name:>15} {cell(storm):>16} {cell(rho):>16} {cpu(rho) / cpu(storm):9.1f} {cell(full):>16} "
+              f"{len(written) / 1e6:6.1f}", flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tables", nargs="+", default=["storm", "full", "strata", "solve"],
-                    choices=["storm", "full", "strata", "solve"])
+    ap.add_argument("--tables", nargs="+", default=["storm", "cli", "full", "strata", "solve"],
+                    choices=["storm", "cli", "full", "strata", "solve"])
+    ap.add_argument("--runs", type=int, default=3, help="process runs per command of the cli table (median)")
     ap.add_argument("--models", nargs="+", default=None, help="models of the Storm table (default: all)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[16, 32, 48, 64])
     ap.add_argument("--solve-sizes", type=int, nargs="+", default=[4, 8, 16, 24, 32, 48, 64, 96])
@@ -274,6 +345,9 @@ def main(argv=None):
     if "storm" in args.tables:
         with open(os.path.join(DATA, "parametric.json")) as fh:
             storm_table(args.models or list(json.load(fh)))
+    if "cli" in args.tables:
+        with open(os.path.join(DATA, "parametric.json")) as fh:
+            cli_table(args.models or list(json.load(fh)), args.runs)
     if "full" in args.tables:
         full_table(args.sizes)
     if "strata" in args.tables:

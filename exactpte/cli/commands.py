@@ -80,6 +80,8 @@ def _decompose_command(sub: Any) -> None:
     d.add_argument("--factored", action="store_true", help="--json and --latex: every distinct denominator named once "
                    "(\"denominators\": {\"D1\": ...}) and each entry written over the names: big answers stay readable")
     d.add_argument("--no-p-inf", action="store_true", help="leave the dense P_inf out of --json")
+    d.add_argument("--p-inf", action="store_true", help=f"write the dense P_inf into --json past {P_INF_STATES} states "
+                   "(left out there by default, with a note on standard error)")
     d.add_argument("--hitting-times", action="store_true", help="add expected anchor hitting times to --json")
     d.add_argument("--quiet", action="store_true", help=f"no progress output (shown on standard error from {PROGRESS_STATES} states)")
     d.add_argument("--indent", type=nonnegative_int, default=None, help="indent --json output by this many spaces (default: one line)")
@@ -170,22 +172,24 @@ def _dispatch(args) -> int:
         return _estimate(chain, args, out)
     if args.command == "draw":
         return _draw(chain, args, out)
-    used = {"--no-p-inf": args.no_p_inf, "--hitting-times": args.hitting_times, "--indent": args.indent is not None,
+    used = {"--no-p-inf": args.no_p_inf, "--p-inf": args.p_inf, "--hitting-times": args.hitting_times, "--indent": args.indent is not None,
             "--strata": args.strata, "--only": args.only is not None, "--anchors": args.anchors is not None,
             "--latex": args.latex, "--table": args.table, "--csv": args.csv, "--factored": args.factored}
     if not args.json:
-        _refuse(used, ("--no-p-inf", "--hitting-times", "--indent"), "applies to --json output")
+        _refuse(used, ("--no-p-inf", "--p-inf", "--hitting-times", "--indent"), "applies to --json output")
+    if args.p_inf and args.no_p_inf:
+        raise UsageError("--p-inf and --no-p-inf contradict each other; give one")
     if args.factored and not (args.json or (args.latex and not args.strata)):
         raise UsageError("--factored applies to --json output (and to --latex without --strata)")
     if args.only is not None:
         if not (args.json or args.csv or (args.strata and (args.latex or args.table))):
             raise UsageError("--only applies to --json or --csv output (and with --strata to --latex and --table)")
-        _refuse(used, ("--no-p-inf", "--hitting-times"), "does not combine with --only (name P_inf or hitting_times in --only)")
+        _refuse(used, ("--no-p-inf", "--p-inf", "--hitting-times"), "does not combine with --only (name P_inf or hitting_times in --only)")
         from exactpte.results.report import check_only
 
         check_only(args.only)  # a bad name is refused before any work
     if args.certified:
-        _refuse(used, ("--strata", "--only", "--anchors", "--latex", "--table", "--csv", "--hitting-times", "--no-p-inf", "--factored"),
+        _refuse(used, ("--strata", "--only", "--anchors", "--latex", "--table", "--csv", "--hitting-times", "--no-p-inf", "--p-inf", "--factored"),
                 "does not combine with --certified (enclosures print as text or --json, without P_inf: "
                 "CertifiedDecomposition.P_inf gives it)")
         if chain.field.is_parametric:
@@ -197,18 +201,21 @@ def _dispatch(args) -> int:
         print(cert.to_json(include_P_inf=False, indent=args.indent) if args.json else cert, file=out)
         return 0
     if args.strata:
-        _refuse(used, ("--anchors", "--no-p-inf", "--hitting-times"), "does not combine with --strata")
+        _refuse(used, ("--anchors", "--no-p-inf", "--p-inf", "--hitting-times"), "does not combine with --strata")
         return _strata(chain, args, out)
     from exactpte.results.decomposition import decompose
 
     dec = decompose(chain, anchors=parse_anchors(args.anchors))
+    if args.json and args.only is None and not args.p_inf and not args.no_p_inf and chain.n > P_INF_STATES:
+        args.no_p_inf = True
+        print(f"exactpte: note: the dense P_inf ({chain.n} x {chain.n} = {chain.n * chain.n:,} entries) is left out of --json "
+              f"past {P_INF_STATES} states; --p-inf writes it", file=sys.stderr)
     show = not args.quiet and chain.n >= PROGRESS_STATES
     _compute(dec, _quantities_printed(args), enabled=show)
     if show:  # printing a large answer (10^7 basis entries) takes seconds of its own
         print("exact decomposition: writing the output", file=sys.stderr, flush=True)
     if args.json:
-        print(dec.to_json(include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times, indent=args.indent,
-                          only=args.only, factored=args.factored), file=out)
+        print(_json_text(dec, args, show), file=out)
     elif args.latex:
         print(dec.to_latex(factored=args.factored), file=out)
     elif args.table:
@@ -256,6 +263,37 @@ def _strata(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
 
 PROGRESS_STATES = 2000
 """``exactpte decompose`` reports its progress (quantity by quantity) on chains of at least this many states."""
+
+P_INF_STATES = 500
+"""Past this many states ``exactpte decompose --json`` leaves the dense ``n x n`` P_inf out (250,000
+entries at 500 states; 75 million parametric ones on crowds with 8,653 states) unless ``--p-inf``
+asks for it, and says so on standard error."""
+
+
+WRITE_PROGRESS_SECONDS = 2.0
+"""A ``--json`` write reports its progress (key by key) once it has taken this long."""
+
+
+def _json_text(dec: Any, args: argparse.Namespace, show: bool) -> str:
+    """``--json`` text of ``dec``; when ``show``, a progress line per key written once the write is long."""
+    import time
+
+    from exactpte.progress import Progress
+
+    bar = Progress("exact decomposition: writing", enabled=show, unit="keys", interval=10.0)
+    start = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        if time.perf_counter() - start >= WRITE_PROGRESS_SECONDS:
+            bar.update(done, total)
+
+    try:
+        from exactpte.results import report
+
+        return report.to_json(dec, include_P_inf=not args.no_p_inf, include_hitting_times=args.hitting_times,
+                              indent=args.indent, only=args.only, factored=args.factored, progress=progress)
+    finally:
+        bar.close()
 
 
 

@@ -31,7 +31,7 @@ from exactpte.errors import EntryError, FloatEntryError, SymbolicEntryError, Usa
 from exactpte.fields import polynomials, sympy_bridge
 from exactpte.fields.expressions import parse_expression
 from exactpte.fields.polymatrix import PolyMatrix, bareiss_solve, bareiss_split
-from exactpte.fields.printing import poly_text, rational_text
+from exactpte.fields.printing import TextCache, poly_text
 from exactpte.fields.rows import solve_rows_densely
 from exactpte.fields.signs import never_positive
 from exactpte.fields.polynomials import T, TargetField
@@ -240,7 +240,7 @@ class RationalFunctionField:
         self.name = f"QQ({', '.join(self.params)})"
         self.is_parametric = bool(self.params)
         self.splits_periods = True
-        self._text_cache: dict[RationalFunction, str] = {}
+        self._texts = TextCache()
         self._pairs: dict[tuple[int, int], tuple[flint.fmpz_mpoly, flint.fmpz_mpoly, _Pair]] = {}
         self._recent_pairs: deque[tuple[flint.fmpz_mpoly, flint.fmpz_mpoly, _Pair]] = deque(maxlen=8)
         self._cofactors: dict[tuple[int, ...], tuple[tuple[flint.fmpz_mpoly, ...], tuple[list[flint.fmpz_mpoly], flint.fmpz_mpoly]]] = {}
@@ -344,13 +344,7 @@ class RationalFunctionField:
         """
         if x.is_constant():
             return str(x.constant_value())
-        cache = self._text_cache
-        text = cache.get(x)
-        if text is None:
-            text = rational_text(x.num, x.den, self.params)
-            if len(cache) < 200_000:
-                cache[x] = text
-        return text
+        return self._texts.text(x.num, x.den, self.params)
 
     def denominator_factors(self, x: RationalFunction) -> list[str]:
         """The irreducible non-constant factors of the denominator of ``x``, as text."""

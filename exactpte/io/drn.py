@@ -159,9 +159,10 @@ class _Reader:
         return head
 
     # -- states ---------------------------------------------------------------------------
-    def states(self, n: int, value) -> tuple[list, list[tuple[int, list]], list[tuple[int, list]]]:
-        """Edges ``(i, j, value)``, and per state ``(line, raw reward strings)`` of its state and its action."""
-        edges: list[tuple[int, int, Any]] = []
+    def states(self, n: int, value) -> tuple[list[list[tuple[int, Any]]], list[tuple[int, list]], list[tuple[int, list]]]:
+        """Rows ``[(j, value), ...]`` (columns increasing), and per state ``(line, raw reward strings)`` of
+        its state and its action."""
+        rows: list[list[tuple[int, Any]]] = [[] for _ in range(n)]
         state_rewards: list[tuple[int, list[str]]] = [(0, [])] * n
         action_rewards: list[tuple[int, list[str]]] = [(0, [])] * n
         current = -1
@@ -169,8 +170,8 @@ class _Reader:
         targets: set[int] = set()
         while (item := self.next_content()) is not None:
             k, ln = item
-            m = _STATE.fullmatch(ln)
-            if m and ln.startswith("state "):
+            m = _STATE.fullmatch(ln) if ln.startswith("state ") else None
+            if m:
                 if current >= 0 and not has_action:
                     raise self.error(k, f"state {current} has no action (a DTMC state has exactly one)")
                 sid = m.group(1)
@@ -182,8 +183,8 @@ class _Reader:
                 current, has_action, targets = expected, False, set()
                 state_rewards[current] = (k, self.rewards(k, m.group(2), allow_labels=True))
                 continue
-            m = _ACTION.fullmatch(ln)
-            if m and ln.startswith("action "):
+            m = _ACTION.fullmatch(ln) if ln.startswith("action ") else None
+            if m:
                 if current < 0:
                     raise self.error(k, "an action before the first state")
                 if has_action:
@@ -194,21 +195,24 @@ class _Reader:
             if ":" in ln:
                 if not has_action:
                     raise self.error(k, "a transition before the state's action line")
-                target, val = (part.strip() for part in ln.split(":", 1))
+                target, _, val = ln.partition(":")
+                target = target.rstrip()
                 if not ascii_digits(target) or int(target) >= n:
                     raise self.error(k, f"transition target {target[:20]!r} is not a state in 0..{n - 1}")
                 j = int(target)
                 if j in targets:
                     raise self.error(k, f"state {current} lists target {j} twice")
                 targets.add(j)
-                edges.append((current, j, value(val, k, f"the probability {current} -> {j}")))
+                rows[current].append((j, value(val.strip(), k, f"the probability {current} -> {j}")))
                 continue
             raise self.error(k, f"cannot read {ln[:60]!r} (expected 'state ...', 'action ...' or 'target : value')")
         if current + 1 != n:
             raise self.error(None, f"@nr_states is {n} but the model lists {current + 1} state(s)")
         if not has_action:
             raise self.error(None, f"state {current} has no action (a DTMC state has exactly one)")
-        return edges, state_rewards, action_rewards
+        for row in rows:
+            row.sort(key=_column)
+        return rows, state_rewards, action_rewards
 
     def rewards(self, k: int, rest: str, *, allow_labels: bool) -> list[str]:
         if rest.startswith("{"):
@@ -252,12 +256,12 @@ def read_drn(text: str, *, source: str = "<drn>", reward_model: str | int | None
     """
     rd = _Reader(text, source)
     head = rd.header()
-    n, params = head["n"], head["params"]
+    n = head["n"]
     if n > len(rd.lines) - rd.pos:  # bounded work: every state needs its own lines, so n cannot exceed them
         raise rd.error(head["@nr_states"][0], f"@nr_states is {n}, but the file has only {len(rd.lines) - rd.pos} lines after @model")
     field = _parameter_field(rd, head)
     value = _value_reader(rd, field, head["placeholders"])
-    edges, state_rw, action_rw = rd.states(n, value)
+    rows, state_rw, action_rw = rd.states(n, value)
     count = max([len(head["reward_names"])] + [len(x) for _, x in state_rw] + [len(x) for _, x in action_rw])
     names = head["reward_names"] + [f"rew{i}" for i in range(len(head["reward_names"]), count)]
     pick = _pick_reward_model(rd, names, reward_model)
@@ -271,12 +275,16 @@ def read_drn(text: str, *, source: str = "<drn>", reward_model: str | int | None
     chain: Chain
     with naming(source):
         if field is not None:
-            chain = ParametricChain.from_edges(n, edges, r, params=params)
+            chain = ParametricChain.from_rows(rows, r, field=field)
         else:
-            chain = MarkovRewardProcess.from_edges(n, edges, r)
+            chain = MarkovRewardProcess.from_edges(n, [(i, j, q) for i, row in enumerate(rows) for j, q in row], r)
     if pick is None:
         chain.notes = chain.notes + ("the DRN file has no rewards: r = 0",)
     return note_decimals(chain, [text])
+
+
+def _column(entry: tuple[int, Any]) -> int:
+    return entry[0]
 
 
 def _parameter_field(rd: _Reader, head: dict[str, Any]) -> RationalFunctionField | None:
@@ -296,25 +304,34 @@ def _value_reader(rd: _Reader, field: RationalFunctionField | None, placeholders
     """``value(raw, line, what)``: one probability or reward of the file, placeholders ``$name``
     resolved, as an exact number (or an element of ``field`` when the file has parameters)."""
 
+    parsed: dict[str, Any] = {}  # DRN files repeat a few expressions on thousands of lines: each parsed once
+
     def value(raw: str, k: int, what: str) -> Any:
+        hit = parsed.get(raw)
+        if hit is not None:
+            return hit
         text_ = raw.strip()
+        x: Any
         if text_.startswith("$"):
             if text_[1:] not in placeholders:
                 raise rd.error(k, f"placeholder {text_} is not defined in @placeholders")
             text_ = placeholders[text_[1:]]
         if field is not None:
             try:
-                return field.convert(text_, what)
+                x = field.convert(text_, what)
             except ExactpteError as e:
                 raise rd.error(k, str(e)) from None
-        try:
-            q = parse_number(text_)
-        except ExactpteError as e:
-            raise rd.error(k, f"{what}: {e}") from None
-        if q is None:
-            raise rd.error(k, f"{what} is {text_[:40]!r}, not an exact number"
-                              + (" (a file with parameters declares them in @parameters)" if re.search(r"[A-Za-z_]", text_) else ""))
-        return q
+        else:
+            try:
+                x = parse_number(text_)
+            except ExactpteError as e:
+                raise rd.error(k, f"{what}: {e}") from None
+            if x is None:
+                raise rd.error(k, f"{what} is {text_[:40]!r}, not an exact number"
+                                  + (" (a file with parameters declares them in @parameters)" if re.search(r"[A-Za-z_]", text_) else ""))
+        if len(parsed) < 65_536:  # values are immutable: one object serves every line that repeats the text
+            parsed[raw] = x
+        return x
 
     return value
 

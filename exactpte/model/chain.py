@@ -626,17 +626,19 @@ def validated_rows(
     cols: list[tuple[int, ...]] = []
     vals: list[tuple[Any, ...]] = []
     one = field.one
+    checked: set[int] = set()  # ids of entries found not negative: a file's repeated entry is one object
     for i, row in enumerate(rows):
         c, v = [], []
         total = field.zero
         for j, q in row:
             if q == 0:
                 continue
-            if field.is_negative(q):
+            if id(q) not in checked and field.is_negative(q):
                 raise NegativeEntryError(
                     f"P[{i}][{j}] is {field.to_text(q)}, "
                     + ("which is negative for every value of the parameters" if field.is_parametric and not field.is_constant(q)
                        else "expected a probability >= 0"))
+            checked.add(id(q))
             c.append(j)
             v.append(q)
             total = total + q

@@ -29,6 +29,7 @@ from exactpte.model.chain import Chain, MarkovRewardProcess
 from exactpte.numbers.arrays import check_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
 from exactpte.errors import GenericRegionError, SymbolicEntryError
 from exactpte.fields import RationalFunction, RationalFunctionField
+from exactpte.fields.printing import signature
 from exactpte.fields.region import simplest_region, vanishes_in_region
 
 __all__ = ["ParametricChain", "parameter_field"]
@@ -92,6 +93,28 @@ class ParametricChain(Chain):
         F = self._start(params, labels)
         self.n = n
         self._set_rows(sparse_from_edges(n, edges, F.convert), identically=True)
+        self._finish(r)
+        return self
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[Sequence[tuple[int, Any]]], r: Sequence[Any], *, field: RationalFunctionField,
+                  labels: Sequence[str] | None = None) -> "ParametricChain":
+        """Build from sparse rows ``rows[i] = [(j, P[i][j]), ...]`` (columns increasing, each once) whose
+        entries are already elements of ``field``, as a file reader holds them: nothing is converted
+        again, and an entry repeated as one object is checked once.  Rows are validated as everywhere.
+
+        Examples
+        --------
+        >>> F = parameter_field(["p"])
+        >>> p = F.variable("p")
+        >>> m = ParametricChain.from_rows([[(0, 1 - p), (1, p)], [(0, F.one)]], [F.one, F.zero], field=F)
+        >>> m.field is F, [str(e) for _, e in m.row(0)]
+        (True, ['1 - p', 'p'])
+        """
+        self = cls.__new__(cls)
+        self.field, self.params, self._labels_in = field, field.params, labels
+        self.n = len(rows)
+        self._set_rows(rows, identically=True)
         self._finish(r)
         return self
 
@@ -190,14 +213,14 @@ class ParametricChain(Chain):
         """
         F, entries = self.field, self._varying_entries()
         seen: dict[str, bool] = {}
-        factored: dict[tuple[int, ...], list[Any]] = {}  # denominators factored once each (outputs share a few)
+        met: dict[tuple[Any, ...], list[Any]] = {}  # outputs share a few denominators: each factored once
         for x in values:
             if x.den.is_constant():
                 continue
-            bucket = factored.setdefault((len(x.den), *map(int, x.den.degrees())), [])
-            if any(x.den == d for d in bucket):
+            same = met.setdefault(signature(x.den), [])
+            if any(d is x.den or d == x.den for d in same):
                 continue
-            bucket.append(x.den)
+            same.append(x.den)
             for g in F.irreducible_factors(x.den):
                 text = F.poly_text(g)
                 if text not in seen:

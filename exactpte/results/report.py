@@ -11,6 +11,7 @@ Every number is printed through the field (``field.to_text`` / ``field.to_latex`
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from exactpte.results.factored import DenominatorNames
@@ -92,8 +93,12 @@ def _params(dec: Decomposed) -> list[str]:
     return list(dec.chain.params) if isinstance(dec.chain, ParametricChain) else []
 
 
+KeyProgress = Callable[[int, int], None]
+"""``progress(done, total)``: called by :func:`to_dict` and :func:`to_json` as each quantity is written."""
+
+
 def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_times: bool = False,
-            only: Only = None, factored: bool = False) -> dict[str, Any]:
+            only: Only = None, factored: bool = False, progress: KeyProgress | None = None) -> dict[str, Any]:
     """The JSON contract as a dict (numbers as text, states 0-based); see ``docs/json-contract.md``.
 
     ``only`` (names from :data:`QUANTITY_KEYS`, or ``"rho,h"``) keeps the structure keys and
@@ -130,25 +135,35 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
         else:
             out[key] = [s(row) for row in getattr(dec, key)] if key in NESTED else s(getattr(dec, key))
 
+    done = 0
+    def step(key: str) -> None:  # a key written, and the progress told
+        nonlocal done
+        put(key)
+        done += 1
+        if progress is not None:
+            progress(done, len(keys))
+
     for key in keys:
         if key not in ("P_inf", "hitting_times"):
-            put(key)
+            step(key)
     if dec.field.is_parametric:
         out["params"] = _params(dec)
         out["assumptions"] = assumptions(dec, only=only)
     for key in keys:
         if key in ("P_inf", "hitting_times"):
-            put(key)
+            step(key)
     if names is not None:
         out["denominators"] = names.table
     return out
 
 
 def to_json(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_times: bool = False,
-            indent: int | None = None, only: Only = None, factored: bool = False) -> str:
-    """JSON text of :func:`to_dict`; canonical, so two runs compare with ``==``."""
+            indent: int | None = None, only: Only = None, factored: bool = False,
+            progress: KeyProgress | None = None) -> str:
+    """JSON text of :func:`to_dict`; canonical, so two runs compare with ``==`` (``progress(done, total)`` is
+    called as each key is written)."""
     return json.dumps(to_dict(dec, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only,
-                              factored=factored), indent=indent)
+                              factored=factored, progress=progress), indent=indent)
 
 
 def table(dec: Decomposed) -> str:
