@@ -121,10 +121,10 @@ def simplest_region(F: RationalFunctionField, entries: Sequence[RationalFunction
     point = sample_point(F, entries, neqs)
     if point is None:
         return None
-    signs: list = []
-    nonzero: list = [g for f in neqs for g in F.irreducible_factors(f)]
+    signs: list[flint.fmpz_mpoly] = []
+    nonzero: list[flint.fmpz_mpoly] = [g for f in neqs for g in F.irreducible_factors(f)]
     for e in entries:
-        odd: list = []
+        odd: list[flint.fmpz_mpoly] = []
         for poly in (e.num, e.den):
             for g, m in polynomials.factor(poly)[1]:
                 if not g.is_constant():
@@ -138,7 +138,7 @@ def simplest_region(F: RationalFunctionField, entries: Sequence[RationalFunction
     return tuple(_region_text(F, signs, [g for g in nonzero if g not in signs and -g not in signs]))
 
 
-def _region_text(F: RationalFunctionField, positive: list, nonzero: list) -> list[str]:
+def _region_text(F: RationalFunctionField, positive: list[flint.fmpz_mpoly], nonzero: list[flint.fmpz_mpoly]) -> list[str]:
     """``g > 0`` for each of ``positive`` (intervals for linear ones in one parameter), ``g != 0`` for the rest."""
     lo: dict[int, flint.fmpq] = {}
     hi: dict[int, flint.fmpq] = {}
@@ -165,7 +165,7 @@ def _region_text(F: RationalFunctionField, positive: list, nonzero: list) -> lis
             out.append(f"{name} > {lo[k]}")
         elif k in hi:
             out.append(f"{name} < {hi[k]}")
-    seen: list = []
+    seen: list[flint.fmpz_mpoly] = []
     for g in nonzero:
         if g not in seen:
             seen.append(g)
