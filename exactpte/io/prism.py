@@ -23,6 +23,8 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+
 import flint
 
 from exactpte.numbers.scalars import parse_number
@@ -47,7 +49,7 @@ def to_prism(chain: MarkovRewardProcess, *, numbers: str = "fraction", flavour: 
         raise UsageError("PRISM explicit files hold numbers; write a parametric chain with to_drn or as a JSON chain file")
     if numbers not in ("fraction", "float"):
         raise UsageError(f"numbers must be 'fraction' or 'float', got {numbers!r}")
-    num = (lambda q: str(q)) if numbers == "fraction" else (lambda q: repr(to_float(q)))
+    num: Callable[[flint.fmpq], str] = (lambda q: str(q)) if numbers == "fraction" else (lambda q: repr(to_float(q)))
     if flavour not in ("prism", "storm"):
         raise UsageError(f"flavour must be 'prism' or 'storm', got {flavour!r}")
     head = f"{chain.n} {chain.nnz}" if flavour == "prism" else "dtmc"
