@@ -96,7 +96,7 @@ class _Reader:
         return None
 
     # -- header -------------------------------------------------------------------------
-    def header(self) -> dict:
+    def header(self) -> dict[str, Any]:
         head: dict[str, Any] = {"placeholders": {}}
         while True:
             item = self.next_content()
@@ -159,7 +159,8 @@ class _Reader:
         return head
 
     # -- states ---------------------------------------------------------------------------
-    def states(self, n: int, value) -> tuple[list[list[tuple[int, Any]]], list[tuple[int, list]], list[tuple[int, list]]]:
+    def states(self, n: int, value: Callable[[str, int, str], Any]
+               ) -> tuple[list[list[tuple[int, Any]]], list[tuple[int, list[str]]], list[tuple[int, list[str]]]]:
         """Rows ``[(j, value), ...]`` (columns increasing), and per state ``(line, raw reward strings)`` of
         its state and its action."""
         rows: list[list[tuple[int, Any]]] = [[] for _ in range(n)]
