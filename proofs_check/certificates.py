@@ -21,6 +21,7 @@ from typing import cast
 
 import flint
 import numpy as np
+from numpy.typing import NDArray
 
 from .floats import nearest_float
 from .linalg import cyclotomic_part, identity, integer_poly, pivot_columns
@@ -69,7 +70,7 @@ def quotient_charpolys(P: flint.fmpq_mat, K: flint.fmpq_mat,
         return None, None
     restricted = A.charpoly()
     quotient, rem = divmod(whole, restricted)
-    if rem != 0:  # pragma: no cover - impossible for an invariant subspace
+    if not rem.is_zero():  # pragma: no cover - impossible for an invariant subspace
         return None, None
     return restricted, quotient
 
@@ -241,12 +242,12 @@ def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40) -> flint.fmpq
     return None
 
 
-def _float_mul(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
-    return np.asarray(X, dtype=float) @ np.asarray(Y, dtype=float)
+def _float_mul(X: np.ndarray, Y: np.ndarray) -> NDArray[np.float64]:
+    return np.asarray(X, dtype=np.float64) @ np.asarray(Y, dtype=np.float64)
 
 
-def _transpose(X: np.ndarray) -> np.ndarray:
-    return np.asarray(X, dtype=float).T
+def _transpose(X: np.ndarray) -> NDArray[np.float64]:
+    return np.transpose(np.asarray(X, dtype=np.float64))
 
 
 def stein_solution(B: flint.fmpq_mat) -> flint.fmpq_mat | None:
