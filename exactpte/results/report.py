@@ -11,7 +11,7 @@ Every number is printed through the field (``field.to_text`` / ``field.to_latex`
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from exactpte.results.factored import DenominatorNames
@@ -121,7 +121,7 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
         keys = [k for k in QUANTITY_KEYS if k in only]
     names = DenominatorNames(dec.field) if factored else None  # the factored form's hook
     text = names if names is not None else dec.field.to_text
-    s = lambda v: [text(x) for x in v]
+    s: Callable[[Iterable[Any]], list[str]] = lambda v: [text(x) for x in v]
     out: dict[str, Any] = {"format": FORMAT, **structure_dict(dec)}
     def put(key: str) -> None:
         if key == "basis":  # from the sparse rows: a zero's text once, not once an entry (10^7 entries at n = 8,607)
@@ -188,7 +188,7 @@ def table(dec: Decomposed) -> str:
         values = (dec.chain.r[s], dec.g_star[s], dec.v_star[s], dec.rho[s], dec.h[s], dec.psi[s])
         rows.append([dec.chain.label(s), where] + [text(x) for x in values])
     widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(head)]
-    line = lambda cells: "  ".join(c.rjust(w) for c, w in zip(cells, widths)).rstrip()
+    line: Callable[[Sequence[str]], str] = lambda cells: "  ".join(c.rjust(w) for c, w in zip(cells, widths)).rstrip()
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
