@@ -12,7 +12,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from exactpte.cli.float_route import float_route, load_float_chain, suggestion
 from exactpte.errors import ExactpteError, NegativeEntryError, RowSumError, UsageError
@@ -25,7 +25,7 @@ __all__ = ["ArgumentParser", "add_chain_options", "add_command", "load_chain", "
 
 
 # -- option types: each names the rule it enforces -------------------------------------------------
-def _integer_at_least(minimum: int, what: str):
+def _integer_at_least(minimum: int, what: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -71,7 +71,7 @@ def figure_size(text: str) -> tuple[float, float]:
 class ArgumentParser(argparse.ArgumentParser):
     """argparse, but a usage error exits 2 with one line and no usage dump."""
 
-    def error(self, message: str):  # noqa: D401 - argparse's signature
+    def error(self, message: str) -> NoReturn:  # noqa: D401 - argparse's signature
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 

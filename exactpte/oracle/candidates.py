@@ -27,7 +27,7 @@ from exactpte.results.factored import expand
 __all__ = ["load_candidate"]
 
 
-def load_candidate(path: str | os.PathLike) -> dict[str, Any]:
+def load_candidate(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The candidate's quantities as a dict (keys as in the JSON contract).
 
     Raises
@@ -86,7 +86,7 @@ def _csv(text: str, path: str) -> dict[str, Any]:
         if h != "state" and ALIASES.get(h, native.get(h, h)) not in per_state:
             raise CandidateError(f"{path}: line {lines[0][0]}: column {h!r} is not a per-state quantity "
                                  f"(state, {', '.join((*VECTOR_KEYS, *EXTRA_STATE_KEYS))})")
-    cols: dict[str, list] = {h: [] for h in head}
+    cols: dict[str, list[str]] = {h: [] for h in head}
     for k, ln in lines[1:]:
         cells = [c.strip() for c in ln.split(",")]
         if len(cells) != len(head):
