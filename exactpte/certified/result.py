@@ -223,5 +223,5 @@ class CertifiedDecomposition(StructureShortcuts):
 if TYPE_CHECKING:  # pragma: no cover - mypy checks that the certified result has the shared interface
     from exactpte.results.decomposition import Result
 
-    def _conforms(cert: CertifiedDecomposition) -> Result:
+    def _conforms(cert: CertifiedDecomposition) -> Result[Interval]:
         return cert

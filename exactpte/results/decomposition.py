@@ -478,5 +478,5 @@ def decompose(chain: Chain, *, anchors: AnchorSpec = None) -> Decomposition:
 
 
 if TYPE_CHECKING:  # pragma: no cover - mypy checks that the exact result has the shared interface
-    def _conforms(dec: Decomposition) -> Result:
+    def _conforms(dec: Decomposition) -> Result[Any]:  # elements of its field: fmpq or a rational function
         return dec
