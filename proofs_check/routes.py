@@ -203,7 +203,7 @@ class Routes:
         K = self.K
         return K * (K.transpose() * K).inv() * K.transpose() if K.ncols() else flint.fmpq_mat(self.n, self.n)
 
-    def in_K(self, v: Sequence) -> bool:
+    def in_K(self, v: Sequence[flint.fmpq | int]) -> bool:
         """Whether ``v`` lies in ``K(P)``: exactly when the orthogonal projector onto ``span K`` fixes it
         (as :func:`~proofs_check.linalg.in_span` with the basis ``K``, by one product instead of a rank)."""
         x = flint.fmpq_mat(self.n, 1, list(v))

@@ -55,6 +55,9 @@ WeightEstimator: TypeAlias = Callable[[GenerativeModel, LearnedStructure, int, n
 """``(model, learned structure, M, rng) -> b̂`` (:func:`exactpte.estimator.estimate_weights` or a stand-in)."""
 Learner: TypeAlias = Callable[[GenerativeModel, int, np.random.Generator], LearnedStructure]
 """``(model, K, rng) -> learned structure`` (:func:`exactpte.estimator.learn_structure` or a stand-in)."""
+StructureKey: TypeAlias = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...]]
+"""``(classes, periods, cyclic classes)``: states as ints, classes by smallest state (the canonical order)."""
+
 
 __all__ = [
     "ALPHA",
@@ -131,7 +134,7 @@ class Reference:
     P: np.ndarray
     r: np.ndarray
     support: tuple[tuple[int, ...], ...]
-    structure: tuple  # (classes, periods, cyclic classes), canonical order
+    structure: StructureKey
     anchors: tuple[int, ...]
     transient: tuple[int, ...]
     basis: np.ndarray  # n x N, b_{i,k} in the anchors' order
