@@ -298,7 +298,7 @@ def load_result(path: str, n: int) -> Claimed:
     return from_json_dict(data, n)
 
 
-def _written_out(data: dict, path: str) -> dict:
+def _written_out(data: dict[str, Any], path: str) -> dict[str, Any]:
     """A result in the factored form (``exactpte decompose --json --factored``: ``"denominators": {"D1": "4250"}``,
     entries ``"3/D1"``) with each name replaced by its integer denominator; any other result as it is.  A name not
     defined, or defined as anything but a positive integer, is refused (a rational result names integers only)."""
@@ -307,11 +307,12 @@ def _written_out(data: dict, path: str) -> dict:
         return data
     if not isinstance(names, dict) or not all(isinstance(v, str) and re.fullmatch(r"[1-9][0-9]*", v) for v in names.values()):
         raise ChainFileError(f"{path}: 'denominators' must map names (D1, ...) to positive integers as text")
+    denominators: dict[str, str] = names  # JSON keys are text; every value was just checked to be text
 
-    def entry(m: re.Match) -> str:
-        if m[1] not in names:
+    def entry(m: re.Match[str]) -> str:
+        if m[1] not in denominators:
             raise ChainFileError(f"{path}: the denominator {m[1]} is used but not defined in 'denominators'")
-        return "/" + names[m[1]]
+        return "/" + denominators[m[1]]
 
     def walk(x: object) -> object:
         return re.sub(r"/(D[0-9]+)$", entry, x) if isinstance(x, str) else [walk(y) for y in x] if isinstance(x, list) else x
