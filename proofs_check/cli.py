@@ -297,7 +297,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     return 0 if report.failed == 0 else 1
 
 
-def _verify(args) -> int:
+def _verify(args: argparse.Namespace) -> int:
     """``proofs-check verify``: a JSON chain goes to the trusted file's own reader; other formats are read by exactpte
     here, outside the trusted file, and handed over as the plain JSON chain dict."""
     from . import verify as trusted
