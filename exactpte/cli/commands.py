@@ -18,7 +18,8 @@ from exactpte.cli.float_route import add_float_options, float_route
 from exactpte.errors import UsageError
 
 if TYPE_CHECKING:  # the CLI imports the chain machinery only when a command runs (start-up time)
-    pass
+    from exactpte.model.chain import Chain
+    from exactpte.results.decomposition import Decomposition
 
 from exactpte.cli.options import (
     ArgumentParser,
@@ -149,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_guarded("exactpte", lambda: _dispatch(args))
 
 
-def _dispatch(args) -> int:
+def _dispatch(args: argparse.Namespace) -> int:
     out = sys.stdout
     if args.command == "examples":
         from exactpte.model.examples import EXAMPLES
@@ -315,7 +316,7 @@ def _quantities_printed(args: argparse.Namespace) -> tuple[str, ...]:
     return TABLE_QUANTITIES
 
 
-def _compute(dec, names: Sequence[str], *, enabled: bool) -> None:
+def _compute(dec: Decomposition, names: Sequence[str], *, enabled: bool) -> None:
     """Compute ``names`` one by one (each cached on ``dec``), with a progress report per quantity."""
     if not enabled:
         return
@@ -329,7 +330,7 @@ def _compute(dec, names: Sequence[str], *, enabled: bool) -> None:
     bar.close()
 
 
-def _refuse(used: dict[str, bool], options, why: str) -> None:
+def _refuse(used: dict[str, bool], options: Sequence[str], why: str) -> None:
     """A :class:`~exactpte.errors.UsageError` naming the first of ``options`` that was given."""
     for opt in options:
         if used[opt]:
@@ -340,7 +341,7 @@ EXACT_CHECK_LIMIT = 5000
 """``exactpte check`` judges against certified enclosures past this many states (``--arithmetic auto``)."""
 
 
-def _check(args, out) -> int:
+def _check(args: argparse.Namespace, out: TextIO) -> int:
     import json
 
     from exactpte.oracle.candidates import load_candidate
@@ -377,14 +378,17 @@ def _check(args, out) -> int:
     return 0 if report.ok else 1
 
 
-def _estimate(chain, args, out) -> int:
+def _estimate(chain: Chain, args: argparse.Namespace, out: TextIO) -> int:
     import json
 
     from exactpte.estimator import estimate, metrics, truth_of
+    from exactpte.model.chain import MarkovRewardProcess
     from exactpte.progress import Progress
 
     if chain.field.is_parametric:
         raise UsageError("the estimator samples a rational chain; substitute a parameter point first")
+    if not isinstance(chain, MarkovRewardProcess):  # the loaders give one for every rational file; estimate() dispatches on it
+        raise UsageError(f"the estimator samples a MarkovRewardProcess, got a {type(chain).__name__}")
     bar = Progress("projected SA", enabled=not args.quiet)
     truth = truth_of(chain)
     est = estimate(chain, K=args.K, M=args.M, T=args.T, J=args.J, seed=args.seed, truth=truth, progress=bar.update)
