@@ -40,6 +40,7 @@ from exactpte import MarkovRewardProcess
 from exactpte.errors import RouteTooLargeError
 
 from .graph import SupportGraph
+from .linalg import Exact
 
 __all__ = ["BlockRoutes", "BLOCK_LIMIT"]
 
@@ -152,7 +153,7 @@ class BlockRoutes:
                 M[s, j] = v
         return M
 
-    def matvec(self, x: list) -> list:
+    def matvec(self, x: Sequence[Exact]) -> list[flint.fmpq]:
         """``P x`` exactly: ``x`` over one common denominator ``L``, integer row products (in C when ``P`` is dense
         enough), each row's result ``/ (den_s L)``; no rational arithmetic inside a dot product."""
         if not self.n:
@@ -175,7 +176,7 @@ class BlockRoutes:
 
     # -- closed classes -------------------------------------------------------------------------------------
     @cached_property
-    def stationary(self) -> list[list]:
+    def stationary(self) -> list[list[flint.fmpq]]:
         """Stationary distribution of every closed class (aligned with ``classes``)."""
         out = []
         for c in self.classes:
@@ -196,12 +197,14 @@ class BlockRoutes:
         return out
 
     @cached_property
-    def class_gain(self) -> list:
+    def class_gain(self) -> list[flint.fmpq]:
         """``γ_i = π_i · r`` for every closed class."""
         r = self.chain.r
         return [sum((p * r[s] for s, p in zip(c, pi)), ZERO) for c, pi in zip(self.classes, self.stationary)]
 
-    def _extend(self, blocks: Sequence[Sequence[int]], x: list, base: Callable[[int], flint.fmpq], what: str) -> list:
+    def _extend(
+        self, blocks: Sequence[Sequence[int]], x: list[flint.fmpq | None], base: Callable[[int], flint.fmpq], what: str
+    ) -> list[flint.fmpq]:
         """Fill ``x`` on ``blocks`` (downstream first) from ``x(s) = base(s) + Σ_j P(s, j) x(j)``, one dense
         solve per block; ``x`` is read on every state the blocks lead to (``ZeroDivisionError`` when a
         block is singular)."""
@@ -218,14 +221,18 @@ class BlockRoutes:
                     if j in pos:
                         A[a, pos[j]] -= q
                     else:
-                        acc += q * x[j]
+                        xj = x[j]
+                        assert xj is not None, "blocks are solved downstream first: x is known where a block leads"
+                        acc += q * xj
                 rhs[a, 0] = acc
             for s, v in zip(block, _solve(A, rhs).entries()):
                 x[s] = v
-        return x
+        filled = [v for v in x if v is not None]
+        assert len(filled) == len(x), "the blocks and the states given in x cover every state"
+        return filled
 
     @cached_property
-    def rho(self) -> list:
+    def rho(self) -> list[flint.fmpq]:
         """``ρ = P∞ r``."""
         x: list[flint.fmpq | None] = [None] * self.n
         for c, g in zip(self.classes, self.class_gain):
@@ -234,7 +241,7 @@ class BlockRoutes:
         return self._extend(self.transient_blocks, x, lambda s: ZERO, "a transient block")
 
     @cached_property
-    def h(self) -> list:
+    def h(self) -> list[flint.fmpq]:
         """The bias from the deviation matrix, class by class, then the transient blocks."""
         x: list[flint.fmpq | None] = [None] * self.n
         r = self.chain.r
@@ -320,10 +327,10 @@ class BlockRoutes:
         return self.basis_transient[ik].get(s, ZERO)
 
     @cached_property
-    def _basis_columns(self) -> dict:
+    def _basis_columns(self) -> dict[tuple[int, int], list[flint.fmpq]]:
         return {}
 
-    def basis_column(self, ik: tuple[int, int]) -> list:
+    def basis_column(self, ik: tuple[int, int]) -> list[flint.fmpq]:
         """``b_{i,k}`` as a dense list over the states (built on demand, kept)."""
         cache = self._basis_columns
         if ik not in cache:
@@ -347,7 +354,7 @@ class BlockRoutes:
                 rows[s][i] = rows[s].get(i, ZERO) + v
         return rows
 
-    def hitting_cost(self, A: set[int], f: Callable[[int], flint.fmpq]) -> list | None:
+    def hitting_cost(self, A: set[int], f: Callable[[int], flint.fmpq]) -> list[flint.fmpq] | None:
         """``x = 0`` on ``A``, ``x(s) = f(s) + Σ_j P(s, j) x(j)`` elsewhere: the expected sum of ``f`` before
         hitting ``A``, solved on the strongly connected blocks of the graph without ``A``, downstream first
         (``None`` when a block is singular: ``A`` is not reached almost surely)."""
@@ -356,11 +363,12 @@ class BlockRoutes:
         sub = SupportGraph([[index[j] for j in self.rows[s] if j in index] for s in rest])
         blocks = [[rest[a] for a in comp] for comp in sub.components]  # Tarjan: downstream first
         try:
-            return self._extend(blocks, [ZERO] * self.n, f, "a hitting-cost block")
+            start: list[flint.fmpq | None] = [ZERO] * self.n
+            return self._extend(blocks, start, f, "a hitting-cost block")
         except ZeroDivisionError:
             return None
 
-    def P_inf_apply(self, x: list) -> list:
+    def P_inf_apply(self, x: Sequence[Exact]) -> list[flint.fmpq]:
         """``P∞ x = Σ_i α_i (π_i · x)`` (factored: no n x n matrix)."""
         means = [sum((p * x[s] for s, p in zip(c, pi)), ZERO) for c, pi in zip(self.classes, self.stationary)]
         return [sum((a * means[i] for i, a in row.items()), ZERO) for row in self.absorption_rows]

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TypeAlias
 
 import flint
 
+Exact: TypeAlias = "flint.fmpq | flint.fmpz | int"
+"""An exact rational entry of a vector (``fmpq_mat`` accepts all three)."""
+
 __all__ = [
+    "Exact",
     "col",
     "vec",
     "matvec",
@@ -107,7 +112,7 @@ def pivot_columns(R: flint.fmpq_mat, rank_: int) -> list[int]:
     return pivots
 
 
-def mat_poly(coeffs: Sequence, A: flint.fmpq_mat) -> flint.fmpq_mat:
+def mat_poly(coeffs: Sequence[Exact], A: flint.fmpq_mat) -> flint.fmpq_mat:
     """``c_0 I + c_1 A + ... + c_k A^k`` by Horner's rule (``coeffs`` lowest degree first)."""
     n = A.nrows()
     out = flint.fmpq_mat(n, n)
@@ -117,12 +122,12 @@ def mat_poly(coeffs: Sequence, A: flint.fmpq_mat) -> flint.fmpq_mat:
     return out
 
 
-def column(M: flint.fmpq_mat, j: int) -> list:
+def column(M: flint.fmpq_mat, j: int) -> list[flint.fmpq]:
     """Column ``j`` as a list."""
     return [M[i, j] for i in range(M.nrows())]
 
 
-def columns_to_mat(cols: Sequence[Sequence], n: int) -> flint.fmpq_mat:
+def columns_to_mat(cols: Sequence[Sequence[Exact]], n: int) -> flint.fmpq_mat:
     """An ``n x len(cols)`` matrix with the given columns."""
     M = flint.fmpq_mat(n, len(cols))
     for j, col in enumerate(cols):
@@ -169,22 +174,22 @@ def integer_poly(poly: "flint.fmpq_poly | flint.fmpz_poly") -> flint.fmpz_poly:
     return flint.fmpz_poly([int(c * d) for c in poly.coeffs()])
 
 
-def col(v: Sequence) -> flint.fmpq_mat:
+def col(v: Sequence[Exact]) -> flint.fmpq_mat:
     """A vector as an ``n x 1`` matrix."""
     return flint.fmpq_mat(len(v), 1, list(v))
 
 
-def vec(M: flint.fmpq_mat) -> list:
+def vec(M: flint.fmpq_mat) -> list[flint.fmpq]:
     """The first column of a matrix as a list."""
     return [M[i, 0] for i in range(M.nrows())]
 
 
-def matvec(P: flint.fmpq_mat, v: Sequence) -> list:
+def matvec(P: flint.fmpq_mat, v: Sequence[Exact]) -> list[flint.fmpq]:
     """``P v`` as a list."""
     return vec(P * col(v))
 
 
-def in_span(basis: flint.fmpq_mat, v: Sequence) -> bool:
+def in_span(basis: flint.fmpq_mat, v: Sequence[Exact]) -> bool:
     """Whether ``v`` lies in the column span of ``basis`` (exact ranks)."""
     if basis.ncols() == 0:
         return all(x == 0 for x in v)
@@ -220,7 +225,7 @@ def random_integers(rng: random.Random, low: int, high: int, k: int) -> list[int
     return [rng.choice(values) for _ in range(k)]
 
 
-def norm_inf(v: Sequence) -> flint.fmpq:
+def norm_inf(v: Sequence[flint.fmpq]) -> flint.fmpq:
     """``max |v_s|`` (0 for an empty vector)."""
     return max(map(abs, v), default=flint.fmpq(0))
 

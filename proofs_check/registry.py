@@ -15,10 +15,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
+import flint
+
 from exactpte import MarkovRewardProcess
 from exactpte.errors import UnknownNameError
 
-from .claimed import Claimed
+from .claimed import Claimed, Exact
 from .routes import Routes, RouteTooLargeError
 from .strength import Strength
 
@@ -89,6 +91,12 @@ Outcome: TypeAlias = "str | None | NotApplicable | Held"
 """What a check returns: ``None`` (the identity holds), a :class:`Held` (it holds, with a note), a string naming
 what fails, or a :class:`NotApplicable`."""
 
+LearnedBasis: TypeAlias = "Sequence[Sequence[flint.fmpq]]"
+"""A learned basis ``b^``: one row per state, one exact entry per anchor (rows on the simplex for the lemmas)."""
+
+PiHat: TypeAlias = "Callable[[Sequence[Exact]], Sequence[flint.fmpq]]"
+"""An implementation of ``v -> Pi^ v`` on exact vectors."""
+
 
 @dataclass
 class Context:
@@ -100,8 +108,8 @@ class Context:
     claimed: Claimed
     routes: Routes
     seed: int = 0
-    bhat: list | None = None
-    apply_pihat: Callable | None = None
+    bhat: LearnedBasis | None = None
+    apply_pihat: PiHat | None = None
     _blocks: BlockRoutes | None = None
     _shared: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -110,7 +118,8 @@ class Context:
         same claim (the context's claim and chain never change, so every check sees the same value)."""
         if key not in self._shared:
             self._shared[key] = build()
-        return self._shared[key]
+        value: T = self._shared[key]  # what build() returned under this key (one key, one build)
+        return value
 
     def rng(self, key: str) -> random.Random:
         """A random source for one check, seeded by the context's seed and the check's own key."""
@@ -241,12 +250,12 @@ def block_route(key: str) -> Callable[[CheckFunc], CheckFunc]:
     return deco
 
 
-def diff_states(got: Sequence, expected: Sequence) -> list[int]:
+def diff_states(got: Sequence[object], expected: Sequence[object]) -> list[int]:
     """States where two vectors differ."""
     return [s for s, (a, b) in enumerate(zip(got, expected)) if a != b]
 
 
-def mismatch(name: str, got: Sequence, expected: Sequence, route: str) -> str | None:
+def mismatch(name: str, got: Sequence[object], expected: Sequence[object], route: str) -> str | None:
     """``None`` when ``got == expected`` entrywise, else a message naming the states that differ."""
     if len(got) != len(expected):
         return f"{name} has length {len(got)}, expected {len(expected)}"
@@ -285,8 +294,8 @@ def run_checks(
     only: Sequence[str] | None = None,
     seed: int = 0,
     routes: Routes | None = None,
-    bhat: list | None = None,
-    apply_pihat: Callable | None = None,
+    bhat: LearnedBasis | None = None,
+    apply_pihat: PiHat | None = None,
     max_dense: int | None = None,
 ) -> list[Verdict]:
     """Run the checks (all, or ``only``) on one chain and claimed decomposition.

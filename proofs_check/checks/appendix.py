@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from math import lcm
 
 import flint
 
 from ..linalg import matvec, nullspace, norm_inf, random_vector, rank, rank_lower_bound, same_span
-from ..registry import Context, NotApplicable, NotClaimed, Outcome, check, few, mismatch
+from ..registry import Context, NotApplicable, NotClaimed, Outcome, PiHat, check, few, mismatch
 from .decomposition import random_projection
 
 
@@ -69,11 +69,11 @@ def projection_problem(ctx: Context) -> str | None:
     return None
 
 
-def _unit(n: int, s: int) -> list:
+def _unit(n: int, s: int) -> list[flint.fmpq]:
     return [flint.fmpq(int(t == s)) for t in range(n)]
 
 
-def quotient_class_problem(ctx: Context, in_K: Callable[[list], bool]) -> str | None:
+def quotient_class_problem(ctx: Context, in_K: Callable[[list[flint.fmpq]], bool]) -> str | None:
     """``v - Π v ∈ K(P)`` for *every* ``v``, decided exactly on a basis: ``v - Π v`` is linear in ``v`` and vanishes
     on every ``v`` that vanishes at the anchors (:func:`projection_problem`), so it lies in ``K(P)`` for all ``v``
     exactly when it does for the ``N`` unit vectors at the anchors (``in_K``: an independent route)."""
@@ -131,7 +131,7 @@ def _W_cap_K(ctx: Context) -> Outcome:
     return None
 
 
-def _perturbed_basis(ctx: Context, eps: flint.fmpq) -> list[list]:
+def _perturbed_basis(ctx: Context, eps: flint.fmpq) -> list[list[flint.fmpq]]:
     """The learned b^ given in the context, else an exact rational b^ on the simplex:
     (1 - eps) b(s) + eps u(s) on transient rows, b on recurrent rows."""
     if ctx.bhat is not None:
@@ -191,7 +191,7 @@ def _vhat_unique(ctx: Context) -> Outcome:
     return None
 
 
-def _fixed_point_matrix(P: flint.fmpq_mat, bh: list[list], anchors: list[int], W: list[int]) -> flint.fmpq_mat:
+def _fixed_point_matrix(P: flint.fmpq_mat, bh: Sequence[Sequence[flint.fmpq]], anchors: list[int], W: list[int]) -> flint.fmpq_mat:
     """``(I - Π̂ P)`` on ``W`` (rows and columns), ``Π̂ v = v - Σ_j v(a_j) b̂_j``, as one product."""
     PW = flint.fmpq_mat([[P[s, j] for j in W] for s in W])
     PA = flint.fmpq_mat([[P[a, j] for j in W] for a in anchors])
@@ -215,7 +215,7 @@ def _b_simplex(ctx: Context) -> Outcome:
     return None
 
 
-def _l1(a: list, b: list | None = None) -> flint.fmpq:
+def _l1(a: Sequence[flint.fmpq], b: Sequence[flint.fmpq] | None = None) -> flint.fmpq:
     if b is None:
         return sum(map(abs, a), flint.fmpq(0))
     if len(b) < len(a):
@@ -223,7 +223,12 @@ def _l1(a: list, b: list | None = None) -> flint.fmpq:
     return sum((abs(x - y) for x, y in zip(a, b)), flint.fmpq(0))
 
 
-def _true_basis_rows(ctx: Context) -> list[list] | str:
+def _on_simplex(bh: Sequence[Sequence[flint.fmpq]]) -> bool:
+    """Every row nonnegative with entries summing to 1."""
+    return all(x >= 0 for row in bh for x in row) and all(_l1(row) == 1 for row in bh)
+
+
+def _true_basis_rows(ctx: Context) -> list[list[flint.fmpq]] | str:
     """``b`` from proofs_check's block routes, in the claimed anchors' column order (a message when an anchor is not recurrent)."""
     B = ctx.blocks
     cols = []
@@ -234,7 +239,7 @@ def _true_basis_rows(ctx: Context) -> list[list] | str:
     return [[col[s] for col in cols] for s in range(ctx.chain.n)]
 
 
-def _bhats(ctx: Context, eps: flint.fmpq) -> list[tuple[str, list[list]]]:
+def _bhats(ctx: Context, eps: flint.fmpq) -> list[tuple[str, list[list[flint.fmpq]]]]:
     """Learned bases the estimator lemmas are tried on: the context's (or an exact perturbation on the simplex),
     one off the simplex (signed noise, rows not summing to 1), one at the simplex's vertices, and the claimed b itself."""
     c, n, N = ctx.claimed, ctx.chain.n, ctx.claimed.N
@@ -248,7 +253,7 @@ def _bhats(ctx: Context, eps: flint.fmpq) -> list[tuple[str, list[list]]]:
     return [learned, ("b^ off the simplex", off), ("b^ at the simplex's vertices", vertex), ("b^ = the claimed b", [list(row) for row in c.basis])]
 
 
-def _tight_vectors(ctx: Context, diff_rows: list[list]) -> list[list]:
+def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]]) -> list[list[flint.fmpq]]:
     """Vectors making ``|sum_j v(a_j) x_j(s)| = ||v|| ||x(s)||_1`` at the row where ``||x(s)||_1`` is largest
     (``v(a_j) = sign x_j(s)``, ``v = -1`` at ``s`` when ``s`` is not an anchor), plus random ones."""
     c, n = ctx.claimed, ctx.chain.n
@@ -294,10 +299,9 @@ def _pihat_norm(ctx: Context) -> Outcome:
     "not applicable", an adversarial one is not tried), on vectors where ``2||v||`` is attained: fails for a Pi^
     or a claimed b that exceeds the bound by any amount."""
     c = ctx.claimed
-    on_simplex = lambda bh: all(x >= 0 for row in bh for x in row) and all(_l1(row) == 1 for row in bh)
-    cases: list[tuple[str, list[list], Callable | None]] = [("Pi (the claimed b)", [list(row) for row in c.basis], None)]
+    cases: list[tuple[str, list[list[flint.fmpq]], PiHat | None]] = [("Pi (the claimed b)", [list(row) for row in c.basis], None)]
     for name, bh in _bhats(ctx, flint.fmpq(1, 3)):
-        if on_simplex(bh):
+        if _on_simplex(bh):
             cases.append((name, bh, ctx.apply_pihat if name == "the learned b^" else None))
         elif name == "the learned b^" and ctx.bhat is not None:
             return NotApplicable("not applicable: the given b^ leaves the simplex (the lemma's hypothesis; see lem:b_simplex)")

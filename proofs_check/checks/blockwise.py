@@ -14,7 +14,7 @@ from typing import Any
 
 import flint
 
-from ..linalg import random_vector
+from ..linalg import Exact, random_vector
 from ..registry import NOT_APPLICABLE, Context, Outcome, block_route, few, mismatch, sampled
 from .appendix import projection_problem, quotient_class_problem
 from .decomposition import indicator_problem
@@ -211,7 +211,7 @@ def _invariant_constant(ctx: Context) -> Outcome:
             if row != {i: 1}:
                 return f"the absorption vectors are not the indicator of class {i} on its state {s}"
             continue
-        Prow: dict = {}
+        Prow: dict[int, flint.fmpq] = {}
         for j, q in B.rows[s].items():
             for ci, a in rows[j].items():
                 Prow[ci] = Prow.get(ci, ZERO) + q * a
@@ -312,7 +312,7 @@ def _recurrent(ctx: Context) -> Outcome:
     return None
 
 
-def _orbit(ctx: Context, x: list, T: int) -> tuple[list, list]:
+def _orbit(ctx: Context, x: Sequence[Exact], T: int) -> tuple[list[flint.fmpq], list[flint.fmpq]]:
     """``(Σ_{t<T} P^t x, P^T x)`` by sparse products, going on from the longest horizon already computed for this
     ``x`` (the checks ask for the same vectors at increasing horizons: one pass, not one per horizon)."""
     memo: dict[tuple[Any, ...], Any] = ctx.shared("blockwise:orbits", dict)
@@ -329,12 +329,12 @@ def _orbit(ctx: Context, x: list, T: int) -> tuple[list, list]:
     return done[T]
 
 
-def _returns(ctx: Context, x: list, T: int) -> list:
+def _returns(ctx: Context, x: Sequence[Exact], T: int) -> list[flint.fmpq]:
     """``Σ_{t<T} P^t x`` by sparse products."""
     return _orbit(ctx, x, T)[0]
 
 
-def _power(ctx: Context, x: list, T: int) -> list:
+def _power(ctx: Context, x: Sequence[Exact], T: int) -> list[flint.fmpq]:
     """``P^T x`` by sparse products."""
     return _orbit(ctx, x, T)[1]
 

@@ -12,7 +12,10 @@ valid answer in any convention lands on exactpte's numbers and a wrong one does 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+import flint
 
 import numpy as np
 
@@ -47,7 +50,7 @@ def _in_exactptes_convention(ctx: Context, cert: CertifiedDecomposition) -> Clai
     return moved
 
 
-def _outside(key: str, values: list, iv: Interval) -> str | None:
+def _outside(key: str, values: Sequence[flint.fmpq], iv: Interval) -> str | None:
     if len(values) != len(iv):
         return f"{key} has length {len(values)}, expected {len(iv)}"
     inside = iv.contains(values)
@@ -58,7 +61,7 @@ def _outside(key: str, values: list, iv: Interval) -> str | None:
     return f"{key} outside its enclosure at {few(bad)} (e.g. {shown(values[s])} not in [{float(iv.lo[s])!r}, {float(iv.hi[s])!r}])"
 
 
-def _judged(c: Claimed, cert: CertifiedDecomposition) -> list[tuple[str, list, Interval]]:
+def _judged(c: Claimed, cert: CertifiedDecomposition) -> list[tuple[str, list[flint.fmpq], Interval]]:
     """(name, claimed values, enclosure) for every claimed quantity, flattened, in exactpte's convention."""
     vectors = cert.vectors()
     out = [(key, list(getattr(c, key)), vectors[key]) for key in ("g_star", "v_star", "theta", "rho", "h", "psi")

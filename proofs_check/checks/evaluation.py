@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import lcm
 
 import flint
@@ -9,7 +10,7 @@ import flint
 from exactpte import MarkovRewardProcess
 
 from ..claimed import Claimed
-from ..linalg import col, norm_inf, orbits, random_vector, vec
+from ..linalg import Exact, col, norm_inf, orbits, random_vector, vec
 from ..registry import NOT_APPLICABLE, Context, Outcome, check, mismatch, sampled
 
 
@@ -42,12 +43,12 @@ def _telescoping(ctx: Context) -> Outcome:
     return sampled(len(vs) * len(horizons))
 
 
-def _columns(vectors: list[list], n: int) -> flint.fmpq_mat:
+def _columns(vectors: Sequence[Sequence[Exact]], n: int) -> flint.fmpq_mat:
     """The ``n x len(vectors)`` matrix with the given columns."""
     return flint.fmpq_mat(n, len(vectors), [v[s] for s in range(n) for v in vectors])
 
 
-def _orbit_sum(c: Claimed, T: int) -> list:
+def _orbit_sum(c: Claimed, T: int) -> list[flint.fmpq]:
     """``sum_{t<T} P^t g*`` from the claimed theta and basis: ``sum_(i,k) b_(i,k) sum_t theta_(i,k+t)``."""
     coeffs = []
     for j, (i, k, _) in enumerate(c.anchors):

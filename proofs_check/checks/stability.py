@@ -106,7 +106,7 @@ def _steps(M: flint.fmpq_mat, alpha: int, t0: int) -> tuple[flint.fmpz, list[fli
     return D, [one * ((t + t0 - alpha) * D) + Mn * alpha for t in range(HORIZON)]
 
 
-def _mean_norms(setup: _Setup, alpha: int, t0: int, D: flint.fmpz, Bs: list[flint.fmpz_mat]) -> list[list[tuple]]:
+def _mean_norms(setup: _Setup, alpha: int, t0: int, D: flint.fmpz, Bs: list[flint.fmpz_mat]) -> list[list[tuple[flint.fmpz, flint.fmpz]]]:
     """``‖μ_t‖_H² = μ_tᵀHμ_t`` for ``t = 1..HORIZON``, one per start, as ``(numerator, denominator)`` integers:
     ``μ_{t+1} = A_t μ_t + a_t d``, ``μ_0 = e_0``
     (the mean of ``e_t``; the noise has mean zero).  In integers: ``μ_t = m_t/e_t`` with ``e_{t+1} = e_t D(t + t0)``,
@@ -125,7 +125,7 @@ def _mean_norms(setup: _Setup, alpha: int, t0: int, D: flint.fmpz, Bs: list[flin
     return out
 
 
-def _noise_states(setup: _Setup, alpha: int, t0: int, D: flint.fmpz, Bs: list[flint.fmpz_mat]) -> list[list[tuple]]:
+def _noise_states(setup: _Setup, alpha: int, t0: int, D: flint.fmpz, Bs: list[flint.fmpz_mat]) -> list[list[tuple[flint.fmpz_mat, flint.fmpz, flint.fmpz]]]:
     """``Σ_t`` for ``t = 1..HORIZON``, one per noise law, as ``(N_t, E_t, trace N_t)`` with ``Σ_t = N_t/E_t``:
     ``Σ_{t+1} = A_tΣ_tA_tᵀ + a_t²Q``, ``Σ_0 = 0`` (the covariance of ``e_t``).  In integers: ``E_0 = Q_d``
     (``Q = Q'/Q_d``), ``E_{t+1} = E_t (D(t + t0))²`` and ``N_{t+1} = B_t N_t B_tᵀ + (α²D²E_t/Q_d) Q'`` (``Q_d``
