@@ -31,6 +31,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from exactpte.cli.types import positive_int, tolerance
 from exactpte.errors import ChainFileError, UsageError
 
 if TYPE_CHECKING:
@@ -47,35 +48,14 @@ def add_float_options(sp: argparse.ArgumentParser, *, with_tol: bool) -> None:
     sp.add_argument("--floats", choices=("decimal", "exact"), default=None,
                     help="how a JSON chain's decimals are read: 'decimal' (default: 0.1 is 1/10, rows must sum to 1 "
                          "exactly) or 'exact' (each the exact value of its binary float, rows repaired within --tol)")
-    sp.add_argument("--limit-denominator", type=_positive_int, default=None, metavar="N",
+    sp.add_argument("--limit-denominator", type=positive_int, default=None, metavar="N",
                     help="float route: each number becomes the nearest fraction with denominator <= N")
-    sp.add_argument("--clip-negative", type=_tolerance, default=None, metavar="ATOL",
+    sp.add_argument("--clip-negative", type=tolerance, default=None, metavar="ATOL",
                     help="float route: entries in [-ATOL, 0) (residues of float subtractions) become 0")
     if with_tol:
-        sp.add_argument("--tol", type=_tolerance, default=None,
+        sp.add_argument("--tol", type=tolerance, default=None,
                         help="float route: the largest |1 - row sum| repaired (default 1e-9; float32 rows: 1e-6)")
 
-
-def _positive_int(text: str) -> int:
-    """An argparse type: an integer ``>= 1``."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
-
-
-def _tolerance(text: str) -> float:
-    """An argparse type: a finite number ``>= 0``."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text}")
-    return value
 
 
 def float_route(args: argparse.Namespace) -> bool:
