@@ -13,7 +13,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
-from exactpte.cli.float_route import float_route, load_float_chain, suggestion
+from exactpte.cli.float_route import float_route, float_rows, load_float_chain, suggestion
 from exactpte.cli.types import figure_size, nonnegative_int, positive_int, tolerance
 from exactpte.errors import ExactpteError, NegativeEntryError, RowSumError, UsageError
 
@@ -102,8 +102,6 @@ def load_chain(args: argparse.Namespace, path: str | None = None) -> Chain:
 
 def _float_hint(path: str) -> str:
     """The float-route option that fits a refused .json chain file (empty when none does)."""
-    from exactpte.cli.float_route import float_rows
-
     try:
         data = float_rows(path)
     except ExactpteError:
