@@ -35,7 +35,7 @@ import flint
 
 import exactpte
 from exactpte import Chain, MarkovRewardProcess
-from exactpte.fields import RationalFunctionField
+from exactpte.fields import RationalFunction, RationalFunctionField
 from exactpte.fields.region import has_valid_point, vanishes_in_region
 
 from .claimed import Claimed, from_decomposition
@@ -252,7 +252,7 @@ class Denominators:
         F = self.region.field
         bad: list[str] = []
         for x in values:
-            if not hasattr(x, "den") or x.den.is_constant():
+            if not isinstance(x, RationalFunction) or x.den.is_constant():
                 continue
             key = str(x.den)
             if key not in self._factors:
@@ -369,7 +369,7 @@ def _judge(key: str, statement: str, ctx: SymbolicContext, found: Finding, regio
 
 
 def _sign(value: Any, strict: bool, region: Region | None) -> bool | None:
-    if region is None or not hasattr(value, "num"):
+    if region is None or not isinstance(value, RationalFunction):
         return bool(value > 0 if strict else value >= 0)
     return region.sign(value, strict)
 
@@ -403,7 +403,7 @@ def evaluate_claim(claimed: Claimed, field: RationalFunctionField, point: Sequen
     def at(x: Any) -> Any:
         if isinstance(x, (tuple, list)):
             return tuple(at(y) for y in x)
-        return field.evaluate(x, list(point)) if hasattr(x, "num") else x
+        return field.evaluate(x, list(point)) if isinstance(x, RationalFunction) else x
 
     changes = {name: at(getattr(claimed, name)) for name in ("basis", "theta", "g_star", "v_star", "rho", "h", "psi",
                                                              "stationary", "class_gain", "absorption")
