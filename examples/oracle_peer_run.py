@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 import exactpte
+from exactpte.model.to_float import float_matrix
 from exactpte.errors import ExactpteError
 from exactpte.oracle import compare
 from exactpte.oracle.references import absorption, total_reward
@@ -48,13 +49,6 @@ Tally = dict[str, Counter[str]]
 def _floats(xs: Any) -> np.ndarray:
     return np.array([float(x) for x in xs])
 
-
-def _dense(chain: exactpte.MarkovRewardProcess) -> np.ndarray:
-    P = np.zeros((chain.n, chain.n))
-    for s in range(chain.n):
-        for j, p in chain.row(s):
-            P[s, j] = float(p)
-    return P
 
 
 def _json(x: Any) -> Any:
@@ -86,7 +80,7 @@ def _quantecon(chain: exactpte.MarkovRewardProcess, dec: Any, tally: Tally, rng:
     import scipy.sparse as sp
 
     exact_sccs = sorted(sorted(c) for c in [*dec.classes, *dec.structure.transient_sccs])
-    P = _dense(chain)
+    P = float_matrix(chain)
     rows, cols = np.nonzero(P)
     absent = [(i, j) for i in range(chain.n) for j in range(chain.n) if P[i, j] == 0]
     zeros = rng.sample(absent, 3)
@@ -121,7 +115,7 @@ def _rvi(chain: exactpte.MarkovRewardProcess, dec: Any, tally: Tally) -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        m = mdptoolbox.mdp.RelativeValueIteration(_dense(chain)[None], _floats(chain.r)[:, None], epsilon=1e-10)
+        m = mdptoolbox.mdp.RelativeValueIteration(float_matrix(chain)[None], _floats(chain.r)[:, None], epsilon=1e-10)
         m.run()
     out = _json({"V": m.V, "average_reward": m.average_reward, "policy": m.policy, "iter": m.iter, "time": m.time})
     rho, h = _floats(dec.rho), _floats(dec.h)
@@ -135,7 +129,7 @@ def _rvi(chain: exactpte.MarkovRewardProcess, dec: Any, tally: Tally) -> None:
 def _dmc(chain: exactpte.MarkovRewardProcess, dec: Any, tally: Tally) -> None:
     from discreteMarkovChain import markovChain
 
-    mc = markovChain(_dense(chain))
+    mc = markovChain(float_matrix(chain))
     try:
         mc.computePi("power")
     except Exception:  # the peer refuses (it asserts one communicating class on some chains): no output to judge

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import exactpte
+from exactpte.model.to_float import float_matrix
 from exactpte.errors import CandidateError
 from exactpte.oracle import compare
 from exactpte.oracle.comparison import KEYS
@@ -34,13 +35,6 @@ peers = pytest.mark.extra("peers")
 def _need(module: str) -> Any:
     return pytest.importorskip(module, reason=f"{module} (the peers extra) is not installed")
 
-
-def _dense(chain: exactpte.MarkovRewardProcess) -> np.ndarray:
-    P = np.zeros((chain.n, chain.n))
-    for s in range(chain.n):
-        for j, p in chain.row(s):
-            P[s, j] = float(p)
-    return P
 
 
 def _dumped(x: Any) -> Any:
@@ -133,7 +127,7 @@ def test_networkx_components_as_sets(chain):
 def test_quantecon_native_output_judged_as_it_comes(chain):
     qe = _need("quantecon")
     dec = exactpte.decompose(chain)
-    mc = qe.MarkovChain(_dense(chain))
+    mc = qe.MarkovChain(float_matrix(chain))
     out = _dumped({"communication_classes": mc.communication_classes, "recurrent_classes": mc.recurrent_classes,
                    "period": mc.period, "stationary_distributions": mc.stationary_distributions,
                    "is_irreducible": mc.is_irreducible, "is_aperiodic": mc.is_aperiodic,
