@@ -41,6 +41,12 @@ def _ratio(p: int, q: int) -> float:
         return math.inf if (p > 0) == (q > 0) else -math.inf
 
 
+def _magnitude(q: Any) -> str:
+    """About how big an exact rational is, without converting it to a float (``~1e400``)."""
+    p, d = abs(int(q.p)), int(q.q)
+    return f"~{'-' if q < 0 else ''}1e{len(str(p)) - len(str(d))}"
+
+
 def to_float(x: Any) -> float:
     """The nearest double to an exact rational (``fmpq``, ``Fraction``); other numbers via ``float``."""
     if isinstance(x, flint.fmpq):
@@ -83,6 +89,10 @@ def split_values(values: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
     >>> hi, lo = split_values([flint.fmpq(1, 3), flint.fmpq(2)])
     >>> abs(Fraction(1, 3) - Fraction(hi[0]) - Fraction(lo[0])) <= Fraction(1, 3) / 2**106, bool(lo[1] == 0.0)
     (True, True)
+    >>> split_values([flint.fmpq(10**400)])
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.UsageError: entry 0 (~1e400) is past the largest double (about 1.8e308): this route computes in doubles; use the exact route (exactpte.decompose) or rescale
     """
     cache: dict[Any, tuple[float, float]] = {}
     values = list(values)
@@ -92,6 +102,10 @@ def split_values(values: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
         pair = cache.get(q)
         if pair is None:
             f = to_float(q)
+            if not math.isfinite(f):
+                # A double pair cannot hold it; refusing beats an OverflowError deep in a solve.
+                raise UsageError(f"entry {e} ({_magnitude(q)}) is past the largest double (about 1.8e308): "
+                                 "this route computes in doubles; use the exact route (exactpte.decompose) or rescale")
             pair = cache[q] = (f, to_float(q - flint.fmpq(*f.as_integer_ratio())))
         hi[e], lo[e] = pair
     return hi, lo

@@ -307,3 +307,18 @@ def test_check_cli_names_its_reference(tmp_path, capsys, argv, reference):
     exactpte.dump(chain, chain_file)
     assert main(["check", str(path), "--chain", str(chain_file), *argv]) == 0
     assert reference in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("reward", [10**400, -(10**309)])
+def test_reward_past_the_double_range_is_refused_by_name(reward, tmp_path, capsys):
+    # A reward no double can hold: the certified route computes in doubles, so it refuses with a
+    # named error (exit 2 from the CLI) instead of an OverflowError traceback.
+    chain = MarkovRewardProcess([["1/2", "1/2"], ["1", "0"]], [reward, 0])
+    with pytest.raises(UsageError, match="past the largest double"):
+        decompose_certified(chain)
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"P": [["1/2", "1/2"], ["1", "0"]], "r": [str(reward), "0"]}))
+    assert main(["decompose", str(path), "--certified"]) == 2
+    assert "past the largest double" in capsys.readouterr().err
+    # The exact route takes the same chain.
+    assert exactpte.decompose(chain).rho[0] == flint.fmpq(2 * reward, 3)
