@@ -12,7 +12,8 @@ The float route reads them under the stated rule of :mod:`exactpte.numbers.from_
    (default ``1e-9``; float32 rows need ``--tol 1e-6``).
 
 The chain's ``notes`` (printed on standard error) state the rule and every change.  JSON chain
-files only (dense ``P`` or ``n`` and ``edges``); other formats: ``MarkovRewardProcess.from_float``.
+files (dense ``P`` or ``n`` and ``edges``) and CSV edge lists (``source,target,probability``, with
+``--rewards R.csv``); other formats: ``MarkovRewardProcess.from_float``.
 :func:`suggestion` is what the refusal of a float file suggests: the option that fits.
 
 Examples
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -64,16 +66,42 @@ def float_route(args: argparse.Namespace) -> bool:
             or getattr(args, "clip_negative", None) is not None)
 
 
-def float_rows(path: str) -> dict[str, Any]:
-    """The JSON chain file at ``path`` with its numbers as Python floats (strings such as ``"1/3"`` kept)."""
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+def _csv_number(token: str, where: str) -> Any:
+    """A CSV number token as the JSON route would see it: an integer, a float (a decimal literal), or
+    the text of an exact fraction (``1/3``, read exactly later); anything else is refused by name."""
+    if _INTEGER.fullmatch(token):
+        return int(token)
+    if _DECIMAL.fullmatch(token):
+        return float(token)
+    num, slash, den = token.partition("/")
+    if slash and _INTEGER.fullmatch(num.strip()) and den.strip().isdigit():
+        return token
+    raise ChainFileError(f"{where}: {token[:30]!r} is not a number (a decimal such as 0.25 or 2.5e-3, or a fraction p/q)")
+
+
+def float_rows(path: str, rewards: str | None = None) -> dict[str, Any]:
+    """The chain file at ``path`` with its numbers as Python floats (strings such as ``"1/3"`` kept):
+    a JSON chain file, or a CSV edge list (``source,target,probability``) with an optional reward CSV
+    (``rewards``; the rules of :mod:`exactpte.io.csv`)."""
     from exactpte.io import read_text
+    from exactpte.io.csv import edge_rows
 
     name = str(path).lower()
     for codec in (".gz", ".xz", ".bz2"):  # a compressed chain file: judged by the name under the codec's ending
         name = name.removesuffix(codec)
+    if name.endswith(".csv"):
+        n, edges, r = edge_rows(read_text(path), read_text(rewards) if rewards else None, value=_csv_number, zero=0,
+                                source=str(path), reward_source=str(rewards))
+        return {"n": n, "edges": edges, "r": r}
+    if rewards is not None:
+        raise UsageError(f"--rewards goes with a .csv edge list on the float route; a .json chain file has its 'r' ({path})")
     if not name.endswith(".json"):
-        raise UsageError(f"the float route (--floats exact, --limit-denominator, --clip-negative) reads .json chain files; "
-                         f"for {path} import in Python with MarkovRewardProcess.from_float")
+        raise UsageError(f"the float route (--floats exact, --limit-denominator, --clip-negative) reads .json chain files "
+                         f"and .csv edge lists; for {path} import in Python with MarkovRewardProcess.from_float")
     try:
         data = json.loads(read_text(path))
     except (json.JSONDecodeError, RecursionError) as e:
@@ -93,11 +121,13 @@ def _clip(value: Any, atol: float | None, where: str, clipped: list[float]) -> A
 
 
 def load_float_chain(path: str, args: argparse.Namespace, tol: float | None) -> MarkovRewardProcess:
-    """The chain at ``path`` read by the float route (module docstring); ``tol``: ``None`` for the default."""
+    """The chain at ``path`` (with ``args.rewards`` for a CSV edge list) read by the float route (module
+    docstring); ``tol``: ``None`` for the default."""
     from exactpte.errors import NegativeEntryError, RowSumError
     from exactpte.model.chain import import_chain
 
-    data = float_rows(path)
+    rewards = getattr(args, "rewards", None)
+    data = float_rows(path, rewards[0] if rewards else None)
     clipped: list[float] = []
     atol = args.clip_negative
     if "P" in data:

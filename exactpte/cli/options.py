@@ -87,23 +87,25 @@ def load_chain(args: argparse.Namespace, path: str | None = None) -> Chain:
     if path in EXAMPLES and not os.path.exists(path):
         raise UsageError(f"no file named {path!r}; for the built-in example write --example {path}")
     if route:
-        for opt in ("rewards", "labels", "reward_model"):
+        for opt in ("labels", "reward_model"):
             if getattr(args, opt, None):
-                raise UsageError(f"--{opt.replace('_', '-')} does not combine with the float route (a .json chain file)")
+                raise UsageError(f"--{opt.replace('_', '-')} does not combine with the float route (a .json chain file or a .csv edge list)")
+        if args.rewards and len(args.rewards) > 1:
+            raise UsageError(f"the float route takes one reward CSV, got {len(args.rewards)} --rewards files")
         return load_float_chain(path, args, getattr(args, "tol", None))
     try:
         return load(path, rewards=args.rewards, labels=args.labels, reward_model=args.reward_model)
     except (RowSumError, NegativeEntryError) as e:
-        hint = _float_hint(path)
+        hint = _float_hint(path, args.rewards)
         if not hint:
             raise
         raise type(e)(f"{e}; from the command line: {hint}") from None
 
 
-def _float_hint(path: str) -> str:
-    """The float-route option that fits a refused .json chain file (empty when none does)."""
+def _float_hint(path: str, rewards: Sequence[str] | None) -> str:
+    """The float-route option that fits a refused .json chain file or .csv edge list (empty when none does)."""
     try:
-        data = float_rows(path)
+        data = float_rows(path, rewards[0] if rewards and len(rewards) == 1 else None)
     except ExactpteError:
         return ""
     if "P" in data:

@@ -19,13 +19,18 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import flint
 
 from exactpte.model.chain import MarkovRewardProcess, check_chain
 from exactpte.errors import ChainFileError, UsageError
 from exactpte.io.common import exact_value, naming, note_decimals, state_index
 
-__all__ = ["to_edge_csv", "read_edge_csv"]
+__all__ = ["to_edge_csv", "read_edge_csv", "edge_rows"]
+
+V = TypeVar("V")
 
 EDGE_HEADER = ("source", "target", "probability")
 REWARD_HEADERS = (("state", "reward"), ("reward",))
@@ -53,6 +58,31 @@ def _strip_header(rows: list[tuple[int, list[str]]],
     return rows, None
 
 
+def edge_rows(edges: str, rewards: str | None, *, value: Callable[[str, str], V], zero: V, n: int | None = None,
+              source: str = "<csv>", reward_source: str = "rewards") -> tuple[int, list[tuple[int, int, V]], list[V]]:
+    r"""``(n, triples, r)`` of a CSV edge list and an optional reward CSV, each number token read by
+    ``value(token, where)`` (exact for :func:`read_edge_csv`; floats for the command line's float
+    route). Checks the files' rules (module docstring), not the chain's: that is the caller's.
+
+    >>> edge_rows("0,1,1\n1,0,1/2\n1,1,1/2\n", "state,reward\n0,1\n1,0\n", value=lambda t, w: t, zero="0")
+    (2, [(0, 1, '1'), (1, 0, '1/2'), (1, 1, '1/2')], ['1', '0'])
+    """
+    rows, _ = _strip_header(_rows(edges), (EDGE_HEADER,))
+    triples = []
+    for k, row in rows:
+        where = f"{source}: line {k}"
+        if len(row) != 3:
+            raise ChainFileError(f"{where}: expected 'source,target,probability', got {','.join(row)[:60]!r}")
+        triples.append((state_index(row[0], where), state_index(row[1], where), value(row[2], where)))
+    size = n if n is not None else 1 + max((max(i, j) for i, j, _ in triples), default=-1)
+    if size < 1:
+        raise ChainFileError(f"{source}: no transitions")
+    if size > len(triples):  # bounded work: n states need n transitions; nothing is allocated before this
+        raise ChainFileError(f"{source}: {size} states (the largest index + 1) need at least {size} transitions, the file has {len(triples)}")
+    r = [zero] * size if rewards is None else _reward_column(rewards, size, reward_source, value)
+    return size, triples, r
+
+
 def read_edge_csv(edges: str, rewards: str | None = None, *, n: int | None = None, source: str = "<csv>",
                   reward_source: str = "rewards") -> MarkovRewardProcess:
     """Parse a CSV edge list and an optional reward CSV (rules in the module docstring).
@@ -64,21 +94,8 @@ def read_edge_csv(edges: str, rewards: str | None = None, *, n: int | None = Non
     ChainFileError
         Naming the file, the line and the rule broken.
     """
-    rows, _ = _strip_header(_rows(edges), (EDGE_HEADER,))
-    triples = []
-    for k, row in rows:
-        where = f"{source}: line {k}"
-        if len(row) != 3:
-            raise ChainFileError(f"{where}: expected 'source,target,probability', got {','.join(row)[:60]!r}")
-        triples.append((state_index(row[0], where), state_index(row[1], where), exact_value(row[2], where)))
-    size = n if n is not None else 1 + max((max(i, j) for i, j, _ in triples), default=-1)
-    if size < 1:
-        raise ChainFileError(f"{source}: no transitions")
-    if size > len(triples):  # bounded work: n states need n transitions; nothing is allocated before this
-        raise ChainFileError(f"{source}: {size} states (the largest index + 1) need at least {size} transitions, the file has {len(triples)}")
-    r = [flint.fmpq(0)] * size
-    if rewards is not None:
-        r = _reward_column(rewards, size, reward_source)
+    size, triples, r = edge_rows(edges, rewards, value=exact_value, zero=flint.fmpq(0), n=n, source=source,
+                                 reward_source=reward_source)
     with naming(source):
         chain = MarkovRewardProcess.from_edges(size, triples, r)
     if rewards is None:
@@ -86,7 +103,7 @@ def read_edge_csv(edges: str, rewards: str | None = None, *, n: int | None = Non
     return note_decimals(chain, [edges, rewards])
 
 
-def _reward_column(text: str, n: int, source: str) -> list[flint.fmpq]:
+def _reward_column(text: str, n: int, source: str, value: Callable[[str, str], V]) -> list[V]:
     rows, header = _strip_header(_rows(text), REWARD_HEADERS)
     if not rows:
         raise ChainFileError(f"{source}: no rewards")
@@ -98,8 +115,8 @@ def _reward_column(text: str, n: int, source: str) -> list[flint.fmpq]:
     if width == 1:
         if len(rows) != n:
             raise ChainFileError(f"{source}: {len(rows)} reward rows for {n} states; one reward per state, in state order")
-        return [exact_value(row[0], f"{source}: line {k}") for k, row in rows]
-    out: dict[int, flint.fmpq] = {}
+        return [value(row[0], f"{source}: line {k}") for k, row in rows]
+    out: dict[int, V] = {}
     for k, row in rows:
         where = f"{source}: line {k}"
         s = state_index(row[0], where)
@@ -107,7 +124,7 @@ def _reward_column(text: str, n: int, source: str) -> list[flint.fmpq]:
             raise ChainFileError(f"{where}: state {s} is outside 0..{n - 1}")
         if s in out:
             raise ChainFileError(f"{where}: state {s} has a second reward row")
-        out[s] = exact_value(row[1], where)
+        out[s] = value(row[1], where)
     missing = [s for s in range(n) if s not in out]
     if missing:
         raise ChainFileError(f"{source}: no reward for state(s) {missing[:8]}{' ...' if len(missing) > 8 else ''}; "

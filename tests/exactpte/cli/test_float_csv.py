@@ -1,0 +1,58 @@
+"""The float route reads CSV edge lists too (what a numpy pipeline writes: ``np.savetxt`` rows of
+``source,target,probability``), under the same rule as JSON chain files, with ``--rewards R.csv``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from exactpte.cli.commands import main
+
+THIRD = repr(1 / 3)  # 0.3333333333333333: three of them sum to 1 - 2^-54, not to 1
+EDGES = f"source,target,probability\n0,0,{THIRD}\n0,1,{THIRD}\n0,2,{THIRD}\n1,1,1\n2,2,1.0\n"
+REWARDS = "state,reward\n0,1\n1,0\n2,2\n"
+
+
+def _files(tmp_path: Path, edges: str = EDGES, rewards: str = REWARDS) -> tuple[str, str]:
+    (tmp_path / "e.csv").write_text(edges)
+    (tmp_path / "r.csv").write_text(rewards)
+    return str(tmp_path / "e.csv"), str(tmp_path / "r.csv")
+
+
+def test_float_csv_is_refused_exactly_and_read_by_the_float_route(tmp_path, capsys):
+    edges, rewards = _files(tmp_path)
+    assert main(["decompose", edges, "--rewards", rewards, "--json", "--only", "rho"]) == 2
+    assert "from the command line: --floats exact" in capsys.readouterr().err  # the exact reader's refusal, with its hint
+    assert main(["decompose", edges, "--rewards", rewards, "--floats", "exact", "--json", "--only", "rho"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["rho"] == ["1", "0", "2"]  # state 0 is transient: ρ(0) = (0 + 2) / 2 after repair
+    assert "1 row repaired" in out.err
+    # the same chain as a JSON file gives the same answer by the same rule
+    (tmp_path / "c.json").write_text(json.dumps({"P": [[1 / 3] * 3, [0, 1, 0], [0, 0, 1]], "r": [1, 0, 2]}))
+    assert main(["decompose", str(tmp_path / "c.json"), "--floats", "exact", "--json", "--only", "rho"]) == 0
+    assert json.loads(capsys.readouterr().out)["rho"] == ["1", "0", "2"]
+
+
+def test_float_csv_without_rewards_and_with_limit_denominator(tmp_path, capsys):
+    edges, _ = _files(tmp_path)
+    assert main(["decompose", edges, "--limit-denominator", "10", "--json", "--only", "rho"]) == 0
+    assert json.loads(capsys.readouterr().out)["rho"] == ["0", "0", "0"]
+
+
+@pytest.mark.parametrize("token", ["nan", "inf", "1_0", "0x1", "1/0x3", "½", ""])
+def test_float_csv_refuses_what_is_not_a_number_by_line(tmp_path, capsys, token):
+    edges, rewards = _files(tmp_path, rewards=f"state,reward\n0,{token}\n1,0\n2,2\n")
+    assert main(["decompose", edges, "--rewards", rewards, "--floats", "exact"]) == 2
+    err = capsys.readouterr().err
+    assert "line 2" in err and "not a number" in err and err.count("\n") == 1
+
+
+def test_float_route_rewards_rules(tmp_path, capsys):
+    edges, rewards = _files(tmp_path)
+    assert main(["decompose", edges, "--rewards", rewards, "--rewards", rewards, "--floats", "exact"]) == 2
+    assert "one reward CSV" in capsys.readouterr().err
+    (tmp_path / "c.json").write_text(json.dumps({"P": [[1.0]], "r": [1]}))
+    assert main(["decompose", str(tmp_path / "c.json"), "--rewards", rewards, "--floats", "exact"]) == 2
+    assert "has its 'r'" in capsys.readouterr().err
