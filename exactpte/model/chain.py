@@ -628,25 +628,32 @@ def validated_rows(
     cols: list[tuple[int, ...]] = []
     vals: list[tuple[Any, ...]] = []
     one = field.one
-    checked: set[int] = set()  # ids of entries found not negative: a file's repeated entry is one object
+    # a file's repeated entry is one object (its reader parses each text once), so its rows repeat the
+    # same few tuples of objects: each entry is checked, and each such tuple summed, once (by ids; the
+    # rows keep every object alive meanwhile)
+    checked: set[int] = set()  # ids of entries found nonzero and not negative
+    summed: set[tuple[int, ...]] = set()  # ids of the entries of rows found to sum to 1
     for i, row in enumerate(rows):
         c, v = [], []
-        total = field.zero
         for j, q in row:
-            if q == 0:
-                continue
-            if id(q) not in checked and field.is_negative(q):
-                raise NegativeEntryError(
-                    f"P[{i}][{j}] is {field.to_text(q)}, "
-                    + ("which is negative for every value of the parameters" if field.is_parametric and not field.is_constant(q)
-                       else "expected a probability >= 0"))
-            checked.add(id(q))
+            if id(q) not in checked:
+                if q == 0:
+                    continue
+                if field.is_negative(q):
+                    raise NegativeEntryError(
+                        f"P[{i}][{j}] is {field.to_text(q)}, "
+                        + ("which is negative for every value of the parameters" if field.is_parametric and not field.is_constant(q)
+                           else "expected a probability >= 0"))
+                checked.add(id(q))
             c.append(j)
             v.append(q)
-            total = total + q
-        if total != one:
-            raise RowSumError(f"row {i} sums to {field.to_text(total)}, expected exactly 1"
-                              + (" (identically in the parameters)" if identically else ""))
+        key = tuple(map(id, v))
+        if key not in summed:
+            total = sum(v[1:], v[0]) if v else field.zero
+            if total != one:
+                raise RowSumError(f"row {i} sums to {field.to_text(total)}, expected exactly 1"
+                                  + (" (identically in the parameters)" if identically else ""))
+            summed.add(key)
         cols.append(tuple(c))
         vals.append(tuple(v))
     return tuple(cols), tuple(vals)
