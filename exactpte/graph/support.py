@@ -29,7 +29,7 @@ class SupportGraph:
     structure analysis reads its arrays directly; anything else (``graph[rows]``, ``tocoo()``,
     ``toarray()``, ``@``) goes to the scipy matrix, built (and SciPy imported) on first use."""
 
-    def __init__(self, n: int, indptr: "npt.ArrayLike", indices: IntArray) -> None:
+    def __init__(self, n: int, indptr: "npt.ArrayLike", indices: "npt.ArrayLike") -> None:
         import numpy as np
 
         self.shape = (n, n)
@@ -93,7 +93,7 @@ class HasSupportGraph(Protocol):
         """The support graph: a square scipy CSR matrix, nonzero where a transition is possible."""
 
 
-def csr_graph(n: int, indptr: "npt.ArrayLike", indices: IntArray) -> "sp.csr_matrix":
+def csr_graph(n: int, indptr: "npt.ArrayLike", indices: "npt.ArrayLike") -> "sp.csr_matrix":
     """The graph on ``0..n-1`` whose state ``s`` has the successors ``indices[indptr[s]:indptr[s+1]]``,
     as a :class:`SupportGraph`: its arrays are read directly (``indices`` is shared, not copied), and
     it behaves as a scipy CSR 0/1 matrix otherwise (``.scipy()`` gives that matrix, float64 entries,

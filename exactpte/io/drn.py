@@ -162,11 +162,8 @@ class _Reader:
     def states(self, n: int, value: Callable[[str, int, str], Any]
                ) -> tuple[list[list[tuple[int, Any]]], list[tuple[int, list[str]]], list[tuple[int, list[str]]]]:
         """Rows ``[(j, value), ...]`` (columns increasing), and per state ``(line, raw reward strings)`` of
-        its state and its action.
-
-        One pass over the lines, told apart by their first character (``s``tate, ``a``ction, ``/``/
-        comment, else a transition ``target : value``): a DRN model is mostly transition lines, so
-        each costs a ``partition``, a digit test and a cached value (:func:`_value_reader`)."""
+        its state and its action.  One pass, lines told apart by their first character: a model is
+        mostly transitions, each a ``partition``, a digit test and a cached value (:func:`_value_reader`)."""
         rows: list[list[tuple[int, Any]]] = [[] for _ in range(n)]
         state_rewards: list[tuple[int, list[str]]] = [(0, [])] * n
         action_rewards: list[tuple[int, list[str]]] = [(0, [])] * n

@@ -119,10 +119,8 @@ def read_prism(tra: str, srew: str | None = None, lab: str | None = None, *, tre
         if len(parts) != 3:
             raise ChainFileError(f"{where}: expected 'source target probability', got {' '.join(parts)[:60]!r}")
         q = values.get(parts[2])
-        if q is None:
-            q = exact_value(parts[2], where)
-            if len(values) < 65_536:
-                values[parts[2]] = q
+        if q is None:  # (the cache holds at most one value per line of the file)
+            q = values[parts[2]] = exact_value(parts[2], where)
         edges.append((state_index(parts[0], where), state_index(parts[1], where), q))
     if storm:
         n = 1 + max((max(i, j) for i, j, _ in edges), default=-1)
