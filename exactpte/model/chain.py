@@ -123,8 +123,10 @@ class Chain:
     @cached_property
     def support_graph(self) -> "sp.csr_matrix":
         """The support graph as a scipy CSR 0/1 matrix (shares the chain's column array; float64 entries,
-        which scipy's graph routines take without a converted copy)."""
-        return csr_graph(self.n, self._ptr, self._indices)
+        which scipy's graph routines take without a converted copy; a read-only view of it)."""
+        graph = csr_graph(self.n, self._ptr, self._indices)
+        graph.indices.setflags(write=False)
+        return graph
 
     @property
     def nnz(self) -> int:
