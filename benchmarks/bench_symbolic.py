@@ -19,8 +19,11 @@
 0b. **What the command pays** (``--tables cli``): each tool as a fresh process, start-up and
    imports included, CPU seconds (user + system, the process's own accounting) and wall: Storm
    builds the model from the DRN file and checks ``LRA=? [ "share" ]``; exactpte runs
-   ``decompose F.drn --json --only rho`` and ``decompose F.drn --json --no-p-inf`` (read, compute,
-   write).  The median of ``--runs`` runs.  Run from the repository root with ``PYTHONPATH=.``.
+   ``decompose F.drn --json --only rho`` and (unless ``--no-full-cli``) ``decompose F.drn --json
+   --no-p-inf`` (read, compute, write).  Alternately, the median of ``--runs`` runs after an untimed
+   one (bytecode caching on in the children, as for an installed package).  Beside them, in one process
+   holding both tools: Storm's build from the DRN file against ``read_drn``, ρ, and the ρ write.
+   Run from the repository root.
 1. Full decompositions: a 10-state chain with 2 parameters; one-parameter chains of
    16..64 states (every output is a cancelled fraction by construction).
 2. One block solve ``(I - Q) x = c`` of a one-parameter transient block, three routes in the
@@ -275,13 +278,22 @@ def storm_table(names) -> None:
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def _child_env() -> dict[str, str]:
+    """The environment of the timed processes: bytecode caching on (an installed package has its ``.pyc``
+    files; with ``PYTHONDONTWRITEBYTECODE`` set, every exactpte process would compile its ~60 modules
+    again, about 0.15 s of CPU), the repository first on the path."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
 def _process(argv: list[str]) -> tuple[float, float]:
     """Wall and CPU seconds (user + system, the child's own accounting) of one process run."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(argv, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(argv, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_child_env())
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -292,19 +304,45 @@ model = stormpy.build_model_from_drn[stormpy.RationalFunction](sys.argv[1])
 stormpy.model_checking(model, stormpy.parse_properties(sys.argv[2])[0], only_initial_states=False)
 """
 
+_IN_PROCESS = """import json, statistics, sys, time
+import stormpy
+import exactpte
+from exactpte.io.drn import read_drn
+from exactpte.results import report
+from exactpte.results.decomposition import decompose
+path, runs = sys.argv[1], int(sys.argv[2])
+text = open(path).read()
+cpu = time.process_time
+build, read, rho, write = [], [], [], []
+for _ in range(runs):  # alternately, CPU seconds of this process
+    t = cpu(); stormpy.build_model_from_drn[stormpy.RationalFunction](path); build.append(cpu() - t)
+    t = cpu(); chain = read_drn(text); read.append(cpu() - t)
+    t = cpu(); dec = decompose(chain); dec.rho; rho.append(cpu() - t)
+    t = cpu(); report.to_json(dec, only=["rho"]); write.append(cpu() - t)
+print(json.dumps({k: statistics.median(v) for k, v in
+                  (("build", build), ("read", read), ("rho", rho), ("write", write))}))
+"""
 
-def cli_table(names, runs: int) -> None:
+
+def cli_table(names, runs: int, full: bool = True) -> None:
     """Table 0b: what a user's command pays, each tool a process of its own (start-up, imports, reading,
     computing, writing): Storm builds the model from the DRN file and checks ``LRA=? [ "share" ]``;
-    exactpte runs ``decompose F.drn --json --only rho`` and ``decompose F.drn --json --no-p-inf``."""
+    exactpte runs ``decompose F.drn --json --only rho`` (and, with ``full``, ``--json --no-p-inf``).
+    Processes run alternately, after one untimed run of each (bytecode written, files cached); the
+    median of ``runs``.  Beside them, in one process holding both tools (medians of ``runs``, CPU):
+    Storm's build of its parametric model from the DRN file, exactpte's ``read_drn`` of the same
+    text, ρ on the read chain, and the ``--only rho`` JSON write."""
     import gzip
     import shutil
+    import statistics
     import tempfile
 
     with open(os.path.join(DATA, "parametric.json")) as fh:
         specs = json.load(fh)
-    print(f"\nwhat the command pays (CPU seconds = user + system of the process, median of {runs} runs; wall in brackets)")
-    head = f"{'model':>15} {'Storm process':>16} {'--only rho':>16} {'rho/Storm':>9} {'full --json':>16} {'MB':>6}"
+    print(f"\nwhat the command pays (CPU seconds = user + system of the process, median of {runs} runs; wall in brackets; "
+          f"load average {open('/proc/loadavg').read().split()[0]})")
+    head = (f"{'model':>15} {'Storm process':>16} {'--only rho':>16} {'rho/Storm':>9} {'read_drn':>8} {'Storm build':>11} "
+            f"{'read/build':>10} {'rho':>7} {'write rho':>9}" + (f" {'full --json':>16} {'MB':>6}" if full else ""))
     print(head)
     print("-" * len(head), flush=True)
     for name in names:
@@ -312,27 +350,41 @@ def cli_table(names, runs: int) -> None:
         with tempfile.NamedTemporaryFile("wb", suffix=".drn", delete=False) as tmp, \
                 gzip.open(os.path.join(DATA, spec["file"]), "rb") as gz:
             shutil.copyfileobj(gz, tmp)
+        storm_cmd = [sys.executable, "-c", _STORM_PROCESS, tmp.name, spec["property"]]
         exe = [sys.executable, "-m", "exactpte", "decompose", tmp.name, "--quiet", "--json"]
-        storm = [_process([sys.executable, "-c", _STORM_PROCESS, tmp.name, spec["property"]]) for _ in range(runs)]
-        rho = [_process(exe + ["--only", "rho"]) for _ in range(runs)]
-        full = [_process(exe + ["--no-p-inf"]) for _ in range(runs)]
-        written = subprocess.run(exe + ["--no-p-inf"], cwd=ROOT, check=True, capture_output=True).stdout
+        rho_cmd = exe + ["--only", "rho"]
+        _process(storm_cmd), _process(rho_cmd)  # untimed: bytecode written, files cached
+        storm, rho = [], []
+        for _ in range(runs):
+            storm.append(_process(storm_cmd))
+            rho.append(_process(rho_cmd))
+        inner = json.loads(subprocess.run([sys.executable, "-c", _IN_PROCESS, tmp.name, str(max(runs, 3))], cwd=ROOT,
+                                          check=True, capture_output=True, text=True, env=_child_env()).stdout.splitlines()[-1])
+        tail = ""
+        if full:
+            full_runs = [_process(exe + ["--no-p-inf"]) for _ in range(runs)]
+            written = subprocess.run(exe + ["--no-p-inf"], cwd=ROOT, check=True, capture_output=True, env=_child_env()).stdout
+            tail = f" {_cell(full_runs):>16} {len(written) / 1e6:6.1f}"
         os.remove(tmp.name)
+        cpu = lambda xs: statistics.median(x[1] for x in xs)
+        print(f"{name:>15} {_cell(storm):>16} {_cell(rho):>16} {cpu(rho) / cpu(storm):9.2f} {inner['read']:8.4f} "
+              f"{inner['build']:11.4f} {inner['read'] / inner['build']:10.2f} {inner['rho']:7.3f} {inner['write']:9.3f}{tail}",
+              flush=True)
 
-        def cell(xs: list[tuple[float, float]]) -> str:
-            wall, cpu = (sorted(x[k] for x in xs)[len(xs) // 2] for k in (0, 1))
-            return f"{cpu:7.2f} [{wall:6.2f}]"
 
-        cpu = lambda xs: sorted(x[1] for x in xs)[len(xs) // 2]
-        print(f"{name:>15} {cell(storm):>16} {cell(rho):>16} {cpu(rho) / cpu(storm):9.1f} {cell(full):>16} "
-              f"{len(written) / 1e6:6.1f}", flush=True)
+def _cell(xs: list[tuple[float, float]]) -> str:
+    """``CPU [wall]``: the medians of some process runs."""
+    import statistics
+
+    return f"{statistics.median(x[1] for x in xs):7.2f} [{statistics.median(x[0] for x in xs):6.2f}]"
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", nargs="+", default=["storm", "cli", "full", "strata", "solve"],
                     choices=["storm", "cli", "full", "strata", "solve"])
-    ap.add_argument("--runs", type=int, default=3, help="process runs per command of the cli table (median)")
+    ap.add_argument("--runs", type=int, default=5, help="process runs per command of the cli table (median)")
+    ap.add_argument("--no-full-cli", action="store_true", help="cli table: leave out the full --json command (long on brp64_2)")
     ap.add_argument("--models", nargs="+", default=None, help="models of the Storm table (default: all)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[16, 32, 48, 64])
     ap.add_argument("--solve-sizes", type=int, nargs="+", default=[4, 8, 16, 24, 32, 48, 64, 96])
@@ -347,7 +399,7 @@ def main(argv=None):
             storm_table(args.models or list(json.load(fh)))
     if "cli" in args.tables:
         with open(os.path.join(DATA, "parametric.json")) as fh:
-            cli_table(args.models or list(json.load(fh)), args.runs)
+            cli_table(args.models or list(json.load(fh)), args.runs, full=not args.no_full_cli)
     if "full" in args.tables:
         full_table(args.sizes)
     if "strata" in args.tables:

@@ -11,6 +11,7 @@ import numpy as np
 if TYPE_CHECKING:  # scipy loads only for graphs past SMALL_GRAPH edges (or when a caller asks scipy for more)
     import scipy.sparse as sp
 
+from exactpte.graph.plain import tarjan_labels
 from exactpte.graph.support import BoolArray, IntArray, as_scipy, edge_sources, is_small
 
 __all__ = ["strongly_connected_components", "closed_components", "reverse_topological_components"]
@@ -35,45 +36,8 @@ def strongly_connected_components(graph: "sp.csr_matrix") -> tuple[int, IntArray
 
 
 def _tarjan(n: int, indptr: list[int], indices: list[int]) -> tuple[int, IntArray]:
-    """SCC labels by Tarjan's algorithm (iterative), numbered as components complete: after every
-    component they reach, as scipy numbers them."""
-    index, low, labels = [-1] * n, [0] * n, [-1] * n
-    on_stack, stack = [False] * n, []
-    k = counter = 0
-    for root in range(n):
-        if index[root] != -1:
-            continue
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack[root] = True
-        work = [[root, indptr[root]]]
-        while work:
-            frame = work[-1]
-            v, i = frame
-            if i < indptr[v + 1]:
-                frame[1] = i + 1
-                w = indices[i]
-                if index[w] == -1:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on_stack[w] = True
-                    work.append([w, indptr[w]])
-                elif on_stack[w] and index[w] < low[v]:
-                    low[v] = index[w]
-                continue
-            work.pop()
-            if work and low[v] < low[work[-1][0]]:
-                low[work[-1][0]] = low[v]
-            if low[v] == index[v]:
-                while True:
-                    w = stack.pop()
-                    on_stack[w] = False
-                    labels[w] = k
-                    if w == v:
-                        break
-                k += 1
+    """SCC labels by Tarjan's algorithm (:func:`~exactpte.graph.plain.tarjan_labels`) as an array."""
+    k, labels = tarjan_labels(n, indptr, indices)
     return k, np.array(labels, dtype=np.int32)
 
 

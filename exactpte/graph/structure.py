@@ -13,21 +13,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from exactpte.errors import AnchorError, ShapeError
-from exactpte.graph.components import (
-    closed_components,
-    reverse_topological_components,
-    strongly_connected_components,
-)
-from exactpte.graph.periods import closed_class_phases
-from exactpte.graph.support import HasSupportGraph, support_matrix
+from exactpte.graph.plain import plain_structure_parts
+from exactpte.graph.support import SMALL_GRAPH, HasSupportGraph, support_matrix
+from exactpte.numbers.scalars import as_int, numpy_if_loaded
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["Structure", "chain_structure", "graph_structure"]
+__all__ = ["Structure", "chain_structure", "graph_structure", "plain_structure"]
 
 
 def _check_successors(succ: Any) -> None:
@@ -35,11 +29,12 @@ def _check_successors(succ: Any) -> None:
     if isinstance(succ, (str, bytes)) or not isinstance(succ, Sequence) or not len(succ):
         raise ShapeError(f"a support graph is a non-empty list of successor lists, got {type(succ).__name__}")
     n = len(succ)
+    np = numpy_if_loaded()
     for s, row in enumerate(succ):
-        if isinstance(row, (str, bytes)) or not isinstance(row, (Sequence, np.ndarray)):
+        if isinstance(row, (str, bytes)) or not (isinstance(row, Sequence) or (np is not None and isinstance(row, np.ndarray))):
             raise ShapeError(f"successors of state {s} must be a list of states, got {type(row).__name__}")
         for j in row:
-            if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < n:
+            if as_int(j) is None or not 0 <= j < n:
                 raise ShapeError(f"state {s} has successor {j!r:.20}, expected a state in 0..{n - 1}")
 
 
@@ -144,7 +139,7 @@ class Structure:
         for i, group in enumerate(groups):
             row = []
             for k, s in enumerate(group):
-                if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= s < self.n:
+                if as_int(s) is None or not 0 <= s < self.n:
                     raise AnchorError(f"anchor for class {i}, phase {k} is {s!r}, expected a state index in 0..{self.n - 1}")
                 s = int(s)
                 if self.class_of[s] != i or self.phase_of[s] != k:
@@ -190,7 +185,25 @@ def chain_structure(succ: "Sequence[Sequence[int]] | HasSupportGraph") -> Struct
     if isinstance(succ, HasSupportGraph):
         return graph_structure(succ.support_graph)
     _check_successors(succ)
+    indptr = [0]
+    for row in succ:
+        indptr.append(indptr[-1] + len(row))
+    if indptr[-1] <= SMALL_GRAPH:
+        return plain_structure(len(succ), indptr, [int(j) for row in succ for j in sorted(row)])
     return graph_structure(support_matrix(succ))
+
+
+def plain_structure(n: int, indptr: list[int], indices: list[int]) -> Structure:
+    """The :class:`Structure` of the graph whose state ``s`` has the successors
+    ``indices[indptr[s]:indptr[s+1]]``, in plain Python (:mod:`exactpte.graph.plain`: no numpy, no
+    scipy; what :func:`graph_structure` gives, for graphs of up to :data:`SMALL_GRAPH` edges).
+
+    Examples
+    --------
+    >>> plain_structure(3, [0, 1, 2, 3], [1, 0, 0]).transient
+    (2,)
+    """
+    return Structure(**plain_structure_parts(n, indptr, indices))  # type: ignore[arg-type]
 
 
 def graph_structure(graph: "sp.csr_matrix") -> Structure:
@@ -199,10 +212,16 @@ def graph_structure(graph: "sp.csr_matrix") -> Structure:
 
     Examples
     --------
+    >>> import numpy as np
     >>> from exactpte.graph.support import csr_graph
     >>> graph_structure(csr_graph(3, [0, 1, 2, 3], np.array([1, 0, 0]))).transient
     (2,)
     """
+    import numpy as np
+
+    from exactpte.graph.components import closed_components, reverse_topological_components, strongly_connected_components
+    from exactpte.graph.periods import closed_class_phases
+
     n = graph.shape[0]
     k, labels = strongly_connected_components(graph)
     closed = closed_components(graph, k, labels)

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast, runtime_checkable
 
-import numpy as np
-import numpy.typing as npt
-
-if TYPE_CHECKING:  # scipy loads only for graphs past SMALL_GRAPH edges (or when a caller asks scipy for more)
+if TYPE_CHECKING:  # scipy loads only for graphs past SMALL_GRAPH edges (or when a caller asks scipy for more);
+    # numpy when a graph is built (importing this module costs neither: graph.plain's route needs neither)
+    import numpy as np
+    import numpy.typing as npt
     import scipy.sparse as sp
 
-IntArray: TypeAlias = npt.NDArray[np.integer[Any]]
+IntArray: TypeAlias = "npt.NDArray[np.integer[Any]]"
 """A 1-d array of states, indices, labels or levels (int32 or int64: scipy's csgraph gives int32 labels)."""
 
-BoolArray: TypeAlias = npt.NDArray[np.bool_]
+BoolArray: TypeAlias = "npt.NDArray[np.bool_]"
 """A 1-d boolean mask (per state or per SCC label)."""
 
 __all__ = ["IntArray", "BoolArray", "SMALL_GRAPH", "SupportGraph", "HasSupportGraph", "as_scipy", "is_small", "csr_graph", "support_matrix", "edge_sources"]
@@ -29,10 +29,12 @@ class SupportGraph:
     structure analysis reads its arrays directly; anything else (``graph[rows]``, ``tocoo()``,
     ``toarray()``, ``@``) goes to the scipy matrix, built (and SciPy imported) on first use."""
 
-    def __init__(self, n: int, indptr: npt.ArrayLike, indices: IntArray) -> None:
+    def __init__(self, n: int, indptr: "npt.ArrayLike", indices: "npt.ArrayLike") -> None:
+        import numpy as np
+
         self.shape = (n, n)
         self.indptr = np.asarray(indptr, dtype=np.int64)
-        self.indices = indices
+        self.indices = np.asarray(indices, dtype=np.int64)  # (no copy for an int64 array or array('q'))
         self._csr: sp.csr_matrix | None = None
 
     @property
@@ -48,6 +50,7 @@ class SupportGraph:
     def scipy(self) -> "sp.csr_matrix":
         """The scipy CSR matrix (float64 ones), built once."""
         if self._csr is None:
+            import numpy as np
             import scipy.sparse as sp
 
             self._csr = sp.csr_matrix((np.ones(len(self.indices)), self.indices, self.indptr), shape=self.shape)
@@ -90,7 +93,7 @@ class HasSupportGraph(Protocol):
         """The support graph: a square scipy CSR matrix, nonzero where a transition is possible."""
 
 
-def csr_graph(n: int, indptr: npt.ArrayLike, indices: IntArray) -> "sp.csr_matrix":
+def csr_graph(n: int, indptr: "npt.ArrayLike", indices: "npt.ArrayLike") -> "sp.csr_matrix":
     """The graph on ``0..n-1`` whose state ``s`` has the successors ``indices[indptr[s]:indptr[s+1]]``,
     as a :class:`SupportGraph`: its arrays are read directly (``indices`` is shared, not copied), and
     it behaves as a scipy CSR 0/1 matrix otherwise (``.scipy()`` gives that matrix, float64 entries,
@@ -98,6 +101,7 @@ def csr_graph(n: int, indptr: npt.ArrayLike, indices: IntArray) -> "sp.csr_matri
 
     Examples
     --------
+    >>> import numpy as np
     >>> csr_graph(2, [0, 1, 2], np.array([1, 0])).toarray().tolist()
     [[0.0, 1.0], [1.0, 0.0]]
     """
@@ -106,6 +110,8 @@ def csr_graph(n: int, indptr: npt.ArrayLike, indices: IntArray) -> "sp.csr_matri
 
 def support_matrix(succ: Sequence[Sequence[int]]) -> "sp.csr_matrix":
     """The support graph of successor lists as a scipy CSR 0/1 matrix (:func:`csr_graph`)."""
+    import numpy as np
+
     n = len(succ)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum([len(s) for s in succ], out=indptr[1:])
@@ -115,6 +121,8 @@ def support_matrix(succ: Sequence[Sequence[int]]) -> "sp.csr_matrix":
 
 def edge_sources(graph: "sp.csr_matrix") -> IntArray:
     """The source state of every stored edge (``graph.indices`` holds the targets)."""
+    import numpy as np
+
     return np.repeat(np.arange(graph.shape[0]), np.diff(graph.indptr))
 
 

@@ -77,11 +77,12 @@ def _storm_value(x: Any) -> str:
 
 
 class _Reader:
-    """One pass over a DRN text; ``where`` names the line in every error."""
+    """One pass over a DRN text; ``where`` names the line in every error.  ``lines[i]`` is line
+    ``i + 1``, stripped."""
 
     def __init__(self, text: str, source: str) -> None:
         self.source = source
-        self.lines = [(k, ln.strip()) for k, ln in enumerate(text.splitlines(), 1)]
+        self.lines = [ln.strip() for ln in text.splitlines()]
         self.pos = 0
 
     def error(self, lineno: int | None, message: str) -> ChainFileError:
@@ -89,10 +90,10 @@ class _Reader:
 
     def next_content(self) -> tuple[int, str] | None:
         while self.pos < len(self.lines):
-            k, ln = self.lines[self.pos]
+            ln = self.lines[self.pos]
             self.pos += 1
             if ln and not ln.startswith("//"):
-                return k, ln
+                return self.pos, ln
         return None
 
     # -- header -------------------------------------------------------------------------
@@ -122,21 +123,20 @@ class _Reader:
                 # the value is on the next line, which may be blank for @parameters
                 if self.pos >= len(self.lines):
                     raise self.error(k, f"{key} must be followed by a line")
-                vk, value = self.lines[self.pos]
+                head[key] = (self.pos + 1, self.lines[self.pos])
                 self.pos += 1
-                head[key] = (vk, value)
             elif key == "@placeholders":
                 head[key] = True
-                while self.pos < len(self.lines) and not self.lines[self.pos][1].startswith("@"):
-                    pk, pl = self.lines[self.pos]
+                while self.pos < len(self.lines) and not self.lines[self.pos].startswith("@"):
+                    pl = self.lines[self.pos]
                     self.pos += 1
                     if not pl or pl.startswith("//"):
                         continue
                     m = re.fullmatch(r"\$(\w+)\s*:\s*(.+)", pl)
                     if m is None:
-                        raise self.error(pk, f"a placeholder is '$name : value', got {pl[:40]!r}")
+                        raise self.error(self.pos, f"a placeholder is '$name : value', got {pl[:40]!r}")
                     if m.group(1) in head["placeholders"]:
-                        raise self.error(pk, f"placeholder ${m.group(1)} is defined twice")
+                        raise self.error(self.pos, f"placeholder ${m.group(1)} is defined twice")
                     head["placeholders"][m.group(1)] = m.group(2).strip()
             elif key == "@model":
                 break
@@ -162,60 +162,73 @@ class _Reader:
     def states(self, n: int, value: Callable[[str, int, str], Any]
                ) -> tuple[list[list[tuple[int, Any]]], list[tuple[int, list[str]]], list[tuple[int, list[str]]]]:
         """Rows ``[(j, value), ...]`` (columns increasing), and per state ``(line, raw reward strings)`` of
-        its state and its action."""
+        its state and its action.  One pass, lines told apart by their first character: a model is
+        mostly transitions, each a ``partition``, a digit test and a cached value (:func:`_value_reader`)."""
         rows: list[list[tuple[int, Any]]] = [[] for _ in range(n)]
         state_rewards: list[tuple[int, list[str]]] = [(0, [])] * n
         action_rewards: list[tuple[int, list[str]]] = [(0, [])] * n
         current = -1
         has_action = False
+        row: list[tuple[int, Any]] = []
         targets: set[int] = set()
-        while (item := self.next_content()) is not None:
-            k, ln = item
-            m = _STATE.fullmatch(ln) if ln.startswith("state ") else None
-            if m:
+        lines = self.lines
+        for k in range(self.pos + 1, len(lines) + 1):
+            ln = lines[k - 1]
+            if not ln:
+                continue
+            first = ln[0]
+            if first == "s" and ln.startswith("state "):
                 if current >= 0 and not has_action:
                     raise self.error(k, f"state {current} has no action (a DTMC state has exactly one)")
+                m = _STATE.fullmatch(ln)
+                if m is None:
+                    raise self.error(k, f"cannot read {ln[:60]!r} (expected 'state ID [rewards] labels')")
                 sid = m.group(1)
                 expected = current + 1
                 if ascii_digits(sid) and int(sid) >= n:
                     raise self.error(k, f"state {sid} is past @nr_states = {n}")
                 if not ascii_digits(sid) or int(sid) != expected:
                     raise self.error(k, f"states must be numbered 0, 1, ... in order without gaps or repeats: expected state {expected}, got {sid[:20]!r}")
-                current, has_action, targets = expected, False, set()
+                current, has_action, row = expected, False, rows[expected]
+                targets.clear()
                 state_rewards[current] = (k, self.rewards(k, m.group(2), allow_labels=True))
-                continue
-            m = _ACTION.fullmatch(ln) if ln.startswith("action ") else None
-            if m:
+            elif first == "a" and ln.startswith("action "):
                 if current < 0:
                     raise self.error(k, "an action before the first state")
                 if has_action:
                     raise self.error(k, f"state {current} has a second action; a DTMC state has exactly one")
                 has_action = True
+                m = _ACTION.fullmatch(ln)
+                if m is None:
+                    raise self.error(k, f"cannot read {ln[:60]!r} (expected 'action ID [rewards]')")
                 action_rewards[current] = (k, self.rewards(k, m.group(2), allow_labels=False))
+            elif first == "/" and ln.startswith("//"):
                 continue
-            if ":" in ln:
+            else:
+                target, colon, val = ln.partition(":")
+                if not colon:
+                    raise self.error(k, f"cannot read {ln[:60]!r} (expected 'state ...', 'action ...' or 'target : value')")
                 if not has_action:
                     raise self.error(k, "a transition before the state's action line")
-                target, _, val = ln.partition(":")
                 target = target.rstrip()
-                if not ascii_digits(target) or int(target) >= n:
+                if not (target.isdigit() and target.isascii()) or int(target) >= n:
                     raise self.error(k, f"transition target {target[:20]!r} is not a state in 0..{n - 1}")
                 j = int(target)
                 if j in targets:
                     raise self.error(k, f"state {current} lists target {j} twice")
                 targets.add(j)
-                rows[current].append((j, value(val.strip(), k, f"the probability {current} -> {j}")))
-                continue
-            raise self.error(k, f"cannot read {ln[:60]!r} (expected 'state ...', 'action ...' or 'target : value')")
+                row.append((j, value(val.strip(), k, f"the probability {current} -> {j}")))
         if current + 1 != n:
             raise self.error(None, f"@nr_states is {n} but the model lists {current + 1} state(s)")
         if not has_action:
             raise self.error(None, f"state {current} has no action (a DTMC state has exactly one)")
-        for row in rows:
-            row.sort(key=_column)
+        for r in rows:
+            r.sort(key=_column)
         return rows, state_rewards, action_rewards
 
     def rewards(self, k: int, rest: str, *, allow_labels: bool) -> list[str]:
+        if not rest:
+            return []
         if rest.startswith("{"):
             raise self.error(k, "observations ({...}) belong to POMDPs, not DTMCs")
         values: list[str] = []
@@ -224,7 +237,7 @@ class _Reader:
             if end < 0:
                 raise self.error(k, "']' missing after the rewards")
             values = [v.strip() for v in rest[1:end].split(",")]
-            if any(not v for v in values):
+            if not all(values):
                 raise self.error(k, f"an empty reward in [{rest[1:end]}]")
             rest = rest[end + 1 :].strip()
         if rest and not allow_labels:
@@ -266,13 +279,13 @@ def read_drn(text: str, *, source: str = "<drn>", reward_model: str | int | None
     count = max([len(head["reward_names"])] + [len(x) for _, x in state_rw] + [len(x) for _, x in action_rw])
     names = head["reward_names"] + [f"rew{i}" for i in range(len(head["reward_names"]), count)]
     pick = _pick_reward_model(rd, names, reward_model)
+    zero = field.zero if field is not None else 0
     r: list[Any] = []
     for s in range(n):
-        total = field.zero if field is not None else 0
-        for kind, (k, vals) in (("state", state_rw[s]), ("action", action_rw[s])):
-            if pick is not None and pick < len(vals):
-                total = total + value(vals[pick], k, f"the {kind} reward of state {s}")
-        r.append(total)
+        terms = [value(vals[pick], k, f"the {kind} reward of state {s}")
+                 for kind, (k, vals) in (("state", state_rw[s]), ("action", action_rw[s]))
+                 if pick is not None and pick < len(vals)]
+        r.append(terms[0] if len(terms) == 1 else sum(terms, zero))  # (one term: no addition to make)
     chain: Chain
     with naming(source):
         if field is not None:

@@ -105,6 +105,7 @@ def read_prism(tra: str, srew: str | None = None, lab: str | None = None, *, tre
     if not storm and len(first) == 1 and first[0].lower() in ("ctmc", "mdp", "ma", "ctmdp"):
         raise ChainFileError(f"{source}: line {k0}: model type {first[0]} is not supported: exactpte reads DTMCs")
     edges: list[tuple[int, int, flint.fmpq]] = []
+    values: dict[str, flint.fmpq] = {}  # a model repeats a few probabilities on most lines: each text parsed once
     for k, parts in lines[1:]:
         where = f"{source}: line {k}"
         if len(parts) == 4 and parse_number(parts[3]) is not None:  # MDP layout 'i choice j p' with one choice
@@ -117,7 +118,10 @@ def read_prism(tra: str, srew: str | None = None, lab: str | None = None, *, tre
             parts = parts[:3]
         if len(parts) != 3:
             raise ChainFileError(f"{where}: expected 'source target probability', got {' '.join(parts)[:60]!r}")
-        edges.append((state_index(parts[0], where), state_index(parts[1], where), exact_value(parts[2], where)))
+        q = values.get(parts[2])
+        if q is None:  # (the cache holds at most one value per line of the file)
+            q = values[parts[2]] = exact_value(parts[2], where)
+        edges.append((state_index(parts[0], where), state_index(parts[1], where), q))
     if storm:
         n = 1 + max((max(i, j) for i, j, _ in edges), default=-1)
     else:

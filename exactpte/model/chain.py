@@ -12,13 +12,13 @@ support-graph analysis is :mod:`exactpte.graph.structure`'s, which knows nothing
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import flint
-import numpy as np
 
 from exactpte.numbers.scalars import FloatPolicy, to_fmpq
 from exactpte.numbers.arrays import (
@@ -38,8 +38,8 @@ from exactpte.numbers.arrays import (
 from exactpte.errors import EntryError, NegativeEntryError, RowSumError, ShapeError, UsageError
 from exactpte.fields import QQ, Field, RationalField
 from exactpte.numbers.from_floats import Converter, ImportReport, check_repair, check_tol, exact_rows, repair_row, repaired_rows
-from exactpte.graph.structure import Structure, graph_structure
-from exactpte.graph.support import csr_graph
+from exactpte.graph.structure import Structure, graph_structure, plain_structure
+from exactpte.graph.support import SMALL_GRAPH, csr_graph
 
 if TYPE_CHECKING:  # pragma: no cover
     import scipy.sparse as sp
@@ -54,8 +54,8 @@ class Chain:
     """What every chain offers the algorithms: sparse rows over an exact field, rewards, structure.
 
     Subclasses set ``n``, ``field``, ``r``, ``labels``, ``notes`` and the sparse rows (through
-    :func:`validated_rows`), kept in CSR form: ``_ptr`` (row starts), ``_indices`` (a numpy
-    array of columns, increasing within a row) and ``_values`` (the exact entries, aligned), so
+    :func:`validated_rows`), kept in CSR form: ``_ptr`` (row starts), ``_indices`` (an
+    ``array('q')`` of columns, increasing within a row, which numpy and scipy read without a copy) and ``_values`` (the exact entries, aligned), so
     the support graph goes to scipy without a Python pass over the edges.
 
     Attributes
@@ -79,7 +79,7 @@ class Chain:
     labels: tuple[str, ...] | None
     notes: tuple[str, ...]
     _ptr: list[int]
-    _indices: np.ndarray
+    _indices: array[int]
     _values: tuple[Any, ...]
 
     # -- access -----------------------------------------------------------------------
@@ -123,8 +123,10 @@ class Chain:
     @cached_property
     def support_graph(self) -> "sp.csr_matrix":
         """The support graph as a scipy CSR 0/1 matrix (shares the chain's column array; float64 entries,
-        which scipy's graph routines take without a converted copy)."""
-        return csr_graph(self.n, self._ptr, self._indices)
+        which scipy's graph routines take without a converted copy; a read-only view of it)."""
+        graph = csr_graph(self.n, self._ptr, self._indices)
+        graph.indices.setflags(write=False)
+        return graph
 
     @property
     def nnz(self) -> int:
@@ -134,7 +136,11 @@ class Chain:
     @cached_property
     def structure(self) -> Structure:
         """Closed classes, periods, cyclic classes (computed once; see :mod:`exactpte.graph.structure`)."""
-        return graph_structure(self.support_graph)  # a chain's support is valid by construction: not re-checked
+        # a chain's support is valid by construction: not re-checked.  A small graph in plain Python
+        # (no numpy import on the exact route), a large one on its CSR arrays (numpy, scipy)
+        if self.nnz <= SMALL_GRAPH:
+            return plain_structure(self.n, self._ptr, self._indices.tolist())
+        return graph_structure(self.support_graph)
 
     def label(self, s: int) -> str:
         """The display name of state ``s`` (its index when the chain has no labels)."""
@@ -228,15 +234,13 @@ class Chain:
         ptr = [0]
         for c in cols:
             ptr.append(ptr[-1] + len(c))
-        self._set_csr(ptr, np.fromiter((j for c in cols for j in c), dtype=np.int64, count=ptr[-1]),
-                      tuple(q for v in vals for q in v))
+        self._set_csr(ptr, array("q", [j for c in cols for j in c]), tuple(q for v in vals for q in v))
 
-    def _set_csr(self, ptr: list[int], indices: np.ndarray, values: tuple[Any, ...]) -> None:
+    def _set_csr(self, ptr: list[int], indices: array[int], values: tuple[Any, ...]) -> None:
         self._ptr, self._indices, self._values = ptr, indices, values
-        indices.setflags(write=False)
 
     def _same_rows(self, other: "Chain") -> bool:
-        return self._ptr == other._ptr and np.array_equal(self._indices, other._indices) and self._values == other._values
+        return self._ptr == other._ptr and self._indices == other._indices and self._values == other._values
 
 
 class _FieldChain(Chain):
@@ -441,7 +445,7 @@ class MarkovRewardProcess(Chain):
         check_row_sums(ptr, num, den)
         self = cls.__new__(cls)
         self.n = n
-        self._set_csr(ptr.tolist(), cols.copy(), fractions_of(num, den))
+        self._set_csr(ptr.tolist(), array("q", cols.astype("int64").tobytes()), fractions_of(num, den))
         self.r = exact_reward(r, n, reward_denominator)
         self.labels = check_labels(labels, n)
         self.notes = ()
@@ -626,25 +630,32 @@ def validated_rows(
     cols: list[tuple[int, ...]] = []
     vals: list[tuple[Any, ...]] = []
     one = field.one
-    checked: set[int] = set()  # ids of entries found not negative: a file's repeated entry is one object
+    # a file's repeated entry is one object (its reader parses each text once), so its rows repeat the
+    # same few tuples of objects: each entry is checked, and each such tuple summed, once (by ids; the
+    # rows keep every object alive meanwhile)
+    checked: set[int] = set()  # ids of entries found nonzero and not negative
+    summed: set[tuple[int, ...]] = set()  # ids of the entries of rows found to sum to 1
     for i, row in enumerate(rows):
         c, v = [], []
-        total = field.zero
         for j, q in row:
-            if q == 0:
-                continue
-            if id(q) not in checked and field.is_negative(q):
-                raise NegativeEntryError(
-                    f"P[{i}][{j}] is {field.to_text(q)}, "
-                    + ("which is negative for every value of the parameters" if field.is_parametric and not field.is_constant(q)
-                       else "expected a probability >= 0"))
-            checked.add(id(q))
+            if id(q) not in checked:
+                if q == 0:
+                    continue
+                if field.is_negative(q):
+                    raise NegativeEntryError(
+                        f"P[{i}][{j}] is {field.to_text(q)}, "
+                        + ("which is negative for every value of the parameters" if field.is_parametric and not field.is_constant(q)
+                           else "expected a probability >= 0"))
+                checked.add(id(q))
             c.append(j)
             v.append(q)
-            total = total + q
-        if total != one:
-            raise RowSumError(f"row {i} sums to {field.to_text(total)}, expected exactly 1"
-                              + (" (identically in the parameters)" if identically else ""))
+        key = tuple(map(id, v))
+        if key not in summed:
+            total = sum(v[1:], v[0]) if v else field.zero
+            if total != one:
+                raise RowSumError(f"row {i} sums to {field.to_text(total)}, expected exactly 1"
+                                  + (" (identically in the parameters)" if identically else ""))
+            summed.add(key)
         cols.append(tuple(c))
         vals.append(tuple(v))
     return tuple(cols), tuple(vals)

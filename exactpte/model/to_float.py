@@ -21,11 +21,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import flint
-import numpy as np
 
 from exactpte.errors import UsageError
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # pragma: no cover (numpy loads in the functions that build arrays: to_float alone needs none)
+    import numpy as np
     import scipy.sparse as sp
 
     from exactpte.model.chain import Chain
@@ -60,12 +60,16 @@ def to_float(x: Any) -> float:
 
 def to_floats(values: Iterable[Any]) -> np.ndarray:
     """The nearest doubles to a sequence of exact numbers, as a float array."""
+    import numpy as np
+
     return np.array([to_float(x) for x in values], dtype=float)
 
 
 def float_matrix(chain: Chain) -> np.ndarray:
     """The chain's transition matrix as a dense float array (a rational chain's; a parametric chain
     needs a point first: :class:`~exactpte.errors.UsageError`)."""
+    import numpy as np
+
     if chain.field.is_parametric:
         raise UsageError(f"{chain!r} has parameters {list(chain.field.params)}; substitute a point first (chain.at(point))")
     P = np.zeros((chain.n, chain.n))
@@ -94,6 +98,8 @@ def split_values(values: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
     ...
     exactpte.errors.UsageError: entry 0 (~1e400) is past the largest double (about 1.8e308): this route computes in doubles; use the exact route (exactpte.decompose) or rescale
     """
+    import numpy as np
+
     cache: dict[Any, tuple[float, float]] = {}
     values = list(values)
     hi = np.empty(len(values))
@@ -123,9 +129,10 @@ def split_sparse_matrix(chain: Chain) -> tuple[sp.csr_matrix, np.ndarray]:
     >>> all(abs(q - Fraction(h) - Fraction(l)) <= q / 2**106 for q, h, l in zip(exact, hi.data, lo))
     True
     """
+    import numpy as np
     import scipy.sparse as sp  # noqa: F811 (at run time, on first use)
 
     if chain.field.is_parametric:
         raise UsageError(f"{chain!r} has parameters {list(chain.field.params)}; substitute a point first (chain.at(point))")
     data, low = split_values(chain._values)
-    return sp.csr_matrix((data, chain._indices, np.asarray(chain._ptr)), shape=(chain.n, chain.n)), low
+    return sp.csr_matrix((data, np.asarray(chain._indices), np.asarray(chain._ptr)), shape=(chain.n, chain.n)), low

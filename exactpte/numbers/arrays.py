@@ -10,13 +10,11 @@ and naming the row, entry or edge at fault.  The chains (:mod:`exactpte.model.ch
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import flint
-import numpy as np
-import numpy.typing as npt
 
-from exactpte.numbers.scalars import as_int, to_fmpq
+from exactpte.numbers.scalars import as_int, numpy_if_loaded, to_fmpq
 from exactpte.errors import EntryError, LabelError, NegativeEntryError, RowSumError, ShapeError, UsageError
 
 __all__ = [
@@ -38,7 +36,11 @@ __all__ = [
 ]
 
 
-Int64Array: TypeAlias = npt.NDArray[np.int64]
+if TYPE_CHECKING:  # numpy is imported by the functions that take arrays, not by the exact route's input
+    import numpy as np
+    import numpy.typing as npt
+
+Int64Array: TypeAlias = "npt.NDArray[np.int64]"
 """One of a chain's checked edge arrays (rows, columns, numerators, denominators, CSR pointers)."""
 
 
@@ -47,7 +49,8 @@ def dense_rows(P: Any, denominator: int | None = None) -> list[Sequence[Any]]:
     """The rows of any matrix-like input as lists of raw entries (nothing converted yet)."""
     if isinstance(P, (flint.fmpq_mat, flint.fmpz_mat)):
         return [list(row) for row in P.tolist()]
-    if isinstance(P, np.ndarray):
+    np = numpy_if_loaded()  # (a numpy array exists only once numpy is loaded)
+    if np is not None and isinstance(P, np.ndarray):
         if P.ndim != 2:
             raise ShapeError(f"P has {P.ndim} dimensions, expected a 2-d matrix")
         if P.dtype.kind in "iu":
@@ -185,7 +188,8 @@ def check_labels(labels: Sequence[Any] | None, n: int) -> tuple[str, ...] | None
 
 def sequence_of(x: Any, name: str, what: str) -> list[Any]:
     """``x`` as a list, after checking it is a sequence (numpy arrays included), not a string or mapping."""
-    if isinstance(x, np.ndarray):
+    np = numpy_if_loaded()
+    if np is not None and isinstance(x, np.ndarray):
         return list(x)
     if isinstance(x, (str, bytes, Mapping)) or not isinstance(x, Sequence):
         raise ShapeError(f"{name} must be a sequence ({what}), got {type(x).__name__}")
@@ -215,6 +219,8 @@ def edge_arrays(n: Any, rows: Any, cols: Any, numerators: Any,
     ...
     exactpte.errors.ShapeError: edge 1 has col index 2, expected a state index in 0..1
     """
+    import numpy as np
+
     n_int = as_int(n)
     if n_int is None or n_int < 1:
         raise ShapeError(f"n must be a positive int, got {n!r:.30}")
@@ -235,6 +241,8 @@ def edge_arrays(n: Any, rows: Any, cols: Any, numerators: Any,
 
 def _check_edge_entries(n: int, rows: Int64Array, cols: Int64Array, num: Int64Array, den: Int64Array) -> None:
     """Indices in ``0..n-1``, denominators ``>= 1``, numerators ``>= 0`` (the first fault named)."""
+    import numpy as np
+
     for name, a in (("rows", rows), ("cols", cols)):
         bad = np.flatnonzero((a < 0) | (a >= n))
         if len(bad):
@@ -255,9 +263,12 @@ def csr_edges(n: int, rows: Int64Array, cols: Int64Array, num: Int64Array,
 
     Examples
     --------
+    >>> import numpy as np
     >>> [a.tolist() for a in csr_edges(2, np.array([1, 0, 0]), np.array([0, 1, 0]), np.array([1, 0, 1]), np.array([1, 1, 1]))]
     [[0, 1, 2], [0, 0], [1, 1], [1, 1]]
     """
+    import numpy as np
+
     in_order = bool(np.all((rows[1:] > rows[:-1]) | ((rows[1:] == rows[:-1]) & (cols[1:] > cols[:-1]))))
     if not in_order:  # (edges given row by row, columns ascending, need no sort)
         order = np.argsort(rows * n + cols, kind="stable") if n < 2**31 else np.lexsort((cols, rows))
@@ -276,9 +287,12 @@ def fractions_of(num: Int64Array, den: Int64Array) -> tuple[flint.fmpq, ...]:
 
     Examples
     --------
+    >>> import numpy as np
     >>> fractions_of(np.array([1, 2, 1]), np.array([2, 4, 3]))
     (1/2, 1/2, 1/3)
     """
+    import numpy as np
+
     width = int(den.max(initial=1)) + 1
     if int(num.max(initial=0)) < 2**62 // width:  # one int64 key per (numerator, denominator) pair
         keys, inverse = unique_inverse(num * width + den)
@@ -295,11 +309,13 @@ def exact_reward(r: Any, n: int, reward_denominator: int = 1) -> tuple[flint.fmp
 
     Examples
     --------
+    >>> import numpy as np
     >>> exact_reward(np.array([3, 0, 3]), 3, 2)
     (3/2, 0, 3/2)
     """
     scale = flint.fmpq(1, reward_denominator)
-    if isinstance(r, np.ndarray) and r.ndim == 1 and r.dtype.kind in "iu" and len(r) == n:
+    np = numpy_if_loaded()
+    if np is not None and isinstance(r, np.ndarray) and r.ndim == 1 and r.dtype.kind in "iu" and len(r) == n:
         values, idx = unique_inverse(r)
         distinct_r = [flint.fmpq(int(v)) * scale for v in values.tolist()]
         return tuple(map(distinct_r.__getitem__, idx.reshape(-1).tolist()))
@@ -313,6 +329,8 @@ def check_row_sums(ptr: Int64Array, num: Int64Array, den: Int64Array) -> None:
     numerators fit in 62 bits (the usual case: small denominators); those rows that do not are
     checked in exact rationals.
     """
+    import numpy as np
+
     n = len(ptr) - 1
     counts = np.diff(ptr)
     empty = np.flatnonzero(counts == 0)
@@ -334,16 +352,19 @@ def check_row_sums(ptr: Int64Array, num: Int64Array, den: Int64Array) -> None:
             raise RowSumError(f"row {i} sums to {total}, expected exactly 1")
 
 
-def unique_inverse(keys: npt.NDArray[np.integer[Any]]) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.intp]]:
+def unique_inverse(keys: "npt.NDArray[np.integer[Any]]") -> "tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.intp]]":
     """``np.unique(keys, return_inverse=True)`` for integer keys; by a presence table, without a sort,
     when the keys span a small range (the distinct probabilities of a chain are few).
 
     Examples
     --------
+    >>> import numpy as np
     >>> values, inverse = unique_inverse(np.array([7, 3, 7, 5]))
     >>> values.tolist(), inverse.tolist()
     ([3, 5, 7], [2, 0, 2, 1])
     """
+    import numpy as np
+
     if not len(keys):
         return keys, np.zeros(0, dtype=np.int64)
     low, high = int(keys.min()), int(keys.max())

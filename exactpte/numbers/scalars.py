@@ -11,16 +11,33 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import sys
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 import flint
-import numpy as np
 
 from exactpte.errors import EntryError, FloatEntryError, UsageError
 
-__all__ = ["to_fmpq", "parse_number", "FloatPolicy", "is_float_like", "as_int", "MAX_DIGITS", "MAX_DECIMAL_EXPONENT"]
+__all__ = ["to_fmpq", "parse_number", "FloatPolicy", "is_float_like", "is_bool", "as_int", "numpy_if_loaded",
+           "MAX_DIGITS", "MAX_DECIMAL_EXPONENT"]
+
+
+def numpy_if_loaded() -> Any:
+    """numpy when some code has imported it, else ``None``.  The exact and parametric routes never import
+    numpy (``exactpte decompose`` on a small chain does not pay its start-up); and while it is not
+    loaded no numpy object can exist, so type checks against numpy's scalar and array types ask this
+    first instead of importing it."""
+    return sys.modules.get("numpy")
+
+
+def is_bool(x: Any) -> bool:
+    """Whether ``x`` is a bool, Python's or numpy's (never an integer or a probability here)."""
+    if isinstance(x, bool):
+        return True
+    np = numpy_if_loaded()
+    return np is not None and isinstance(x, np.bool_)
 
 
 def as_int(x: Any) -> int | None:
@@ -29,14 +46,20 @@ def as_int(x: Any) -> int | None:
 
     Examples
     --------
+    >>> import numpy as np
     >>> as_int(np.int64(3)), as_int(np.uint64(2**63)), as_int(True), as_int(3.0)
     (3, 9223372036854775808, None, None)
     """
-    if isinstance(x, (bool, np.bool_)):
+    if isinstance(x, bool):
         return None
     if isinstance(x, int):
         return x
-    if isinstance(x, (np.integer, flint.fmpz, numbers.Integral)):
+    if is_bool(x):
+        return None
+    if isinstance(x, (flint.fmpz, numbers.Integral)):  # (numpy registers its integers as Integral)
+        return int(x)
+    np = numpy_if_loaded()
+    if np is not None and isinstance(x, np.integer):
         return int(x)
     return None
 
@@ -78,7 +101,10 @@ REFUSE = FloatPolicy()
 
 def is_float_like(x: Any) -> bool:
     """Whether ``x`` is a binary floating-point number (Python, numpy or sympy ``Float``)."""
-    if isinstance(x, (float, np.floating, np.complexfloating)):
+    if isinstance(x, float):
+        return True
+    np = numpy_if_loaded()
+    if np is not None and isinstance(x, (np.floating, np.complexfloating)):
         return True
     return type(x).__name__ == "Float" and type(x).__module__.startswith("sympy")
 
@@ -97,7 +123,7 @@ def to_fmpq(x: Any, where: str = "entry", policy: FloatPolicy = REFUSE) -> flint
     """
     if isinstance(x, flint.fmpq):
         return x
-    if isinstance(x, (bool, np.bool_)):
+    if is_bool(x):
         raise EntryError(f"{where} is the bool {x!r}, expected a number")
     if isinstance(x, (int, flint.fmpz)):
         return flint.fmpq(x)
