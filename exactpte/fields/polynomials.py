@@ -59,7 +59,7 @@ class _WithContent(Protocol):
         """The gcd of the coefficients."""
 
 
-__all__ = ["factor", "irreducible_factors", "poly_value", "linear_in", "substitute", "univariate", "univariate_in", "poly_lcm"]
+__all__ = ["factor", "irreducible_factors", "coprime_base", "shared_irreducible_factors", "poly_value", "linear_in", "substitute", "univariate", "univariate_in", "poly_lcm"]
 
 
 def factor(f: flint.fmpz_mpoly) -> tuple[flint.fmpz | int, list[tuple[flint.fmpz_mpoly, int]]]:
@@ -85,6 +85,54 @@ def irreducible_factors(f: flint.fmpz_mpoly) -> list[flint.fmpz_mpoly]:
             g = -g
         if g not in out:
             out.append(g)
+    return out
+
+
+def coprime_base(polys: Sequence[flint.fmpz_mpoly]) -> list[flint.fmpz_mpoly]:
+    """Pairwise coprime non-constant polynomials such that each of ``polys`` is, up to a constant, a
+    product of powers of them (a gcd-free basis: gcds and exact divisions only, no factoring).
+
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("p", "q"), "degrevlex")
+    >>> p, q = ctx.gens()
+    >>> sorted(str(b) for b in coprime_base([(p + q) * (p - 1), (p - 1) * q**2, q]))
+    ['p + q', 'p - 1', 'q']
+    """
+    base: list[flint.fmpz_mpoly] = []
+    pending = [f for f in polys if not f.is_constant()]
+    while pending:
+        f = pending.pop()
+        for k, b in enumerate(base):
+            g = b.gcd(f)
+            if not g.is_constant():
+                base.pop(k)
+                pending += [h for h in (g, b // g, f // g) if not h.is_constant()]
+                break
+        else:
+            base.append(f)
+    return base
+
+
+def shared_irreducible_factors(polys: Sequence[flint.fmpz_mpoly]) -> list[list[flint.fmpz_mpoly]]:
+    """The distinct irreducible factors of each of ``polys`` (as :func:`irreducible_factors` gives them,
+    possibly in another order), found by factoring the pieces of their :func:`coprime_base` once: big
+    polynomials that share their factors (a decomposition's denominators: ``det(I - P_T)`` and its
+    cyclotomic twins in every entry) cost a few gcds and the factoring of small pieces, not a
+    factoring each.
+
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("p", "q"), "degrevlex")
+    >>> p, q = ctx.gens()
+    >>> [[str(g) for g in fs] for fs in shared_irreducible_factors([(p**2 - 1) * q, q**3 * (p + 1)])]
+    [['p - 1', 'p + 1', 'q'], ['p + 1', 'q']]
+    """
+    base = coprime_base(polys)
+    factors = [irreducible_factors(b) for b in base]
+    out: list[list[flint.fmpz_mpoly]] = []
+    for f in polys:
+        mine: list[flint.fmpz_mpoly] = []
+        for b, fs in zip(base, factors):
+            if not f.is_constant() and not f.gcd(b).is_constant():  # b divides f or is coprime to it
+                mine += [g for g in fs if g not in mine]
+        out.append(mine)
     return out
 
 
