@@ -97,18 +97,26 @@ def coprime_base(polys: Sequence[flint.fmpz_mpoly]) -> list[flint.fmpz_mpoly]:
     >>> sorted(str(b) for b in coprime_base([(p + q) * (p - 1), (p - 1) * q**2, q]))
     ['p + q', 'p - 1', 'q']
     """
-    base: list[flint.fmpz_mpoly] = []
-    pending = [f for f in polys if not f.is_constant()]
+    return [b for b, _owners in _owned_base(polys)]
+
+
+def _owned_base(polys: Sequence[flint.fmpz_mpoly]) -> list[tuple[flint.fmpz_mpoly, frozenset[int]]]:
+    """:func:`coprime_base` with, for each piece, the indices of the ``polys`` it divides (every piece
+    derived from ``f`` or merged with one divides ``f``; each irreducible factor of ``f`` ends in a piece
+    that carries ``f``'s index), so no gcd is needed afterwards to tell which piece divides which."""
+    base: list[tuple[flint.fmpz_mpoly, frozenset[int]]] = []
+    pending = [(f, frozenset([k])) for k, f in enumerate(polys) if not f.is_constant()]
     while pending:
-        f = pending.pop()
-        for k, b in enumerate(base):
+        f, mine = pending.pop()
+        for k, (b, theirs) in enumerate(base):
             g = b.gcd(f)
             if not g.is_constant():
                 base.pop(k)
-                pending += [h for h in (g, b // g, f // g) if not h.is_constant()]
+                pending += [(h, owners) for h, owners in ((g, mine | theirs), (b // g, theirs), (f // g, mine))
+                            if not h.is_constant()]
                 break
         else:
-            base.append(f)
+            base.append((f, mine))
     return base
 
 
@@ -121,18 +129,15 @@ def shared_irreducible_factors(polys: Sequence[flint.fmpz_mpoly]) -> list[list[f
 
     >>> ctx = flint.fmpz_mpoly_ctx.get(("p", "q"), "degrevlex")
     >>> p, q = ctx.gens()
-    >>> [[str(g) for g in fs] for fs in shared_irreducible_factors([(p**2 - 1) * q, q**3 * (p + 1)])]
-    [['p - 1', 'p + 1', 'q'], ['p + 1', 'q']]
+    >>> [sorted(str(g) for g in fs) for fs in shared_irreducible_factors([(p**2 - 1) * q, q**3 * (p + 1)])]
+    [['p + 1', 'p - 1', 'q'], ['p + 1', 'q']]
     """
-    base = coprime_base(polys)
-    factors = [irreducible_factors(b) for b in base]
-    out: list[list[flint.fmpz_mpoly]] = []
-    for f in polys:
-        mine: list[flint.fmpz_mpoly] = []
-        for b, fs in zip(base, factors):
-            if not f.is_constant() and not f.gcd(b).is_constant():  # b divides f or is coprime to it
-                mine += [g for g in fs if g not in mine]
-        out.append(mine)
+    base = _owned_base(polys)
+    factors = [irreducible_factors(b) for b, _ in base]
+    out: list[list[flint.fmpz_mpoly]] = [[] for _ in polys]
+    for (_b, owners), fs in zip(base, factors):
+        for k in sorted(owners):
+            out[k] += [g for g in fs if g not in out[k]]
     return out
 
 

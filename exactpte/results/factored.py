@@ -72,12 +72,41 @@ class DenominatorNames:
         den = x.den
         if den.is_constant():  # nothing to name: the plain text (factored when shorter)
             return str(self.field.to_text(x))
-        name = self._name(den, (len(den), int(den.leading_coefficient()), tuple(den.degrees())), lambda: poly_text(den, self.params))
+        content = int(den.content())  # ``6*p + 6*q`` is named as ``p + q``: written ``/(6*D1)``
+        if content != 1:
+            den = den // content
+        name = self._named(den)
+        over = name if content == 1 else f"({content}*{name})"
         if len(x.num) <= SMALL:  # factored when that is shorter (``(1 - p)**14``); factoring a big numerator costs too much
             num = rational_text(x.num, self.field._one_poly, self.params)
-            return f"({num})/{name}" if _is_sum(num) else f"{num}/{name}"
+            return f"({num})/{over}" if _is_sum(num) else f"{num}/{over}"
         num = poly_text(x.num, self.params)
-        return f"({num})/{name}" if len(x.num) > 1 else f"{num}/{name}"
+        return f"({num})/{over}" if len(x.num) > 1 else f"{num}/{over}"
+
+    def _named(self, den: Any) -> str:
+        """The name of a primitive polynomial denominator with a positive leading coefficient."""
+        return self._name(den, (len(den), int(den.leading_coefficient()), tuple(den.degrees())), lambda: poly_text(den, self.params))
+
+
+    def parts(self, parts: Sequence[tuple[Any, Any]]) -> str:
+        """A sum of parts ``num/den`` (ring elements, not reduced: an entry of a periodic chain's basis, g*, ψ, v*
+        before its parts are brought over one denominator) as ``"(n1)/D1 + (n2)/(4*D2)"``, each denominator named
+        once made primitive with a positive leading coefficient (its integer content written beside the name)."""
+        out = []
+        for num, den in parts:
+            if num.is_zero():
+                continue
+            if den.leading_coefficient() < 0:
+                num, den = -num, -den
+            content = int(den.content())
+            den = den // content if content != 1 else den
+            if den.is_constant():
+                out.append(f"({poly_text(num, self.params, content * int(den.leading_coefficient()))})")
+                continue
+            name = self._named(den)
+            # the content stays beside the name: dividing every coefficient of a big numerator costs more than the text
+            out.append(f"({poly_text(num, self.params)})/{name if content == 1 else f'({content}*{name})'}")
+        return " + ".join(out) if out else "0"
 
 
 def _is_sum(text: str) -> bool:
@@ -147,12 +176,14 @@ def _latex_poly(text: str) -> str:
 
 
 def latex_entry(text: str) -> str:
-    r"""An entry of the factored form in LaTeX: ``(num)/D1`` as ``\frac{num}{D_{1}}``."""
-    m = re.fullmatch(r"(.*)/(?:DEN|D)([0-9]+)", text)
+    r"""An entry of the factored form in LaTeX: ``(num)/D1`` as ``\frac{num}{D_{1}}``, ``(num)/(6*D1)`` as
+    ``\frac{num}{6 D_{1}}``."""
+    m = re.fullmatch(r"(.*)/(?:\(([0-9]+)\*(?:DEN|D)([0-9]+)\)|(?:DEN|D)([0-9]+))", text)
     if m is None:
         return _latex_poly(text)
     num = m[1][1:-1] if _one_group(m[1]) else m[1]
-    return rf"\frac{{{_latex_poly(num)}}}{{D_{{{m[2]}}}}}"
+    scale, index = (m[2] + " ", m[3]) if m[2] else ("", m[4])
+    return rf"\frac{{{_latex_poly(num)}}}{{{scale}D_{{{index}}}}}"
 
 
 def to_latex_block(table: dict[str, str]) -> str:

@@ -124,14 +124,18 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
     s: Callable[[Iterable[Any]], list[str]] = lambda v: [text(x) for x in v]
     out: dict[str, Any] = {"format": FORMAT, **structure_dict(dec)}
     def put(key: str) -> None:
+        parts = _parts(dec, key) if names is not None else None  # the factored form: sums of parts where known
         if key == "basis":  # from the sparse rows: a zero's text once, not once an entry (10^7 entries at n = 8,607)
             zero, rows = text(dec.field.zero), []
-            for sparse in dec.basis_sparse:
+            for state, sparse in enumerate(dec.basis_sparse):
                 row = [zero] * dec.structure.N
+                mine = parts.get(state, {}) if parts is not None else {}
                 for c, x in sparse.items():
-                    row[c] = text(x)
+                    row[c] = names.parts(mine[c]) if names is not None and c in mine else text(x)
                 rows.append(row)
             out[key] = rows
+        elif parts is not None and names is not None:
+            out[key] = [names.parts(parts[state]) if state in parts else text(x) for state, x in enumerate(getattr(dec, key))]
         else:
             out[key] = [s(row) for row in getattr(dec, key)] if key in NESTED else s(getattr(dec, key))
 
@@ -155,6 +159,12 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
     if names is not None:
         out["denominators"] = names.table
     return out
+
+
+def _parts(dec: Decomposed, key: str) -> dict[int, Any] | None:
+    """The entries of ``key`` as sums of parts, when the result knows them (:meth:`Decomposition.entry_parts`)."""
+    entry_parts = getattr(dec, "entry_parts", None)
+    return entry_parts(key) if entry_parts is not None else None
 
 
 def to_json(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_times: bool = False,

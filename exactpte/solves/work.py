@@ -197,6 +197,38 @@ class DecompositionWork:
             g = {s: x + rho_a[s] for s, x in g.items()}
         return {"g_star": g, "psi": psi, "Pinf_v": Pinf_v}
 
+    def entry_parts(self, key: str) -> dict[int, Any] | None:
+        """The transient entries of ``key`` as sums of parts before they are brought over one denominator,
+        when the field splits periods and a class is periodic (else ``None``): ``{s: {column: parts}}`` for
+        ``"basis"``, ``{s: parts}`` for ``"g_star"``, ``"psi"`` and ``"v_star"``, each part ``(num, den)`` (ring
+        elements, not reduced) over a block's cyclotomic denominator (:func:`~exactpte.solves.cyclotomic.basis_parts`,
+        :func:`~exactpte.solves.cyclotomic.weighted_parts`).  The parts sum to the entry; an entry left out
+        (a closed class's, an aperiodic class's column) is a single fraction.  What the factored output writes."""
+        S, field = self.S, self.field
+        if not field.splits_periods or all(d == 1 for d in S.periods) or key not in ("basis", "g_star", "psi", "v_star"):
+            return None
+        if key == "basis":
+            return cyclotomic.basis_parts(S, self.spectrum)
+        classes = [i for i, _ in S.index_set]
+        periodic = [S.periods[i] > 1 for i in classes]
+        w_g = [t if p else field.zero for t, p in zip(self.theta, periodic)]
+        w_psi = [c if p else field.zero for c, p in zip(self.psi_coords, periodic)]
+        g, psi = cyclotomic.weighted_parts(field, S, self.spectrum, [w_g, w_psi])
+        whole = self.transient_sums
+        if key == "psi":
+            return psi
+        if key == "g_star":
+            if all(periodic):
+                return g
+            rest = {s: whole["g_star"][s] - field.fraction(*_summed(field, g[s])) for s in g}  # the aperiodic classes' γ_i α_i
+            return {s: g[s] + ([(x.num, x.den)] if x != 0 else []) for s, x in rest.items()}
+        h, Pinf_v = self.h, whole["Pinf_v"]
+        out = {}
+        for s, parts in psi.items():
+            first = h[s] + Pinf_v[s]  # both over the absorbing solve's small denominators
+            out[s] = ([(first.num, first.den)] if first != 0 else []) + [(-num, den) for num, den in parts]
+        return out
+
     # -- the quantities -------------------------------------------------------------------------------
     @cached_property
     def basis_sparse(self) -> tuple[dict[int, Any], ...]:
@@ -288,3 +320,14 @@ class DecompositionWork:
     def h(self) -> tuple[Any, ...]:
         """The normalized bias by the classical route (:func:`~exactpte.solves.classical.bias`)."""
         return bias(self.chain, stationary=self.stationary, rho=self.rho)
+
+
+def _summed(field: Any, parts: Sequence[tuple[Any, Any]]) -> tuple[Any, Any]:
+    """``(num, den)`` of a sum of parts brought over the lcm of their denominators."""
+    if not parts:
+        return field.zero.num, field.one.num
+    cofactors, lcm = field.cofactors([den for _, den in parts])
+    total = None
+    for cof, (num, _) in zip(cofactors, parts):
+        total = cof * num if total is None else total + cof * num
+    return total, lcm
