@@ -70,8 +70,11 @@ class DenominatorNames:
             q = int(x.q)
             return str(x) if q == 1 else f"{int(x.p)}/{self._name(q, q, lambda: str(q))}"
         den = x.den
-        if den.is_constant():  # nothing to name: the plain text (factored when shorter)
-            return str(self.field.to_text(x))
+        if den.is_constant():  # nothing to name: the plain text (factored when shorter), a big numerator expanded
+            if len(x.num) <= SMALL:
+                return str(self.field.to_text(x))
+            num, scale = (x.num, int(den.leading_coefficient())) if den.leading_coefficient() > 0 else (-x.num, -int(den.leading_coefficient()))
+            return poly_text(num, self.params, scale)
         content = int(den.content())  # ``6*p + 6*q`` is named as ``p + q``: written ``/(6*D1)``
         if content != 1:
             den = den // content
@@ -93,20 +96,23 @@ class DenominatorNames:
         before its parts are brought over one denominator) as ``"(n1)/D1 + (n2)/(4*D2)"``, each denominator named
         once made primitive with a positive leading coefficient (its integer content written beside the name)."""
         out = []
-        for num, den in parts:
-            if num.is_zero():
-                continue
+        nonzero = [(num, den) for num, den in parts if not num.is_zero()]
+        for num, den in nonzero:
             if den.leading_coefficient() < 0:
                 num, den = -num, -den
             content = int(den.content())
             den = den // content if content != 1 else den
             if den.is_constant():
-                out.append(f"({poly_text(num, self.params, content * int(den.leading_coefficient()))})")
+                text = poly_text(num, self.params, content * int(den.leading_coefficient()))
+                out.append(f"({text})" if len(nonzero) > 1 else text)
                 continue
             name = self._named(den)
             # the content stays beside the name: dividing every coefficient of a big numerator costs more than the text
-            out.append(f"({poly_text(num, self.params)})/{name if content == 1 else f'({content}*{name})'}")
-        return " + ".join(out) if out else "0"
+            over = name if content == 1 else f"({content}*{name})"
+            out.append(f"({poly_text(num, self.params)})/{over}" if len(num) > 1 else f"{poly_text(num, self.params)}/{over}")
+        if not out:
+            return "0"
+        return out[0] + "".join(f" - {t[1:]}" if t.startswith("-") else f" + {t}" for t in out[1:])
 
 
 def _is_sum(text: str) -> bool:
