@@ -104,3 +104,26 @@ def test_periodic37_factored() -> None:
         assert len(parts) >= 2
         total = sum((poly(num) / (dens[a or b] * int(c or 1)) for num, c, a, b in parts), F.zero)
         assert total == dec.g_star[s]
+
+
+def test_a_chain_with_an_aperiodic_class_too() -> None:
+    """A transient state entering a 2-cycle (probability p) and an absorbing state (probability q): the transient entries
+    are parts (the docs' example), the aperiodic column a single fraction, and everything reads back."""
+    chain = exactpte.ParametricChain([["1-p-q", "p", "q", 0], [0, 0, 0, 1], [0, 0, 1, 0], [0, 1, 0, 0]], [0, 1, 0, 0],
+                                     params=["p", "q"])
+    dec = exactpte.decompose(chain)
+    factored = dec.to_dict(include_P_inf=False, factored=True)
+    assert factored["g_star"][0] == "p/(2*D1) + p/(2*D2)"
+    assert factored["basis"][0] == ["p/(2*D1) + p/(2*D2)", "p/(2*D1) - p/(2*D2)", "q/D1"]
+    assert list(factored["denominators"].values())[:2] == ["p + q", "p + q - 2"]  # then h's (p + q)**2
+    back = expand(factored)
+    for key in ALL_KEYS:
+        assert _values(dec, back, key) == _values(dec, dec.to_dict(include_P_inf=False), key), key
+
+
+def test_the_assumptions_name_the_parts_denominators() -> None:
+    """Every irreducible factor of a part's denominator that can vanish in the region is an assumption (the
+    written form is undefined there), as the plain form's assumptions name its denominators' factors."""
+    dec = exactpte.decompose(_path_into_cycles(3))
+    factored, plain = dec.to_dict(include_P_inf=False, factored=True), dec.to_dict(include_P_inf=False)
+    assert set(plain["assumptions"]) <= set(factored["assumptions"])
