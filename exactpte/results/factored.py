@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from exactpte.fields.printing import poly_text, rational_text
+from exactpte.fields.printing import poly_text, rational_text, signature
 
 __all__ = ["DenominatorNames", "expand", "factored_latex", "to_latex_block"]
 
@@ -53,6 +53,10 @@ class DenominatorNames:
         self.params = params
         self._names: dict[Any, list[tuple[Any, str]]] = {}  # a cheap key -> [(denominator, name)]
         self.table: dict[str, str] = {}
+        # texts of entries met before (outputs repeat values, as the same and as equal objects): by identity
+        # (the object held, so its id stays valid), then by value
+        self._by_id: dict[int, tuple[Any, str]] = {}
+        self._by_value: dict[tuple[Any, ...], list[tuple[Any, str]]] = {}
 
     def _name(self, den: Any, key: Any, den_text: Callable[[], str]) -> str:
         """The name of ``den`` (given when first met); ``key`` a cheap invariant of it, equality decides."""
@@ -69,6 +73,19 @@ class DenominatorNames:
         if not getattr(self.field, "is_parametric", False):  # fmpq: p/q with q named
             q = int(x.q)
             return str(x) if q == 1 else f"{int(x.p)}/{self._name(q, q, lambda: str(q))}"
+        hit = self._by_id.get(id(x))
+        if hit is not None and hit[0] is x:
+            return hit[1]
+        bucket = self._by_value.setdefault((*signature(x.num), *signature(x.den)), [])
+        text = next((t for y, t in bucket if y == x), None)
+        if text is None:
+            text = self._text(x)
+            bucket.append((x, text))
+        self._by_id[id(x)] = (x, text)
+        return text
+
+    def _text(self, x: Any) -> str:
+        """An element of a parametric field over its denominator's name (see :meth:`__call__`)."""
         den = x.den
         if den.is_constant():  # nothing to name: the plain text, factored when shorter (brp64_2: 84 MB, expanded 950 MB)
             return str(self.field.to_text(x))
