@@ -213,7 +213,8 @@ def to_latex_block(table: dict[str, str]) -> str:
 
 
 def factored_latex(dec: Any, columns: Sequence[str] = ("g_star", "v_star", "rho", "h", "psi")) -> str:
-    r"""The per-state table as a LaTeX ``tabular`` over named denominators, the names defined beneath.
+    r"""The per-state table as a LaTeX ``tabular`` over named denominators, the names defined beneath (a periodic
+    chain's entries as sums of parts, as in the JSON).
 
     Examples
     --------
@@ -225,10 +226,23 @@ def factored_latex(dec: Any, columns: Sequence[str] = ("g_star", "v_star", "rho"
     from exactpte.results.quantities import REGISTRY
 
     names = DenominatorNames(dec.field)
+    entry_parts = getattr(dec, "entry_parts", None)
+    parts = {c: p for c in columns if entry_parts is not None and (p := entry_parts(c)) is not None}
+
+    def cell(c: str, s: int) -> str:
+        mine = parts.get(c, {}).get(s)
+        if mine is None:
+            return latex_entry(names(getattr(dec, c)[s]))
+        texts = [names.parts([part]) for part in mine if not part[0].is_zero()]
+        if not texts:
+            return "0"
+        return latex_entry(texts[0]) + "".join(f" - {latex_entry(t[1:])}" if t.startswith("-") else f" + {latex_entry(t)}"
+                                               for t in texts[1:])
+
     head = " & ".join(f"${REGISTRY[c].latex}$" for c in columns)
     out = [f"\\begin{{tabular}}{{l{'r' * len(columns)}}}", "\\toprule", f"$s$ & {head} \\\\", "\\midrule"]
     for s in range(dec.n):
-        cells = " & ".join(f"${latex_entry(names(getattr(dec, c)[s]))}$" for c in columns)
+        cells = " & ".join(f"${cell(c, s)}$" for c in columns)
         out.append(f"{dec.chain.label(s).replace('_', chr(92) + '_')} & {cells} \\\\")
     out += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(out) + ("\n" + to_latex_block(names.table) if names.table else "")

@@ -127,3 +127,12 @@ def test_the_assumptions_name_the_parts_denominators() -> None:
     dec = exactpte.decompose(_path_into_cycles(3))
     factored, plain = dec.to_dict(include_P_inf=False, factored=True), dec.to_dict(include_P_inf=False)
     assert set(plain["assumptions"]) <= set(factored["assumptions"])
+
+
+def test_factored_latex_writes_the_parts() -> None:
+    chain = exactpte.ParametricChain([["1-p-q", "p", "q", 0], [0, 0, 0, 1], [0, 0, 1, 0], [0, 1, 0, 0]], [0, 1, 0, 0],
+                                     params=["p", "q"])
+    tex = exactpte.decompose(chain).to_latex(factored=True)
+    assert r"$\frac{p}{2 D_{1}} + \frac{p}{2 D_{2}}$" in tex  # g*(0)
+    assert r" - \frac{p}{4 D_{2}}$" in tex  # v*(0): a negative part joined with a minus
+    assert r"D_{2} &= p + q - 2" in tex
