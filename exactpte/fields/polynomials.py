@@ -59,7 +59,7 @@ class _WithContent(Protocol):
         """The gcd of the coefficients."""
 
 
-__all__ = ["factor", "irreducible_factors", "poly_value", "linear_in", "substitute", "univariate", "univariate_in", "poly_lcm"]
+__all__ = ["factor", "irreducible_factors", "coprime_base", "shared_irreducible_factors", "poly_value", "linear_in", "substitute", "univariate", "univariate_in", "poly_lcm"]
 
 
 def factor(f: flint.fmpz_mpoly) -> tuple[flint.fmpz | int, list[tuple[flint.fmpz_mpoly, int]]]:
@@ -85,6 +85,59 @@ def irreducible_factors(f: flint.fmpz_mpoly) -> list[flint.fmpz_mpoly]:
             g = -g
         if g not in out:
             out.append(g)
+    return out
+
+
+def coprime_base(polys: Sequence[flint.fmpz_mpoly]) -> list[flint.fmpz_mpoly]:
+    """Pairwise coprime non-constant polynomials such that each of ``polys`` is, up to a constant, a
+    product of powers of them (a gcd-free basis: gcds and exact divisions only, no factoring).
+
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("p", "q"), "degrevlex")
+    >>> p, q = ctx.gens()
+    >>> sorted(str(b) for b in coprime_base([(p + q) * (p - 1), (p - 1) * q**2, q]))
+    ['p + q', 'p - 1', 'q']
+    """
+    return [b for b, _owners in _owned_base(polys)]
+
+
+def _owned_base(polys: Sequence[flint.fmpz_mpoly]) -> list[tuple[flint.fmpz_mpoly, frozenset[int]]]:
+    """:func:`coprime_base` with, for each piece, the indices of the ``polys`` it divides (every piece
+    derived from ``f`` or merged with one divides ``f``; each irreducible factor of ``f`` ends in a piece
+    that carries ``f``'s index), so no gcd is needed afterwards to tell which piece divides which."""
+    base: list[tuple[flint.fmpz_mpoly, frozenset[int]]] = []
+    pending = [(f, frozenset([k])) for k, f in enumerate(polys) if not f.is_constant()]
+    while pending:
+        f, mine = pending.pop()
+        for k, (b, theirs) in enumerate(base):
+            g = b.gcd(f)
+            if not g.is_constant():
+                base.pop(k)
+                pending += [(h, owners) for h, owners in ((g, mine | theirs), (b // g, theirs), (f // g, mine))
+                            if not h.is_constant()]
+                break
+        else:
+            base.append((f, mine))
+    return base
+
+
+def shared_irreducible_factors(polys: Sequence[flint.fmpz_mpoly]) -> list[list[flint.fmpz_mpoly]]:
+    """The distinct irreducible factors of each of ``polys`` (as :func:`irreducible_factors` gives them,
+    possibly in another order), found by factoring the pieces of their :func:`coprime_base` once: big
+    polynomials that share their factors (a decomposition's denominators: ``det(I - P_T)`` and its
+    cyclotomic twins in every entry) cost a few gcds and the factoring of small pieces, not a
+    factoring each.
+
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("p", "q"), "degrevlex")
+    >>> p, q = ctx.gens()
+    >>> [sorted(str(g) for g in fs) for fs in shared_irreducible_factors([(p**2 - 1) * q, q**3 * (p + 1)])]
+    [['p + 1', 'p - 1', 'q'], ['p + 1', 'q']]
+    """
+    base = _owned_base(polys)
+    factors = [irreducible_factors(b) for b, _ in base]
+    out: list[list[flint.fmpz_mpoly]] = [[] for _ in polys]
+    for (_b, owners), fs in zip(base, factors):
+        for k in sorted(owners):
+            out[k] += [g for g in fs if g not in out[k]]
     return out
 
 

@@ -250,7 +250,8 @@ def _one_interval(F: RationalFunctionField, entries: Sequence[RationalFunction],
 
 def bounding_box(F: RationalFunctionField, entries: Sequence[RationalFunction]) -> list[tuple[flint.fmpq, flint.fmpq]] | None:
     """An open box ``lo_i < x_i < hi_i`` holding the region where every entry is positive, read off the
-    entries linear in one parameter (``p > 0`` from ``p``, ``p < 1`` from ``1 - p``); ``None`` when some
+    entries linear in one parameter (``p > 0`` from ``p``, ``p < 1`` from ``1 - p``), then upper bounds from
+    the entries linear in several (``p < 1`` from ``1 - p - q`` and ``q > 0``); ``None`` when some
     parameter gets no lower or no upper bound that way.
 
     Examples
@@ -259,25 +260,47 @@ def bounding_box(F: RationalFunctionField, entries: Sequence[RationalFunction]) 
     >>> F = RationalFunctionField(["p", "q"])
     >>> [tuple(map(str, b)) for b in bounding_box(F, [F.convert(t) for t in ("p", "1 - p - q", "q", "1 - q", "1 - p")])]
     [('0', '1'), ('0', '1')]
+    >>> [tuple(map(str, b)) for b in bounding_box(F, [F.convert(t) for t in ("p", "q", "1/2 - p - q")])]  # a triangle
+    [('0', '1/2'), ('0', '1/2')]
     """
     low: dict[int, flint.fmpq] = {}
     high: dict[int, flint.fmpq] = {}
-    origin = tuple(0 for _ in F.params)
-    for e in entries:
-        used = [k for k, d in enumerate(e.num.degrees()) if d]
-        if not e.den.is_constant() or len(used) != 1 or e.num.degrees()[used[0]] != 1:
-            continue  # only c0 + c1 x_k (over a positive constant: the denominator's leading coefficient is positive)
-        k = used[0]
-        terms = {tuple(int(x) for x in exps): flint.fmpq(int(c)) for exps, c in e.num.to_dict().items()}
-        slope = terms[tuple(1 if j == k else 0 for j in range(len(F.params)))]
-        bound = -terms.get(origin, flint.fmpq(0)) / slope
-        if slope > 0:
-            low[k] = max(low.get(k, bound), bound)
-        else:
+    linear = [c for c in (_linear(F, e) for e in entries) if c is not None]
+    for c0, slopes in linear:  # c0 + c_k x_k > 0: one bound on x_k
+        used = [k for k, c in enumerate(slopes) if c]
+        if len(used) == 1:
+            k = used[0]
+            bound = -c0 / slopes[k]
+            if slopes[k] > 0:
+                low[k] = max(low.get(k, bound), bound)
+            else:
+                high[k] = min(high.get(k, bound), bound)
+    for c0, slopes in linear:  # c0 + sum c_j x_j > 0 (``1 - p - q``): x_k below what the others' bounds leave
+        for k, ck in enumerate(slopes):
+            rest = [(j, c) for j, c in enumerate(slopes) if c and j != k]
+            if ck >= 0 or not rest or not all(j in (low if c < 0 else high) for j, c in rest):
+                continue
+            bound = (c0 + sum((c * (low[j] if c < 0 else high[j]) for j, c in rest), flint.fmpq(0))) / -ck
             high[k] = min(high.get(k, bound), bound)
     if len(low) != len(F.params) or len(high) != len(F.params) or any(low[k] >= high[k] for k in low):
         return None
     return [(low[k], high[k]) for k in range(len(F.params))]
+
+
+def _linear(F: RationalFunctionField, e: RationalFunction) -> tuple[flint.fmpq, list[flint.fmpq]] | None:
+    """``(c0, [c_1, ...])`` for an entry ``c0 + sum c_k x_k`` over a positive constant, else ``None``."""
+    if not e.den.is_constant() or any(d > 1 for d in e.num.degrees()) or e.num.total_degree() > 1:
+        return None
+    scale = flint.fmpq(int(e.den.leading_coefficient()))
+    n = len(F.params)
+    c0, slopes = flint.fmpq(0), [flint.fmpq(0)] * n
+    for exps, c in e.num.to_dict().items():
+        used = [k for k, x in enumerate(exps) if x]
+        if used:
+            slopes[used[0]] = flint.fmpq(int(c)) / scale
+        else:
+            c0 = flint.fmpq(int(c)) / scale
+    return c0, slopes
 
 
 def root_free_on_box(f: Any, box: Sequence[tuple[flint.fmpq, flint.fmpq]], *, max_terms: int = 400) -> bool:

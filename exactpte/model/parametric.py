@@ -28,9 +28,14 @@ from exactpte.numbers.scalars import to_fmpq
 from exactpte.model.chain import Chain, MarkovRewardProcess
 from exactpte.numbers.arrays import check_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
 from exactpte.errors import GenericRegionError, SymbolicEntryError
-from exactpte.fields import RationalFunction, RationalFunctionField
+from exactpte.fields import RationalFunction, RationalFunctionField, polynomials
 from exactpte.fields.printing import signature
 from exactpte.fields.region import simplest_region, vanishes_in_region
+
+SHARED_FACTORING = 200
+"""Denominators of more than this many terms are factored through their coprime base
+(:func:`~exactpte.fields.polynomials.shared_irreducible_factors`: gcds, then the small pieces
+factored once); smaller ones are factored one by one, their factors in flint's order."""
 
 __all__ = ["ParametricChain", "parameter_field"]
 
@@ -214,6 +219,7 @@ class ParametricChain(Chain):
         F, entries = self.field, self._varying_entries()
         seen: dict[str, bool] = {}
         met: dict[tuple[Any, ...], list[Any]] = {}  # outputs share a few denominators: each factored once
+        dens: list[Any] = []
         for x in values:
             if x.den.is_constant():
                 continue
@@ -221,7 +227,11 @@ class ParametricChain(Chain):
             if any(d is x.den or d == x.den for d in same):
                 continue
             same.append(x.den)
-            for g in F.irreducible_factors(x.den):
+            dens.append(x.den)
+        big = [d for d in dens if len(d) > SHARED_FACTORING]  # big ones share their factors: a coprime base first
+        shared = dict(zip(map(id, big), polynomials.shared_irreducible_factors(big))) if len(big) > 1 else {}
+        for den in dens:
+            for g in shared.get(id(den)) or F.irreducible_factors(den):
                 text = F.poly_text(g)
                 if text not in seen:
                     seen[text] = vanishes_in_region(F, entries, g) is not False

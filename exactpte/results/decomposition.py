@@ -339,6 +339,13 @@ class Decomposition(StructureShortcuts):
         """Structure and persistent coordinates in a few lines (:func:`exactpte.results.report.summary`)."""
         return report.summary(self)
 
+    def entry_parts(self, key: str) -> dict[int, Any] | None:
+        """The transient entries of ``key`` (``basis``, ``g_star``, ``psi``, ``v_star``) as sums of parts over the
+        cyclotomic blocks' denominators, when the field splits periods and a class is periodic (else ``None``);
+        what the factored output writes (:meth:`~exactpte.solves.work.DecompositionWork.entry_parts`)."""
+        work = self._work
+        return work.entry_parts(key) if isinstance(work, DecompositionWork) else None
+
     def to_latex(self, *, factored: bool = False) -> str:
         """A LaTeX ``tabular`` of the per-state table (:func:`exactpte.results.report.to_latex`); ``factored``:
         over named denominators, defined beneath (:func:`exactpte.results.factored.factored_latex`)."""

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from exactpte.fields.printing import poly_text, rational_text
+from exactpte.fields.printing import poly_text, rational_text, signature
 
 __all__ = ["DenominatorNames", "expand", "factored_latex", "to_latex_block"]
 
@@ -53,6 +53,10 @@ class DenominatorNames:
         self.params = params
         self._names: dict[Any, list[tuple[Any, str]]] = {}  # a cheap key -> [(denominator, name)]
         self.table: dict[str, str] = {}
+        # texts of entries met before (outputs repeat values, as the same and as equal objects): by identity
+        # (the object held, so its id stays valid), then by value
+        self._by_id: dict[int, tuple[Any, str]] = {}
+        self._by_value: dict[tuple[Any, ...], list[tuple[Any, str]]] = {}
 
     def _name(self, den: Any, key: Any, den_text: Callable[[], str]) -> str:
         """The name of ``den`` (given when first met); ``key`` a cheap invariant of it, equality decides."""
@@ -69,15 +73,60 @@ class DenominatorNames:
         if not getattr(self.field, "is_parametric", False):  # fmpq: p/q with q named
             q = int(x.q)
             return str(x) if q == 1 else f"{int(x.p)}/{self._name(q, q, lambda: str(q))}"
+        hit = self._by_id.get(id(x))
+        if hit is not None and hit[0] is x:
+            return hit[1]
+        bucket = self._by_value.setdefault((*signature(x.num), *signature(x.den)), [])
+        text = next((t for y, t in bucket if y == x), None)
+        if text is None:
+            text = self._text(x)
+            bucket.append((x, text))
+        self._by_id[id(x)] = (x, text)
+        return text
+
+    def _text(self, x: Any) -> str:
+        """An element of a parametric field over its denominator's name (see :meth:`__call__`)."""
         den = x.den
-        if den.is_constant():  # nothing to name: the plain text (factored when shorter)
+        if den.is_constant():  # nothing to name: the plain text, factored when shorter (brp64_2: 84 MB, expanded 950 MB)
             return str(self.field.to_text(x))
-        name = self._name(den, (len(den), int(den.leading_coefficient()), tuple(den.degrees())), lambda: poly_text(den, self.params))
+        content = int(den.content())  # ``6*p + 6*q`` is named as ``p + q``: written ``/(6*D1)``
+        if content != 1:
+            den = den // content
+        name = self._named(den)
+        over = name if content == 1 else f"({content}*{name})"
         if len(x.num) <= SMALL:  # factored when that is shorter (``(1 - p)**14``); factoring a big numerator costs too much
             num = rational_text(x.num, self.field._one_poly, self.params)
-            return f"({num})/{name}" if _is_sum(num) else f"{num}/{name}"
+            return f"({num})/{over}" if _is_sum(num) else f"{num}/{over}"
         num = poly_text(x.num, self.params)
-        return f"({num})/{name}" if len(x.num) > 1 else f"{num}/{name}"
+        return f"({num})/{over}" if len(x.num) > 1 else f"{num}/{over}"
+
+    def _named(self, den: Any) -> str:
+        """The name of a primitive polynomial denominator with a positive leading coefficient."""
+        return self._name(den, (len(den), int(den.leading_coefficient()), tuple(den.degrees())), lambda: poly_text(den, self.params))
+
+
+    def parts(self, parts: Sequence[tuple[Any, Any]]) -> str:
+        """A sum of parts ``num/den`` (ring elements, not reduced: an entry of a periodic chain's basis, g*, ψ, v*
+        before its parts are brought over one denominator) as ``"(n1)/D1 + (n2)/(4*D2)"``, each denominator named
+        once made primitive with a positive leading coefficient (its integer content written beside the name)."""
+        out = []
+        nonzero = [(num, den) for num, den in parts if not num.is_zero()]
+        for num, den in nonzero:
+            if den.leading_coefficient() < 0:
+                num, den = -num, -den
+            content = int(den.content())
+            den = den // content if content != 1 else den
+            if den.is_constant():
+                text = poly_text(num, self.params, content * int(den.leading_coefficient()))
+                out.append(f"({text})" if len(nonzero) > 1 else text)
+                continue
+            name = self._named(den)
+            # the content stays beside the name: dividing every coefficient of a big numerator costs more than the text
+            over = name if content == 1 else f"({content}*{name})"
+            out.append(f"({poly_text(num, self.params)})/{over}" if len(num) > 1 else f"{poly_text(num, self.params)}/{over}")
+        if not out:
+            return "0"
+        return out[0] + "".join(f" - {t[1:]}" if t.startswith("-") else f" + {t}" for t in out[1:])
 
 
 def _is_sum(text: str) -> bool:
@@ -147,12 +196,14 @@ def _latex_poly(text: str) -> str:
 
 
 def latex_entry(text: str) -> str:
-    r"""An entry of the factored form in LaTeX: ``(num)/D1`` as ``\frac{num}{D_{1}}``."""
-    m = re.fullmatch(r"(.*)/(?:DEN|D)([0-9]+)", text)
+    r"""An entry of the factored form in LaTeX: ``(num)/D1`` as ``\frac{num}{D_{1}}``, ``(num)/(6*D1)`` as
+    ``\frac{num}{6 D_{1}}``."""
+    m = re.fullmatch(r"(.*)/(?:\(([0-9]+)\*(?:DEN|D)([0-9]+)\)|(?:DEN|D)([0-9]+))", text)
     if m is None:
         return _latex_poly(text)
     num = m[1][1:-1] if _one_group(m[1]) else m[1]
-    return rf"\frac{{{_latex_poly(num)}}}{{D_{{{m[2]}}}}}"
+    scale, index = (m[2] + " ", m[3]) if m[2] else ("", m[4])
+    return rf"\frac{{{_latex_poly(num)}}}{{{scale}D_{{{index}}}}}"
 
 
 def to_latex_block(table: dict[str, str]) -> str:
@@ -162,7 +213,8 @@ def to_latex_block(table: dict[str, str]) -> str:
 
 
 def factored_latex(dec: Any, columns: Sequence[str] = ("g_star", "v_star", "rho", "h", "psi")) -> str:
-    r"""The per-state table as a LaTeX ``tabular`` over named denominators, the names defined beneath.
+    r"""The per-state table as a LaTeX ``tabular`` over named denominators, the names defined beneath (a periodic
+    chain's entries as sums of parts, as in the JSON).
 
     Examples
     --------
@@ -174,10 +226,23 @@ def factored_latex(dec: Any, columns: Sequence[str] = ("g_star", "v_star", "rho"
     from exactpte.results.quantities import REGISTRY
 
     names = DenominatorNames(dec.field)
+    entry_parts = getattr(dec, "entry_parts", None)
+    parts = {c: p for c in columns if entry_parts is not None and (p := entry_parts(c)) is not None}
+
+    def cell(c: str, s: int) -> str:
+        mine = parts.get(c, {}).get(s)
+        if mine is None:
+            return latex_entry(names(getattr(dec, c)[s]))
+        texts = [names.parts([part]) for part in mine if not part[0].is_zero()]
+        if not texts:
+            return "0"
+        return latex_entry(texts[0]) + "".join(f" - {latex_entry(t[1:])}" if t.startswith("-") else f" + {latex_entry(t)}"
+                                               for t in texts[1:])
+
     head = " & ".join(f"${REGISTRY[c].latex}$" for c in columns)
     out = [f"\\begin{{tabular}}{{l{'r' * len(columns)}}}", "\\toprule", f"$s$ & {head} \\\\", "\\midrule"]
     for s in range(dec.n):
-        cells = " & ".join(f"${latex_entry(names(getattr(dec, c)[s]))}$" for c in columns)
+        cells = " & ".join(f"${cell(c, s)}$" for c in columns)
         out.append(f"{dec.chain.label(s).replace('_', chr(92) + '_')} & {cells} \\\\")
     out += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(out) + ("\n" + to_latex_block(names.table) if names.table else "")

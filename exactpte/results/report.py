@@ -11,7 +11,7 @@ Every number is printed through the field (``field.to_text`` / ``field.to_latex`
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from exactpte.results.factored import DenominatorNames
@@ -64,18 +64,25 @@ def check_only(only: Only) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(x for x in items if x not in STRUCTURE_KEYS))
 
 
-def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None) -> list[str]:
+def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None, parts: Mapping[str, Any] | None = None) -> list[str]:
     """Where a parametric decomposition holds: the generic region of the chain, then
     ``f != 0`` for every irreducible factor of a denominator of an output (of the ``only``
-    quantities when given; empty over ``QQ``)."""
+    quantities when given; empty over ``QQ``).  ``parts``: the quantities written as sums of parts
+    (the factored form), whose parts' denominators are read instead (where the written form holds)."""
     if not dec.field.is_parametric:
         return []
     seen: dict[str, None] = {}
     keys = CORE if only is None else only  # basis first: the rest reuse it
-    values = []
+    values: list[Any] = []
     for key in keys:
         if key in ("P_inf", "hitting_times"):
             continue
+        given = (parts or {}).get(key)
+        if given is not None:
+            rows = [row.values() if isinstance(row, dict) else [row] for row in given.values()]
+            values += [_Over(den) for row in rows for entry in row for _num, den in entry]
+            if len(given) == dec.n:
+                continue
         if key in NESTED:
             values += [x for row in getattr(dec, key) for x in row]
         else:
@@ -86,6 +93,15 @@ def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None) -> list
         for factor in dec.field.denominator_factors(x):
             seen.setdefault(f"{factor} != 0", None)
     return list(seen)
+
+
+class _Over:
+    """A part's denominator where a value is expected (:meth:`ParametricChain.conditions` reads ``.den``)."""
+
+    __slots__ = ("den",)
+
+    def __init__(self, den: Any) -> None:
+        self.den = den
 
 
 def _params(dec: Decomposed) -> list[str]:
@@ -120,18 +136,28 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
     else:
         keys = [k for k in QUANTITY_KEYS if k in only]
     names = DenominatorNames(dec.field) if factored else None  # the factored form's hook
+    all_parts = {key: p for key in keys if names is not None and (p := _parts(dec, key)) is not None}
     text = names if names is not None else dec.field.to_text
     s: Callable[[Iterable[Any]], list[str]] = lambda v: [text(x) for x in v]
     out: dict[str, Any] = {"format": FORMAT, **structure_dict(dec)}
     def put(key: str) -> None:
+        parts = all_parts.get(key)  # the factored form: sums of parts where known
+        complete = parts is not None and len(parts) == dec.n  # every state: the reduced values are never asked for
         if key == "basis":  # from the sparse rows: a zero's text once, not once an entry (10^7 entries at n = 8,607)
             zero, rows = text(dec.field.zero), []
-            for sparse in dec.basis_sparse:
+            sparse_rows: Sequence[dict[int, Any]] = [parts[s] for s in range(dec.n)] if complete and parts is not None \
+                else dec.basis_sparse
+            for state, sparse in enumerate(sparse_rows):
                 row = [zero] * dec.structure.N
+                mine = parts.get(state, {}) if parts is not None else {}
                 for c, x in sparse.items():
-                    row[c] = text(x)
+                    row[c] = names.parts(mine[c]) if names is not None and c in mine else text(x)
                 rows.append(row)
             out[key] = rows
+        elif complete and parts is not None and names is not None:
+            out[key] = [names.parts(parts[state]) for state in range(dec.n)]
+        elif parts is not None and names is not None:
+            out[key] = [names.parts(parts[state]) if state in parts else text(x) for state, x in enumerate(getattr(dec, key))]
         else:
             out[key] = [s(row) for row in getattr(dec, key)] if key in NESTED else s(getattr(dec, key))
 
@@ -148,13 +174,19 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
             step(key)
     if dec.field.is_parametric:
         out["params"] = _params(dec)
-        out["assumptions"] = assumptions(dec, only=only)
+        out["assumptions"] = assumptions(dec, only=only, parts=all_parts)
     for key in keys:
         if key in ("P_inf", "hitting_times"):
             step(key)
     if names is not None:
         out["denominators"] = names.table
     return out
+
+
+def _parts(dec: Decomposed, key: str) -> dict[int, Any] | None:
+    """The entries of ``key`` as sums of parts, when the result knows them (:meth:`Decomposition.entry_parts`)."""
+    entry_parts = getattr(dec, "entry_parts", None)
+    return entry_parts(key) if entry_parts is not None else None
 
 
 def to_json(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_times: bool = False,

@@ -41,11 +41,17 @@ __all__ = ["Stratum", "StratifiedDecomposition", "Condition", "PER_STATE"]
 
 @dataclass(frozen=True)
 class Condition:
-    """``poly = 0`` or ``poly != 0``, ``poly`` in the original parameters' polynomial ring."""
+    """``poly = 0`` or ``poly != 0``, ``poly`` in the original parameters' polynomial ring.
+
+    ``decided`` is ``False`` when it could not be decided whether ``poly`` vanishes at a valid point (two
+    or more parameters, no root-free certificate and no point found): an equation's stratum may then be
+    empty, and an inequation may be implied by the region.  Such a condition is kept (the strata still
+    partition the region) and printed marked "not decided"."""
 
     poly: flint.fmpz_mpoly = field(repr=False)
     equation: bool
     text: str
+    decided: bool = True
 
     def holds(self, field_: RationalFunctionField, values: Sequence[flint.fmpq]) -> bool:
         """Whether the condition holds at the point ``values`` (in the original parameters' order)."""
@@ -63,6 +69,10 @@ class Condition:
             b, a = polynomials.univariate_in(self.poly, used[0])[:2]
             return f"{self.poly.context().names()[used[0]]} = {flint.fmpq(-b, a)}"
         return str(self)
+
+
+NOT_DECIDED = "(not decided)"
+"""The mark of a condition that could not be decided (:attr:`Condition.decided`) in text and LaTeX."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,6 +103,18 @@ class Stratum:
         return [str(c) for c in (*self.equations, *self.inequations)]
 
     @property
+    def not_decided(self) -> list[str]:
+        """The conditions (as in :attr:`conditions`) not decided: an equation whose stratum may hold no
+        valid point, an inequation that may be implied by the region (:attr:`Condition.decided`)."""
+        return [str(c) for c in (*self.equations, *self.inequations) if not c.decided]
+
+    @property
+    def where_marked(self) -> list[str]:
+        """:attr:`where` for reading, each condition not decided followed by ``(not decided)``."""
+        undecided = set(self.not_decided)
+        return [f"{line} {NOT_DECIDED}" if line in undecided else line for line in self.where]
+
+    @property
     def pointwise(self) -> bool:
         """Whether the stratum has no closed form (an equation that eliminates no parameter rationally)."""
         return self.decomposition is None
@@ -108,6 +130,8 @@ class Stratum:
         asked, e.g. ``"rho,h"``; ``factored``: each distinct denominator named once,
         :mod:`exactpte.results.factored`)."""
         out: dict[str, Any] = {"conditions": self.conditions, "where": self.where}
+        if self.not_decided:
+            out["not_decided"] = self.not_decided
         if self.decomposition is None:
             out["pointwise"] = True
             return out
@@ -288,7 +312,7 @@ class StratifiedDecomposition:
                 body = "  pointwise: decompose each point (.at)"
             else:
                 body = s.decomposition.table() if only is None else _only_table(s.decomposition, check_only(only) or ())
-            merged.setdefault(body, []).append(" and ".join(s.where) or "everywhere")
+            merged.setdefault(body, []).append(" and ".join(s.where_marked) or "everywhere")
         return "\n".join(f"[{k}] {' or '.join(f'({c})' for c in conds) if len(conds) > 1 else conds[0]}\n{body}"
                          for k, (body, conds) in enumerate(merged.items()))
 
@@ -302,7 +326,7 @@ class StratifiedDecomposition:
         writer = csv.writer(buf, lineterminator="\n")
         header_written = False
         for k, s in enumerate(self.strata):
-            where = " and ".join(s.where)
+            where = " and ".join(s.where_marked)
             if s.decomposition is None:
                 if header_written:
                     writer.writerow([k, where])
@@ -333,7 +357,7 @@ class StratifiedDecomposition:
 
         items = []
         for s in self.strata:
-            where = html.escape(" and ".join(s.where) or "everywhere")
+            where = html.escape(" and ".join(s.where_marked) or "everywhere")
             if s.decomposition is None:
                 items.append(f"<li><b>{where}</b>: pointwise</li>")
                 continue
@@ -348,7 +372,7 @@ class StratifiedDecomposition:
     def __str__(self) -> str:
         out = [f"StratifiedDecomposition over {', '.join(self.params)}: {len(self.strata)} strata"]
         for k, s in enumerate(self.strata):
-            where = " and ".join(s.where) or "everywhere"
+            where = " and ".join(s.where_marked) or "everywhere"
             if s.decomposition is None:
                 out.append(f"  [{k}] {where}: pointwise (no rational elimination; decompose each point)")
                 continue
@@ -366,7 +390,9 @@ class StratifiedDecomposition:
 
 def _latex_where(stratum: Stratum) -> str:
     """A stratum's conditions in LaTeX, comma-separated (``\\text{always}`` for none)."""
-    return r",\ ".join(_latex_condition(c) for c in stratum.where) or r"\text{always}"
+    undecided = set(stratum.not_decided)
+    return r",\ ".join(_latex_condition(c) + (r"\ \text{" + NOT_DECIDED + "}" if c in undecided else "")
+                       for c in stratum.where) or r"\text{always}"
 
 
 def _latex_label(label: str) -> str:

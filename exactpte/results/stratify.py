@@ -29,6 +29,8 @@ The result is a :class:`~exactpte.results.strata.StratifiedDecomposition`.
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import replace
 from typing import Any, Union
 
 import flint
@@ -36,7 +38,7 @@ import flint
 from exactpte.model.chain import Chain, MarkovRewardProcess, check_chain
 from exactpte.errors import InvalidChainError, UsageError
 from exactpte.fields import QQ, Field, RationalField, RationalFunction, RationalFunctionField, polynomials
-from exactpte.fields.region import has_valid_point, simplest_region
+from exactpte.fields.region import bounding_box, has_valid_point, simplest_region, vanishes_in_region
 from exactpte.fields.signs import real_roots, sign_at_root
 from exactpte.model.parametric import ParametricChain
 from exactpte.results.decomposition import Decomposition, decompose
@@ -82,11 +84,11 @@ class _Level:
         images = [O.variable(p) for p in self.params]
         return self.rf.compose_poly(f, images, O).num
 
-    def condition(self, f: RingElement, equation: bool) -> Condition:
+    def condition(self, f: RingElement, equation: bool, decided: bool = True) -> Condition:
         g = self.to_original(f)
         if g.leading_coefficient() < 0:
             g = -g
-        return Condition(g, equation, self.original.poly_text(g))
+        return Condition(g, equation, self.original.poly_text(g), decided)
 
 
 def _numerator(field_: Field[Any], x: Any) -> RingElement:
@@ -166,9 +168,10 @@ def _solve(level: _Level, pending: list[RingElement], neqs: list[RingElement], e
         if choice:
             break
     if choice is None:  # no rational elimination: a pointwise stratum, when it holds a valid real point
-        if not _real_point_exists(level, pending, neqs):
+        exists = _real_point_exists(level, pending, neqs)
+        if exists is False:
             return []
-        cond = [level.condition(x, True) for x in pending]
+        cond = [level.condition(x, True, decided=exists is True) for x in pending]  # None: may hold no valid point
         return [Stratum(tuple(eqs + cond), tuple(level.condition(x, False) for x in neqs), level.params, {}, None, None)]
     v, (a, b) = choice
     out: list[Stratum] = []
@@ -207,28 +210,78 @@ def _region(level: _Level, neqs: list[RingElement]) -> tuple[str, ...] | None:
     return simplest_region(level.rf, entries, neqs)
 
 
-def _real_point_exists(level: _Level, pending: list[RingElement], neqs: list[RingElement]) -> bool:
+def _real_point_exists(level: _Level, pending: list[RingElement], neqs: list[RingElement]) -> bool | None:
     """Whether the equations ``pending`` hold at a valid real point (every entry ``>= 0``, no pole, no
-    inequation ``neqs`` vanishing): decided exactly with one free parameter (real roots of the
-    equations' gcd, isolated, and the sign of each entry at each root); with more, assumed (the
-    stratum is kept, pointwise)."""
-    if len(level.params) != 1:
-        return True
+    inequation ``neqs`` vanishing).  Decided exactly with one free parameter (real roots of the
+    equations' gcd, isolated, and the sign of each entry at each root).  With more: ``False`` when a
+    certificate shows an equation has no root on a box holding the region
+    (:func:`~exactpte.fields.region.vanishes_in_region`), ``True`` when a point is found on a line
+    through a grid of the box (every parameter but one fixed at a rational value, the last one's roots
+    isolated and each checked exactly), else ``None``: not decided (the stratum is kept, marked so)."""
+    entries = [e for _i, _j, e in level.chain.edges()]
+    if len(level.params) == 1:
+        return _point_on_line([polynomials.univariate(f) for f in pending],
+                              [(polynomials.univariate(e.num), polynomials.univariate(e.den)) for e in entries],
+                              [polynomials.univariate(f) for f in neqs])
+    F = level.rf
+    varying = [e for e in entries if not e.is_constant()]
+    if any(vanishes_in_region(F, varying, f) is False for f in pending):
+        return False
+    return True if _witness(level, pending, neqs) else None
+
+
+def _point_on_line(pending: list[flint.fmpz_poly], entries: list[tuple[flint.fmpz_poly, flint.fmpz_poly]],
+                   neqs: list[flint.fmpz_poly]) -> bool:
+    """Whether the one-parameter equations ``pending`` share a real root where no entry (numerator,
+    denominator) is negative or a pole and no inequation vanishes, decided exactly."""
     g = None
-    for f in pending:
-        u = polynomials.univariate(f)
+    for u in pending:
         g = u if g is None else g.gcd(u)
     if g is None or g.degree() < 1:
         return g is not None and g.is_zero()
-    entries = [e for _i, _j, e in level.chain.edges()]
     for interval in real_roots(g):
-        def sign(f: flint.fmpz_mpoly) -> int:
-            return sign_at_root(polynomials.univariate(f), g, interval)
+        def sign(h: flint.fmpz_poly) -> int:
+            return sign_at_root(h, g, interval)
 
-        if any(sign(e.den) == 0 for e in entries) or any(sign(f) == 0 for f in neqs):
+        if any(sign(den) == 0 for _num, den in entries) or any(sign(f) == 0 for f in neqs):
             continue
-        if all(sign(e.num) * sign(e.den) >= 0 for e in entries):
+        if all(sign(num) * sign(den) >= 0 for num, den in entries):
             return True
+    return False
+
+
+WITNESS_GRID = 7
+"""Rational values per fixed parameter when looking for a valid point on a stratum of several parameters."""
+
+
+def _witness(level: _Level, pending: list[RingElement], neqs: list[RingElement]) -> bool:
+    """A valid real point on ``pending = 0`` found on the lines of a grid of the region's box: every
+    parameter but one fixed at ``lo + (hi - lo) j / (WITNESS_GRID + 1)``, the free one's roots checked
+    exactly (:func:`_point_on_line`).  ``False`` means none was found, not that there is none."""
+    F = level.rf
+    entries = [e for _i, _j, e in level.chain.edges()]
+    box = bounding_box(F, [e for e in entries if not e.is_constant()]) or [(flint.fmpq(0), flint.fmpq(1))] * len(F.params)
+    grids = [[lo + (hi - lo) * flint.fmpq(j, WITNESS_GRID + 1) for j in range(1, WITNESS_GRID + 1)] for lo, hi in box]
+    for free, name in enumerate(F.params):
+        G = RationalFunctionField([name])
+        t = G.variable(name)
+        others = [grids[k] for k in range(len(F.params)) if k != free]
+        for values in itertools.islice(itertools.product(*others), 400):
+            it = iter(values)
+            images = [t if k == free else G.convert(next(it)) for k in range(len(F.params))]
+
+            def line(f: RingElement) -> flint.fmpz_poly:
+                return polynomials.univariate(_numerator(G, F.compose(F.poly(f), images, G)))
+
+            def pair(e: RationalFunction) -> tuple[flint.fmpz_poly, flint.fmpz_poly]:
+                x = F.compose(e, images, G)
+                return polynomials.univariate(x.num), polynomials.univariate(x.den)
+
+            try:
+                if _point_on_line([line(f) for f in pending], [pair(e) for e in entries], [line(f) for f in neqs]):
+                    return True
+            except ZeroDivisionError:
+                continue
     return False
 
 
@@ -301,4 +354,17 @@ def stratify(chain: ParametricChain) -> StratifiedDecomposition:
     field = chain.field
     assert isinstance(field, RationalFunctionField)  # a ParametricChain's field
     level = _Level(chain, field, {})
-    return StratifiedDecomposition(chain, tuple(_stratify(level, [], [])))
+    return StratifiedDecomposition(chain, _marked(_stratify(level, [], [])))
+
+
+def _marked(strata: list[Stratum]) -> tuple[Stratum, ...]:
+    """Every inequation ``f != 0`` whose equation's stratum ``f = 0`` was not decided (it may hold no valid
+    point, so ``f != 0`` may be implied) marked not decided too, on every stratum that carries it."""
+    undecided = [c.poly for s in strata for c in s.equations if not c.decided]
+    if not undecided:
+        return tuple(strata)
+
+    def mark(c: Condition) -> Condition:
+        return replace(c, decided=False) if c.decided and any(c.poly == f for f in undecided) else c
+
+    return tuple(replace(s, inequations=tuple(mark(c) for c in s.inequations)) for s in strata)

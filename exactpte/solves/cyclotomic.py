@@ -36,7 +36,7 @@ from exactpte.fields import Field
 from exactpte.graph.order import band_order
 from exactpte.graph.structure import Structure
 
-__all__ = ["in_band_order", "Component", "phase_spectrum", "basis_rows", "weighted_sums"]
+__all__ = ["in_band_order", "Component", "phase_spectrum", "basis_rows", "weighted_sums", "basis_parts", "weighted_parts", "Part"]
 
 
 class Component(NamedTuple):
@@ -225,6 +225,43 @@ def basis_rows(field: Field[Any], structure: Structure, spectrum: Spectrum) -> d
     return out
 
 
+Part = tuple[Any, Any]
+"""``(num, den)``: ring elements, one term ``num / den`` of a sum of parts (not reduced)."""
+
+
+def basis_parts(structure: Structure, spectrum: Spectrum) -> dict[int, dict[int, list[Part]]]:
+    """``{s: {column: parts}}`` for the periodic classes: :func:`basis_rows`' entries before the parts
+    are brought over one denominator, ``b_{i,k}(s) = sum_m (sum_j Tr(ζ_m^(j-k)) X_{m,i}^(j)(s)) / (d_i den_m(s))``,
+    one part a divisor ``m`` of ``d_i`` over its own block denominator (``det Φ_m(Q)``'s share):
+    the sum's terms are far smaller than the sum brought to one denominator.
+
+    Examples
+    --------
+    >>> from exactpte import MarkovRewardProcess
+    >>> ch = MarkovRewardProcess([["1/2", "1/4", "1/4", 0], [0, 0, 1, 0], [0, 0, 0, 1], [0, 1, 0, 0]], [0, 0, 0, 0])
+    >>> S, F = ch.structure, ch.field
+    >>> spectrum = phase_spectrum(ch, S)
+    >>> rows, parts = basis_rows(F, S, spectrum), basis_parts(S, spectrum)
+    >>> all(sum((F.fraction(n, d) for n, d in parts[0][c]), F.zero) == v for c, v in rows[0].items())
+    True
+    """
+    S = structure
+    out: dict[int, dict[int, list[Part]]] = {s: {} for s in S.transient}
+    periodic = [(i, d, _divisors(d)) for i, d in enumerate(S.periods) if d > 1]
+    for s in S.transient:
+        for i, d, divisors in periodic:
+            held = [(m, spectrum[m]) for m in divisors if i in spectrum[m].nums.get(s, {})]
+            for k in range(d):
+                parts = []
+                for m, component in held:
+                    num = _dot(list(zip(_trace_coefficients(m, k), component.nums[s][i])))
+                    if num is not None and num != 0:
+                        parts.append((num, component.den[s] * d))
+                if parts:
+                    out[s][S.column_of[(i, k)]] = parts
+    return out
+
+
 def _dot(terms: Sequence[tuple[Any, Any]]) -> Any:
     """``sum w x`` over the pairs whose weight is nonzero (``None`` when there is none)."""
     total = None
@@ -255,9 +292,26 @@ def weighted_sums(field: Field[Any], structure: Structure, spectrum: Spectrum, w
     True
     """
     out: list[dict[int, Any]] = []
+    for parts_of in weighted_parts(field, structure, spectrum, weights):
+        acc: dict[int, Any] = {}
+        for s, parts in parts_of.items():
+            if not parts:
+                acc[s] = field.zero
+                continue
+            cofactors, lcm = field.cofactors([den for _, den in parts])
+            acc[s] = field.fraction(_dot(list(zip(cofactors, (num for num, _ in parts)))), lcm)
+        out.append(acc)
+    return out
+
+
+def weighted_parts(field: Field[Any], structure: Structure, spectrum: Spectrum,
+                   weights: Sequence[Sequence[Any]]) -> list[dict[int, list[Part]]]:
+    """:func:`weighted_sums` before the parts are brought over one denominator: ``{s: [(num, den), ...]}``,
+    one part a divisor ``m`` (``sum_j X_m^(j) c_{m,j}`` over ``den_w den_m(s)``; none where the sum is 0)."""
+    out: list[dict[int, list[Part]]] = []
     for w in weights:
         by_order = _transformed_weights(field, structure, w)
-        acc: dict[int, Any] = {}
+        acc: dict[int, list[Part]] = {}
         # den_w times a block's denominator, one object a block (cofactors remembers gcds by the objects' identity)
         scaled_dens: dict[tuple[int, int], Any] = {}
         for s in structure.transient:
@@ -271,11 +325,7 @@ def weighted_sums(field: Field[Any], structure: Structure, spectrum: Spectrum, w
                         if (m, id(den)) not in scaled_dens:
                             scaled_dens[m, id(den)] = den_w * den
                         parts.append((total, scaled_dens[m, id(den)]))
-            if not parts:
-                acc[s] = field.zero
-                continue
-            cofactors, lcm = field.cofactors([den for _, den in parts])
-            acc[s] = field.fraction(_dot(list(zip(cofactors, (num for num, _ in parts)))), lcm)
+            acc[s] = parts
         out.append(acc)
     return out
 

@@ -197,6 +197,66 @@ class DecompositionWork:
             g = {s: x + rho_a[s] for s, x in g.items()}
         return {"g_star": g, "psi": psi, "Pinf_v": Pinf_v}
 
+    def entry_parts(self, key: str) -> dict[int, Any] | None:
+        """The entries of ``key`` as sums of parts before they are brought over one denominator, when the
+        field splits periods and a class is periodic (else ``None``): ``{s: {column: parts}}`` for ``"basis"``,
+        ``{s: parts}`` for ``"g_star"``, ``"psi"`` and ``"v_star"``, each part ``(num, den)`` (ring elements, not
+        reduced) over a block's cyclotomic denominator (:func:`~exactpte.solves.cyclotomic.basis_parts`,
+        :func:`~exactpte.solves.cyclotomic.weighted_parts`); the parts sum to the entry.  What the factored
+        output writes.
+
+        When every class is periodic every state is given (a closed class's entries as one part each) and
+        nothing is brought over one denominator: the reduced basis, g*, ψ and v* are never computed.  With
+        an aperiodic class only the transient states are given (an aperiodic column of the basis left out:
+        it is a single fraction), and ``g*``'s aperiodic share is read off the reduced ``g*``."""
+        S, field = self.S, self.field
+        if not field.splits_periods or all(d == 1 for d in S.periods) or key not in ("basis", "g_star", "psi", "v_star"):
+            return None
+        complete = all(d > 1 for d in S.periods)
+        one = [(field.one.num, field.one.den)]
+        if key == "basis":
+            parts: dict[int, Any] = cyclotomic.basis_parts(S, self.spectrum)
+            if complete:
+                parts.update({s: {S.column_of[(S.class_of[s], S.phase_of[s])]: one} for s in range(S.n) if S.class_of[s] >= 0})
+            return parts
+        classes = [i for i, _ in S.index_set]
+        periodic = [S.periods[i] > 1 for i in classes]
+        w_g = [t if p else field.zero for t, p in zip(self.theta, periodic)]
+        w_psi = [c if p else field.zero for c, p in zip(self.psi_coords, periodic)]
+        g, psi = cyclotomic.weighted_parts(field, S, self.spectrum, [w_g, w_psi])
+        if key == "psi":
+            out = psi
+        elif key == "g_star":
+            out = g
+            if not complete:  # the aperiodic classes' γ_i α_i, one part
+                rest = {s: self.transient_sums["g_star"][s] - field.fraction(*_summed(field, g[s])) for s in g}
+                out = {s: g[s] + ([(x.num, x.den)] if x != 0 else []) for s, x in rest.items()}
+        else:
+            h, Pinf_v = self.h, self._Pinf_v_T
+            out = {}
+            for s, ps in psi.items():
+                first = h[s] + Pinf_v[s]  # both over the absorbing solve's small denominators
+                out[s] = ([(first.num, first.den)] if first != 0 else []) + [(-num, den) for num, den in ps]
+        if complete:
+            out.update({s: [(x.num, x.den)] if x != 0 else [] for s, x in self._on_classes(key).items()})
+        return out
+
+    def _on_classes(self, key: str) -> dict[int, Any]:
+        """``g*``, ``ψ`` or ``v*`` on the closed classes (θ, ψ's coordinates, the gauge solves), no transient solve."""
+        S = self.S
+        if key == "v_star":
+            return dict(self.gauge[1])
+        values = self.theta if key == "g_star" else self.psi_coords
+        return {s: values[S.column_of[(S.class_of[s], S.phase_of[s])]] for s in range(S.n) if S.class_of[s] >= 0}
+
+    @cached_property
+    def _Pinf_v_T(self) -> dict[int, Any]:
+        """``P∞v*`` on ``T`` by one scalar absorbing pass (as :meth:`_sums_on_components` takes it)."""
+        if "transient_sums" in vars(self):
+            return dict(self.transient_sums["Pinf_v"])
+        Pinf_all = harmonic_extension(self.chain, self.class_mean_v)
+        return {s: Pinf_all[s] for s in self.S.transient}
+
     # -- the quantities -------------------------------------------------------------------------------
     @cached_property
     def basis_sparse(self) -> tuple[dict[int, Any], ...]:
@@ -288,3 +348,14 @@ class DecompositionWork:
     def h(self) -> tuple[Any, ...]:
         """The normalized bias by the classical route (:func:`~exactpte.solves.classical.bias`)."""
         return bias(self.chain, stationary=self.stationary, rho=self.rho)
+
+
+def _summed(field: Any, parts: Sequence[tuple[Any, Any]]) -> tuple[Any, Any]:
+    """``(num, den)`` of a sum of parts brought over the lcm of their denominators."""
+    if not parts:
+        return field.zero.num, field.one.num
+    cofactors, lcm = field.cofactors([den for _, den in parts])
+    total = None
+    for cof, (num, _) in zip(cofactors, parts):
+        total = cof * num if total is None else total + cof * num
+    return total, lcm
