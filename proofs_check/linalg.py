@@ -27,6 +27,8 @@ __all__ = [
     "random_vector",
     "random_integers",
     "norm_inf",
+    "column_norms_inf",
+    "row_l1",
     "integer_poly",
     "identity",
     "nullspace",
@@ -228,6 +230,27 @@ def random_integers(rng: random.Random, low: int, high: int, k: int) -> list[int
 def norm_inf(v: Sequence[flint.fmpq]) -> flint.fmpq:
     """``max |v_s|`` (0 for an empty vector)."""
     return max(map(abs, v), default=flint.fmpq(0))
+
+
+def column_norms_inf(M: flint.fmpq_mat) -> list[flint.fmpq]:
+    """``max_s |M[s, j]|`` for every column ``j`` (0 for no rows), read off the integer numerators over the common
+    denominator (the same values as :func:`norm_inf` of each column, without an ``fmpq`` per entry).
+
+    >>> column_norms_inf(flint.fmpq_mat([[1, flint.fmpq(-3, 2)], [flint.fmpq(-1, 3), 0]]))
+    [1, 3/2]
+    """
+    Z, d = M.numer_denom()
+    return [flint.fmpq(max(map(abs, col), default=0), d) for col in Z.transpose().tolist()]
+
+
+def row_l1(M: flint.fmpq_mat) -> list[flint.fmpq]:
+    """``sum_j |M[s, j]|`` for every row ``s``, read off the integer numerators over the common denominator.
+
+    >>> row_l1(flint.fmpq_mat([[1, flint.fmpq(-3, 2)], [flint.fmpq(-1, 3), 0]]))
+    [5/2, 1/3]
+    """
+    Z, d = M.numer_denom()
+    return [flint.fmpq(sum(map(abs, row)), d) for row in Z.tolist()]
 
 
 def join(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:

@@ -7,7 +7,7 @@ from math import lcm
 
 import flint
 
-from ..linalg import matvec, nullspace, norm_inf, random_vector, rank, rank_lower_bound, same_span
+from ..linalg import column_norms_inf, matvec, nullspace, norm_inf, random_vector, rank, rank_lower_bound, row_l1, same_span
 from ..registry import Context, NotApplicable, NotClaimed, Outcome, PiHat, check, few, mismatch
 from .decomposition import random_projection
 
@@ -253,16 +253,19 @@ def _bhats(ctx: Context, eps: flint.fmpq) -> list[tuple[str, list[list[flint.fmp
     return [learned, ("b^ off the simplex", off), ("b^ at the simplex's vertices", vertex), ("b^ = the claimed b", [list(row) for row in c.basis])]
 
 
-def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]]) -> list[list[flint.fmpq]]:
+def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]],
+                   l1: Sequence[flint.fmpq] | None = None) -> list[list[flint.fmpq]]:
     """Vectors making ``|sum_j v(a_j) x_j(s)| = ||v|| ||x(s)||_1`` at the row where ``||x(s)||_1`` is largest
-    (``v(a_j) = sign x_j(s)``, ``v = -1`` at ``s`` when ``s`` is not an anchor), plus random ones."""
+    (``v(a_j) = sign x_j(s)``, ``v = -1`` at ``s`` when ``s`` is not an anchor), plus random ones (``l1``: the rows'
+    ``||x(s)||_1`` when the caller has them)."""
     c, n = ctx.claimed, ctx.chain.n
     drawn = ctx.shared("pihat:random-vectors", lambda: [random_vector(ctx.rng("dev"), n) for _ in range(3)])  # the same 3 each call
     out = [list(v) for v in drawn]
     if not diff_rows or not c.N:
         return out
     anchors = set(c.anchor_states)
-    s = max(range(n), key=lambda t: (t not in anchors, _l1(diff_rows[t])))
+    norms = l1 if l1 is not None else [_l1(diff_rows[t]) for t in range(n)]
+    s = max(range(n), key=lambda t: (t not in anchors, norms[t]))
     v = [flint.fmpq(0)] * n
     for j, a in enumerate(c.anchor_states):
         v[a] = flint.fmpq(1 if diff_rows[s][j] >= 0 else -1)
@@ -280,15 +283,55 @@ def _pihat_dev(ctx: Context) -> Outcome:
     true_rows = _true_basis_rows(ctx)
     if isinstance(true_rows, str):
         return true_rows
+    n = ctx.chain.n
+    Bc, Bt = _rows_matrix(c.basis, n, c.N), _rows_matrix(true_rows, n, c.N)
     for name, bh in _bhats(ctx, flint.fmpq(1, 5)):
-        eps = max((_l1(list(r1), list(r2)) for r1, r2 in zip(bh, c.basis)), default=flint.fmpq(0))
-        diff = [[x - y for x, y in zip(r1, r2)] for r1, r2 in zip(bh, true_rows)]
-        vs = _tight_vectors(ctx, diff)
-        pihats = [ctx.apply_pihat(v) for v in vs] if ctx.apply_pihat else c.project_all(vs, bh)
-        for v, ph, pt in zip(vs, pihats, c.project_all(vs, true_rows)):
-            d = [a - b for a, b in zip(ph, pt)]
-            if norm_inf(d) > eps * norm_inf(v):
-                return f"{name}: ||(Pi^ - Pi)v|| = {norm_inf(d)} exceeds eps_b ||v|| = {eps * norm_inf(v)}"
+        Bh = _rows_matrix(bh, n, c.N)
+        if Bh is None or Bc is None or Bt is None or ctx.apply_pihat is not None:
+            m = _pihat_dev_entrywise(ctx, name, bh, true_rows)
+        else:  # (Pi^ - Pi) v = (v - b^ v(a)) - (v - b v(a)) = (b - b^) v(a): one product for the 5 vectors
+            eps = max(row_l1(Bh - Bc), default=flint.fmpq(0))
+            D = Bh - Bt
+            vs = _tight_vectors(ctx, D.tolist(), row_l1(D))
+            V = _columns(vs, range(n))
+            m = _exceeds(column_norms_inf(D * _columns(vs, c.anchor_states)), [eps * x for x in column_norms_inf(V)],
+                         lambda k, got, bound: f"{name}: ||(Pi^ - Pi)v|| = {got} exceeds eps_b ||v|| = {bound}")
+        if m:
+            return m
+    return None
+
+
+def _pihat_dev_entrywise(ctx: Context, name: str, bh: Sequence[Sequence[flint.fmpq]], true_rows: Sequence[Sequence[flint.fmpq]]) -> str | None:
+    """``lem:pihat_dev`` on one learned basis vector by vector: a given ``Π^`` implementation, or a ragged ``b^``."""
+    c = ctx.claimed
+    eps = max((_l1(list(r1), list(r2)) for r1, r2 in zip(bh, c.basis)), default=flint.fmpq(0))
+    diff = [[x - y for x, y in zip(r1, r2)] for r1, r2 in zip(bh, true_rows)]
+    vs = _tight_vectors(ctx, diff)
+    pihats = [ctx.apply_pihat(v) for v in vs] if ctx.apply_pihat else c.project_all(vs, bh)
+    for v, ph, pt in zip(vs, pihats, c.project_all(vs, true_rows)):
+        d = [a - b for a, b in zip(ph, pt)]
+        if norm_inf(d) > eps * norm_inf(v):
+            return f"{name}: ||(Pi^ - Pi)v|| = {norm_inf(d)} exceeds eps_b ||v|| = {eps * norm_inf(v)}"
+    return None
+
+
+def _rows_matrix(rows: Sequence[Sequence[flint.fmpq]], n: int, N: int) -> flint.fmpq_mat | None:
+    """The ``n x N`` matrix of ``rows``, or ``None`` when there are not ``n`` rows of ``N`` entries."""
+    if len(rows) != n or any(len(row) != N for row in rows):
+        return None
+    return flint.fmpq_mat(len(rows), N, [x for row in rows for x in row])
+
+
+def _columns(vectors: Sequence[Sequence[flint.fmpq]], rows: Sequence[int]) -> flint.fmpq_mat:
+    """The matrix with one column per vector, its entries at ``rows`` (all states, or the anchors)."""
+    return flint.fmpq_mat(len(rows), len(vectors), [v[s] for s in rows for v in vectors])
+
+
+def _exceeds(got: Sequence[flint.fmpq], bound: Sequence[flint.fmpq], say: Callable[[int, flint.fmpq, flint.fmpq], str]) -> str | None:
+    """``say(k, got[k], bound[k])`` for the first ``k`` with ``got[k] > bound[k]``, else ``None``."""
+    for k, (x, b) in enumerate(zip(got, bound)):
+        if x > b:
+            return say(k, x, b)
     return None
 
 
@@ -306,6 +349,15 @@ def _pihat_norm(ctx: Context) -> Outcome:
         elif name == "the learned b^" and ctx.bhat is not None:
             return NotApplicable("not applicable: the given b^ leaves the simplex (the lemma's hypothesis; see lem:b_simplex)")
     for name, bh, impl in cases:
+        Bh = _rows_matrix(bh, ctx.chain.n, c.N)
+        if impl is None and Bh is not None:  # Pi^ v = v - b^ v(a), one product for the 5 vectors
+            vs = _tight_vectors(ctx, bh, row_l1(Bh))
+            V = _columns(vs, range(ctx.chain.n))
+            m = _exceeds(column_norms_inf(V - Bh * _columns(vs, c.anchor_states)), [2 * x for x in column_norms_inf(V)],
+                         lambda k, got, bound: f"{name}: ||Pi^ v|| = {got} exceeds 2||v|| = {bound}")
+            if m:
+                return m
+            continue
         vs = _tight_vectors(ctx, bh)
         for v, w in zip(vs, [impl(v) for v in vs] if impl else c.project_all(vs, bh)):
             if norm_inf(w) > 2 * norm_inf(v):
