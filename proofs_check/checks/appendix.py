@@ -90,7 +90,7 @@ def _Pi_kernel(ctx: Context) -> Outcome:
     m = projection_problem(ctx)
     if m:
         return m
-    Pi = flint.fmpq_mat([c.project([flint.fmpq(int(i == j)) for i in range(n)]) for j in range(n)]).transpose()
+    Pi = c.projection_matrix()
     ker = nullspace(Pi)
     if ker.ncols() != c.N:
         return f"dim ker Pi = {ker.ncols()}, expected N = {c.N}"

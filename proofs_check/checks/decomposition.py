@@ -302,7 +302,7 @@ def _b_identify(ctx: Context) -> Outcome:
     for j in range(c.N):
         if any(x != 0 for x in c.project(c.b(j))):
             return f"Pi b_{c.anchors[j][:2]} != 0"
-    Pi = flint.fmpq_mat([c.project([flint.fmpq(int(i == j)) for i in range(n)]) for j in range(n)]).transpose()
+    Pi = c.projection_matrix()
     if Pi * Pi != Pi:  # the whole matrix: idempotent for every v, not on a sampled one
         return "Pi is not idempotent"
     if rank(Pi) != n - c.N:
