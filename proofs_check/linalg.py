@@ -96,11 +96,15 @@ def orbit(P: flint.fmpq_mat, x: flint.fmpq_mat, T: int) -> flint.fmpq_mat:
 def orbits(P: flint.fmpq_mat, X: flint.fmpq_mat, horizons: Sequence[int]) -> dict[int, flint.fmpq_mat]:
     """``{T: sum_{t<T} P^t X}`` for every ``T`` in ``horizons`` (``X`` may have several columns), in one pass
     of repeated multiplication: :func:`orbit` at each ``T``, term by term."""
-    out, acc, t = {}, flint.fmpq_mat(X.nrows(), X.ncols()), 0
+    # in integers: P = Pn/p, X = Xn/x, so P^t X = Y_t/(p^t x) with Y_t = Pn^t Xn, and sum_{t<T} P^t X = S_T/(p^(T-1) x)
+    # with S_1 = Y_0, S_{T+1} = p S_T + Y_T (no rational normalisation per step; the same sums)
+    Pn, p = P.numer_denom()
+    Y, x = X.numer_denom()
+    out, S, t = {}, flint.fmpz_mat(X.nrows(), X.ncols()), 0
     for T in sorted(set(horizons)):
         while t < T:
-            acc, X, t = acc + X, P * X, t + 1
-        out[T] = acc
+            S, Y, t = (S * p + Y if t else Y), Pn * Y, t + 1
+        out[T] = flint.fmpq_mat(S) * flint.fmpq(1, p ** (T - 1) * x) if T else flint.fmpq_mat(X.nrows(), X.ncols())
     return out
 
 

@@ -49,12 +49,18 @@ def _columns(vectors: Sequence[Sequence[Exact]], n: int) -> flint.fmpq_mat:
 
 
 def _orbit_sum(c: Claimed, T: int) -> list[flint.fmpq]:
-    """``sum_{t<T} P^t g*`` from the claimed theta and basis: ``sum_(i,k) b_(i,k) sum_t theta_(i,k+t)``."""
+    """``sum_{t<T} P^t g*`` from the claimed theta and basis: ``sum_(i,k) b_(i,k) sum_t theta_(i,k+t)`` (the phases
+    ``k + t mod d`` run ``T // d`` times round the class, then ``T % d`` more)."""
     coeffs = []
     for j, (i, k, _) in enumerate(c.anchors):
         d = c.periods[i]
         base = j - k
-        coeffs.append(sum((c.theta[base + (k + t) % d] for t in range(T)), flint.fmpq(0)))
+        laps, rest = divmod(T, d)
+        whole = sum((c.theta[base + p] for p in range(d)), flint.fmpq(0)) * laps if laps else flint.fmpq(0)
+        coeffs.append(whole + sum((c.theta[base + (k + t) % d] for t in range(rest)), flint.fmpq(0)))
+    if all(len(row) == len(coeffs) for row in c.basis):  # one product
+        return (flint.fmpq_mat(len(c.basis), len(coeffs), [x for row in c.basis for x in row])
+                * flint.fmpq_mat(len(coeffs), 1, coeffs)).entries()
     return [sum((a * b for a, b in zip(coeffs, row)), flint.fmpq(0)) for row in c.basis]
 
 
