@@ -216,19 +216,38 @@ def same_span(A: flint.fmpq_mat, B: flint.fmpq_mat) -> bool:
 
 
 def random_vector(rng: random.Random, n: int, *, bound: int = 9) -> list[flint.fmpq]:
-    """An exact random vector with small numerators and denominators.
+    """An exact random vector with small numerators and denominators: numerator and denominator of each entry
+    drawn as ``rng.randint(-bound, bound)`` and ``rng.randint(1, 4)`` draw them (the same values from the same
+    seed, :func:`random_integers`)."""
+    num, den = _Uniform(rng, -bound, bound).draw, _Uniform(rng, 1, 4).draw
+    return [flint.fmpq(num(), den()) for _ in range(n)]  # numerator first, as fmpq(choice(nums), choice(dens)) drew them
 
-    ``rng.choice(range(a, b + 1))`` draws ``a + rng._randbelow(b - a + 1)``, exactly what ``rng.randint(a, b)``
-    draws (the same values from the same seed), without ``randint``'s two extra Python frames."""
-    nums, dens = range(-bound, bound + 1), range(1, 5)
-    return [flint.fmpq(rng.choice(nums), rng.choice(dens)) for _ in range(n)]
+
+class _Uniform:
+    """Draws of ``rng.randint(low, high)`` (equivalently ``rng.choice(range(low, high + 1))``): CPython draws
+    ``low + r`` with ``r = rng.getrandbits(k)`` for ``k = (high - low + 1).bit_length()``, redrawn while
+    ``r > high - low``; done here without ``randint``'s and ``choice``'s Python frames (the same values)."""
+
+    __slots__ = ("bits", "span", "low", "getrandbits")
+
+    def __init__(self, rng: random.Random, low: int, high: int) -> None:
+        self.span, self.low = high - low + 1, low
+        self.bits = self.span.bit_length()
+        self.getrandbits = rng.getrandbits
+
+    def draw(self) -> int:
+        r = self.getrandbits(self.bits)
+        while r >= self.span:
+            r = self.getrandbits(self.bits)
+        return self.low + r
 
 
 def random_integers(rng: random.Random, low: int, high: int, k: int) -> list[int]:
-    """``k`` draws of ``rng.randint(low, high)``: the same values from the same seed (``rng.choice`` of the range
-    draws ``low + rng._randbelow(high - low + 1)``, as ``randint`` does)."""
-    values = range(low, high + 1)
-    return [rng.choice(values) for _ in range(k)]
+    """``k`` draws of ``rng.randint(low, high)``: the same values from the same seed (:class:`_Uniform`)."""
+    if k <= 0:
+        return []
+    u = _Uniform(rng, low, high)
+    return [u.draw() for _ in range(k)]
 
 
 def norm_inf(v: Sequence[flint.fmpq]) -> flint.fmpq:

@@ -163,8 +163,9 @@ def general_projection_problem(ctx: Context, trials: int = 2) -> str | None:
         Pi = random_projection(rng, routes.K)
         if Pi is None:
             return "K(P) (charpoly route) is rank deficient"
-        A = join((routes.I - Pi * routes.P).transpose(), (routes.I - Pi).transpose()).transpose()
-        rhs = join((Pi * r).transpose(), flint.fmpq_mat(1, n)).transpose()
+        # [(I - Pi P); (I - Pi)] v = [Pi r; 0], stacked row-major
+        A = flint.fmpq_mat(2 * n, n, (routes.I - Pi * routes.P).entries() + (routes.I - Pi).entries())
+        rhs = flint.fmpq_mat(2 * n, 1, (Pi * r).entries() + [0] * n)
         if rank(A) < n:
             return f"random projection {t} with kernel K: the fixed point v = Pi(r + P v) in range(Pi) is not unique"
         v = (A.transpose() * A).solve(A.transpose() * rhs)
