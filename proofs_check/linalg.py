@@ -204,8 +204,12 @@ def in_span(basis: flint.fmpq_mat, v: Sequence[Exact]) -> bool:
 
 
 def in_span_all(basis: flint.fmpq_mat, M: flint.fmpq_mat) -> bool:
-    """Whether every column of ``M`` lies in the column span of ``basis``."""
-    return all(in_span(basis, [M[i, j] for i in range(M.nrows())]) for j in range(M.ncols()))
+    """Whether every column of ``M`` lies in the column span of ``basis``: ``rank [basis | M] = rank basis``."""
+    if M.ncols() == 0:
+        return True
+    if basis.ncols() == 0:
+        return M == flint.fmpq_mat(M.nrows(), M.ncols())
+    return rank(join(basis, M)) == rank(basis)
 
 
 def same_span(A: flint.fmpq_mat, B: flint.fmpq_mat) -> bool:
