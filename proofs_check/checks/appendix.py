@@ -7,7 +7,7 @@ from math import lcm
 
 import flint
 
-from ..linalg import column_norms_inf, matvec, nullspace, norm_inf, random_vector, rank, rank_lower_bound, row_l1, same_span
+from ..linalg import column_norms_inf, matvec, nullspace, norm_inf, random_integers, random_vector, rank, rank_lower_bound, row_l1, same_span
 from ..registry import Context, NotApplicable, NotClaimed, Outcome, PiHat, check, few, mismatch
 from .decomposition import random_projection
 
@@ -144,7 +144,7 @@ def _perturbed_basis(ctx: Context, eps: flint.fmpq) -> list[list[flint.fmpq]]:
         if s in recurrent:
             out.append(list(c.basis[s]))
             continue
-        w = [rng.randint(0, 5) for _ in range(c.N)]
+        w = random_integers(rng, 0, 5, c.N)  # rng.randint(0, 5) per column
         if sum(w) == 0:
             w[rng.randrange(c.N)] = 1
         tot = sum(w)
@@ -245,7 +245,8 @@ def _bhats(ctx: Context, eps: flint.fmpq) -> list[tuple[str, list[list[flint.fmp
     c, n, N = ctx.claimed, ctx.chain.n, ctx.claimed.N
     rng = ctx.rng("bhat-adversarial")
     recurrent = {s for cls in c.classes for s in cls}
-    off = [list(row) if s in recurrent else [x + flint.fmpq(rng.randint(-3, 3), 7) for x in row] for s, row in enumerate(c.basis)]
+    off = [list(row) if s in recurrent else [x + flint.fmpq(k, 7) for x, k in zip(row, random_integers(rng, -3, 3, len(row)))]
+           for s, row in enumerate(c.basis)]  # rng.randint(-3, 3) per entry
     vertex = [list(row) if s in recurrent else [flint.fmpq(int(j == rng.randrange(N))) for j in range(N)] for s, row in enumerate(c.basis)]
     learned = ("the learned b^", _perturbed_basis(ctx, eps))
     if ctx.apply_pihat is not None:  # an implementation of Pi^ goes with its own b^ (the context's)
