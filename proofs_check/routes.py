@@ -140,16 +140,12 @@ class Routes:
                 f"(entries of up to {self.entry_bits} bits); the limit is {HORIZON_BITS} bits")
 
     def P_pow(self, T: int) -> flint.fmpq_mat:
-        """``P^T`` by repeated squaring, computed once per ``T`` (several checks ask for the same horizons)."""
+        """``P^T`` by repeated squaring of ``P``'s integer numerator, computed once per ``T`` (several checks ask for the
+        same horizons)."""
         self.require_horizon(T)
         if T not in self._powers:
-            out, base, e = self.I, self.P, T
-            while e:
-                if e & 1:
-                    out = out * base
-                base = base * base
-                e >>= 1
-            self._powers[T] = out
+            Pn, p = self.P.numer_denom()  # P^T = Pn^T / p^T: the power in integers (flint squares), one division
+            self._powers[T] = flint.fmpq_mat(Pn**T) * flint.fmpq(1, p**T)
         return self._powers[T]
 
     @cached_property
