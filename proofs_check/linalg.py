@@ -121,11 +121,20 @@ def pivot_columns(R: flint.fmpq_mat, rank_: int) -> list[int]:
 def mat_poly(coeffs: Sequence[Exact], A: flint.fmpq_mat) -> flint.fmpq_mat:
     """``c_0 I + c_1 A + ... + c_k A^k`` by Horner's rule (``coeffs`` lowest degree first)."""
     n = A.nrows()
-    out = flint.fmpq_mat(n, n)
-    I = identity(n)
-    for c in reversed(list(coeffs)):
-        out = out * A + I * flint.fmpq(c)
-    return out
+    cs = [flint.fmpq(c) for c in coeffs]
+    if not cs:
+        return flint.fmpq_mat(n, n)
+    # in integers: A = An/d and c_k = z_k/q, so f(A) = (sum_k z_k d^(m-k) An^k) / (q d^m), by Horner's rule on An
+    An, d = A.numer_denom()
+    q = flint.fmpz(1)
+    for c in cs:
+        q = q.lcm(c.q)
+    one = flint.fmpz_mat(n, n, [int(i == j) for i in range(n) for j in range(n)])
+    out, scale, m = flint.fmpz_mat(n, n), flint.fmpz(1), len(cs) - 1
+    for c in reversed(cs):
+        out = out * An + one * ((c * q).p * scale)
+        scale *= d
+    return flint.fmpq_mat(out) * flint.fmpq(1, q * d**m)
 
 
 def column(M: flint.fmpq_mat, j: int) -> list[flint.fmpq]:
