@@ -18,7 +18,7 @@ from exactpte import MarkovRewardProcess
 from exactpte.errors import RouteTooLargeError
 
 from .graph import SupportGraph
-from .linalg import column_basis, cyclotomic_part, identity, integer_poly, mat_poly, nullspace, rank
+from .linalg import column_basis, identity, integer_poly, mat_poly, nullspace, rank
 
 __all__ = ["Routes", "RouteTooLargeError", "DENSE_LIMIT", "HORIZON_BITS"]
 
@@ -87,8 +87,14 @@ class Routes:
 
     @cached_property
     def cyclotomic(self) -> tuple[list[int], list[int]]:
-        """Cyclotomic part of the characteristic polynomial (with multiplicity, squarefree)."""
-        return cyclotomic_part(self.charpoly)
+        """Cyclotomic part of the characteristic polynomial (with multiplicity, squarefree), as
+        :func:`~proofs_check.linalg.cyclotomic_part` gives it, from the one factorization :attr:`charpoly_factors`."""
+        full, sqf = flint.fmpz_poly([1]), flint.fmpz_poly([1])
+        for f, e in self.charpoly_factors:
+            if f.degree() >= 1 and f.is_cyclotomic():
+                full *= f**e
+                sqf *= f
+        return [int(c) for c in full.coeffs()], [int(c) for c in sqf.coeffs()]
 
     @cached_property
     def charpoly_factors(self) -> list[tuple[flint.fmpz_poly, int]]:
