@@ -242,16 +242,24 @@ def _true_basis_rows(ctx: Context) -> list[list[flint.fmpq]] | str:
 def _bhats(ctx: Context, eps: flint.fmpq) -> list[tuple[str, list[list[flint.fmpq]]]]:
     """Learned bases the estimator lemmas are tried on: the context's (or an exact perturbation on the simplex),
     one off the simplex (signed noise, rows not summing to 1), one at the simplex's vertices, and the claimed b itself."""
-    c, n, N = ctx.claimed, ctx.chain.n, ctx.claimed.N
+    c = ctx.claimed
+    off, vertex = ctx.shared("pihat:adversarial-bases", lambda: _adversarial_bases(ctx))  # the same for every eps
+    learned = ("the learned b^", _perturbed_basis(ctx, eps))
+    if ctx.apply_pihat is not None:  # an implementation of Pi^ goes with its own b^ (the context's)
+        return [learned]
+    return [learned, ("b^ off the simplex", off), ("b^ at the simplex's vertices", vertex), ("b^ = the claimed b", [list(row) for row in c.basis])]
+
+
+def _adversarial_bases(ctx: Context) -> tuple[list[list[flint.fmpq]], list[list[flint.fmpq]]]:
+    """``b^`` off the simplex (signed noise on the transient rows) and at the simplex's vertices, drawn from the
+    check's own random source (the same pair whenever asked)."""
+    c, N = ctx.claimed, ctx.claimed.N
     rng = ctx.rng("bhat-adversarial")
     recurrent = {s for cls in c.classes for s in cls}
     off = [list(row) if s in recurrent else [x + flint.fmpq(k, 7) for x, k in zip(row, random_integers(rng, -3, 3, len(row)))]
            for s, row in enumerate(c.basis)]  # rng.randint(-3, 3) per entry
     vertex = [list(row) if s in recurrent else [flint.fmpq(int(j == rng.randrange(N))) for j in range(N)] for s, row in enumerate(c.basis)]
-    learned = ("the learned b^", _perturbed_basis(ctx, eps))
-    if ctx.apply_pihat is not None:  # an implementation of Pi^ goes with its own b^ (the context's)
-        return [learned]
-    return [learned, ("b^ off the simplex", off), ("b^ at the simplex's vertices", vertex), ("b^ = the claimed b", [list(row) for row in c.basis])]
+    return off, vertex
 
 
 def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]],
