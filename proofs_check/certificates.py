@@ -16,6 +16,7 @@ Every decision is exact or rests on arb's rigorous enclosures; no float is trust
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import cast
 
@@ -171,9 +172,13 @@ def contraction_certificate(A: flint.fmpq_mat) -> str | None:
 
 
 def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
-    """A rational ``γ`` above arb's enclosure of ``ρ(A)`` and an exact ``H ≻ 0`` with ``H − BᵀHB ⪰ 0``,
-    ``B = A/γ`` (:func:`proposed_lyapunov_matrix`, else ``H − BᵀHB = I`` solved exactly): then
-    ``‖x‖_H = sqrt(xᵀHx)`` gives ``‖Ax‖_H ≤ γ‖x‖_H``.  ``None`` when certified.
+    """A rational ``γ < 1`` and an exact ``H ≻ 0`` with ``H − BᵀHB ⪰ 0``, ``B = A/γ``: then ``‖x‖_H = sqrt(xᵀHx)``
+    gives ``‖Ax‖_H ≤ γ‖x‖_H``.  ``None`` when certified.
+
+    ``γ`` is first proposed from a float spectral radius (:func:`_float_gamma`) with ``H`` from
+    :func:`proposed_lyapunov_matrix`: both conditions on ``H`` are decided exactly, so whatever the floats did, a
+    success is a certificate (and ``ρ(A) < γ``).  Otherwise ``γ`` lies above arb's enclosure of ``ρ(A)`` and ``H`` is
+    proposed again, else the exact solution of ``H − BᵀHB = I``.
 
     Examples
     --------
@@ -183,6 +188,9 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
     'no enclosure of the spectral radius of the quotient operator lies below 1 (up to 8192 bits)'
     """
     q = A.nrows()
+    g_float = _float_gamma(A)
+    if g_float is not None and proposed_lyapunov_matrix(A * (1 / g_float)) is not None:
+        return None  # gamma proposed by floats, certified exactly by H (no enclosure of rho(A) needed)
     hi_q = spectral_radius_below_one(A.charpoly())
     if hi_q is None:
         return f"no enclosure of the spectral radius of the quotient operator lies below 1 (up to {SPECTRAL_PRECISIONS[-1]} bits)"
@@ -203,6 +211,25 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
         if minor <= 0:
             return f"Lyapunov matrix H is not positive definite (leading minor {k} is {minor})"
     return None
+
+
+def _float_gamma(A: flint.fmpq_mat) -> flint.fmpq | None:
+    """A dyadic rational halfway between the float spectral radius of ``A`` and 1, or ``None`` when the floats
+    put it at 1 or above (or fail): only a proposal, which :func:`lyapunov_certificate` checks exactly."""
+    q = A.nrows()
+    with np.errstate(all="ignore"):
+        Af = np.array([nearest_float(x) for x in A.entries()], dtype=float).reshape(q, q)
+        if not np.all(np.isfinite(Af)):
+            return None
+        try:
+            rho = float(np.max(np.abs(np.linalg.eigvals(Af)))) if q else 0.0
+        except np.linalg.LinAlgError:
+            return None
+    if not rho < 1 - 2.0**-20:
+        return None
+    scale = 2**30
+    g = flint.fmpq(int(math.ceil((rho + 1) / 2 * scale)), scale)
+    return g if g < 1 else None
 
 
 def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40) -> flint.fmpq_mat | None:
