@@ -160,3 +160,18 @@ def test_a_sweep_chain_holds_every_check():
     chain = sweep_chain("7331:11", min_states=1, max_states=12)
     verdicts = run_checks(chain, from_decomposition(exactpte.decompose(chain)), seed=7331)
     assert all(v.holds is not False for v in verdicts)
+
+
+def test_a_float_gamma_is_only_a_proposal(monkeypatch):
+    """The float spectral radius only proposes gamma: a gamma below rho(A) fails H's exact check and the arb route
+    decides; a matrix with rho = 1 gets no float gamma and no certificate."""
+    from proofs_check import certificates
+
+    A = flint.fmpq_mat([[flint.fmpq(1, 2), 1], [0, flint.fmpq(1, 3)]])
+    assert certificates._float_gamma(A) is not None and certificates.lyapunov_certificate(A) is None
+    assert certificates.proposed_lyapunov_matrix(A * 100) is None  # gamma = 1/100 < rho(A) = 1/2: no H passes
+    monkeypatch.setattr(certificates, "_float_gamma", lambda A: flint.fmpq(1, 100))
+    assert certificates.lyapunov_certificate(A) is None  # decided by the enclosure route
+    monkeypatch.undo()
+    one = flint.fmpq_mat([[1, 0], [0, 0]])
+    assert certificates._float_gamma(one) is None and certificates.lyapunov_certificate(one) is not None
