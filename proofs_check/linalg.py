@@ -232,35 +232,34 @@ def random_vector(rng: random.Random, n: int, *, bound: int = 9) -> list[flint.f
     """An exact random vector with small numerators and denominators: numerator and denominator of each entry
     drawn as ``rng.randint(-bound, bound)`` and ``rng.randint(1, 4)`` draw them (the same values from the same
     seed, :func:`random_integers`)."""
-    num, den = _Uniform(rng, -bound, bound).draw, _Uniform(rng, 1, 4).draw
-    return [flint.fmpq(num(), den()) for _ in range(n)]  # numerator first, as fmpq(choice(nums), choice(dens)) drew them
-
-
-class _Uniform:
-    """Draws of ``rng.randint(low, high)`` (equivalently ``rng.choice(range(low, high + 1))``): CPython draws
-    ``low + r`` with ``r = rng.getrandbits(k)`` for ``k = (high - low + 1).bit_length()``, redrawn while
-    ``r > high - low``; done here without ``randint``'s and ``choice``'s Python frames (the same values)."""
-
-    __slots__ = ("bits", "span", "low", "getrandbits")
-
-    def __init__(self, rng: random.Random, low: int, high: int) -> None:
-        self.span, self.low = high - low + 1, low
-        self.bits = self.span.bit_length()
-        self.getrandbits = rng.getrandbits
-
-    def draw(self) -> int:
-        r = self.getrandbits(self.bits)
-        while r >= self.span:
-            r = self.getrandbits(self.bits)
-        return self.low + r
+    getrandbits, span = rng.getrandbits, 2 * bound + 1
+    bits = span.bit_length()
+    out = []
+    for _ in range(n):  # numerator first, as fmpq(choice(nums), choice(dens)) drew them (random_integers' draws, inlined)
+        r = getrandbits(bits)
+        while r >= span:
+            r = getrandbits(bits)
+        d = getrandbits(3)  # 4 denominators: 3 bits, as (4).bit_length()
+        while d >= 4:
+            d = getrandbits(3)
+        out.append(flint.fmpq(r - bound, d + 1))
+    return out
 
 
 def random_integers(rng: random.Random, low: int, high: int, k: int) -> list[int]:
-    """``k`` draws of ``rng.randint(low, high)``: the same values from the same seed (:class:`_Uniform`)."""
+    """``k`` draws of ``rng.randint(low, high)`` (equivalently ``rng.choice(range(low, high + 1))``): the same values
+    from the same seed.  CPython draws ``low + r`` with ``r = rng.getrandbits(b)``, ``b = (high - low + 1).bit_length()``,
+    redrawn while ``r > high - low``; done here without ``randint``'s and ``choice``'s Python frames."""
     if k <= 0:
         return []
-    u = _Uniform(rng, low, high)
-    return [u.draw() for _ in range(k)]
+    getrandbits, span = rng.getrandbits, high - low + 1
+    bits, out = span.bit_length(), []
+    for _ in range(k):
+        r = getrandbits(bits)
+        while r >= span:
+            r = getrandbits(bits)
+        out.append(low + r)
+    return out
 
 
 def norm_inf(v: Sequence[flint.fmpq]) -> flint.fmpq:
