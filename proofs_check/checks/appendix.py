@@ -262,22 +262,24 @@ def _adversarial_bases(ctx: Context) -> tuple[list[list[flint.fmpq]], list[list[
     return off, vertex
 
 
-def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]],
+def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]] | flint.fmpq_mat,
                    l1: Sequence[flint.fmpq] | None = None) -> list[list[flint.fmpq]]:
     """Vectors making ``|sum_j v(a_j) x_j(s)| = ||v|| ||x(s)||_1`` at the row where ``||x(s)||_1`` is largest
-    (``v(a_j) = sign x_j(s)``, ``v = -1`` at ``s`` when ``s`` is not an anchor), plus random ones (``l1``: the rows'
-    ``||x(s)||_1`` when the caller has them)."""
+    (``v(a_j) = sign x_j(s)``, ``v = -1`` at ``s`` when ``s`` is not an anchor), plus random ones (``diff_rows``: the
+    rows ``x(s)``, or their matrix; ``l1``: the rows' ``||x(s)||_1`` when the caller has them)."""
     c, n = ctx.claimed, ctx.chain.n
     drawn = ctx.shared("pihat:random-vectors", lambda: [random_vector(ctx.rng("dev"), n) for _ in range(3)])  # the same 3 each call
     out = [list(v) for v in drawn]
-    if not diff_rows or not c.N:
+    rows = diff_rows.nrows() if isinstance(diff_rows, flint.fmpq_mat) else len(diff_rows)
+    if not rows or not c.N:
         return out
     anchors = set(c.anchor_states)
     norms = l1 if l1 is not None else [_l1(diff_rows[t]) for t in range(n)]
     s = max(range(n), key=lambda t: (t not in anchors, norms[t]))
+    row = [diff_rows[s, j] for j in range(c.N)] if isinstance(diff_rows, flint.fmpq_mat) else diff_rows[s]
     v = [flint.fmpq(0)] * n
     for j, a in enumerate(c.anchor_states):
-        v[a] = flint.fmpq(1 if diff_rows[s][j] >= 0 else -1)
+        v[a] = flint.fmpq(1 if row[j] >= 0 else -1)
     if s not in c.anchor_states:
         v[s] = flint.fmpq(-1)
     return out + [v, [-x for x in v]]
@@ -301,7 +303,7 @@ def _pihat_dev(ctx: Context) -> Outcome:
         else:  # (Pi^ - Pi) v = (v - b^ v(a)) - (v - b v(a)) = (b - b^) v(a): one product for the 5 vectors
             eps = max(row_l1(Bh - Bc), default=flint.fmpq(0))
             D = Bh - Bt
-            vs = _tight_vectors(ctx, D.tolist(), row_l1(D))
+            vs = _tight_vectors(ctx, D, row_l1(D))
             V = _columns(vs, range(n))
             m = _exceeds(column_norms_inf(D * _columns(vs, c.anchor_states)), [eps * x for x in column_norms_inf(V)],
                          lambda k, got, bound: f"{name}: ||(Pi^ - Pi)v|| = {got} exceeds eps_b ||v|| = {bound}")
@@ -358,6 +360,8 @@ def _pihat_norm(ctx: Context) -> Outcome:
         elif name == "the learned b^" and ctx.bhat is not None:
             return NotApplicable("not applicable: the given b^ leaves the simplex (the lemma's hypothesis; see lem:b_simplex)")
     for name, bh, impl in cases:
+        if name == "b^ = the claimed b" and impl is None:
+            continue  # the same basis and vectors as the first case, "Pi (the claimed b)", which held
         Bh = _rows_matrix(bh, ctx.chain.n, c.N)
         if impl is None and Bh is not None:  # Pi^ v = v - b^ v(a), one product for the 5 vectors
             vs = _tight_vectors(ctx, bh, row_l1(Bh))
