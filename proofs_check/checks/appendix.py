@@ -270,13 +270,21 @@ def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]] | fli
     c, n = ctx.claimed, ctx.chain.n
     drawn = ctx.shared("pihat:random-vectors", lambda: [random_vector(ctx.rng("dev"), n) for _ in range(3)])  # the same 3 each call
     out = [list(v) for v in drawn]
-    rows = diff_rows.nrows() if isinstance(diff_rows, flint.fmpq_mat) else len(diff_rows)
-    if not rows or not c.N:
-        return out
+    if isinstance(diff_rows, flint.fmpq_mat):
+        D = diff_rows
+        if not D.nrows() or not c.N:
+            return out
+        norms = l1 if l1 is not None else row_l1(D)
+        row_at: Callable[[int], Sequence[flint.fmpq]] = lambda s: [D[s, j] for j in range(c.N)]
+    else:
+        rows = diff_rows
+        if not rows or not c.N:
+            return out
+        norms = l1 if l1 is not None else [_l1(rows[t]) for t in range(n)]
+        row_at = lambda s: rows[s]
     anchors = set(c.anchor_states)
-    norms = l1 if l1 is not None else [_l1(diff_rows[t]) for t in range(n)]
     s = max(range(n), key=lambda t: (t not in anchors, norms[t]))
-    row = [diff_rows[s, j] for j in range(c.N)] if isinstance(diff_rows, flint.fmpq_mat) else diff_rows[s]
+    row = row_at(s)
     v = [flint.fmpq(0)] * n
     for j, a in enumerate(c.anchor_states):
         v[a] = flint.fmpq(1 if row[j] >= 0 else -1)
