@@ -16,6 +16,7 @@ Every decision is exact or rests on arb's rigorous enclosures; no float is trust
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import cast
 
@@ -171,9 +172,13 @@ def contraction_certificate(A: flint.fmpq_mat) -> str | None:
 
 
 def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
-    """A rational ``γ`` above arb's enclosure of ``ρ(A)`` and an exact ``H ≻ 0`` with ``H − BᵀHB ⪰ 0``,
-    ``B = A/γ`` (:func:`proposed_lyapunov_matrix`, else ``H − BᵀHB = I`` solved exactly): then
-    ``‖x‖_H = sqrt(xᵀHx)`` gives ``‖Ax‖_H ≤ γ‖x‖_H``.  ``None`` when certified.
+    """A rational ``γ < 1`` and an exact ``H ≻ 0`` with ``H − BᵀHB ⪰ 0``, ``B = A/γ``: then ``‖x‖_H = sqrt(xᵀHx)``
+    gives ``‖Ax‖_H ≤ γ‖x‖_H``.  ``None`` when certified.
+
+    ``γ`` is first proposed from a float spectral radius (:func:`_float_gamma`) with ``H`` from
+    :func:`proposed_lyapunov_matrix`: both conditions on ``H`` are decided exactly, so whatever the floats did, a
+    success is a certificate (and ``ρ(A) < γ``).  Otherwise ``γ`` lies above arb's enclosure of ``ρ(A)`` and ``H`` is
+    proposed again, else the exact solution of ``H − BᵀHB = I``.
 
     Examples
     --------
@@ -183,6 +188,9 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
     'no enclosure of the spectral radius of the quotient operator lies below 1 (up to 8192 bits)'
     """
     q = A.nrows()
+    g_float = _float_gamma(A)
+    if g_float is not None and proposed_lyapunov_matrix(A * (1 / g_float)) is not None:
+        return None  # gamma proposed by floats, certified exactly by H (no enclosure of rho(A) needed)
     hi_q = spectral_radius_below_one(A.charpoly())
     if hi_q is None:
         return f"no enclosure of the spectral radius of the quotient operator lies below 1 (up to {SPECTRAL_PRECISIONS[-1]} bits)"
@@ -205,6 +213,25 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
     return None
 
 
+def _float_gamma(A: flint.fmpq_mat) -> flint.fmpq | None:
+    """A dyadic rational halfway between the float spectral radius of ``A`` and 1, or ``None`` when the floats
+    put it at 1 or above (or fail): only a proposal, which :func:`lyapunov_certificate` checks exactly."""
+    q = A.nrows()
+    with np.errstate(all="ignore"):
+        Af = np.array([nearest_float(x) for x in A.entries()], dtype=float).reshape(q, q)
+        if not np.all(np.isfinite(Af)):
+            return None
+        try:
+            rho = float(np.max(np.abs(np.linalg.eigvals(Af)))) if q else 0.0
+        except np.linalg.LinAlgError:
+            return None
+    if not rho < 1 - 2.0**-20:
+        return None
+    scale = 2**30
+    g = flint.fmpq(int(math.ceil((rho + 1) / 2 * scale)), scale)
+    return g if g < 1 else None
+
+
 def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40) -> flint.fmpq_mat | None:
     """A symmetric dyadic ``H`` with ``H ≻ 0`` and ``H − BᵀHB ≻ 0``, both decided exactly (leading minors),
     or ``None``.  ``H`` is only *proposed* by floats (``Σ_k (Bᵀ)^k B^k`` by doubling, rounded to
@@ -221,22 +248,22 @@ def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40) -> flint.fmpq
     """
     q = B.nrows()
     # nearest doubles (inf past the range, refused below): a float only proposes, never decides
-    Bf = np.array([[nearest_float(B[i, j]) for j in range(q)] for i in range(q)], dtype=float).reshape(q, q)
+    Bf = np.array([nearest_float(x) for x in B.entries()], dtype=float).reshape(q, q)
     S = np.eye(q)  # S_m = sum_{k<m} (B^T)^k B^k, doubled
     P = Bf
     with np.errstate(all="ignore"):  # an overflow is an inf in S, refused below
         for _ in range(60):
-            S = S + np.asarray(_float_mul(_transpose(P), _float_mul(S, P)), dtype=float)
+            S = S + np.asarray(_float_mul(P.T, _float_mul(S, P)), dtype=float)
             P = np.asarray(_float_mul(P, P), dtype=float)
-            if not P.size or np.max(np.abs(P)) < 1e-30:
+            if not P.size or np.abs(P).max() < 1e-30:
                 break
         if not np.all(np.abs(S) < 2.0 ** 60):  # not finite or far too large: no proposal
             return None
     scale = 2 ** bits
-    H = flint.fmpq_mat(q, q)
-    for i in range(q):
-        for j in range(i, q):
-            H[i, j] = H[j, i] = flint.fmpq(round(float(S[i, j]) * scale), scale)
+    # the upper triangle mirrored, each entry rounded half-to-even to a multiple of 2^-bits (exact: float * 2^bits)
+    upper = np.triu(S)
+    Z = flint.fmpz_mat(q, q, [int(x) for x in np.rint((upper + np.triu(S, 1).T) * scale).ravel()])
+    H = flint.fmpq_mat(Z) * flint.fmpq(1, scale)
     if positive_definite(H) and positive_definite(H - B.transpose() * H * B):
         return H
     return None
@@ -318,9 +345,25 @@ def stein_solution_by_vec(B: flint.fmpq_mat) -> flint.fmpq_mat | None:
 
 
 def positive_definite(H: flint.fmpq_mat) -> bool:
-    """Whether the symmetric ``H`` is positive definite (every leading minor positive)."""
-    rows = H.tolist()
-    return all(flint.fmpq_mat([row[:k] for row in rows[:k]]).det() > 0 for k in range(1, H.nrows() + 1))
+    """Whether the symmetric ``H`` is positive definite (every leading minor positive).
+
+    The leading minors of ``H`` scaled to integers are the pivots of one fraction-free LU (Bareiss) when it makes
+    no row exchange; when it makes one (a zero leading minor along the way) they are computed one by one.
+
+    >>> positive_definite(flint.fmpq_mat([[2, 1], [1, 1]])), positive_definite(flint.fmpq_mat([[1, 2], [2, 1]]))
+    (True, False)
+    >>> positive_definite(flint.fmpq_mat([[0, 1], [1, 2]]))
+    False
+    """
+    q = H.nrows()
+    if q == 0:
+        return True
+    Z = H.numer_denom()[0]  # a positive common denominator: the same signs of minors
+    perm, _, _, U = Z.fflu()
+    if perm.is_one():
+        return all(U[k, k] > 0 for k in range(q))
+    rows = Z.tolist()
+    return all(flint.fmpz_mat([row[:k] for row in rows[:k]]).det() > 0 for k in range(1, q + 1))
 
 
 def power_norm_certificate(A: flint.fmpq_mat, *, max_doublings: int = 16) -> str | None:

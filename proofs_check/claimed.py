@@ -123,6 +123,22 @@ class Claimed:
         out = (V - flint.fmpq_mat(n, N, [x for row in rows for x in row]) * VA).entries()
         return [out[j::k] for j in range(k)]
 
+    def projection_matrix(self) -> flint.fmpq_mat:
+        """``Π`` as an ``n x n`` matrix, column ``j`` = ``Π e_j`` (:meth:`project` of the unit vectors):
+        ``Π[s, a_j] -= b_j(s)`` on the identity (vector by vector for a ragged basis)."""
+        n, N, anchors = len(self.basis), self.N, self.anchor_states
+        if any(len(row) != N for row in self.basis) or any(not 0 <= a < n for a in anchors):
+            units = [[flint.fmpq(int(i == j)) for i in range(n)] for j in range(n)]
+            return flint.fmpq_mat([self.project(u) for u in units]).transpose()
+        Pi = flint.fmpq_mat(n, n)
+        for s in range(n):
+            Pi[s, s] = 1
+        for s, row in enumerate(self.basis):
+            for a, x in zip(anchors, row):
+                if x:
+                    Pi[s, a] -= x
+        return Pi
+
     @functools.cached_property
     def _projector(self) -> Callable[[Sequence[Exact]], list[flint.fmpq]]:
         return self.projector()

@@ -27,6 +27,8 @@ __all__ = [
     "random_vector",
     "random_integers",
     "norm_inf",
+    "column_norms_inf",
+    "row_l1",
     "integer_poly",
     "identity",
     "nullspace",
@@ -94,11 +96,15 @@ def orbit(P: flint.fmpq_mat, x: flint.fmpq_mat, T: int) -> flint.fmpq_mat:
 def orbits(P: flint.fmpq_mat, X: flint.fmpq_mat, horizons: Sequence[int]) -> dict[int, flint.fmpq_mat]:
     """``{T: sum_{t<T} P^t X}`` for every ``T`` in ``horizons`` (``X`` may have several columns), in one pass
     of repeated multiplication: :func:`orbit` at each ``T``, term by term."""
-    out, acc, t = {}, flint.fmpq_mat(X.nrows(), X.ncols()), 0
+    # in integers: P = Pn/p, X = Xn/x, so P^t X = Y_t/(p^t x) with Y_t = Pn^t Xn, and sum_{t<T} P^t X = S_T/(p^(T-1) x)
+    # with S_1 = Y_0, S_{T+1} = p S_T + Y_T (no rational normalisation per step; the same sums)
+    Pn, p = P.numer_denom()
+    Y, x = X.numer_denom()
+    out, S, t = {}, flint.fmpz_mat(X.nrows(), X.ncols()), 0
     for T in sorted(set(horizons)):
         while t < T:
-            acc, X, t = acc + X, P * X, t + 1
-        out[T] = acc
+            S, Y, t = (S * p + Y if t else Y), Pn * Y, t + 1
+        out[T] = flint.fmpq_mat(S) * flint.fmpq(1, p ** (T - 1) * x) if T else flint.fmpq_mat(X.nrows(), X.ncols())
     return out
 
 
@@ -115,11 +121,20 @@ def pivot_columns(R: flint.fmpq_mat, rank_: int) -> list[int]:
 def mat_poly(coeffs: Sequence[Exact], A: flint.fmpq_mat) -> flint.fmpq_mat:
     """``c_0 I + c_1 A + ... + c_k A^k`` by Horner's rule (``coeffs`` lowest degree first)."""
     n = A.nrows()
-    out = flint.fmpq_mat(n, n)
-    I = identity(n)
-    for c in reversed(list(coeffs)):
-        out = out * A + I * flint.fmpq(c)
-    return out
+    cs = [flint.fmpq(c) for c in coeffs]
+    if not cs:
+        return flint.fmpq_mat(n, n)
+    # in integers: A = An/d and c_k = z_k/q, so f(A) = (sum_k z_k d^(m-k) An^k) / (q d^m), by Horner's rule on An
+    An, d = A.numer_denom()
+    q = flint.fmpz(1)
+    for c in cs:
+        q = q.lcm(c.q)
+    one = flint.fmpz_mat(n, n, [int(i == j) for i in range(n) for j in range(n)])
+    out, scale, m = flint.fmpz_mat(n, n), flint.fmpz(1), len(cs) - 1
+    for c in reversed(cs):
+        out = out * An + one * ((c * q).p * scale)
+        scale *= d
+    return flint.fmpq_mat(out) * flint.fmpq(1, q * d**m)
 
 
 def column(M: flint.fmpq_mat, j: int) -> list[flint.fmpq]:
@@ -198,8 +213,12 @@ def in_span(basis: flint.fmpq_mat, v: Sequence[Exact]) -> bool:
 
 
 def in_span_all(basis: flint.fmpq_mat, M: flint.fmpq_mat) -> bool:
-    """Whether every column of ``M`` lies in the column span of ``basis``."""
-    return all(in_span(basis, [M[i, j] for i in range(M.nrows())]) for j in range(M.ncols()))
+    """Whether every column of ``M`` lies in the column span of ``basis``: ``rank [basis | M] = rank basis``."""
+    if M.ncols() == 0:
+        return True
+    if basis.ncols() == 0:
+        return M == flint.fmpq_mat(M.nrows(), M.ncols())
+    return rank(join(basis, M)) == rank(basis)
 
 
 def same_span(A: flint.fmpq_mat, B: flint.fmpq_mat) -> bool:
@@ -210,24 +229,63 @@ def same_span(A: flint.fmpq_mat, B: flint.fmpq_mat) -> bool:
 
 
 def random_vector(rng: random.Random, n: int, *, bound: int = 9) -> list[flint.fmpq]:
-    """An exact random vector with small numerators and denominators.
-
-    ``rng.choice(range(a, b + 1))`` draws ``a + rng._randbelow(b - a + 1)``, exactly what ``rng.randint(a, b)``
-    draws (the same values from the same seed), without ``randint``'s two extra Python frames."""
-    nums, dens = range(-bound, bound + 1), range(1, 5)
-    return [flint.fmpq(rng.choice(nums), rng.choice(dens)) for _ in range(n)]
+    """An exact random vector with small numerators and denominators: numerator and denominator of each entry
+    drawn as ``rng.randint(-bound, bound)`` and ``rng.randint(1, 4)`` draw them (the same values from the same
+    seed, :func:`random_integers`)."""
+    getrandbits, span = rng.getrandbits, 2 * bound + 1
+    bits = span.bit_length()
+    out = []
+    for _ in range(n):  # numerator first, as fmpq(choice(nums), choice(dens)) drew them (random_integers' draws, inlined)
+        r = getrandbits(bits)
+        while r >= span:
+            r = getrandbits(bits)
+        d = getrandbits(3)  # 4 denominators: 3 bits, as (4).bit_length()
+        while d >= 4:
+            d = getrandbits(3)
+        out.append(flint.fmpq(r - bound, d + 1))
+    return out
 
 
 def random_integers(rng: random.Random, low: int, high: int, k: int) -> list[int]:
-    """``k`` draws of ``rng.randint(low, high)``: the same values from the same seed (``rng.choice`` of the range
-    draws ``low + rng._randbelow(high - low + 1)``, as ``randint`` does)."""
-    values = range(low, high + 1)
-    return [rng.choice(values) for _ in range(k)]
+    """``k`` draws of ``rng.randint(low, high)`` (equivalently ``rng.choice(range(low, high + 1))``): the same values
+    from the same seed.  CPython draws ``low + r`` with ``r = rng.getrandbits(b)``, ``b = (high - low + 1).bit_length()``,
+    redrawn while ``r > high - low``; done here without ``randint``'s and ``choice``'s Python frames."""
+    if k <= 0:
+        return []
+    getrandbits, span = rng.getrandbits, high - low + 1
+    bits, out = span.bit_length(), []
+    for _ in range(k):
+        r = getrandbits(bits)
+        while r >= span:
+            r = getrandbits(bits)
+        out.append(low + r)
+    return out
 
 
 def norm_inf(v: Sequence[flint.fmpq]) -> flint.fmpq:
     """``max |v_s|`` (0 for an empty vector)."""
     return max(map(abs, v), default=flint.fmpq(0))
+
+
+def column_norms_inf(M: flint.fmpq_mat) -> list[flint.fmpq]:
+    """``max_s |M[s, j]|`` for every column ``j`` (0 for no rows), read off the integer numerators over the common
+    denominator (the same values as :func:`norm_inf` of each column, without an ``fmpq`` per entry).
+
+    >>> column_norms_inf(flint.fmpq_mat([[1, flint.fmpq(-3, 2)], [flint.fmpq(-1, 3), 0]]))
+    [1, 3/2]
+    """
+    Z, d = M.numer_denom()
+    return [flint.fmpq(max(map(abs, col), default=0), d) for col in Z.transpose().tolist()]
+
+
+def row_l1(M: flint.fmpq_mat) -> list[flint.fmpq]:
+    """``sum_j |M[s, j]|`` for every row ``s``, read off the integer numerators over the common denominator.
+
+    >>> row_l1(flint.fmpq_mat([[1, flint.fmpq(-3, 2)], [flint.fmpq(-1, 3), 0]]))
+    [5/2, 1/3]
+    """
+    Z, d = M.numer_denom()
+    return [flint.fmpq(sum(map(abs, row)), d) for row in Z.tolist()]
 
 
 def join(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:

@@ -18,7 +18,7 @@ from exactpte import MarkovRewardProcess
 from exactpte.errors import RouteTooLargeError
 
 from .graph import SupportGraph
-from .linalg import column_basis, cyclotomic_part, identity, integer_poly, mat_poly, nullspace, rank
+from .linalg import column_basis, identity, integer_poly, mat_poly, nullspace, rank
 
 __all__ = ["Routes", "RouteTooLargeError", "DENSE_LIMIT", "HORIZON_BITS"]
 
@@ -87,8 +87,14 @@ class Routes:
 
     @cached_property
     def cyclotomic(self) -> tuple[list[int], list[int]]:
-        """Cyclotomic part of the characteristic polynomial (with multiplicity, squarefree)."""
-        return cyclotomic_part(self.charpoly)
+        """Cyclotomic part of the characteristic polynomial (with multiplicity, squarefree), as
+        :func:`~proofs_check.linalg.cyclotomic_part` gives it, from the one factorization :attr:`charpoly_factors`."""
+        full, sqf = flint.fmpz_poly([1]), flint.fmpz_poly([1])
+        for f, e in self.charpoly_factors:
+            if f.degree() >= 1 and f.is_cyclotomic():
+                full *= f**e
+                sqf *= f
+        return [int(c) for c in full.coeffs()], [int(c) for c in sqf.coeffs()]
 
     @cached_property
     def charpoly_factors(self) -> list[tuple[flint.fmpz_poly, int]]:
@@ -140,16 +146,12 @@ class Routes:
                 f"(entries of up to {self.entry_bits} bits); the limit is {HORIZON_BITS} bits")
 
     def P_pow(self, T: int) -> flint.fmpq_mat:
-        """``P^T`` by repeated squaring, computed once per ``T`` (several checks ask for the same horizons)."""
+        """``P^T`` by repeated squaring of ``P``'s integer numerator, computed once per ``T`` (several checks ask for the
+        same horizons)."""
         self.require_horizon(T)
         if T not in self._powers:
-            out, base, e = self.I, self.P, T
-            while e:
-                if e & 1:
-                    out = out * base
-                base = base * base
-                e >>= 1
-            self._powers[T] = out
+            Pn, p = self.P.numer_denom()  # P^T = Pn^T / p^T: the power in integers (flint squares), one division
+            self._powers[T] = flint.fmpq_mat(Pn**T) * flint.fmpq(1, p**T)
         return self._powers[T]
 
     @cached_property

@@ -40,6 +40,7 @@ from .claimed import from_decomposition
 from .conjectures import CONJECTURES, evaluate, load_conjectures
 from .graph import SupportGraph
 from .registry import Verdict
+from .routes import Routes
 from .shrink import shrink, size
 
 __all__ = ["SweepReport", "sweep", "check_one", "verdicts_for"]
@@ -167,11 +168,17 @@ def verdicts_for(chain: MarkovRewardProcess, *, only: Sequence[str] | None, seed
                  conjectures: Sequence[str] = (), certified: bool = False) -> list[Verdict]:
     """The built-in checks (all but :data:`OPTIONAL` unless ``certified``, or those in ``only``) and the
     given conjectures on one chain."""
+    return _verdicts(chain, only=only, seed=seed, conjectures=conjectures, certified=certified, routes=Routes(chain))
+
+
+def _verdicts(chain: MarkovRewardProcess, *, only: Sequence[str] | None, seed: int, conjectures: Sequence[str],
+              certified: bool, routes: Routes) -> list[Verdict]:
+    """:func:`verdicts_for` with the chain's independent routes given (the sweep reads the coverage off their graph)."""
     keys = _keys(only, certified)
     chosen = [CONJECTURES[k] for k in conjectures if not only or k in only]
     try:
         dec = exactpte.decompose(chain)
-        verdicts = run_checks(chain, from_decomposition(dec), only=keys, seed=seed) if keys else []
+        verdicts = run_checks(chain, from_decomposition(dec), only=keys, seed=seed, routes=routes) if keys else []
     except Exception as e:  # a crash in the code under test is a finding, not a sweep abort
         return [Verdict("decompose", "exactpte.decompose runs", False, f"{type(e).__name__}: {e}")]
     for conj in chosen:
@@ -181,9 +188,9 @@ def verdicts_for(chain: MarkovRewardProcess, *, only: Sequence[str] | None, seed
     return verdicts
 
 
-def _shape(chain: MarkovRewardProcess) -> dict[str, Sequence[int]]:
-    """The coverage of one chain, from proofs_check's own graph code."""
-    g = SupportGraph.of(chain)
+def _shape(chain: MarkovRewardProcess, graph: SupportGraph | None = None) -> dict[str, Sequence[int]]:
+    """The coverage of one chain, from proofs_check's own graph code (``graph``: the chain's, when built already)."""
+    g = graph if graph is not None else SupportGraph.of(chain)
     closed = g.closed_classes()
     recurrent = {s for c in closed for s in c}
     blocks = [len(c) for c in g.components if c[0] not in recurrent]
@@ -196,12 +203,13 @@ def check_one(args: CheckJob) -> CheckResult:
     seed, index, (min_states, max_states), only, conjecture_files, certified = args
     labels = [k for path in conjecture_files for k in load_conjectures(path)]  # imported once per process
     chain = sweep_chain(f"{seed}:{index}", min_states=min_states, max_states=max_states)
-    verdicts = verdicts_for(chain, only=only, seed=seed, conjectures=labels, certified=certified)
+    routes = Routes(chain)  # the checks' independent routes; the coverage shape reuses their support graph
+    verdicts = _verdicts(chain, only=only, seed=seed, conjectures=labels, certified=certified, routes=routes)
     failed = [v for v in verdicts if v.holds is False]
     failure = None
     if failed:
         failure = {"index": index, "n": chain.n, "failed": {v.key: v.detail for v in failed}, "chain": chain_to_dict(chain)}
-    return index, _shape(chain), verdicts, failure
+    return index, _shape(chain, routes.graph), verdicts, failure
 
 
 def sweep(

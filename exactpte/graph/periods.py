@@ -3,6 +3,7 @@ differences along edges (``lem:recurrent_decomp``)."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -106,6 +107,49 @@ def closed_class_phases(graph: "sp.csr_matrix", labels: IntArray,
     >>> closed_class_phases(g, labels, closed_components(g, k, labels))
     ([(0, 1), (2, 3, 4)], [2, 3], [((0,), (1,)), ((2,), (3,), (4,))])
     """
+    if is_small(graph):
+        return _closed_class_phases_small(graph, labels, closed)
+    return _closed_class_phases_vectorised(graph, labels, closed)
+
+
+def _closed_class_phases_small(graph: "sp.csr_matrix", labels: IntArray,
+                               closed: BoolArray) -> tuple[list[tuple[int, ...]], list[int], list[tuple[tuple[int, ...], ...]]]:
+    """:func:`closed_class_phases` walked in plain Python (a small graph: numpy's per-call cost would dominate).
+    The same definitions: BFS levels from each class's smallest state, ``d = gcd |level(u) + 1 - level(v)|`` over
+    the class's edges (1 when 0), ``phase = level mod d``."""
+    ptr, cols, lab, shut = graph.indptr.tolist(), graph.indices.tolist(), labels.tolist(), closed.tolist()
+    members: dict[int, list[int]] = {}
+    for s, c in enumerate(lab):
+        if shut[c]:
+            members.setdefault(c, []).append(s)  # ascending
+    classes: list[tuple[int, ...]] = []
+    periods: list[int] = []
+    cyclic: list[tuple[tuple[int, ...], ...]] = []
+    for m in sorted(members.values(), key=lambda states: states[0]):
+        level = {m[0]: 0}
+        queue = [m[0]]
+        for u in queue:  # the list grows while it is read: a FIFO queue (a closed class keeps every edge inside)
+            for w in cols[ptr[u] : ptr[u + 1]]:
+                if w not in level:
+                    level[w] = level[u] + 1
+                    queue.append(w)
+        d = 0
+        for u in m:
+            for w in cols[ptr[u] : ptr[u + 1]]:
+                d = math.gcd(d, abs(level[u] + 1 - level[w]))
+        d = d or 1
+        phases: list[list[int]] = [[] for _ in range(d)]
+        for u in m:
+            phases[level[u] % d].append(u)
+        classes.append(tuple(m))
+        periods.append(d)
+        cyclic.append(tuple(tuple(p) for p in phases))
+    return classes, periods, cyclic
+
+
+def _closed_class_phases_vectorised(graph: "sp.csr_matrix", labels: IntArray,
+                                    closed: BoolArray) -> tuple[list[tuple[int, ...]], list[int], list[tuple[tuple[int, ...], ...]]]:
+    """:func:`closed_class_phases` in vectorised numpy passes (one BFS from a virtual source for every class)."""
     rec = np.flatnonzero(closed[labels])  # recurrent states, ascending
     if not len(rec):
         return [], [], []

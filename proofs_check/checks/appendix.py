@@ -7,7 +7,7 @@ from math import lcm
 
 import flint
 
-from ..linalg import matvec, nullspace, norm_inf, random_vector, rank, rank_lower_bound, same_span
+from ..linalg import column_norms_inf, matvec, nullspace, norm_inf, random_integers, random_vector, rank, rank_lower_bound, row_l1, same_span
 from ..registry import Context, NotApplicable, NotClaimed, Outcome, PiHat, check, few, mismatch
 from .decomposition import random_projection
 
@@ -90,7 +90,7 @@ def _Pi_kernel(ctx: Context) -> Outcome:
     m = projection_problem(ctx)
     if m:
         return m
-    Pi = flint.fmpq_mat([c.project([flint.fmpq(int(i == j)) for i in range(n)]) for j in range(n)]).transpose()
+    Pi = c.projection_matrix()
     ker = nullspace(Pi)
     if ker.ncols() != c.N:
         return f"dim ker Pi = {ker.ncols()}, expected N = {c.N}"
@@ -144,7 +144,7 @@ def _perturbed_basis(ctx: Context, eps: flint.fmpq) -> list[list[flint.fmpq]]:
         if s in recurrent:
             out.append(list(c.basis[s]))
             continue
-        w = [rng.randint(0, 5) for _ in range(c.N)]
+        w = random_integers(rng, 0, 5, c.N)  # rng.randint(0, 5) per column
         if sum(w) == 0:
             w[rng.randrange(c.N)] = 1
         tot = sum(w)
@@ -242,30 +242,52 @@ def _true_basis_rows(ctx: Context) -> list[list[flint.fmpq]] | str:
 def _bhats(ctx: Context, eps: flint.fmpq) -> list[tuple[str, list[list[flint.fmpq]]]]:
     """Learned bases the estimator lemmas are tried on: the context's (or an exact perturbation on the simplex),
     one off the simplex (signed noise, rows not summing to 1), one at the simplex's vertices, and the claimed b itself."""
-    c, n, N = ctx.claimed, ctx.chain.n, ctx.claimed.N
-    rng = ctx.rng("bhat-adversarial")
-    recurrent = {s for cls in c.classes for s in cls}
-    off = [list(row) if s in recurrent else [x + flint.fmpq(rng.randint(-3, 3), 7) for x in row] for s, row in enumerate(c.basis)]
-    vertex = [list(row) if s in recurrent else [flint.fmpq(int(j == rng.randrange(N))) for j in range(N)] for s, row in enumerate(c.basis)]
+    c = ctx.claimed
+    off, vertex = ctx.shared("pihat:adversarial-bases", lambda: _adversarial_bases(ctx))  # the same for every eps
     learned = ("the learned b^", _perturbed_basis(ctx, eps))
     if ctx.apply_pihat is not None:  # an implementation of Pi^ goes with its own b^ (the context's)
         return [learned]
     return [learned, ("b^ off the simplex", off), ("b^ at the simplex's vertices", vertex), ("b^ = the claimed b", [list(row) for row in c.basis])]
 
 
-def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]]) -> list[list[flint.fmpq]]:
+def _adversarial_bases(ctx: Context) -> tuple[list[list[flint.fmpq]], list[list[flint.fmpq]]]:
+    """``b^`` off the simplex (signed noise on the transient rows) and at the simplex's vertices, drawn from the
+    check's own random source (the same pair whenever asked)."""
+    c, N = ctx.claimed, ctx.claimed.N
+    rng = ctx.rng("bhat-adversarial")
+    recurrent = {s for cls in c.classes for s in cls}
+    off = [list(row) if s in recurrent else [x + flint.fmpq(k, 7) for x, k in zip(row, random_integers(rng, -3, 3, len(row)))]
+           for s, row in enumerate(c.basis)]  # rng.randint(-3, 3) per entry
+    vertex = [list(row) if s in recurrent else [flint.fmpq(int(j == rng.randrange(N))) for j in range(N)] for s, row in enumerate(c.basis)]
+    return off, vertex
+
+
+def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]] | flint.fmpq_mat,
+                   l1: Sequence[flint.fmpq] | None = None) -> list[list[flint.fmpq]]:
     """Vectors making ``|sum_j v(a_j) x_j(s)| = ||v|| ||x(s)||_1`` at the row where ``||x(s)||_1`` is largest
-    (``v(a_j) = sign x_j(s)``, ``v = -1`` at ``s`` when ``s`` is not an anchor), plus random ones."""
+    (``v(a_j) = sign x_j(s)``, ``v = -1`` at ``s`` when ``s`` is not an anchor), plus random ones (``diff_rows``: the
+    rows ``x(s)``, or their matrix; ``l1``: the rows' ``||x(s)||_1`` when the caller has them)."""
     c, n = ctx.claimed, ctx.chain.n
     drawn = ctx.shared("pihat:random-vectors", lambda: [random_vector(ctx.rng("dev"), n) for _ in range(3)])  # the same 3 each call
     out = [list(v) for v in drawn]
-    if not diff_rows or not c.N:
-        return out
+    if isinstance(diff_rows, flint.fmpq_mat):
+        D = diff_rows
+        if not D.nrows() or not c.N:
+            return out
+        norms = l1 if l1 is not None else row_l1(D)
+        row_at: Callable[[int], Sequence[flint.fmpq]] = lambda s: [D[s, j] for j in range(c.N)]
+    else:
+        rows = diff_rows
+        if not rows or not c.N:
+            return out
+        norms = l1 if l1 is not None else [_l1(rows[t]) for t in range(n)]
+        row_at = lambda s: rows[s]
     anchors = set(c.anchor_states)
-    s = max(range(n), key=lambda t: (t not in anchors, _l1(diff_rows[t])))
+    s = max(range(n), key=lambda t: (t not in anchors, norms[t]))
+    row = row_at(s)
     v = [flint.fmpq(0)] * n
     for j, a in enumerate(c.anchor_states):
-        v[a] = flint.fmpq(1 if diff_rows[s][j] >= 0 else -1)
+        v[a] = flint.fmpq(1 if row[j] >= 0 else -1)
     if s not in c.anchor_states:
         v[s] = flint.fmpq(-1)
     return out + [v, [-x for x in v]]
@@ -280,15 +302,55 @@ def _pihat_dev(ctx: Context) -> Outcome:
     true_rows = _true_basis_rows(ctx)
     if isinstance(true_rows, str):
         return true_rows
+    n = ctx.chain.n
+    Bc, Bt = _rows_matrix(c.basis, n, c.N), _rows_matrix(true_rows, n, c.N)
     for name, bh in _bhats(ctx, flint.fmpq(1, 5)):
-        eps = max((_l1(list(r1), list(r2)) for r1, r2 in zip(bh, c.basis)), default=flint.fmpq(0))
-        diff = [[x - y for x, y in zip(r1, r2)] for r1, r2 in zip(bh, true_rows)]
-        vs = _tight_vectors(ctx, diff)
-        pihats = [ctx.apply_pihat(v) for v in vs] if ctx.apply_pihat else c.project_all(vs, bh)
-        for v, ph, pt in zip(vs, pihats, c.project_all(vs, true_rows)):
-            d = [a - b for a, b in zip(ph, pt)]
-            if norm_inf(d) > eps * norm_inf(v):
-                return f"{name}: ||(Pi^ - Pi)v|| = {norm_inf(d)} exceeds eps_b ||v|| = {eps * norm_inf(v)}"
+        Bh = _rows_matrix(bh, n, c.N)
+        if Bh is None or Bc is None or Bt is None or ctx.apply_pihat is not None:
+            m = _pihat_dev_entrywise(ctx, name, bh, true_rows)
+        else:  # (Pi^ - Pi) v = (v - b^ v(a)) - (v - b v(a)) = (b - b^) v(a): one product for the 5 vectors
+            eps = max(row_l1(Bh - Bc), default=flint.fmpq(0))
+            D = Bh - Bt
+            vs = _tight_vectors(ctx, D, row_l1(D))
+            V = _columns(vs, range(n))
+            m = _exceeds(column_norms_inf(D * _columns(vs, c.anchor_states)), [eps * x for x in column_norms_inf(V)],
+                         lambda k, got, bound: f"{name}: ||(Pi^ - Pi)v|| = {got} exceeds eps_b ||v|| = {bound}")
+        if m:
+            return m
+    return None
+
+
+def _pihat_dev_entrywise(ctx: Context, name: str, bh: Sequence[Sequence[flint.fmpq]], true_rows: Sequence[Sequence[flint.fmpq]]) -> str | None:
+    """``lem:pihat_dev`` on one learned basis vector by vector: a given ``Π^`` implementation, or a ragged ``b^``."""
+    c = ctx.claimed
+    eps = max((_l1(list(r1), list(r2)) for r1, r2 in zip(bh, c.basis)), default=flint.fmpq(0))
+    diff = [[x - y for x, y in zip(r1, r2)] for r1, r2 in zip(bh, true_rows)]
+    vs = _tight_vectors(ctx, diff)
+    pihats = [ctx.apply_pihat(v) for v in vs] if ctx.apply_pihat else c.project_all(vs, bh)
+    for v, ph, pt in zip(vs, pihats, c.project_all(vs, true_rows)):
+        d = [a - b for a, b in zip(ph, pt)]
+        if norm_inf(d) > eps * norm_inf(v):
+            return f"{name}: ||(Pi^ - Pi)v|| = {norm_inf(d)} exceeds eps_b ||v|| = {eps * norm_inf(v)}"
+    return None
+
+
+def _rows_matrix(rows: Sequence[Sequence[flint.fmpq]], n: int, N: int) -> flint.fmpq_mat | None:
+    """The ``n x N`` matrix of ``rows``, or ``None`` when there are not ``n`` rows of ``N`` entries."""
+    if len(rows) != n or any(len(row) != N for row in rows):
+        return None
+    return flint.fmpq_mat(len(rows), N, [x for row in rows for x in row])
+
+
+def _columns(vectors: Sequence[Sequence[flint.fmpq]], rows: Sequence[int]) -> flint.fmpq_mat:
+    """The matrix with one column per vector, its entries at ``rows`` (all states, or the anchors)."""
+    return flint.fmpq_mat(len(rows), len(vectors), [v[s] for s in rows for v in vectors])
+
+
+def _exceeds(got: Sequence[flint.fmpq], bound: Sequence[flint.fmpq], say: Callable[[int, flint.fmpq, flint.fmpq], str]) -> str | None:
+    """``say(k, got[k], bound[k])`` for the first ``k`` with ``got[k] > bound[k]``, else ``None``."""
+    for k, (x, b) in enumerate(zip(got, bound)):
+        if x > b:
+            return say(k, x, b)
     return None
 
 
@@ -306,6 +368,17 @@ def _pihat_norm(ctx: Context) -> Outcome:
         elif name == "the learned b^" and ctx.bhat is not None:
             return NotApplicable("not applicable: the given b^ leaves the simplex (the lemma's hypothesis; see lem:b_simplex)")
     for name, bh, impl in cases:
+        if name == "b^ = the claimed b" and impl is None:
+            continue  # the same basis and vectors as the first case, "Pi (the claimed b)", which held
+        Bh = _rows_matrix(bh, ctx.chain.n, c.N)
+        if impl is None and Bh is not None:  # Pi^ v = v - b^ v(a), one product for the 5 vectors
+            vs = _tight_vectors(ctx, bh, row_l1(Bh))
+            V = _columns(vs, range(ctx.chain.n))
+            m = _exceeds(column_norms_inf(V - Bh * _columns(vs, c.anchor_states)), [2 * x for x in column_norms_inf(V)],
+                         lambda k, got, bound: f"{name}: ||Pi^ v|| = {got} exceeds 2||v|| = {bound}")
+            if m:
+                return m
+            continue
         vs = _tight_vectors(ctx, bh)
         for v, w in zip(vs, [impl(v) for v in vs] if impl else c.project_all(vs, bh)):
             if norm_inf(w) > 2 * norm_inf(v):
@@ -366,9 +439,9 @@ def random_projections_problem(ctx: Context, trials: int = 3) -> str | None:
             return "the claimed basis is rank deficient: no projection has kernel span(b) of dimension N"
         if Pi * Pi != Pi or Pi * B != flint.fmpq_mat(n, c.N):
             return f"random projection {t} with kernel span(b) is not a projection killing b"  # pragma: no cover
-        for _ in range(2):
-            v = random_vector(rng, n)
-            w = matvec(Pi, v)
-            if not ctx.routes.in_K([a - b for a, b in zip(v, w)]):
-                return f"random projection {t} with kernel span(b): v - Pi v is not in K(P), so span(b) is not K(P)"
+        vs = [random_vector(rng, n) for _ in range(2)]
+        V = _columns(vs, range(n))
+        X = V - Pi * V  # v - Pi v, one column per v: in K(P) exactly when the projector onto span K fixes it
+        if ctx.routes.K_projector * X != X:
+            return f"random projection {t} with kernel span(b): v - Pi v is not in K(P), so span(b) is not K(P)"
     return None

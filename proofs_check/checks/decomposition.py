@@ -9,7 +9,7 @@ import random
 
 from ..certificates import contraction_certificate, quotient_charpolys, quotient_matrix
 from ..claimed import Claimed
-from ..linalg import col, columns, identity, in_span, in_span_all, intersect, join, mat_poly, matvec, nullspace, random_integers, random_vector, rank, same_span, vec
+from ..linalg import col, columns, identity, in_span, in_span_all, intersect, join, mat_poly, matvec, nullspace, pivot_columns, random_integers, random_vector, rank, same_span, vec
 from ..registry import NOT_APPLICABLE, Context, Held, Outcome, check, few, mismatch
 
 
@@ -163,13 +163,17 @@ def general_projection_problem(ctx: Context, trials: int = 2) -> str | None:
         Pi = random_projection(rng, routes.K)
         if Pi is None:
             return "K(P) (charpoly route) is rank deficient"
-        A = join((routes.I - Pi * routes.P).transpose(), (routes.I - Pi).transpose()).transpose()
-        rhs = join((Pi * r).transpose(), flint.fmpq_mat(1, n)).transpose()
-        if rank(A) < n:
+        # [(I - Pi P); (I - Pi)] v = [Pi r; 0] in one rref of the augmented 2n x (n + 1) system: unique when its n
+        # unknowns are all pivots, solvable when the right-hand side is not
+        A = (routes.I - Pi * routes.P).entries() + (routes.I - Pi).entries()
+        rhs = (Pi * r).entries() + [0] * n
+        R, rk = flint.fmpq_mat(2 * n, n + 1, [x for i in range(2 * n) for x in (*A[i * n:(i + 1) * n], rhs[i])]).rref()
+        pivots = pivot_columns(R, rk)
+        if sum(1 for p in pivots if p < n) < n:
             return f"random projection {t} with kernel K: the fixed point v = Pi(r + P v) in range(Pi) is not unique"
-        v = (A.transpose() * A).solve(A.transpose() * rhs)
-        if A * v != rhs:
+        if n in pivots:
             return f"random projection {t} with kernel K: no fixed point v = Pi(r + P v) in range(Pi)"
+        v = flint.fmpq_mat(n, 1, [R[i, n] for i in range(n)])
         g = vec(r - (routes.I - routes.P) * v)
         if not routes.in_K(g):
             return f"random projection {t} with kernel K: g = r - (I-P)v is not in K(P)"
@@ -302,7 +306,7 @@ def _b_identify(ctx: Context) -> Outcome:
     for j in range(c.N):
         if any(x != 0 for x in c.project(c.b(j))):
             return f"Pi b_{c.anchors[j][:2]} != 0"
-    Pi = flint.fmpq_mat([c.project([flint.fmpq(int(i == j)) for i in range(n)]) for j in range(n)]).transpose()
+    Pi = c.projection_matrix()
     if Pi * Pi != Pi:  # the whole matrix: idempotent for every v, not on a sampled one
         return "Pi is not idempotent"
     if rank(Pi) != n - c.N:

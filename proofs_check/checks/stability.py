@@ -22,6 +22,12 @@ mean recursions (vectors) and two covariance recursions, run in integers (a comm
 rational normalization per entry); ``trace(HΣ_t)`` is computed exactly whenever the exact bound
 ``λ_max(H) trace(Σ_t)`` (Gershgorin) does not already decide the comparison.  The setup (``Π``, ``M``, ``H``, ...) is built once per chain and shared
 by the three lemmas (:meth:`~proofs_check.registry.Context.shared`).
+
+Two exact bounds decide most comparisons before the recursions run (the same decisions; the tests compare both
+ways): ``H - MᵀHM = I`` makes every step ``A_t`` (``a_t ≤ 1``) non-expanding in ``‖·‖_H``, so
+``trace(HΣ_{t+1}) ≤ trace(HQ) Σ_{s<=t} a_s²`` (:func:`_noise_growth`: no covariance recursion where it fits the
+slack) and, when ``v*`` is the fixed point and ``trace(HQ) ≤ 4C²σ²``, the lemma's bound holds at *every* ``t``
+(:func:`_proved`: neither recursion runs; a claimed ``v*`` off the fixed point always goes through them).
 """
 
 from __future__ import annotations
@@ -159,8 +165,12 @@ def _run(key: str, setup: _Setup) -> str | None:
     alpha, t0 = SCHEDULES[key]
     if setup.M.nrows() == 0:  # range(Pi) = 0: e_t = 0, so E||e_t||^2 = 0 <= every bound (C^2 = 0, ||e_0|| = 0)
         return None
+    if _proved(setup, alpha, t0):  # the bound holds at every t, not only t < HORIZON: no recursion needed
+        return None
     D, Bs = _steps(setup.M, alpha, t0)
-    means, noise = _mean_norms(setup, alpha, t0, D, Bs), _noise_states(setup, alpha, t0, D, Bs)
+    means = _mean_norms(setup, alpha, t0, D, Bs)
+    noise: list[list[tuple[flint.fmpz_mat, flint.fmpz, flint.fmpz]]] = []  # the covariance recursion, run when needed
+    grown = _noise_growth(setup, alpha, t0)
     Hn, Hd = setup.H.numer_denom()
     exact: dict[tuple[int, int], flint.fmpz] = {}  # trace(Hn N_t) per (t, law), computed when needed
     X0 = setup.starts.transpose() * setup.H * setup.starts
@@ -171,7 +181,11 @@ def _run(key: str, setup: _Setup) -> str | None:
         bounds = [X0[i, i] + scale * tail for tail in _tails(t0)]
         slack = [(b.p * md - mn * b.q, b.q * md) for b, (mn, md) in zip(bounds, (row[i] for row in means))]  # bound - ||mu_t||^2
         for j, law in enumerate(LAWS):
-            for t, ((N, E, trN), (sp, sq)) in enumerate(zip((row[j] for row in noise), slack)):
+            for t, (sp, sq) in enumerate(slack):
+                if grown is not None and grown[j][t].p * sq <= sp * grown[j][t].q:  # trace(H Sigma_t) <= its growth bound <= slack
+                    continue
+                noise = noise or _noise_states(setup, alpha, t0, D, Bs)
+                N, E, trN = noise[t][j]
                 if lp * trN * sq <= sp * E * lq:  # lambda trace(Sigma_t) <= slack
                     continue
                 num = exact[t, j] = exact[t, j] if (t, j) in exact else _trace(Hn, N)
@@ -180,6 +194,43 @@ def _run(key: str, setup: _Setup) -> str | None:
                     return (f"{start}, {law}, alpha_t = {alpha}/(t + {t0}): E||v_{t + 1} - v*||_q^2 = {float(got):.6g} exceeds the "
                             f"lemma's bound {float(bounds[t]):.6g} (||e_0||^2 + 4 alpha^2 C^2 sigma^2 sum 1/(s + t0)^2)")
     return None
+
+
+def _noise_traces(setup: _Setup) -> list[flint.fmpq]:
+    """``trace(HQ)`` per noise law (:data:`LAWS` order): ``E‖ξ'‖_H²`` of one projected noise draw."""
+    out = []
+    for Q in setup.noises:
+        HQ = setup.H * Q
+        out.append(sum((HQ[k, k] for k in range(HQ.nrows())), flint.fmpq(0)))
+    return out
+
+
+def _noise_growth(setup: _Setup, alpha: int, t0: int) -> list[list[flint.fmpq]] | None:
+    """Upper bounds ``trace(HQ) α² Σ_{s<=t} 1/(s + t0)² ≥ trace(HΣ_{t+1})`` for ``t < HORIZON``, one list per noise law
+    (``None`` when the schedule has some ``a_t > 1``, where they need not hold).
+
+    ``H - MᵀHM = I ⪰ 0`` gives ``‖Mx‖_H ≤ ‖x‖_H``, so for ``a ∈ [0, 1]`` the triangle inequality gives
+    ``‖A x‖_H ≤ (1 - a)‖x‖_H + a‖Mx‖_H ≤ ‖x‖_H`` (``A = (1 - a)I + aM``): ``H - AᵀHA ⪰ 0``.  With ``Σ ⪰ 0``,
+    ``trace(HAΣAᵀ) = trace(AᵀHAΣ) ≤ trace(HΣ)``, so ``trace(HΣ_{t+1}) ≤ trace(HΣ_t) + a_t² trace(HQ)`` and,
+    from ``Σ_0 = 0``, ``trace(HΣ_{t+1}) ≤ trace(HQ) Σ_{s<=t} a_s²``.  When this bound already lies within the
+    slack, ``got ≤ bound`` is proved without the covariance recursion (the same decision, exactly)."""
+    if not 0 < alpha <= t0:  # a_t = alpha / (t + t0) <= 1 for every t >= 0
+        return None
+    return [[tr * alpha**2 * tail for tail in _tails(t0)] for tr in _noise_traces(setup)]
+
+
+def _proved(setup: _Setup, alpha: int, t0: int) -> bool:
+    """Whether the lemma's bound is proved for this setup at *every* ``t`` (so the recursion cannot fail it).
+
+    With ``v*`` the fixed point (``d = 0``) the mean is ``μ_{t+1} = A_t μ_t``, and ``‖A_t x‖_H ≤ ‖x‖_H`` for
+    ``a_t ∈ [0, 1]`` (:func:`_noise_growth`) gives ``‖μ_t‖_H² ≤ ‖e_0‖_H²``; with the growth bound,
+    ``E‖e_{t+1}‖_H² ≤ ‖e_0‖_H² + trace(HQ) α² Σ_{s<=t} 1/(s + t0)²``, which is at most the lemma's
+    ``‖e_0‖_H² + 4α²C²σ² Σ_{s<=t} 1/(s + t0)²`` for every ``t`` when ``trace(HQ) ≤ 4C²σ²`` for both noise laws.
+    Otherwise (a drifting ``v*``, a larger noise trace) the recursion decides, step by step."""
+    if not 0 < alpha <= t0 or setup.d != flint.fmpq_mat(setup.d.nrows(), 1):
+        return False
+    four = 4 * setup.C2 * SIGMA**2
+    return all(tr <= four for tr in _noise_traces(setup))
 
 
 @functools.lru_cache(maxsize=None)

@@ -160,3 +160,24 @@ def test_band_order_is_a_permutation_that_narrows_a_renumbered_path(labels):
     assert sorted(order) == sorted(succ)
     position = {v: a for a, v in enumerate(order)}
     assert all(abs(position[v] - position[w]) == 1 for v in succ for w in succ[v])
+
+
+def test_small_graph_phases_equal_the_vectorised_ones():
+    """closed_class_phases walks small graphs in plain Python: the same classes, periods and cyclic classes as the
+    vectorised passes (random graphs with cycles, self-loops and several closed classes)."""
+    import random
+
+    from exactpte.graph import periods
+    from exactpte.graph.components import closed_components, strongly_connected_components
+    from exactpte.graph.support import support_matrix
+
+    rng = random.Random(35)
+    for _ in range(800):
+        n = rng.randint(1, 14)
+        succ = [sorted(set(rng.sample(range(n), rng.randint(1, min(3, n))))) for _ in range(n)]
+        if rng.random() < 0.4:
+            succ = [[(s + rng.choice([1, 2])) % n] if rng.random() < 0.7 else succ[s] for s in range(n)]
+        g = support_matrix(succ)
+        k, labels = strongly_connected_components(g)
+        closed = closed_components(g, k, labels)
+        assert periods._closed_class_phases_small(g, labels, closed) == periods._closed_class_phases_vectorised(g, labels, closed)

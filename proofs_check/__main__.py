@@ -1,0 +1,5 @@
+import sys
+
+from proofs_check.cli import main
+
+sys.exit(main())
