@@ -3,7 +3,6 @@ differences along edges (``lem:recurrent_decomp``)."""
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -11,6 +10,7 @@ import numpy as np
 if TYPE_CHECKING:  # scipy loads only for graphs past SMALL_GRAPH edges (or when a caller asks scipy for more)
     import scipy.sparse as sp
 
+from exactpte.graph.plain import class_phases
 from exactpte.graph.support import BoolArray, IntArray, SupportGraph, as_scipy, is_small
 
 __all__ = ["bfs_levels", "period_and_phases", "closed_class_phases"]
@@ -114,9 +114,8 @@ def closed_class_phases(graph: "sp.csr_matrix", labels: IntArray,
 
 def _closed_class_phases_small(graph: "sp.csr_matrix", labels: IntArray,
                                closed: BoolArray) -> tuple[list[tuple[int, ...]], list[int], list[tuple[tuple[int, ...], ...]]]:
-    """:func:`closed_class_phases` walked in plain Python (a small graph: numpy's per-call cost would dominate).
-    The same definitions: BFS levels from each class's smallest state, ``d = gcd |level(u) + 1 - level(v)|`` over
-    the class's edges (1 when 0), ``phase = level mod d``."""
+    """:func:`closed_class_phases` walked in plain Python (a small graph: numpy's per-call cost would dominate),
+    each class by :func:`~exactpte.graph.plain.class_phases` (the same definitions)."""
     ptr, cols, lab, shut = graph.indptr.tolist(), graph.indices.tolist(), labels.tolist(), closed.tolist()
     members: dict[int, list[int]] = {}
     for s, c in enumerate(lab):
@@ -126,24 +125,10 @@ def _closed_class_phases_small(graph: "sp.csr_matrix", labels: IntArray,
     periods: list[int] = []
     cyclic: list[tuple[tuple[int, ...], ...]] = []
     for m in sorted(members.values(), key=lambda states: states[0]):
-        level = {m[0]: 0}
-        queue = [m[0]]
-        for u in queue:  # the list grows while it is read: a FIFO queue (a closed class keeps every edge inside)
-            for w in cols[ptr[u] : ptr[u + 1]]:
-                if w not in level:
-                    level[w] = level[u] + 1
-                    queue.append(w)
-        d = 0
-        for u in m:
-            for w in cols[ptr[u] : ptr[u + 1]]:
-                d = math.gcd(d, abs(level[u] + 1 - level[w]))
-        d = d or 1
-        phases: list[list[int]] = [[] for _ in range(d)]
-        for u in m:
-            phases[level[u] % d].append(u)
+        d, phases = class_phases(ptr, cols, m)
         classes.append(tuple(m))
         periods.append(d)
-        cyclic.append(tuple(tuple(p) for p in phases))
+        cyclic.append(phases)
     return classes, periods, cyclic
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from math import gcd
 
-__all__ = ["tarjan_labels", "plain_structure_parts"]
+__all__ = ["tarjan_labels", "class_phases", "plain_structure_parts"]
 
 
 def tarjan_labels(n: int, indptr: list[int], indices: list[int]) -> tuple[int, list[int]]:
@@ -66,7 +66,7 @@ def tarjan_labels(n: int, indptr: list[int], indices: list[int]) -> tuple[int, l
     return k, labels
 
 
-def _class_phases(indptr: list[int], indices: list[int], members: list[int]) -> tuple[int, tuple[tuple[int, ...], ...]]:
+def class_phases(indptr: list[int], indices: list[int], members: list[int]) -> tuple[int, tuple[tuple[int, ...], ...]]:
     """Period and cyclic classes of one closed class (``members`` ascending): BFS levels from its
     smallest state, ``d = gcd(level(u) + 1 - level(v))`` over its edges, phase ``level mod d``."""
     level = {members[0]: 0}
@@ -114,7 +114,7 @@ def plain_structure_parts(n: int, indptr: list[int], indices: list[int]) -> dict
         groups[labels[s]].append(s)  # states ascending inside each SCC
     classes, periods, cyclic = [], [], []
     for members in sorted((g for c, g in enumerate(groups) if closed[c]), key=lambda g: g[0]):
-        d, phases = _class_phases(indptr, indices, members)
+        d, phases = class_phases(indptr, indices, members)
         classes.append(tuple(members))
         periods.append(d)
         cyclic.append(phases)
