@@ -26,6 +26,7 @@ specialised to the phase systems so that ``I - Q^d`` is factored in floats only.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from math import lcm
 from typing import NamedTuple
@@ -73,7 +74,7 @@ def lift_phase_system(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: Seq
         return None
     L, Qz, Qf = scaled
     rhs, rhs_den = _integer_rhs([row for k in range(d) for row in C[k]], np.tile(L, d))
-    factored = _phase_float_solver(Qf, d)
+    factored = _phase_float_solver(Qf, d, c)
     if factored is None:
         return None
     Lf = L.astype(np.float64)[None, :, None]
@@ -107,7 +108,7 @@ def lift_sparse_system(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], B: Sequ
     if scaled is None:
         return None
     scale, Az, _ = scaled
-    factored = _float_solver(Az.astype(np.float64))
+    factored = _float_solver(Az.astype(np.float64), c)
     if factored is None:
         return None
     rhs, rhs_den = _integer_rhs(B, scale)
@@ -181,8 +182,9 @@ _SPARSE_PENALTY = 1.5
 """A sparse triangular solve costs about this many dense-LU entries per stored entry (CPU time, five
 right-hand sides: fill 3.9e4 in 0.29 ms against a dense 765^2 LU in 5.4 ms; fill 3.8e5 in 2.5 ms against
 a dense 2527^2 LU in 24 ms, so between 0.8 and 1.8)."""
-_COMPLEX_COST = 2.5
-"""A complex sparse solve against a real one of the same fill (measured 2.4: 0.79 ms against 0.33 ms)."""
+_PAIR_COST = 3
+"""The fill of ``I - 2aQ + Q^2`` (a conjugate pair of roots) against that of ``I - Q`` (measured 2.9 on the
+2527-state block)."""
 
 
 def _log2_det(lu: spla.SuperLU | tuple[np.ndarray, np.ndarray]) -> float:
@@ -204,66 +206,105 @@ def _dense_solver(dense: np.ndarray) -> FloatSolver | None:
     return FloatSolver(lambda R: sla.lu_solve(lu, R, check_finite=False), _log2_det(lu))
 
 
-def _sparse_lu(A: sp.spmatrix, budget: float) -> spla.SuperLU | None:
-    """SuperLU of ``A`` (minimum-degree ordering on ``A + A^T``), or ``None`` when it fails or its fill
-    passes ``budget`` entries (the dense LU is then the cheaper solver)."""
+_ORDERINGS = ("MMD_AT_PLUS_A", "COLAMD")
+"""Column orderings tried for a large sparse LU: the one whose trial solve is faster is kept.  Their fills are
+close, but SuperLU's triangular solves with several right-hand sides differ by up to 4x between them on
+one matrix (measured on the 2527-state block at n = 10^4, eight columns: 17 ms against 4.8 ms)."""
+_TRIAL_SIZE = 256
+"""Blocks from this many states on get the trial of both orderings (below, one factorisation is cheaper
+than the trial)."""
+
+
+def _factor(A: sp.csc_matrix, ordering: str) -> spla.SuperLU | None:
     try:
         with np.errstate(all="ignore"):
-            lu = spla.splu(sp.csc_matrix(A), permc_spec="MMD_AT_PLUS_A")
+            return spla.splu(A, permc_spec=ordering)
     except (RuntimeError, ValueError):  # exactly singular, or not finite
         return None
+
+
+def _trial_seconds(lu: spla.SuperLU, columns: int) -> float:
+    """CPU seconds of the faster of two solves with ``columns`` right-hand sides."""
+    y = np.ones((lu.shape[0], columns))
+    best = float("inf")
+    for _ in range(2):
+        t0 = time.process_time()
+        lu.solve(y)
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+def _sparse_lu(A: sp.spmatrix, budget: float, columns: int = 1) -> spla.SuperLU | None:
+    """SuperLU of ``A`` (minimum-degree ordering on ``A + A^T``; on large blocks also COLAMD, keeping the
+    one that solves ``columns`` right-hand sides faster), or ``None`` when it fails or its fill passes
+    ``budget`` entries (the dense LU is then the cheaper solver).  The choice changes only the speed: every
+    answer is verified exactly."""
+    A = sp.csc_matrix(A)
+    lu = _factor(A, _ORDERINGS[0])
+    if lu is None:
+        return None
+    if A.shape[0] >= _TRIAL_SIZE:
+        other = _factor(A, _ORDERINGS[1])
+        if other is not None and _trial_seconds(other, columns) < _trial_seconds(lu, columns):
+            lu = other
     if lu.L.nnz + lu.U.nnz > budget:
         return None
     return lu
 
 
-def _float_solver(A: sp.csr_matrix) -> FloatSolver | None:
+def _float_solver(A: sp.csr_matrix, columns: int = 1) -> FloatSolver | None:
     """``R -> A^{-1} R`` in floats for a square sparse ``A``: sparse LU when its fill is small (the
     transient blocks and classes of sparse chains), else a dense LU; ``None`` if neither factors."""
     m = A.shape[0]
-    lu = _sparse_lu(A, m * m / _SPARSE_PENALTY)
+    lu = _sparse_lu(A, m * m / _SPARSE_PENALTY, columns)
     if lu is not None:
         return FloatSolver(lu.solve, _log2_det(lu))
     return _dense_solver(A.toarray())
 
 
-def _roots_solver(Qf: sp.csr_matrix, d: int) -> FloatSolver | None:
-    """``y -> (I - Q^d)^{-1} y`` from sparse factors of ``I - ω Q`` over the ``d``-th roots of unity,
+def _roots_solver(Qf: sp.csr_matrix, d: int, columns: int = 1) -> FloatSolver | None:
+    """``y -> (I - Q^d)^{-1} y`` from sparse factors over the ``d``-th roots of unity,
     ``(I - Q^d)^{-1} = (1/d) Σ_ω (I - ω Q)^{-1}`` (``1/(1 - z^d) = (1/d) Σ_ω 1/(1 - ω z)``; every
-    ``I - ω Q`` is nonsingular since ``Q``'s spectral radius is below one); a conjugate pair of roots
-    costs one complex solve (``2 Re``, ``y`` real).  ``None`` when the factors fill more than a dense
-    LU of ``I - Q^d`` would cost to apply."""
+    ``I - ω Q`` is nonsingular since ``Q``'s spectral radius is below one).  A conjugate pair of roots
+    ``ω = a ± ib`` is taken in real arithmetic: ``(I - ωQ)^{-1} + (I - ω̄Q)^{-1} = 2 (I - aQ) M^{-1}`` with
+    ``M = (I - ωQ)(I - ω̄Q) = I - 2aQ + Q^2`` (SuperLU's complex factorisation took 14 s on the 2527-state
+    block where ``M``'s real one takes 0.5 s).  ``None`` when the factors fill more than a dense LU of
+    ``I - Q^d`` would cost to apply."""
     m = Qf.shape[0]
     eye = sp.identity(m, format="csr")
     budget = m * m / _SPARSE_PENALTY
-    first = _sparse_lu(eye - Qf, budget)
+    first = _sparse_lu(eye - Qf, budget, columns)
     if first is None:
         return None
     pairs = (d - 1) // 2
-    terms = [(first, 1.0)]
-    spent = (first.L.nnz + first.U.nnz) * (1 + (d % 2 == 0) + _COMPLEX_COST * pairs)  # fill alike for every root
-    if spent > budget:
+    fill = first.L.nnz + first.U.nnz
+    if fill * (1 + (d % 2 == 0) + _PAIR_COST * pairs) > budget:  # a pair's M fills about _PAIR_COST times more
         return None
+    terms: list[tuple[spla.SuperLU, sp.csr_matrix | None]] = [(first, None)]
     if d % 2 == 0:
-        lu = _sparse_lu(eye + Qf, budget)
+        lu = _sparse_lu(eye + Qf, budget, columns)
         if lu is None:
             return None
-        terms.append((lu, 1.0))
+        terms.append((lu, None))
+    Q2 = Qf @ Qf if pairs else None
     for j in range(1, pairs + 1):
-        lu = _sparse_lu((eye - np.exp(2j * np.pi * j / d) * Qf).astype(np.complex128), budget)
+        a = float(np.cos(2 * np.pi * j / d))
+        lu = _sparse_lu(eye - 2 * a * Qf + Q2, budget, columns)
         if lu is None:
             return None
-        terms.append((lu, 2.0))
+        terms.append((lu, (eye - a * Qf) * 2.0))
+    if sum(lu.L.nnz + lu.U.nnz for lu, _ in terms) > budget:
+        return None
 
     def solve(y: np.ndarray) -> np.ndarray:
         total = np.zeros(y.shape)
-        for lu, weight in terms:
-            x = lu.solve(y) if weight == 1.0 else lu.solve(y.astype(np.complex128)).real
-            total += weight * x
+        for lu, post in terms:
+            x = lu.solve(y)
+            total += x if post is None else post @ x
         return total / d
 
-    # det(I - Q^d) = Π_ω det(I - ωQ); a conjugate pair's two determinants have one modulus
-    return FloatSolver(solve, sum(weight * _log2_det(lu) for lu, weight in terms))
+    # det(I - Q^d) = Π_ω det(I - ωQ), a conjugate pair's product being det M
+    return FloatSolver(solve, sum(_log2_det(lu) for lu, _ in terms))
 
 
 def _fractions(y: tuple[list[flint.fmpz], int], rhs_den: int) -> list[flint.fmpq]:
@@ -355,15 +396,15 @@ def _reduce_rhs(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve: C
             return None  # the float solve is not reducing the residual
 
 
-def _phase_float_solver(Qf: sp.csr_matrix, d: int) -> FloatSolver | None:
+def _phase_float_solver(Qf: sp.csr_matrix, d: int, columns: int = 1) -> FloatSolver | None:
     """Float solver of the phase system: ``x_0 = (I - Q^d)^{-1} Σ_j Q^j r_j`` (factored once: sparse
     factors over the roots of unity, or a dense LU of ``I - Q^d``), then ``x_k = r_k + Q x_{k+1}``
     for ``k = d-1 .. 1``."""
     m = Qf.shape[0]
     if d == 1:  # a sparse LU of I - Q, or its dense LU
-        factored = _float_solver(sp.identity(m, format="csr") - Qf)
+        factored = _float_solver(sp.identity(m, format="csr") - Qf, columns)
     else:  # sparse factors over the roots of unity, or a dense LU of I - Q^d
-        factored = _roots_solver(Qf, d)
+        factored = _roots_solver(Qf, d, columns)
         if factored is None:
             power = Qf
             for _ in range(d - 1):

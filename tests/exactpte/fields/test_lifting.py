@@ -130,7 +130,7 @@ def test_a_wrong_determinant_estimate_costs_attempts_not_exactness(log2_det, mon
     """The determinant only schedules the reconstruction attempts: far too small (attempts every 5 %
     from the start), far too large or not finite, the answer is still the exact one."""
     real = lifting._phase_float_solver
-    monkeypatch.setattr(lifting, "_phase_float_solver", lambda Qf, d: lifting.FloatSolver(real(Qf, d).solve, log2_det))
+    monkeypatch.setattr(lifting, "_phase_float_solver", lambda Qf, d, *a: lifting.FloatSolver(real(Qf, d, *a).solve, log2_det))
     Q_rows, C, d = small_system()
     got = lifting.lift_phase_system(Q_rows, C, d)
     assert got is not None and as_fractions(got) == exact_phase_solution(Q_rows, C, d)
@@ -160,8 +160,8 @@ def test_a_wrong_root_weight_is_caught(monkeypatch):
     monkeypatch.setattr(lifting, "_SPARSE_PENALTY", 1e-9)
     real = lifting._roots_solver
 
-    def wrong(Qf, d):
-        solve, log2_det = real(Qf, d)
+    def wrong(Qf, d, *a):
+        solve, log2_det = real(Qf, d, *a)
         return lifting.FloatSolver(lambda y: solve(y) * d, log2_det)
 
     monkeypatch.setattr(lifting, "_roots_solver", wrong)
@@ -178,8 +178,8 @@ def small_system():
 def test_a_float_solver_that_does_not_contract_ends_in_none(monkeypatch):
     real = lifting._phase_float_solver
 
-    def biased(Qf, d):
-        solve, log2_det = real(Qf, d)
+    def biased(Qf, d, *a):
+        solve, log2_det = real(Qf, d, *a)
         return lifting.FloatSolver(lambda Rf: solve(Rf) * (1 + 1e-3), log2_det)  # 10 bits: the residual grows
 
     monkeypatch.setattr(lifting, "_phase_float_solver", biased)
@@ -188,7 +188,7 @@ def test_a_float_solver_that_does_not_contract_ends_in_none(monkeypatch):
 
 def test_a_float_solver_returning_garbage_ends_in_none(monkeypatch):
     monkeypatch.setattr(lifting, "_phase_float_solver",
-                        lambda Qf, d: lifting.FloatSolver(lambda Rf: np.full(Rf.shape, np.nan), 0.0))
+                        lambda Qf, d, *a: lifting.FloatSolver(lambda Rf: np.full(Rf.shape, np.nan), 0.0))
     assert lifting.lift_phase_system(*small_system()) is None
 
 
