@@ -72,6 +72,10 @@ def lift_phase_system(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: Seq
     scaled = _integer_rows(Q_rows)
     if scaled is None:
         return None
+    if d in _COMPONENTS:
+        split = _lift_by_components(Q_rows, C, d, scaled)
+        if split is not None:
+            return split
     L, Qz, Qf = scaled
     rhs, rhs_den = _integer_rhs([row for k in range(d) for row in C[k]], np.tile(L, d))
     factored = _phase_float_solver(Qf, d, c)
@@ -102,6 +106,17 @@ def lift_sparse_system(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], B: Sequ
     """
     m = len(rows)
     c = len(B[0]) if B else 0
+    y = _lift_rows(rows, B)
+    if y is None:
+        return None
+    x = _fractions(y, 1)
+    return [x[a * c : (a + 1) * c] for a in range(m)]
+
+
+def _lift_rows(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], B: Sequence[Sequence[flint.fmpq]]) -> tuple[list[flint.fmpz], flint.fmpz] | None:
+    """:func:`lift_sparse_system`'s answer as numerators (row by row) over one denominator, not cancelled."""
+    m = len(rows)
+    c = len(B[0]) if B else 0
     if m == 0 or c == 0:
         return None
     scaled = _integer_rows(rows)
@@ -118,8 +133,122 @@ def lift_sparse_system(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], B: Sequ
                        factored.log2_det)
     if y is None:
         return None
-    x = _fractions(y, rhs_den)
-    return [x[a * c : (a + 1) * c] for a in range(m)]
+    return [flint.fmpz(v) for v in y[0]], flint.fmpz(y[1]) * rhs_den
+
+
+_COMPONENTS: dict[int, tuple[tuple[int, tuple[flint.fmpq, ...]], ...]] = {
+    2: ((1, (flint.fmpq(1, 2),)), (2, (flint.fmpq(1, 2),))),
+    3: ((1, (flint.fmpq(1, 3),)), (3, (flint.fmpq(2, 3), flint.fmpq(1, 3)))),
+    4: ((1, (flint.fmpq(1, 4),)), (2, (flint.fmpq(1, 4),)), (4, (flint.fmpq(1, 2),))),
+}
+"""Partial fractions ``1/(1 - z^d) = Σ_{e | d} A_e(z) / Φ_e(z)`` over the cyclotomic polynomials
+(``Φ_1 = 1 - z`` here, ``Φ_2 = 1 + z``, ``Φ_3 = 1 + z + z^2``, ``Φ_4 = 1 + z^2``): ``(e, A_e's coefficients,
+lowest degree first)``.  E.g. ``1/(1 - z^4) = (1/4)/(1 - z) + (1/4)/(1 + z) + (1/2)/(1 + z^2)``."""
+
+
+def _component_rows(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], e: int) -> list[list[tuple[int, flint.fmpq]]]:
+    """``Φ_e(Q)`` as sparse rows with the entries of ``Q`` (``Φ_3``, ``Φ_4`` linearised on ``(u, v = Qu)``:
+    ``2m`` rows ``u + [Qu] + Qv = y``, ``v - Qu = 0``), so that the integer rows stay small."""
+    m = len(Q_rows)
+    one = flint.fmpq(1)
+
+    def merged(a: int, entries: list[tuple[int, flint.fmpq]]) -> list[tuple[int, flint.fmpq]]:
+        row = {a: one}
+        for b, q in entries:
+            row[b] = row[b] + q if b in row else q
+        return [(b, q) for b, q in row.items() if q != 0]
+
+    if e == 1:
+        return [merged(a, [(b, -q) for b, q in row]) for a, row in enumerate(Q_rows)]
+    if e == 2:
+        return [merged(a, list(row)) for a, row in enumerate(Q_rows)]
+    top = [merged(a, ([(b, q) for b, q in row] if e == 3 else []) + [(m + b, q) for b, q in row]) for a, row in enumerate(Q_rows)]
+    return top + [merged(m + a, [(b, -q) for b, q in row]) for a, row in enumerate(Q_rows)]
+
+
+def _lift_by_components(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: Sequence[Sequence[Sequence[flint.fmpq]]], d: int,
+                        scaled: tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix]) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
+    """:func:`lift_phase_system` through the cyclotomic components: ``x_0 = (I - Q^d)^{-1} y`` with
+    ``y = Σ_j Q^j C_j`` is ``Σ_e A_e(Q) u_e`` with ``Φ_e(Q) u_e = y`` (:data:`_COMPONENTS`), each ``u_e``
+    lifted on its own sparse matrix (``I - Q``, ``I + Q``, ...: sparse factors, and digits for
+    ``det Φ_e(Q)`` alone, where lifting ``x_0`` itself takes digits for all of ``det(I - Q^d)`` through
+    every factor at each step); ``x_{d-1} .. x_1`` by exact back-substitution, and ``x_0 = C_0 + Q x_1``
+    checked in integers.  ``None`` when a component does not lift."""
+    m, c = len(Q_rows), len(C[0][0])
+    y = [list(row) for row in C[d - 1]]
+    for k in range(d - 2, -1, -1):  # Horner, exactly: y = C_k + Q y
+        y = [[C[k][a][j] + sum((q * y[b][j] for b, q in row), flint.fmpq(0)) for j in range(c)] for a, row in enumerate(Q_rows)]
+    parts: list[tuple[tuple[flint.fmpq, ...], list[flint.fmpz], flint.fmpz]] = []
+    for e, coefficients in _COMPONENTS[d]:
+        rows = _component_rows(Q_rows, e)
+        zero = [flint.fmpq(0)] * c
+        lifted = _lift_rows(rows, y + [zero] * (len(rows) - m))
+        if lifted is None:
+            return None
+        parts.append((coefficients, *lifted))
+    den = flint.fmpz(1)
+    for _, _, de in parts:
+        den = den.lcm(de)
+    # x_0 = Σ_e Σ_t a_{e,t} (Q^t u_e), Q^t u_e being rows t m .. (t+1) m of the component's answer
+    scale = flint.fmpz(1)
+    for coefficients, _, _ in parts:
+        for a_t in coefficients:
+            scale = scale.lcm(a_t.q)
+    N0 = [flint.fmpz(0)] * (m * c)
+    for coefficients, nums, de in parts:
+        cof = den // de
+        for t, a_t in enumerate(coefficients):
+            w = a_t.p * (scale // a_t.q) * cof
+            block = nums[t * m * c : (t + 1) * m * c]
+            N0 = [x + w * v for x, v in zip(N0, block)]
+    return _phases_from_x0(scaled, C, d, m, c, N0, den * scale)
+
+
+def _phases_from_x0(scaled: tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix], C: Sequence[Sequence[Sequence[flint.fmpq]]], d: int, m: int,
+                    c: int, N0: list[flint.fmpz], den0: flint.fmpz) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
+    """``x_k = C_k + Q x_{k+1}`` for ``k = d-1 .. 1`` from ``x_0 = N0 / den0`` in integers (``Q = Qz / L`` by
+    rows, ``C = Cz / cden``: each phase's denominator is the next one's times ``cden lcm(L)``), all phases
+    over phase 1's denominator; ``None`` unless ``x_0 = C_0 + Q x_1`` holds exactly."""
+    L, Qz, _ = scaled
+    indptr, indices, data = Qz.indptr.tolist(), Qz.indices.tolist(), [flint.fmpz(v) for v in Qz.data.tolist()]
+    Lcm = flint.fmpz(1)
+    for v in set(L.tolist()):
+        Lcm = Lcm.lcm(v)
+    lcof = [Lcm // v for v in L.tolist()]
+    cden = flint.fmpz(1)
+    for k in range(d):
+        for row in C[k]:
+            for v in row:
+                if cden % v.q:
+                    cden = cden.lcm(v.q)
+    Cz = [[[v.p * (cden // v.q) for v in row] for row in C[k]] for k in range(d)]
+
+    def step(k: int, N: list[flint.fmpz], D: flint.fmpz) -> list[flint.fmpz]:
+        """Numerators of ``C_k + Q x`` over ``cden Lcm D`` for ``x = N / D``."""
+        out = []
+        for a in range(m):
+            for j in range(c):
+                acc = flint.fmpz(0)
+                for e in range(indptr[a], indptr[a + 1]):
+                    acc += data[e] * N[indices[e] * c + j]
+                out.append(Cz[k][a][j] * Lcm * D + lcof[a] * cden * acc)
+        return out
+
+    grow = cden * Lcm
+    phases = {0: (N0, den0)}
+    N, D = N0, den0
+    for k in range(d - 1, 0, -1):
+        N, D = step(k, N, D), grow * D
+        phases[k] = (N, D)
+    top = phases[1][1] if d > 1 else den0
+    if step(0, phases[1 % d][0], phases[1 % d][1]) != [v * (grow * phases[1 % d][1] // den0) for v in N0]:
+        return None
+    out = []
+    for k in range(d):
+        Nk, Dk = phases[k]
+        f = top // Dk
+        out.append([[Nk[a * c + j] * f if f != 1 else Nk[a * c + j] for j in range(c)] for a in range(m)])
+    return out, top
 
 
 def _solve_integer(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve: Callable[[np.ndarray], np.ndarray], d: int, m: int,
