@@ -113,8 +113,11 @@ def lift_sparse_system(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], B: Sequ
     return [x[a * c : (a + 1) * c] for a in range(m)]
 
 
-def _lift_rows(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], B: Sequence[Sequence[flint.fmpq]]) -> tuple[list[flint.fmpz], flint.fmpz] | None:
-    """:func:`lift_sparse_system`'s answer as numerators (row by row) over one denominator, not cancelled."""
+def _lift_rows(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], B: Sequence[Sequence[flint.fmpq]],
+               solver: Callable[[np.ndarray, int], FloatSolver | None] | None = None) -> tuple[list[flint.fmpz], flint.fmpz] | None:
+    """:func:`lift_sparse_system`'s answer as numerators (row by row) over one denominator, not cancelled;
+    ``solver(scale, columns)``, when given, makes the float solver of the row-scaled integer matrix
+    (instead of a sparse LU of it)."""
     m = len(rows)
     c = len(B[0]) if B else 0
     if m == 0 or c == 0:
@@ -123,7 +126,7 @@ def _lift_rows(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], B: Sequence[Seq
     if scaled is None:
         return None
     scale, Az, _ = scaled
-    factored = _float_solver(Az.astype(np.float64), c)
+    factored = _float_solver(Az.astype(np.float64), c) if solver is None else solver(scale, c)
     if factored is None:
         return None
     rhs, rhs_den = _integer_rhs(B, scale)
@@ -134,6 +137,30 @@ def _lift_rows(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], B: Sequence[Seq
     if y is None:
         return None
     return [flint.fmpz(v) for v in y[0]], flint.fmpz(y[1]) * rhs_den
+
+
+def _linearised_solver(Qf: sp.csr_matrix, e: int) -> Callable[[np.ndarray, int], FloatSolver | None]:
+    """Float solver of ``Φ_e(Q)`` linearised on ``(u, v = Qu)`` (:func:`_component_rows`, ``e`` = 3 or 4), rows
+    scaled by ``scale``: ``u = M^{-1} (r_1 - Q r_2)``, ``v = r_2 + Q u`` with the ``m x m`` real factor
+    ``M = Φ_e(Q) = I + [Q] + Q^2`` (its determinant is the block matrix's)."""
+    m = Qf.shape[0]
+    eye = sp.identity(m, format="csr")
+
+    def make(scale: np.ndarray, columns: int) -> FloatSolver | None:
+        M = eye + Qf @ Qf + (Qf if e == 3 else 0 * eye)
+        lu = _sparse_lu(M, m * m / _SPARSE_PENALTY, columns)
+        if lu is None:
+            return None
+        s = scale.astype(np.float64)[:, None]
+
+        def solve(R: np.ndarray) -> np.ndarray:
+            Rs = R / s
+            u = lu.solve(Rs[:m] - Qf @ Rs[m:])
+            return np.concatenate([u, Rs[m:] + Qf @ u])
+
+        return FloatSolver(solve, float(np.log2(s).sum()) + _log2_det(lu))
+
+    return make
 
 
 _COMPONENTS: dict[int, tuple[tuple[int, tuple[flint.fmpq, ...]], ...]] = {
@@ -182,7 +209,7 @@ def _lift_by_components(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: S
     for e, coefficients in _COMPONENTS[d]:
         rows = _component_rows(Q_rows, e)
         zero = [flint.fmpq(0)] * c
-        lifted = _lift_rows(rows, y + [zero] * (len(rows) - m))
+        lifted = _lift_rows(rows, y + [zero] * (len(rows) - m), _linearised_solver(scaled[2], e) if e > 2 else None)
         if lifted is None:
             return None
         parts.append((coefficients, *lifted))
@@ -276,27 +303,31 @@ def _solve_integer(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve
 def _integer_rows(rows: Sequence[Sequence[tuple[int, flint.fmpq]]]) -> tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix] | None:
     """Each row scaled by the lcm ``L_a`` of its denominators: ``(L, Z, F)`` with ``Z`` the integer
     rows (``Z_ab = L_a M_ab``) and ``F`` the unscaled entries as floats; ``None`` when an ``L_a`` or
-    an entry of ``Z`` passes ``2^20`` (then ``A y`` would not stay inside 64-bit words)."""
+    an entry of ``Z`` passes ``2^20`` (then ``A y`` would not stay inside 64-bit words).  Vectorised:
+    the lcms by ``np.lcm.reduceat`` once no row's product of denominators can pass 64 bits."""
     m = len(rows)
-    L = np.empty(m, dtype=np.int64)
-    r_idx, c_idx, num, vals = [], [], [], []
-    for a, row in enumerate(rows):
-        den = 1
-        for _, v in row:
-            den = lcm(den, int(v.q))
-        if den > _MAX_ENTRY:
-            return None
-        L[a] = den
-        for b, v in row:
-            z = int(v.p) * (den // int(v.q))
-            if abs(z) > _MAX_ENTRY:
-                return None
-            r_idx.append(a)
-            c_idx.append(b)
-            num.append(z)
-            vals.append(int(v.p) / int(v.q))
-    Z = sp.csr_matrix((np.array(num, dtype=np.int64), (r_idx, c_idx)), shape=(m, m))
-    F = sp.csr_matrix((np.array(vals, dtype=np.float64), (r_idx, c_idx)), shape=(m, m))
+    counts = np.fromiter((len(row) for row in rows), dtype=np.int64, count=m)
+    r_idx = np.repeat(np.arange(m, dtype=np.int64), counts)
+    c_idx = np.fromiter((b for row in rows for b, _ in row), dtype=np.int64, count=int(counts.sum()))
+    ps = [int(v.p) for row in rows for _, v in row]
+    qs = [int(v.q) for row in rows for _, v in row]
+    if max(qs, default=1) > _MAX_ENTRY or max(map(abs, ps), default=0) > _MAX_ENTRY:
+        return None
+    p_arr, q_arr = np.array(ps, dtype=np.int64), np.array(qs, dtype=np.int64)
+    L = np.ones(m, dtype=np.int64)
+    full = counts > 0
+    if full.any():
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[full]
+        if float(np.add.reduceat(np.log2(q_arr.astype(np.float64)), starts).max()) > 60:
+            return None  # an lcm could pass 64 bits (never with denominators of a few digits)
+        L[full] = np.lcm.reduceat(q_arr, starts)
+    if L.max(initial=1) > _MAX_ENTRY:
+        return None
+    num = p_arr * (L[r_idx] // q_arr)
+    if np.abs(num).max(initial=0) > _MAX_ENTRY:
+        return None
+    Z = sp.csr_matrix((num, (r_idx, c_idx)), shape=(m, m))
+    F = sp.csr_matrix((p_arr / q_arr, (r_idx, c_idx)), shape=(m, m))
     return L, Z, F
 
 
