@@ -40,6 +40,7 @@ import scipy.sparse.linalg as spla
 __all__ = ["lift_phase_system", "lift_sparse_system"]
 
 _ALPHA = 32  # bits per step: one uint32 digit
+_WIDE = 48  # bits per step when the float solution is below 2^(52 - 48): 2^48 |x| stays exact, a third fewer steps
 _MAX_ENTRY = 2**20  # scaled matrix and right-hand-side entries (keeps A y inside 64-bit words)
 _MAX_X = 2.0**19  # |float solution| bound: 2^32 |x| stays exactly representable (< 2^53)
 _MAX_R = 2**40  # residual bound: beyond it the float solve is not contracting
@@ -611,25 +612,28 @@ def _lift(L: np.ndarray, Qz: sp.csr_matrix, Cz: np.ndarray, float_solve: Callabl
     digits = _Digits(d * m * c)
     probe = None
     next_attempt = 512
-    scale = float(2**_ALPHA)
     while digits.bits < max_bits:
         with np.errstate(all="ignore"):
             Xf = float_solve(R.astype(np.float64))
-        if not np.all(np.isfinite(Xf)) or np.abs(Xf).max(initial=0.0) >= _MAX_X:
+        biggest = float(np.abs(Xf).max(initial=0.0))
+        if not np.isfinite(biggest) or biggest >= _MAX_X:
             return None
-        Y = np.rint(Xf * scale).astype(np.int64)
+        # a wide step when the solution is small (the residual then stays small too: the float solve is
+        # accurate to far more than 48 bits on these systems; when it is not, |x| grows and steps narrow)
+        alpha = _WIDE if biggest < 2.0 ** (52 - _WIDE) else _ALPHA
+        Y = np.rint(Xf * float(2**alpha)).astype(np.int64)
         if probe is None:  # the largest entry: the one most likely to carry the full denominator
             probe = int(np.argmax(np.abs(Y).reshape(-1)))
         Yu = Y.view(np.uint64)
-        Ru = R.view(np.uint64) << np.uint64(_ALPHA)
+        Ru = R.view(np.uint64) << np.uint64(alpha)
         for k in range(d):
             AY = Lu * Yu[k] - _spmv_wrapping(indptr, indices, data, Yu[(k + 1) % d])
             Ru[k] -= AY
         R = Ru.view(np.int64)
         if np.abs(R).max(initial=0) > _MAX_R:
             return None
-        digits.append(Y.reshape(-1))
-        if digits.bits >= next_attempt or digits.bits + _ALPHA >= max_bits:
+        digits.append(Y.reshape(-1), alpha)
+        if digits.bits >= next_attempt or digits.bits + _WIDE >= max_bits:
             # attempts grow geometrically (a failed one costs one continued fraction); near the size
             # the determinant predicts (an upper estimate: the row scaling's content is in det A, not
             # in the denominator; measured 0.9 of it) they come closer, so few digits go past the need
@@ -644,37 +648,38 @@ def _lift(L: np.ndarray, Qz: sp.csr_matrix, Cz: np.ndarray, float_solve: Callabl
 
 
 class _Digits:
-    """``S = Σ_i 2^{32(K-1-i)} y_i`` for every entry, held as Python ints for the older digits and
-    a short list of digit vectors for the newest (folded every ``FOLD`` steps, so memory stays the
-    size of the answer, not steps x entries machine words)."""
+    """``S = Σ_i 2^{(bits after step i)} y_i`` for every entry (step ``i`` worth ``α_i`` bits, 32 or 48), held as
+    Python ints for the older digits and a short list of digit vectors for the newest (folded every ``FOLD``
+    steps or when the width changes, so memory stays the size of the answer, not steps x entries machine
+    words)."""
 
     FOLD = 128
 
     def __init__(self, entries: int) -> None:
         self.folded = [0] * entries
         self.recent: list[np.ndarray] = []
-        self.count = 0
+        self.alpha = _ALPHA
+        self.bits = 0
 
-    @property
-    def bits(self) -> int:
-        return _ALPHA * self.count
-
-    def append(self, y: np.ndarray) -> None:
+    def append(self, y: np.ndarray, alpha: int = _ALPHA) -> None:
+        if alpha != self.alpha:
+            self._fold()
+            self.alpha = alpha
         self.recent.append(y)
-        self.count += 1
+        self.bits += alpha
         if len(self.recent) >= self.FOLD:
             self._fold()
 
     def _fold(self) -> None:
         if self.recent:
-            width = _ALPHA * len(self.recent)
-            self.folded = [(f << width) + v for f, v in zip(self.folded, _combine(self.recent))]
+            width = self.alpha * len(self.recent)
+            self.folded = [(f << width) + v for f, v in zip(self.folded, _combine(self.recent, self.alpha))]
             self.recent = []
 
     def entry(self, e: int) -> int:
         acc = self.folded[e]
         for y in self.recent:
-            acc = (acc << _ALPHA) + int(y[e])
+            acc = (acc << self.alpha) + int(y[e])
         return acc
 
     def all(self) -> list[int]:
@@ -682,20 +687,22 @@ class _Digits:
         return self.folded
 
 
-def _combine(digits: list[np.ndarray]) -> list[int]:
-    """Every entry of ``Σ_i 2^{32(K-1-i)} y_i`` as a Python int: carries normalise the digits into
-    ``[0, 2^32)`` (vectorised), the digit strings become ints through ``int.from_bytes``."""
+def _combine(digits: list[np.ndarray], alpha: int = _ALPHA) -> list[int]:
+    """Every entry of ``Σ_i 2^{α(K-1-i)} y_i`` as a Python int (``α`` a multiple of 8): carries normalise the
+    digits into ``[0, 2^α)`` (vectorised), the digit strings become ints through ``int.from_bytes``."""
     K, E = len(digits), len(digits[0])
-    out = np.empty((K, E), dtype="<u4")
+    out = np.empty((K, E), dtype="<u8")
     carry = np.zeros(E, dtype=np.int64)
+    mask = (1 << alpha) - 1
     for j, i in enumerate(range(K - 1, -1, -1)):  # least significant first
         v = digits[i] + carry
-        out[j] = (v & 0xFFFFFFFF).astype(np.uint32)
-        carry = v >> _ALPHA
-    buf = np.ascontiguousarray(out.T).tobytes()
-    width = 4 * K
+        out[j] = (v & mask).astype(np.uint64)
+        carry = v >> alpha
+    size = alpha // 8
+    buf = np.ascontiguousarray(np.ascontiguousarray(out.T).view(np.uint8).reshape(E, K, 8)[:, :, :size]).tobytes()
+    width = size * K
     top = carry.tolist()
-    shift = _ALPHA * K
+    shift = alpha * K
     return [int.from_bytes(buf[e * width : (e + 1) * width], "little") + (top[e] << shift) for e in range(E)]
 
 
