@@ -468,7 +468,7 @@ def _roots_solver(Qf: sp.csr_matrix, d: int, columns: int = 1) -> FloatSolver | 
     return FloatSolver(solve, sum(_log2_det(lu) for lu, _ in terms))
 
 
-def _fractions(y: tuple[list[flint.fmpz], int], rhs_den: int) -> list[flint.fmpq]:
+def _fractions(y: tuple[list[flint.fmpz], int | flint.fmpz], rhs_den: int) -> list[flint.fmpq]:
     """``x = nums / (den D)``, each entry cancelled once."""
     nums, den = y
     total = den * rhs_den
