@@ -527,9 +527,9 @@ def _reduce_rhs(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve: C
         lo = [r - (h << base) for r, h in zip(R, hi)] if base else [0] * len(R)
         part = [0] * len(R)
 
-    open_window(max((r.bit_length() for r in R), default=0) - 128)
+    open_window(_bits(R) - 128)
     while True:
-        top = base + max((h.bit_length() for h in hi), default=0)
+        top = base + _bits(hi)
         shift = max(0, top - 60)
         if base and shift - base < 128:  # the window is used up: the next one below
             open_window(shift - 128)
@@ -549,12 +549,17 @@ def _reduce_rhs(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve: C
             continue
         M = np.rint(Xf * 2.0 ** (shift - t)).astype(np.int64)
         high, low_part = M >> 26, M & low  # M = high 2^26 + low exactly: A high and A low stay far inside int64
-        AM = [(int(h) << 26) + int(g) for h, g in zip(_apply(L, Qz, high).ravel().tolist(), _apply(L, Qz, low_part).ravel().tolist())]
+        AM = [(h << 26) + g for h, g in zip(_apply(L, Qz, high).ravel().tolist(), _apply(L, Qz, low_part).ravel().tolist())]
         offset = t - base
         hi = [h - (am << offset) for h, am in zip(hi, AM)]
-        part = [p + (int(x) << offset) for p, x in zip(part, M.ravel().tolist())]
-        if base + max((h.bit_length() for h in hi), default=0) > top - 8:
+        part = [p + (x << offset) for p, x in zip(part, M.ravel().tolist())]
+        if base + _bits(hi) > top - 8:
             return None  # the float solve is not reducing the residual
+
+
+def _bits(xs: list[int]) -> int:
+    """The largest ``bit_length`` in ``xs`` (of the largest magnitude: two C-level passes, no generator)."""
+    return max(max(xs), -min(xs)).bit_length() if xs else 0
 
 
 def _phase_float_solver(Qf: sp.csr_matrix, d: int, columns: int = 1) -> FloatSolver | None:
