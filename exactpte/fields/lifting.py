@@ -497,8 +497,9 @@ def _integer_rhs(rows: Sequence[Sequence[flint.fmpq]], scale: np.ndarray) -> tup
     return [int(v.p * (den // v.q)) * s[a] for a, row in enumerate(rows) for v in row], int(den)
 
 
-_WINDOW = 4096
-"""Bits of the residual the refinement steps work on at a time (the lower bits wait unchanged)."""
+_WINDOW = 1024
+"""Bits of the residual the refinement steps work on at a time (the lower bits wait unchanged); 1,024 against
+4,096: the bias on the n = 3,000 bar chain 1.07 s against 1.18-1.29 s CPU (a 12,308-bit right-hand side)."""
 
 
 def _reduce_rhs(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve: Callable[[np.ndarray], np.ndarray], d: int, m: int,
