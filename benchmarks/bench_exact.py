@@ -11,7 +11,10 @@ Three tables, every figure measured in this run on this machine:
    process's), per stage: structure, class solves (stationary distributions, gauge systems),
    the phase basis on T, the basis combinations (g*, ψ, ρ, P∞v* on T), h (classical route),
    v*, the rest (dense basis, absorption); "rho only" is ``dec.rho`` on a fresh chain (no basis).
-   "bits" is the largest denominator of v* and of the basis.  Storm: exact (rational) DTMC built
+   "bits" is the largest denominator of v* and of the basis.  Every stage is timed in wall clock and in
+   the process's CPU seconds ("cpu total", and a "cpu by stage" line under each row; the load average
+   beside it): on a shared machine the wall clock stretches with the load and the CPU figures are the
+   ones that compare, Storm's CPU time measured the same way.  Storm: exact (rational) DTMC built
    from the DRN export, ``R=? [LRA]`` model checking only (parsing and building excluded), in its
    own process with a time cap (``--storm-cap``; sizes past the cap are skipped once one times
    out).  Storm's ρ must equal exactpte's, checked on every size.
@@ -25,6 +28,7 @@ Three tables, every figure measured in this run on this machine:
 
     python benchmarks/bench_exact.py                      # all three tables
     python benchmarks/bench_exact.py --sizes 300 1000 3000 5000 10000 --skip-models
+    python benchmarks/bench_exact.py --sizes 3000 5000 10000 --storm-max 3000 --skip-models --skip-structure
 """
 
 from __future__ import annotations
