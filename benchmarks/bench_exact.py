@@ -11,7 +11,10 @@ Three tables, every figure measured in this run on this machine:
    process's), per stage: structure, class solves (stationary distributions, gauge systems),
    the phase basis on T, the basis combinations (g*, ψ, ρ, P∞v* on T), h (classical route),
    v*, the rest (dense basis, absorption); "rho only" is ``dec.rho`` on a fresh chain (no basis).
-   "bits" is the largest denominator of v* and of the basis.  Storm: exact (rational) DTMC built
+   "bits" is the largest denominator of v* and of the basis.  Every stage is timed in wall clock and in
+   the process's CPU seconds ("cpu total", and a "cpu by stage" line under each row; the load average
+   beside it): on a shared machine the wall clock stretches with the load and the CPU figures are the
+   ones that compare, Storm's CPU time measured the same way.  Storm: exact (rational) DTMC built
    from the DRN export, ``R=? [LRA]`` model checking only (parsing and building excluded), in its
    own process with a time cap (``--storm-cap``; sizes past the cap are skipped once one times
    out).  Storm's ρ must equal exactpte's, checked on every size.
@@ -25,6 +28,7 @@ Three tables, every figure measured in this run on this machine:
 
     python benchmarks/bench_exact.py                      # all three tables
     python benchmarks/bench_exact.py --sizes 300 1000 3000 5000 10000 --skip-models
+    python benchmarks/bench_exact.py --sizes 3000 5000 10000 --storm-max 3000 --skip-models --skip-structure
 """
 
 from __future__ import annotations
@@ -53,6 +57,14 @@ def timed(f, *a, **k):
     t0 = time.perf_counter()
     out = f(*a, **k)
     return out, time.perf_counter() - t0
+
+
+def timed_cpu(f, *a, **k):
+    """``(out, wall seconds, CPU seconds of this process)``: on a shared machine the CPU figure is the one
+    that compares (wall clock stretches with the load)."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = f(*a, **k)
+    return out, time.perf_counter() - t0, time.process_time() - c0
 
 
 def timed_quick(f, *a, **k):
@@ -85,16 +97,15 @@ def one_size(n: int, seed: int) -> dict:
     warm_up()
 
     chain = random_chain(n, seed=seed, transient_target_percent=85)
-    S, t_structure = timed(lambda: chain.structure)
+    S, t_structure, c_structure = timed_cpu(lambda: chain.structure)
     dec = exactpte.decompose(chain)
     work = dec._work
-    stages = {"structure": t_structure}
-    stages["class solves"] = timed(lambda: (work.stationary, work.gauge, work.class_gain, work.psi_coords, work.class_mean_v))[1]
-    stages["phase basis"] = timed(lambda: work.basis_transient)[1]
-    stages["combinations"] = timed(lambda: work.transient_sums)[1]
-    stages["h"] = timed(lambda: dec.h)[1]
-    stages["v*"] = timed(lambda: dec.v_star)[1]
-    stages["rest"] = timed(lambda: [getattr(dec, q) for q in exactpte.results.decomposition.QUANTITIES])[1]
+    stages, cpu = {"structure": t_structure}, {"structure": c_structure}
+    for name, f in [("class solves", lambda: (work.stationary, work.gauge, work.class_gain, work.psi_coords, work.class_mean_v)),
+                    ("phase basis", lambda: work.basis_transient), ("combinations", lambda: work.transient_sums),
+                    ("h", lambda: dec.h), ("v*", lambda: dec.v_star),
+                    ("rest", lambda: [getattr(dec, q) for q in exactpte.results.decomposition.QUANTITIES])]:
+        _, stages[name], cpu[name] = timed_cpu(f)
     total = sum(stages.values())
     fresh = random_chain(n, seed=seed, transient_target_percent=85)
     rho_only = timed(lambda: exactpte.decompose(fresh).rho)[1]
@@ -102,6 +113,7 @@ def one_size(n: int, seed: int) -> dict:
     return {
         "n": n, "nnz": chain.nnz, "T": len(S.transient), "block": max((len(b) for b in S.transient_sccs), default=0),
         "periods": sorted(set(S.periods)), "stages": stages, "total": total, "rho_only": rho_only,
+        "stages_cpu": cpu, "total_cpu": sum(cpu.values()), "load": open("/proc/loadavg").read().split()[0] if os.path.exists("/proc/loadavg") else "-",
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "bits_v": bits(dec.v_star), "bits_b": bits(x for row in dec.basis_sparse for x in row.values()),
         "rho": [str(x) for x in dec.rho],
@@ -120,11 +132,11 @@ def storm_rho_file(path: str, prop: str) -> dict:
         path = tmp.name
     model = stormpy.build_model_from_drn[stormpy.Rational](path)
     prop = stormpy.parse_properties(prop)[0]
-    res, t = timed(stormpy.model_checking, model, prop, only_initial_states=False)
+    res, t, c = timed_cpu(stormpy.model_checking, model, prop, only_initial_states=False)
     for _ in range(REPEATS - 1 if t < 1.0 else 0):  # millisecond timings: the best of REPEATS, as for exactpte's ρ alone
         t = min(t, timed_quick(stormpy.model_checking, model, prop, only_initial_states=False)[1])
     vals = [f"{v.numerator}/{v.denominator}" if str(v.denominator) != "1" else str(v.numerator) for v in res.get_value_vector()]
-    return {"seconds": t, "rho": vals}
+    return {"seconds": t, "cpu": c, "rho": vals}
 
 
 def in_process(args: list[str], timeout: float | None = None, script: str = __file__) -> dict | None:
@@ -147,23 +159,24 @@ def have_stormpy() -> bool:
     return True
 
 
-def random_table(sizes, seed: int, storm_cap: float) -> None:
+def random_table(sizes, seed: int, storm_cap: float, storm_max: int | None = None) -> None:
     from exactpte.io import to_drn
     from exactpte.testing.random_chains import random_chain
 
     storm = have_stormpy()
     head = (f"{'n':>6} {'|T|':>5} {'block':>5} {'structure':>9} {'classes':>8} {'basis':>7} {'combine':>7} {'h':>6} "
             f"{'v*':>5} {'rest':>5} {'total':>7} {'rho only':>8} {'peak MB':>8} {'bits v*':>7} {'bits b':>6} "
-            f"{'storm rho':>9} {'storm/total':>11}")
-    print("random reducible periodic chains, large transient SCCs (seconds; one process per size)")
+            f"{'storm rho':>9} {'storm/total':>11} {'cpu total':>9} {'storm cpu':>9} {'cpu ratio':>9} {'load':>5}")
+    print("random reducible periodic chains, large transient SCCs (seconds; one process per size; stage columns wall clock,"
+          " 'cpu' columns process CPU time, the figure that compares on a shared machine)")
     print(head)
     print("-" * len(head), flush=True)
     storm_skipped = False
     for n in sizes:
         r = in_process(["--one", str(n), "--seed", str(seed)])
         st = r["stages"]
-        t_storm = None
-        if storm and not storm_skipped:
+        t_storm = c_storm = None
+        if storm and not storm_skipped and (storm_max is None or n <= storm_max):
             with tempfile.TemporaryDirectory() as d:
                 path = os.path.join(d, "m.drn")
                 with open(path, "w") as fh:
@@ -173,12 +186,16 @@ def random_table(sizes, seed: int, storm_cap: float) -> None:
                 storm_skipped = True
             else:
                 assert s["rho"] == r["rho"], "Storm's exact rho differs from exactpte's"
-                t_storm = s["seconds"]
+                t_storm, c_storm = s["seconds"], s["cpu"]
         storm_col = f"{t_storm:9.2f}" if t_storm is not None else (f"{'>' + str(int(storm_cap)):>9}" if storm and storm_skipped else f"{'-':>9}")
         ratio = f"{t_storm / r['total']:11.1f}" if t_storm is not None else f"{'-':>11}"
+        storm_cpu = f"{c_storm:9.2f}" if c_storm is not None else f"{'-':>9}"
+        cpu_ratio = f"{c_storm / r['total_cpu']:9.1f}" if c_storm is not None else f"{'-':>9}"
         print(f"{n:6d} {r['T']:5d} {r['block']:5d} {st['structure']:9.3f} {st['class solves']:8.2f} {st['phase basis']:7.2f} "
               f"{st['combinations']:7.2f} {st['h']:6.2f} {st['v*']:5.2f} {st['rest']:5.2f} {r['total']:7.2f} "
-              f"{r['rho_only']:8.2f} {r['peak_mb']:8.0f} {r['bits_v']:7d} {r['bits_b']:6d} {storm_col} {ratio}", flush=True)
+              f"{r['rho_only']:8.2f} {r['peak_mb']:8.0f} {r['bits_v']:7d} {r['bits_b']:6d} {storm_col} {ratio} "
+              f"{r['total_cpu']:9.2f} {storm_cpu} {cpu_ratio} {r['load']:>5}", flush=True)
+        print("       cpu by stage: " + ", ".join(f"{k} {v:.2f}" for k, v in r["stages_cpu"].items()), flush=True)
         if storm_skipped and t_storm is None and storm:
             print(f"       (Storm exceeded the {storm_cap:.0f} s cap; larger sizes skip it)", flush=True)
 
@@ -276,6 +293,7 @@ def main(argv=None):
     p.add_argument("--sizes", type=int, nargs="+", default=[300, 1000, 3000, 5000])
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--storm-cap", type=float, default=600.0, help="seconds Storm may take on one size (default 600)")
+    p.add_argument("--storm-max", type=int, default=None, help="run Storm only on sizes up to this n (default: every size, until one passes the cap)")
     p.add_argument("--structure-sizes", type=int, nargs="+", default=[100_000, 1_000_000])
     p.add_argument("--skip-random", action="store_true")
     p.add_argument("--skip-models", action="store_true")
@@ -295,7 +313,7 @@ def main(argv=None):
         print(json.dumps(storm_rho_file(*args.storm)))
         return 0
     if not args.skip_random:
-        random_table(args.sizes, args.seed, args.storm_cap)
+        random_table(args.sizes, args.seed, args.storm_cap, args.storm_max)
     if not args.skip_models:
         models_table(args.storm_cap)
     if not args.skip_structure:

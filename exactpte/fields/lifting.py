@@ -26,6 +26,7 @@ specialised to the phase systems so that ``I - Q^d`` is factored in floats only.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from math import lcm
 from typing import NamedTuple
@@ -39,6 +40,7 @@ import scipy.sparse.linalg as spla
 __all__ = ["lift_phase_system", "lift_sparse_system"]
 
 _ALPHA = 32  # bits per step: one uint32 digit
+_WIDE = 48  # bits per step when the float solution is below 2^(52 - 48): 2^48 |x| stays exact, a third fewer steps
 _MAX_ENTRY = 2**20  # scaled matrix and right-hand-side entries (keeps A y inside 64-bit words)
 _MAX_X = 2.0**19  # |float solution| bound: 2^32 |x| stays exactly representable (< 2^53)
 _MAX_R = 2**40  # residual bound: beyond it the float solve is not contracting
@@ -71,9 +73,13 @@ def lift_phase_system(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: Seq
     scaled = _integer_rows(Q_rows)
     if scaled is None:
         return None
+    if d in _COMPONENTS:
+        split = _lift_by_components(Q_rows, C, d, scaled)
+        if split is not None:
+            return split
     L, Qz, Qf = scaled
     rhs, rhs_den = _integer_rhs([row for k in range(d) for row in C[k]], np.tile(L, d))
-    factored = _phase_float_solver(Qf, d)
+    factored = _phase_float_solver(Qf, d, c)
     if factored is None:
         return None
     Lf = L.astype(np.float64)[None, :, None]
@@ -101,13 +107,27 @@ def lift_sparse_system(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], B: Sequ
     """
     m = len(rows)
     c = len(B[0]) if B else 0
+    y = _lift_rows(rows, B)
+    if y is None:
+        return None
+    x = _fractions(y, 1)
+    return [x[a * c : (a + 1) * c] for a in range(m)]
+
+
+def _lift_rows(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], B: Sequence[Sequence[flint.fmpq]],
+               solver: Callable[[np.ndarray, int], FloatSolver | None] | None = None) -> tuple[list[flint.fmpz], flint.fmpz] | None:
+    """:func:`lift_sparse_system`'s answer as numerators (row by row) over one denominator, not cancelled;
+    ``solver(scale, columns)``, when given, makes the float solver of the row-scaled integer matrix
+    (instead of a sparse LU of it)."""
+    m = len(rows)
+    c = len(B[0]) if B else 0
     if m == 0 or c == 0:
         return None
     scaled = _integer_rows(rows)
     if scaled is None:
         return None
     scale, Az, _ = scaled
-    factored = _float_solver(Az.astype(np.float64))
+    factored = _float_solver(Az.astype(np.float64), c) if solver is None else solver(scale, c)
     if factored is None:
         return None
     rhs, rhs_den = _integer_rhs(B, scale)
@@ -117,8 +137,146 @@ def lift_sparse_system(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], B: Sequ
                        factored.log2_det)
     if y is None:
         return None
-    x = _fractions(y, rhs_den)
-    return [x[a * c : (a + 1) * c] for a in range(m)]
+    return [flint.fmpz(v) for v in y[0]], flint.fmpz(y[1]) * rhs_den
+
+
+def _linearised_solver(Qf: sp.csr_matrix, e: int) -> Callable[[np.ndarray, int], FloatSolver | None]:
+    """Float solver of ``Φ_e(Q)`` linearised on ``(u, v = Qu)`` (:func:`_component_rows`, ``e`` = 3 or 4), rows
+    scaled by ``scale``: ``u = M^{-1} (r_1 - Q r_2)``, ``v = r_2 + Q u`` with the ``m x m`` real factor
+    ``M = Φ_e(Q) = I + [Q] + Q^2`` (its determinant is the block matrix's)."""
+    m = Qf.shape[0]
+    eye = sp.identity(m, format="csr")
+
+    def make(scale: np.ndarray, columns: int) -> FloatSolver | None:
+        M = eye + Qf @ Qf + (Qf if e == 3 else 0 * eye)
+        lu = _sparse_lu(M, m * m / _SPARSE_PENALTY, columns)
+        if lu is None:
+            return None
+        s = scale.astype(np.float64)[:, None]
+
+        def solve(R: np.ndarray) -> np.ndarray:
+            Rs = R / s
+            u = lu.solve(Rs[:m] - Qf @ Rs[m:])
+            return np.concatenate([u, Rs[m:] + Qf @ u])
+
+        return FloatSolver(solve, float(np.log2(s).sum()) + _log2_det(lu))
+
+    return make
+
+
+_COMPONENTS: dict[int, tuple[tuple[int, tuple[flint.fmpq, ...]], ...]] = {
+    2: ((1, (flint.fmpq(1, 2),)), (2, (flint.fmpq(1, 2),))),
+    3: ((1, (flint.fmpq(1, 3),)), (3, (flint.fmpq(2, 3), flint.fmpq(1, 3)))),
+    4: ((1, (flint.fmpq(1, 4),)), (2, (flint.fmpq(1, 4),)), (4, (flint.fmpq(1, 2),))),
+}
+"""Partial fractions ``1/(1 - z^d) = Σ_{e | d} A_e(z) / Φ_e(z)`` over the cyclotomic polynomials
+(``Φ_1 = 1 - z`` here, ``Φ_2 = 1 + z``, ``Φ_3 = 1 + z + z^2``, ``Φ_4 = 1 + z^2``): ``(e, A_e's coefficients,
+lowest degree first)``.  E.g. ``1/(1 - z^4) = (1/4)/(1 - z) + (1/4)/(1 + z) + (1/2)/(1 + z^2)``."""
+
+
+def _component_rows(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], e: int) -> list[list[tuple[int, flint.fmpq]]]:
+    """``Φ_e(Q)`` as sparse rows with the entries of ``Q`` (``Φ_3``, ``Φ_4`` linearised on ``(u, v = Qu)``:
+    ``2m`` rows ``u + [Qu] + Qv = y``, ``v - Qu = 0``), so that the integer rows stay small."""
+    m = len(Q_rows)
+    one = flint.fmpq(1)
+
+    def merged(a: int, entries: list[tuple[int, flint.fmpq]]) -> list[tuple[int, flint.fmpq]]:
+        row = {a: one}
+        for b, q in entries:
+            row[b] = row[b] + q if b in row else q
+        return [(b, q) for b, q in row.items() if q != 0]
+
+    if e == 1:
+        return [merged(a, [(b, -q) for b, q in row]) for a, row in enumerate(Q_rows)]
+    if e == 2:
+        return [merged(a, list(row)) for a, row in enumerate(Q_rows)]
+    top = [merged(a, ([(b, q) for b, q in row] if e == 3 else []) + [(m + b, q) for b, q in row]) for a, row in enumerate(Q_rows)]
+    return top + [merged(m + a, [(b, -q) for b, q in row]) for a, row in enumerate(Q_rows)]
+
+
+def _lift_by_components(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: Sequence[Sequence[Sequence[flint.fmpq]]], d: int,
+                        scaled: tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix]) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
+    """:func:`lift_phase_system` through the cyclotomic components: ``x_0 = (I - Q^d)^{-1} y`` with
+    ``y = Σ_j Q^j C_j`` is ``Σ_e A_e(Q) u_e`` with ``Φ_e(Q) u_e = y`` (:data:`_COMPONENTS`), each ``u_e``
+    lifted on its own sparse matrix (``I - Q``, ``I + Q``, ...: sparse factors, and digits for
+    ``det Φ_e(Q)`` alone, where lifting ``x_0`` itself takes digits for all of ``det(I - Q^d)`` through
+    every factor at each step); ``x_{d-1} .. x_1`` by exact back-substitution, and ``x_0 = C_0 + Q x_1``
+    checked in integers.  ``None`` when a component does not lift."""
+    m, c = len(Q_rows), len(C[0][0])
+    y = [list(row) for row in C[d - 1]]
+    for k in range(d - 2, -1, -1):  # Horner, exactly: y = C_k + Q y
+        y = [[C[k][a][j] + sum((q * y[b][j] for b, q in row), flint.fmpq(0)) for j in range(c)] for a, row in enumerate(Q_rows)]
+    parts: list[tuple[tuple[flint.fmpq, ...], list[flint.fmpz], flint.fmpz]] = []
+    for e, coefficients in _COMPONENTS[d]:
+        rows = _component_rows(Q_rows, e)
+        zero = [flint.fmpq(0)] * c
+        lifted = _lift_rows(rows, y + [zero] * (len(rows) - m), _linearised_solver(scaled[2], e) if e > 2 else None)
+        if lifted is None:
+            return None
+        parts.append((coefficients, *lifted))
+    den = flint.fmpz(1)
+    for _, _, de in parts:
+        den = den.lcm(de)
+    # x_0 = Σ_e Σ_t a_{e,t} (Q^t u_e), Q^t u_e being rows t m .. (t+1) m of the component's answer
+    scale = flint.fmpz(1)
+    for coefficients, _, _ in parts:
+        for a_t in coefficients:
+            scale = scale.lcm(a_t.q)
+    N0 = [flint.fmpz(0)] * (m * c)
+    for coefficients, nums, de in parts:
+        cof = den // de
+        for t, a_t in enumerate(coefficients):
+            w = a_t.p * (scale // a_t.q) * cof
+            block = nums[t * m * c : (t + 1) * m * c]
+            N0 = [x + w * v for x, v in zip(N0, block)]
+    return _phases_from_x0(scaled, C, d, m, c, N0, den * scale)
+
+
+def _phases_from_x0(scaled: tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix], C: Sequence[Sequence[Sequence[flint.fmpq]]], d: int, m: int,
+                    c: int, N0: list[flint.fmpz], den0: flint.fmpz) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
+    """``x_k = C_k + Q x_{k+1}`` for ``k = d-1 .. 1`` from ``x_0 = N0 / den0`` in integers (``Q = Qz / L`` by
+    rows, ``C = Cz / cden``: each phase's denominator is the next one's times ``cden lcm(L)``), all phases
+    over phase 1's denominator; ``None`` unless ``x_0 = C_0 + Q x_1`` holds exactly."""
+    L, Qz, _ = scaled
+    indptr, indices, data = Qz.indptr.tolist(), Qz.indices.tolist(), [flint.fmpz(v) for v in Qz.data.tolist()]
+    Lcm = flint.fmpz(1)
+    for v in set(L.tolist()):
+        Lcm = Lcm.lcm(v)
+    lcof = [Lcm // v for v in L.tolist()]
+    cden = flint.fmpz(1)
+    for k in range(d):
+        for row in C[k]:
+            for v in row:
+                if cden % v.q:
+                    cden = cden.lcm(v.q)
+    Cz = [[[v.p * (cden // v.q) for v in row] for row in C[k]] for k in range(d)]
+
+    def step(k: int, N: list[flint.fmpz], D: flint.fmpz) -> list[flint.fmpz]:
+        """Numerators of ``C_k + Q x`` over ``cden Lcm D`` for ``x = N / D``."""
+        out = []
+        for a in range(m):
+            for j in range(c):
+                acc = flint.fmpz(0)
+                for e in range(indptr[a], indptr[a + 1]):
+                    acc += data[e] * N[indices[e] * c + j]
+                out.append(Cz[k][a][j] * Lcm * D + lcof[a] * cden * acc)
+        return out
+
+    grow = cden * Lcm
+    phases = {0: (N0, den0)}
+    N, D = N0, den0
+    for k in range(d - 1, 0, -1):
+        N, D = step(k, N, D), grow * D
+        phases[k] = (N, D)
+    top = phases[1][1] if d > 1 else den0
+    if step(0, phases[1 % d][0], phases[1 % d][1]) != [v * (grow * phases[1 % d][1] // den0) for v in N0]:
+        return None
+    out = []
+    for k in range(d):
+        Nk, Dk = phases[k]
+        f = top // Dk
+        out.append([[Nk[a * c + j] * f if f != 1 else Nk[a * c + j] for j in range(c)] for a in range(m)])
+    return out, top
 
 
 def _solve_integer(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve: Callable[[np.ndarray], np.ndarray], d: int, m: int,
@@ -146,27 +304,31 @@ def _solve_integer(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve
 def _integer_rows(rows: Sequence[Sequence[tuple[int, flint.fmpq]]]) -> tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix] | None:
     """Each row scaled by the lcm ``L_a`` of its denominators: ``(L, Z, F)`` with ``Z`` the integer
     rows (``Z_ab = L_a M_ab``) and ``F`` the unscaled entries as floats; ``None`` when an ``L_a`` or
-    an entry of ``Z`` passes ``2^20`` (then ``A y`` would not stay inside 64-bit words)."""
+    an entry of ``Z`` passes ``2^20`` (then ``A y`` would not stay inside 64-bit words).  Vectorised:
+    the lcms by ``np.lcm.reduceat`` once no row's product of denominators can pass 64 bits."""
     m = len(rows)
-    L = np.empty(m, dtype=np.int64)
-    r_idx, c_idx, num, vals = [], [], [], []
-    for a, row in enumerate(rows):
-        den = 1
-        for _, v in row:
-            den = lcm(den, int(v.q))
-        if den > _MAX_ENTRY:
-            return None
-        L[a] = den
-        for b, v in row:
-            z = int(v.p) * (den // int(v.q))
-            if abs(z) > _MAX_ENTRY:
-                return None
-            r_idx.append(a)
-            c_idx.append(b)
-            num.append(z)
-            vals.append(int(v.p) / int(v.q))
-    Z = sp.csr_matrix((np.array(num, dtype=np.int64), (r_idx, c_idx)), shape=(m, m))
-    F = sp.csr_matrix((np.array(vals, dtype=np.float64), (r_idx, c_idx)), shape=(m, m))
+    counts = np.fromiter((len(row) for row in rows), dtype=np.int64, count=m)
+    r_idx = np.repeat(np.arange(m, dtype=np.int64), counts)
+    c_idx = np.fromiter((b for row in rows for b, _ in row), dtype=np.int64, count=int(counts.sum()))
+    ps = [int(v.p) for row in rows for _, v in row]
+    qs = [int(v.q) for row in rows for _, v in row]
+    if max(qs, default=1) > _MAX_ENTRY or max(map(abs, ps), default=0) > _MAX_ENTRY:
+        return None
+    p_arr, q_arr = np.array(ps, dtype=np.int64), np.array(qs, dtype=np.int64)
+    L = np.ones(m, dtype=np.int64)
+    full = counts > 0
+    if full.any():
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[full]
+        if float(np.add.reduceat(np.log2(q_arr.astype(np.float64)), starts).max()) > 60:
+            return None  # an lcm could pass 64 bits (never with denominators of a few digits)
+        L[full] = np.lcm.reduceat(q_arr, starts)
+    if L.max(initial=1) > _MAX_ENTRY:
+        return None
+    num = p_arr * (L[r_idx] // q_arr)
+    if np.abs(num).max(initial=0) > _MAX_ENTRY:
+        return None
+    Z = sp.csr_matrix((num, (r_idx, c_idx)), shape=(m, m))
+    F = sp.csr_matrix((p_arr / q_arr, (r_idx, c_idx)), shape=(m, m))
     return L, Z, F
 
 
@@ -177,9 +339,13 @@ class FloatSolver(NamedTuple):
     log2_det: float
 
 
-_SPARSE_PENALTY = 3
-"""A sparse triangular solve costs about this many dense-LU entries per stored entry (measured: fill
-3.8e5 in 0.9 ms against a dense 2527^2 LU in 5.8 ms); complex factors count four times."""
+_SPARSE_PENALTY = 1.5
+"""A sparse triangular solve costs about this many dense-LU entries per stored entry (CPU time, five
+right-hand sides: fill 3.9e4 in 0.29 ms against a dense 765^2 LU in 5.4 ms; fill 3.8e5 in 2.5 ms against
+a dense 2527^2 LU in 24 ms, so between 0.8 and 1.8)."""
+_PAIR_COST = 3
+"""The fill of ``I - 2aQ + Q^2`` (a conjugate pair of roots) against that of ``I - Q`` (measured 2.9 on the
+2527-state block)."""
 
 
 def _log2_det(lu: spla.SuperLU | tuple[np.ndarray, np.ndarray]) -> float:
@@ -201,69 +367,108 @@ def _dense_solver(dense: np.ndarray) -> FloatSolver | None:
     return FloatSolver(lambda R: sla.lu_solve(lu, R, check_finite=False), _log2_det(lu))
 
 
-def _sparse_lu(A: sp.spmatrix, budget: float) -> spla.SuperLU | None:
-    """SuperLU of ``A`` (minimum-degree ordering on ``A + A^T``), or ``None`` when it fails or its fill
-    passes ``budget`` entries (the dense LU is then the cheaper solver)."""
+_ORDERINGS = ("MMD_AT_PLUS_A", "COLAMD")
+"""Column orderings tried for a large sparse LU: the one whose trial solve is faster is kept.  Their fills are
+close, but SuperLU's triangular solves with several right-hand sides differ by up to 4x between them on
+one matrix (measured on the 2527-state block at n = 10^4, eight columns: 17 ms against 4.8 ms)."""
+_TRIAL_SIZE = 256
+"""Blocks from this many states on get the trial of both orderings (below, one factorisation is cheaper
+than the trial)."""
+
+
+def _factor(A: sp.csc_matrix, ordering: str) -> spla.SuperLU | None:
     try:
         with np.errstate(all="ignore"):
-            lu = spla.splu(sp.csc_matrix(A), permc_spec="MMD_AT_PLUS_A")
+            return spla.splu(A, permc_spec=ordering)
     except (RuntimeError, ValueError):  # exactly singular, or not finite
         return None
+
+
+def _trial_seconds(lu: spla.SuperLU, columns: int) -> float:
+    """CPU seconds of the faster of two solves with ``columns`` right-hand sides."""
+    y = np.ones((lu.shape[0], columns))
+    best = float("inf")
+    for _ in range(2):
+        t0 = time.process_time()
+        lu.solve(y)
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+def _sparse_lu(A: sp.spmatrix, budget: float, columns: int = 1) -> spla.SuperLU | None:
+    """SuperLU of ``A`` (minimum-degree ordering on ``A + A^T``; on large blocks also COLAMD, keeping the
+    one that solves ``columns`` right-hand sides faster), or ``None`` when it fails or its fill passes
+    ``budget`` entries (the dense LU is then the cheaper solver).  The choice changes only the speed: every
+    answer is verified exactly."""
+    A = sp.csc_matrix(A)
+    lu = _factor(A, _ORDERINGS[0])
+    if lu is None:
+        return None
+    if A.shape[0] >= _TRIAL_SIZE:
+        other = _factor(A, _ORDERINGS[1])
+        if other is not None and _trial_seconds(other, columns) < _trial_seconds(lu, columns):
+            lu = other
     if lu.L.nnz + lu.U.nnz > budget:
         return None
     return lu
 
 
-def _float_solver(A: sp.csr_matrix) -> FloatSolver | None:
+def _float_solver(A: sp.csr_matrix, columns: int = 1) -> FloatSolver | None:
     """``R -> A^{-1} R`` in floats for a square sparse ``A``: sparse LU when its fill is small (the
     transient blocks and classes of sparse chains), else a dense LU; ``None`` if neither factors."""
     m = A.shape[0]
-    lu = _sparse_lu(A, m * m / _SPARSE_PENALTY)
+    lu = _sparse_lu(A, m * m / _SPARSE_PENALTY, columns)
     if lu is not None:
         return FloatSolver(lu.solve, _log2_det(lu))
     return _dense_solver(A.toarray())
 
 
-def _roots_solver(Qf: sp.csr_matrix, d: int) -> FloatSolver | None:
-    """``y -> (I - Q^d)^{-1} y`` from sparse factors of ``I - ω Q`` over the ``d``-th roots of unity,
+def _roots_solver(Qf: sp.csr_matrix, d: int, columns: int = 1) -> FloatSolver | None:
+    """``y -> (I - Q^d)^{-1} y`` from sparse factors over the ``d``-th roots of unity,
     ``(I - Q^d)^{-1} = (1/d) Σ_ω (I - ω Q)^{-1}`` (``1/(1 - z^d) = (1/d) Σ_ω 1/(1 - ω z)``; every
-    ``I - ω Q`` is nonsingular since ``Q``'s spectral radius is below one); a conjugate pair of roots
-    costs one complex solve (``2 Re``, ``y`` real).  ``None`` when the factors fill more than a dense
-    LU of ``I - Q^d`` would cost to apply."""
+    ``I - ω Q`` is nonsingular since ``Q``'s spectral radius is below one).  A conjugate pair of roots
+    ``ω = a ± ib`` is taken in real arithmetic: ``(I - ωQ)^{-1} + (I - ω̄Q)^{-1} = 2 (I - aQ) M^{-1}`` with
+    ``M = (I - ωQ)(I - ω̄Q) = I - 2aQ + Q^2`` (SuperLU's complex factorisation took 14 s on the 2527-state
+    block where ``M``'s real one takes 0.5 s).  ``None`` when the factors fill more than a dense LU of
+    ``I - Q^d`` would cost to apply."""
     m = Qf.shape[0]
     eye = sp.identity(m, format="csr")
     budget = m * m / _SPARSE_PENALTY
-    first = _sparse_lu(eye - Qf, budget)
+    first = _sparse_lu(eye - Qf, budget, columns)
     if first is None:
         return None
     pairs = (d - 1) // 2
-    terms = [(first, 1.0)]
-    spent = (first.L.nnz + first.U.nnz) * (1 + (d % 2 == 0) + 4 * pairs)  # fill alike for every root
-    if spent > budget:
+    fill = first.L.nnz + first.U.nnz
+    if fill * (1 + (d % 2 == 0) + _PAIR_COST * pairs) > budget:  # a pair's M fills about _PAIR_COST times more
         return None
+    terms: list[tuple[spla.SuperLU, sp.csr_matrix | None]] = [(first, None)]
     if d % 2 == 0:
-        lu = _sparse_lu(eye + Qf, budget)
+        lu = _sparse_lu(eye + Qf, budget, columns)
         if lu is None:
             return None
-        terms.append((lu, 1.0))
+        terms.append((lu, None))
+    Q2 = Qf @ Qf if pairs else None
     for j in range(1, pairs + 1):
-        lu = _sparse_lu((eye - np.exp(2j * np.pi * j / d) * Qf).astype(np.complex128), budget)
+        a = float(np.cos(2 * np.pi * j / d))
+        lu = _sparse_lu(eye - 2 * a * Qf + Q2, budget, columns)
         if lu is None:
             return None
-        terms.append((lu, 2.0))
+        terms.append((lu, (eye - a * Qf) * 2.0))
+    if sum(lu.L.nnz + lu.U.nnz for lu, _ in terms) > budget:
+        return None
 
     def solve(y: np.ndarray) -> np.ndarray:
         total = np.zeros(y.shape)
-        for lu, weight in terms:
-            x = lu.solve(y) if weight == 1.0 else lu.solve(y.astype(np.complex128)).real
-            total += weight * x
+        for lu, post in terms:
+            x = lu.solve(y)
+            total += x if post is None else post @ x
         return total / d
 
-    # det(I - Q^d) = Π_ω det(I - ωQ); a conjugate pair's two determinants have one modulus
-    return FloatSolver(solve, sum(weight * _log2_det(lu) for lu, weight in terms))
+    # det(I - Q^d) = Π_ω det(I - ωQ), a conjugate pair's product being det M
+    return FloatSolver(solve, sum(_log2_det(lu) for lu, _ in terms))
 
 
-def _fractions(y: tuple[list[flint.fmpz], int], rhs_den: int) -> list[flint.fmpq]:
+def _fractions(y: tuple[list[flint.fmpz], int | flint.fmpz], rhs_den: int) -> list[flint.fmpq]:
     """``x = nums / (den D)``, each entry cancelled once."""
     nums, den = y
     total = den * rhs_den
@@ -292,8 +497,9 @@ def _integer_rhs(rows: Sequence[Sequence[flint.fmpq]], scale: np.ndarray) -> tup
     return [int(v.p * (den // v.q)) * s[a] for a, row in enumerate(rows) for v in row], int(den)
 
 
-_WINDOW = 4096
-"""Bits of the residual the refinement steps work on at a time (the lower bits wait unchanged)."""
+_WINDOW = 1024
+"""Bits of the residual the refinement steps work on at a time (the lower bits wait unchanged); 1,024 against
+4,096: the bias on the n = 3,000 bar chain 1.07 s against 1.18-1.29 s CPU (a 12,308-bit right-hand side)."""
 
 
 def _reduce_rhs(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve: Callable[[np.ndarray], np.ndarray], d: int, m: int,
@@ -322,9 +528,9 @@ def _reduce_rhs(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve: C
         lo = [r - (h << base) for r, h in zip(R, hi)] if base else [0] * len(R)
         part = [0] * len(R)
 
-    open_window(max((r.bit_length() for r in R), default=0) - 128)
+    open_window(_bits(R) - 128)
     while True:
-        top = base + max((h.bit_length() for h in hi), default=0)
+        top = base + _bits(hi)
         shift = max(0, top - 60)
         if base and shift - base < 128:  # the window is used up: the next one below
             open_window(shift - 128)
@@ -344,23 +550,28 @@ def _reduce_rhs(L: np.ndarray, Qz: sp.csr_matrix, rhs: list[int], float_solve: C
             continue
         M = np.rint(Xf * 2.0 ** (shift - t)).astype(np.int64)
         high, low_part = M >> 26, M & low  # M = high 2^26 + low exactly: A high and A low stay far inside int64
-        AM = [(int(h) << 26) + int(g) for h, g in zip(_apply(L, Qz, high).ravel().tolist(), _apply(L, Qz, low_part).ravel().tolist())]
+        AM = [(h << 26) + g for h, g in zip(_apply(L, Qz, high).ravel().tolist(), _apply(L, Qz, low_part).ravel().tolist())]
         offset = t - base
         hi = [h - (am << offset) for h, am in zip(hi, AM)]
-        part = [p + (int(x) << offset) for p, x in zip(part, M.ravel().tolist())]
-        if base + max((h.bit_length() for h in hi), default=0) > top - 8:
+        part = [p + (x << offset) for p, x in zip(part, M.ravel().tolist())]
+        if base + _bits(hi) > top - 8:
             return None  # the float solve is not reducing the residual
 
 
-def _phase_float_solver(Qf: sp.csr_matrix, d: int) -> FloatSolver | None:
+def _bits(xs: list[int]) -> int:
+    """The largest ``bit_length`` in ``xs`` (of the largest magnitude: two C-level passes, no generator)."""
+    return max(max(xs), -min(xs)).bit_length() if xs else 0
+
+
+def _phase_float_solver(Qf: sp.csr_matrix, d: int, columns: int = 1) -> FloatSolver | None:
     """Float solver of the phase system: ``x_0 = (I - Q^d)^{-1} Σ_j Q^j r_j`` (factored once: sparse
     factors over the roots of unity, or a dense LU of ``I - Q^d``), then ``x_k = r_k + Q x_{k+1}``
     for ``k = d-1 .. 1``."""
     m = Qf.shape[0]
     if d == 1:  # a sparse LU of I - Q, or its dense LU
-        factored = _float_solver(sp.identity(m, format="csr") - Qf)
+        factored = _float_solver(sp.identity(m, format="csr") - Qf, columns)
     else:  # sparse factors over the roots of unity, or a dense LU of I - Q^d
-        factored = _roots_solver(Qf, d)
+        factored = _roots_solver(Qf, d, columns)
         if factored is None:
             power = Qf
             for _ in range(d - 1):
@@ -407,25 +618,28 @@ def _lift(L: np.ndarray, Qz: sp.csr_matrix, Cz: np.ndarray, float_solve: Callabl
     digits = _Digits(d * m * c)
     probe = None
     next_attempt = 512
-    scale = float(2**_ALPHA)
     while digits.bits < max_bits:
         with np.errstate(all="ignore"):
             Xf = float_solve(R.astype(np.float64))
-        if not np.all(np.isfinite(Xf)) or np.abs(Xf).max(initial=0.0) >= _MAX_X:
+        biggest = float(np.abs(Xf).max(initial=0.0))
+        if not np.isfinite(biggest) or biggest >= _MAX_X:
             return None
-        Y = np.rint(Xf * scale).astype(np.int64)
+        # a wide step when the solution is small (the residual then stays small too: the float solve is
+        # accurate to far more than 48 bits on these systems; when it is not, |x| grows and steps narrow)
+        alpha = _WIDE if biggest < 2.0 ** (52 - _WIDE) else _ALPHA
+        Y = np.rint(Xf * float(2**alpha)).astype(np.int64)
         if probe is None:  # the largest entry: the one most likely to carry the full denominator
             probe = int(np.argmax(np.abs(Y).reshape(-1)))
         Yu = Y.view(np.uint64)
-        Ru = R.view(np.uint64) << np.uint64(_ALPHA)
+        Ru = R.view(np.uint64) << np.uint64(alpha)
         for k in range(d):
             AY = Lu * Yu[k] - _spmv_wrapping(indptr, indices, data, Yu[(k + 1) % d])
             Ru[k] -= AY
         R = Ru.view(np.int64)
         if np.abs(R).max(initial=0) > _MAX_R:
             return None
-        digits.append(Y.reshape(-1))
-        if digits.bits >= next_attempt or digits.bits + _ALPHA >= max_bits:
+        digits.append(Y.reshape(-1), alpha)
+        if digits.bits >= next_attempt or digits.bits + _WIDE >= max_bits:
             # attempts grow geometrically (a failed one costs one continued fraction); near the size
             # the determinant predicts (an upper estimate: the row scaling's content is in det A, not
             # in the denominator; measured 0.9 of it) they come closer, so few digits go past the need
@@ -440,37 +654,38 @@ def _lift(L: np.ndarray, Qz: sp.csr_matrix, Cz: np.ndarray, float_solve: Callabl
 
 
 class _Digits:
-    """``S = Σ_i 2^{32(K-1-i)} y_i`` for every entry, held as Python ints for the older digits and
-    a short list of digit vectors for the newest (folded every ``FOLD`` steps, so memory stays the
-    size of the answer, not steps x entries machine words)."""
+    """``S = Σ_i 2^{(bits after step i)} y_i`` for every entry (step ``i`` worth ``α_i`` bits, 32 or 48), held as
+    Python ints for the older digits and a short list of digit vectors for the newest (folded every ``FOLD``
+    steps or when the width changes, so memory stays the size of the answer, not steps x entries machine
+    words)."""
 
     FOLD = 128
 
     def __init__(self, entries: int) -> None:
         self.folded = [0] * entries
         self.recent: list[np.ndarray] = []
-        self.count = 0
+        self.alpha = _ALPHA
+        self.bits = 0
 
-    @property
-    def bits(self) -> int:
-        return _ALPHA * self.count
-
-    def append(self, y: np.ndarray) -> None:
+    def append(self, y: np.ndarray, alpha: int = _ALPHA) -> None:
+        if alpha != self.alpha:
+            self._fold()
+            self.alpha = alpha
         self.recent.append(y)
-        self.count += 1
+        self.bits += alpha
         if len(self.recent) >= self.FOLD:
             self._fold()
 
     def _fold(self) -> None:
         if self.recent:
-            width = _ALPHA * len(self.recent)
-            self.folded = [(f << width) + v for f, v in zip(self.folded, _combine(self.recent))]
+            width = self.alpha * len(self.recent)
+            self.folded = [(f << width) + v for f, v in zip(self.folded, _combine(self.recent, self.alpha))]
             self.recent = []
 
     def entry(self, e: int) -> int:
         acc = self.folded[e]
         for y in self.recent:
-            acc = (acc << _ALPHA) + int(y[e])
+            acc = (acc << self.alpha) + int(y[e])
         return acc
 
     def all(self) -> list[int]:
@@ -478,20 +693,22 @@ class _Digits:
         return self.folded
 
 
-def _combine(digits: list[np.ndarray]) -> list[int]:
-    """Every entry of ``Σ_i 2^{32(K-1-i)} y_i`` as a Python int: carries normalise the digits into
-    ``[0, 2^32)`` (vectorised), the digit strings become ints through ``int.from_bytes``."""
+def _combine(digits: list[np.ndarray], alpha: int = _ALPHA) -> list[int]:
+    """Every entry of ``Σ_i 2^{α(K-1-i)} y_i`` as a Python int (``α`` a multiple of 8): carries normalise the
+    digits into ``[0, 2^α)`` (vectorised), the digit strings become ints through ``int.from_bytes``."""
     K, E = len(digits), len(digits[0])
-    out = np.empty((K, E), dtype="<u4")
+    out = np.empty((K, E), dtype="<u8")
     carry = np.zeros(E, dtype=np.int64)
+    mask = (1 << alpha) - 1
     for j, i in enumerate(range(K - 1, -1, -1)):  # least significant first
         v = digits[i] + carry
-        out[j] = (v & 0xFFFFFFFF).astype(np.uint32)
-        carry = v >> _ALPHA
-    buf = np.ascontiguousarray(out.T).tobytes()
-    width = 4 * K
+        out[j] = (v & mask).astype(np.uint64)
+        carry = v >> alpha
+    size = alpha // 8
+    buf = np.ascontiguousarray(np.ascontiguousarray(out.T).view(np.uint8).reshape(E, K, 8)[:, :, :size]).tobytes()
+    width = size * K
     top = carry.tolist()
-    shift = _ALPHA * K
+    shift = alpha * K
     return [int.from_bytes(buf[e * width : (e + 1) * width], "little") + (top[e] << shift) for e in range(E)]
 
 

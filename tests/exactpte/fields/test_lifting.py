@@ -112,13 +112,16 @@ def test_decompositions_agree_with_the_p_adic_route(seed, monkeypatch):
         assert value == getattr(p_adic, name), name
 
 
-@pytest.mark.parametrize("route", ["sparse", "dense"])
+@pytest.mark.parametrize("route", ["sparse", "dense", "components-sparse", "components-dense"])
 @settings(scaled(15/40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(system=phase_systems())
 def test_both_float_factorisations_give_the_exact_solution(route, system, monkeypatch):
     """The float solver is sparse LU (over the roots of unity for d > 1) when its fill is small, else a
-    dense LU of I - Q^d; forced either way, the lifted answer is the exact one."""
-    monkeypatch.setattr(lifting, "_SPARSE_PENALTY", 1e-9 if route == "sparse" else 1e9)
+    dense LU of I - Q^d; forced either way, the lifted answer is the exact one.  Periods 2-4 go through
+    the cyclotomic components (one lifting per Φ_e(Q)) unless told not to; both routes are exact."""
+    monkeypatch.setattr(lifting, "_SPARSE_PENALTY", 1e-9 if route.endswith("sparse") else 1e9)
+    if not route.startswith("components"):
+        monkeypatch.setattr(lifting, "_COMPONENTS", {})
     Q_rows, C, d = system
     got = lifting.lift_phase_system(Q_rows, C, d)
     assert got is not None
@@ -130,7 +133,7 @@ def test_a_wrong_determinant_estimate_costs_attempts_not_exactness(log2_det, mon
     """The determinant only schedules the reconstruction attempts: far too small (attempts every 5 %
     from the start), far too large or not finite, the answer is still the exact one."""
     real = lifting._phase_float_solver
-    monkeypatch.setattr(lifting, "_phase_float_solver", lambda Qf, d: lifting.FloatSolver(real(Qf, d).solve, log2_det))
+    monkeypatch.setattr(lifting, "_phase_float_solver", lambda Qf, d, *a: lifting.FloatSolver(real(Qf, d, *a).solve, log2_det))
     Q_rows, C, d = small_system()
     got = lifting.lift_phase_system(Q_rows, C, d)
     assert got is not None and as_fractions(got) == exact_phase_solution(Q_rows, C, d)
@@ -160,12 +163,38 @@ def test_a_wrong_root_weight_is_caught(monkeypatch):
     monkeypatch.setattr(lifting, "_SPARSE_PENALTY", 1e-9)
     real = lifting._roots_solver
 
-    def wrong(Qf, d):
-        solve, log2_det = real(Qf, d)
+    def wrong(Qf, d, *a):
+        solve, log2_det = real(Qf, d, *a)
         return lifting.FloatSolver(lambda y: solve(y) * d, log2_det)
 
     monkeypatch.setattr(lifting, "_roots_solver", wrong)
+    monkeypatch.setattr(lifting, "_COMPONENTS", {})  # the direct route: one lifting through every root
     assert lifting.lift_phase_system(*small_system()) is None
+
+
+@pytest.mark.parametrize("d", sorted(lifting._COMPONENTS))
+def test_cyclotomic_partial_fractions(d):
+    """1 = Σ_e A_e(z) (1 - z^d) / Φ_e(z) as polynomials (checked at d + 3 points: degree below d)."""
+    phi = {1: [1, -1], 2: [1, 1], 3: [1, 1, 1], 4: [1, 0, 1]}
+
+    def value(coefficients, z):
+        return sum(q(a) * z**t for t, a in enumerate(coefficients))
+
+    for z in range(2, d + 5):
+        z = q(z)
+        total = sum(value(A, z) * (1 - z**d) / value(phi[e], z) for e, A in lifting._COMPONENTS[d])
+        assert total == 1
+
+
+def test_a_wrong_component_is_caught(monkeypatch):
+    """A wrong partial-fraction coefficient makes x_0 wrong: the exact check x_0 = C_0 + Q x_1 refuses it
+    and the direct route answers."""
+    bad = {2: ((1, (q(1, 2),)), (2, (q(1, 3),)))}
+    monkeypatch.setattr(lifting, "_COMPONENTS", bad)
+    Q_rows, C, d = small_system()
+    L = lifting._integer_rows(Q_rows)
+    assert lifting._lift_by_components(Q_rows, C, d, L) is None
+    assert as_fractions(lifting.lift_phase_system(Q_rows, C, d)) == exact_phase_solution(Q_rows, C, d)
 
 
 # -- what it refuses ------------------------------------------------------------------------------------
@@ -178,17 +207,19 @@ def small_system():
 def test_a_float_solver_that_does_not_contract_ends_in_none(monkeypatch):
     real = lifting._phase_float_solver
 
-    def biased(Qf, d):
-        solve, log2_det = real(Qf, d)
+    def biased(Qf, d, *a):
+        solve, log2_det = real(Qf, d, *a)
         return lifting.FloatSolver(lambda Rf: solve(Rf) * (1 + 1e-3), log2_det)  # 10 bits: the residual grows
 
     monkeypatch.setattr(lifting, "_phase_float_solver", biased)
+    monkeypatch.setattr(lifting, "_COMPONENTS", {})  # the direct route's float solver
     assert lifting.lift_phase_system(*small_system()) is None
 
 
 def test_a_float_solver_returning_garbage_ends_in_none(monkeypatch):
     monkeypatch.setattr(lifting, "_phase_float_solver",
-                        lambda Qf, d: lifting.FloatSolver(lambda Rf: np.full(Rf.shape, np.nan), 0.0))
+                        lambda Qf, d, *a: lifting.FloatSolver(lambda Rf: np.full(Rf.shape, np.nan), 0.0))
+    monkeypatch.setattr(lifting, "_COMPONENTS", {})
     assert lifting.lift_phase_system(*small_system()) is None
 
 
