@@ -229,7 +229,7 @@ class TextCache:
 
     Outputs repeat values (a class's ``ρ`` on every state, a basis column's entries) as the same
     objects and as equal objects, and a few denominators on thousands of entries: an entry is looked
-    up by identity, then by value (:func:`signature`, then ``==``), and a denominator's text is
+    up by identity, then by value (the sizes and degrees, then ``==``), and a denominator's text is
     computed once per distinct denominator.  Held objects keep their ids valid.
     """
 
@@ -244,7 +244,7 @@ class TextCache:
         hit = self._by_id.get(id(num))
         if hit is not None and hit[0] is num and hit[1] is den:
             return hit
-        bucket = self._by_value.setdefault((*signature(num), *signature(den)), [])
+        bucket = self._by_value.setdefault((len(num), num.total_degree(), len(den), den.total_degree()), [])
         for entry in bucket:
             if entry[0] == num and entry[1] == den:
                 break

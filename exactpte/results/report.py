@@ -76,7 +76,9 @@ def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None) -> list
     for key in keys:
         if key in ("P_inf", "hitting_times"):
             continue
-        if key in NESTED:
+        if key == "basis":  # the nonzero entries, in the dense order (a zero has no denominator to name)
+            values += [row[c] for row in dec.basis_sparse for c in sorted(row)]
+        elif key in NESTED:
             values += [x for row in getattr(dec, key) for x in row]
         else:
             values += list(getattr(dec, key))
