@@ -221,3 +221,50 @@ def test_json_of_random_parametric_results_is_the_reference_text(seed: int) -> N
         assert data[key] == [text(x) for x in getattr(dec, key)], key
     assert data["basis"] == [[text(x) for x in row] for row in dec.basis]
     assert data["P_inf"] == [[text(x) for x in row] for row in dec.P_inf]
+
+
+# -- the writers' bytes and the readers ---------------------------------------------------------------
+@pytest.mark.parametrize("name", ["two-state-pq", "branching-b", "cycle-ac", "branching", "periodic"])
+def test_the_fast_json_text_is_json_dumps_byte_for_byte(name: str) -> None:
+    """report.dumps (lists of strings joined) writes exactly json.dumps's text, labels with quotes,
+    backslashes, control and non-ASCII characters included."""
+    import exactpte
+    from exactpte.results.report import dumps
+
+    dec = exactpte.decompose(exactpte.example(name))
+    data = dec.to_dict(include_hitting_times=True)
+    assert dec.to_json(include_hitting_times=True) == json.dumps(data)
+    data["labels"] = ['a"b', "c\\d", "tab\there", "é", "\x7f", "plain"][: dec.n] + ["x"] * max(0, dec.n - 6)
+    data["extra"] = [["1/2", 3, None, True, 2.5], [], ["x", 1]]
+    assert dumps(data) == json.dumps(data)
+
+
+OLD_AND_NEW = [  # texts of the earlier convention (the shorter of expanded and factored) and of this one
+    ("1 - 2*q/3", "(3 - 2*q)/3"), ("p/2 + 1/2", "(p + 1)/2"), ("2*p*q/3 - 1/3", "(2*p*q - 1)/3"),
+    ("-(p - 1)*(q + 2)**2", "-(p - 1)*(q + 2)**2"), ("2*(p - 1)**2/(3*(p + q)**2)", "2*(p - 1)**2/(3*(p + q)**2)"),
+    ("q/(p + q)", "q/(p + q)"), ("(p**2 - 1)/(p*q)", "(p**2 - 1)/(p*q)"),
+]
+
+
+@pytest.mark.parametrize("old, new", OLD_AND_NEW)
+def test_the_readers_take_the_old_and_the_new_texts_as_one_value(old: str, new: str, tmp_path: Any) -> None:
+    """A value written in the earlier convention and in this one reads back as the same rational
+    function, through the field and through a chain file (exactpte.load); the writer prints the new text."""
+    import exactpte
+
+    F = RationalFunctionField(["p", "q"])
+    assert F.convert(old) == F.convert(new) and F.to_text(F.convert(old)) == new
+    path = tmp_path / "chain.json"
+    for text in (old, new):
+        path.write_text(json.dumps({"params": ["p", "q"], "P": [["1", "0"], ["0", "1"]], "r": [text, "0"]}))
+        chain = exactpte.load(str(path))
+        assert chain.r[0] == chain.field.convert(new)
+
+
+def test_latex_is_written_from_the_same_pieces() -> None:
+    """Parametric LaTeX (per-state table, notebook array) is built from the canonical text's pieces, without sympy."""
+    F = RationalFunctionField(["p", "q"])
+    cases = {"q/(p+q)": r"\frac{q}{p + q}", "p/(p+q)^2": r"\frac{p}{(p + q)^{2}}", "(3-2*q)/3": r"\frac{3 - 2 q}{3}",
+             "-2*p/3": r"- \frac{2 p}{3}", "1-p": "1 - p", "-(p-1)*(q+2)^2": r"-(p - 1) (q + 2)^{2}", "5/7": r"\frac{5}{7}"}
+    for text, latex in cases.items():
+        assert F.to_latex(F.convert(text)) == latex, text
