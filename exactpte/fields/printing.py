@@ -239,6 +239,7 @@ class TextCache:
         self._by_id: dict[int, tuple[Any, Any, str, Pieces | None]] = {}
         self._by_value: dict[tuple[Any, ...], list[tuple[Any, Any, str, Pieces | None]]] = {}
         self._dens: dict[tuple[Any, ...], list[tuple[Any, str]]] = {}
+        self._latex: dict[int, str] = {}  # by the id of an entry (held in _by_value, cleared with it)
 
     def _entry(self, num: Any, den: Any, names: Sequence[str]) -> tuple[Any, Any, str, Pieces | None]:
         hit = self._by_id.get(id(num))
@@ -255,6 +256,7 @@ class TextCache:
         if len(self._by_id) > self.LIMIT:
             self._by_id.clear()
             self._by_value.clear()
+            self._latex.clear()
         self._by_id[id(num)] = entry
         return entry
 
@@ -264,8 +266,11 @@ class TextCache:
 
     def latex(self, num: Any, den: Any, names: Sequence[str]) -> str:
         """:func:`rational_latex` of ``num / den``, from the remembered pieces of its text."""
-        num, den, _, pieces = self._entry(num, den, names)
-        return _latex(num, den, pieces)
+        entry = self._entry(num, den, names)
+        out = self._latex.get(id(entry))
+        if out is None:
+            out = self._latex[id(entry)] = _latex(entry[0], entry[1], entry[3])
+        return out
 
     def denominator(self, den: Any, names: Sequence[str]) -> str:
         """The canonical text of a non-constant denominator, once per distinct polynomial (they are few)."""
