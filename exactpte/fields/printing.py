@@ -224,6 +224,10 @@ Pieces = tuple[str, bool, str]
 text (``""`` over 1)."""
 
 
+Entry = tuple[Any, Any, str, "Pieces | None"]
+"""A remembered value: its numerator and denominator, its text, the pieces of the text."""
+
+
 class TextCache:
     """The texts of one field's values, each computed once.
 
@@ -236,15 +240,15 @@ class TextCache:
     LIMIT = 200_000
 
     def __init__(self) -> None:
-        self._by_id: dict[int, tuple[Any, Any, str, Pieces | None]] = {}
-        self._by_value: dict[tuple[Any, ...], list[tuple[Any, Any, str, Pieces | None]]] = {}
+        self._by_id: dict[int, tuple[Any, Any, Entry]] = {}  # id(num) -> (that num, its den, the entry)
+        self._by_value: dict[tuple[Any, ...], list[Entry]] = {}
         self._dens: dict[tuple[Any, ...], list[tuple[Any, str]]] = {}
         self._latex: dict[int, str] = {}  # by the id of an entry (held in _by_value, cleared with it)
 
-    def _entry(self, num: Any, den: Any, names: Sequence[str]) -> tuple[Any, Any, str, Pieces | None]:
+    def _entry(self, num: Any, den: Any, names: Sequence[str]) -> Entry:
         hit = self._by_id.get(id(num))
-        if hit is not None and hit[0] is num and hit[1] is den:
-            return hit
+        if hit is not None and hit[0] is num and (hit[1] is den or hit[1] == den):  # one numerator object over
+            return hit[2]  # equal denominators held by distinct objects (a constant 1 made for every entry)
         bucket = self._by_value.setdefault((len(num), num.total_degree(), len(den), den.total_degree()), [])
         for entry in bucket:
             if entry[0] == num and entry[1] == den:
@@ -257,7 +261,7 @@ class TextCache:
             self._by_id.clear()
             self._by_value.clear()
             self._latex.clear()
-        self._by_id[id(num)] = entry
+        self._by_id[id(num)] = (num, den, entry)  # this num held: its id stays valid
         return entry
 
     def text(self, num: Any, den: Any, names: Sequence[str]) -> str:
