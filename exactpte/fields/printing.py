@@ -116,11 +116,29 @@ def _constant_first(f: Any, text: str) -> str:
     return f"{tail} - {head[1:]}"
 
 
+_FACTOR_TEXTS: dict[tuple[Any, ...], list[tuple[Any, str]]] = {}
+"""The texts of irreducible factors met (products along paths repeat the same few factors)."""
+
+
+def _factor_text(g: Any, names: Sequence[str]) -> str:
+    """``poly_text(g)``, remembered by value (the factor's context names are part of the key)."""
+    bucket = _FACTOR_TEXTS.setdefault((g.context().names(), len(g), g.total_degree()), [])
+    for h, text in bucket:
+        if h == g:
+            return text
+    if len(_FACTOR_TEXTS) > 20_000:
+        _FACTOR_TEXTS.clear()
+        bucket = _FACTOR_TEXTS.setdefault((g.context().names(), len(g), g.total_degree()), [])
+    text = poly_text(g, names)
+    bucket.append((g, text))
+    return text
+
+
 def _product(factors: list[tuple[Any, int]], names: Sequence[str]) -> str:
     """``f1**e1*f2...`` with multi-term factors in parentheses."""
     out = []
     for g, e in factors:
-        text = poly_text(g, names)
+        text = _factor_text(g, names)
         if len(g) > 1 or (e != 1 and ("*" in text or text.startswith("-"))):
             text = f"({text})"
         out.append(text if e == 1 else f"{text}**{e}")
