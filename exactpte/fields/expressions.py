@@ -27,7 +27,7 @@ Examples
 >>> from exactpte.fields import RationalFunctionField
 >>> F = RationalFunctionField(["p", "q"])
 >>> F.to_text(parse_expression("(1 - p)^2 / (1 - p) + 0.5*q", F))
-'-p + q/2 + 1'
+'(-2*p + q + 2)/2'
 >>> parse_expression("exec(p)", F)
 Traceback (most recent call last):
 ...

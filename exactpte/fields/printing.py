@@ -1,10 +1,21 @@
 """Text of polynomials and rational functions, printed straight from ``fmpz_mpoly`` (no sympy).
 
 The format is sympy's ``str`` syntax (``p**2*q - 2*p + 1``, ``(1 - p)/(p + q)``, ``2*b/3``), so
-``sympy.sympify`` parses it back; it is canonical (a function of the cancelled fraction only),
-and of the expanded and the factored forms the shorter is printed (the expanded on a tie).
+``sympy.sympify`` (and :func:`exactpte.fields.expressions.parse_expression`) parses it back.  It is
+canonical, a function of the cancelled fraction only, and cheap to compute:
+
+- the numerator with integer coefficients over the denominator, ``(N)/D`` (``(3 - 2*q)/3``, not
+  ``1 - 2*q/3``); over 1 the numerator alone;
+- each polynomial expanded (flint's own ``str`` in a lex context: one C call, no Python per term),
+  except a small one (at most :data:`SMALL_TERMS` terms and total degree :data:`SMALL_DEGREE`),
+  printed factored when that is shorter (``(p + q)**2``, ``-(p - 1)*(q + 2)**2``); a large
+  polynomial is never factored, so printing never pays for a factorisation;
+- parentheses only where the syntax needs them (a sum before ``/``; a product or sum after it).
+
 Terms are ordered lexicographically with the parameters sorted by name, highest first, as sympy
 orders them; a positive constant leads a two-term sum whose other term is negative (``1 - p``).
+Texts of the earlier convention (the shorter of the fully expanded and fully factored forms,
+``1 - 2*q/3``) denote the same functions and are read as before.
 
 Examples
 --------
@@ -14,7 +25,7 @@ Examples
 >>> rational_text(-(p - 1) * (q + 2)**2, ctx.constant(1), ("p", "q"))
 '-(p - 1)*(q + 2)**2'
 >>> rational_text(3 - 2 * q, ctx.constant(3), ("p", "q"))
-'1 - 2*q/3'
+'(3 - 2*q)/3'
 >>> rational_text(q, p + q, ("p", "q")), rational_text(p, (p + q)**2, ("p", "q"))
 ('q/(p + q)', 'p/(p + q)**2')
 """
@@ -30,7 +41,7 @@ import flint
 
 from exactpte.fields.polynomials import factor
 
-__all__ = ["poly_text", "rational_text", "TextCache", "signature"]
+__all__ = ["poly_text", "polynomial_form", "rational_text", "rational_latex", "latex_of_text", "TextCache", "signature"]
 
 _SEPARATOR = re.compile(r" ([+-]) ")
 """Between the terms of flint's text (a term's own sign is never spaced: ``-3*p``)."""
@@ -105,16 +116,30 @@ def _constant_first(f: Any, text: str) -> str:
     return f"{tail} - {head[1:]}"
 
 
-def _is_sum(f: Any) -> bool:
-    return len(f) > 1
+_FACTOR_TEXTS: dict[tuple[Any, ...], list[tuple[Any, str]]] = {}
+"""The texts of irreducible factors met (products along paths repeat the same few factors)."""
+
+
+def _factor_text(g: Any, names: Sequence[str]) -> str:
+    """``poly_text(g)``, remembered by value (the factor's context names are part of the key)."""
+    bucket = _FACTOR_TEXTS.setdefault((g.context().names(), len(g), g.total_degree()), [])
+    for h, text in bucket:
+        if h == g:
+            return text
+    if len(_FACTOR_TEXTS) > 20_000:
+        _FACTOR_TEXTS.clear()
+        bucket = _FACTOR_TEXTS.setdefault((g.context().names(), len(g), g.total_degree()), [])
+    text = poly_text(g, names)
+    bucket.append((g, text))
+    return text
 
 
 def _product(factors: list[tuple[Any, int]], names: Sequence[str]) -> str:
     """``f1**e1*f2...`` with multi-term factors in parentheses."""
     out = []
     for g, e in factors:
-        text = poly_text(g, names)
-        if _is_sum(g) or (e != 1 and ("*" in text or text.startswith("-"))):
+        text = _factor_text(g, names)
+        if len(g) > 1 or (e != 1 and ("*" in text or text.startswith("-"))):
             text = f"({text})"
         out.append(text if e == 1 else f"{text}**{e}")
     return "*".join(out)
@@ -139,12 +164,86 @@ def _factors(f: Any) -> tuple[int, list[tuple[Any, int]]]:
     return c, [factors[i] for i in order]
 
 
-def signature(f: Any) -> tuple[int, tuple[int, ...], int, int]:
+SMALL_TERMS = 16
+"""A polynomial of at most this many terms and total degree at most :data:`SMALL_DEGREE` is printed
+factored when that is shorter."""
+
+SMALL_DEGREE = 16
+"""See :data:`SMALL_TERMS`."""
+
+PRODUCT_TERMS = 1024
+"""A larger polynomial is factored only when it has at most this many terms and a parameter divides
+it (a denominator: at most this many terms), and is then printed factored whenever the factorisation
+is not trivial (its expanded text is not computed); any other is printed expanded, never factored.
+Products along paths (``-pK**50*pL**50*(pK - 1)**3*(...)**50``, an absorption probability of
+``brp64_2``: 7 KB expanded, 60 characters factored) factor in about a millisecond; a dense
+irreducible numerator of the same size costs 5-10 ms and gains nothing."""
+
+
+def _factored_text(f: Any, names: Sequence[str]) -> str | None:
+    """``f`` as ``c*g1**e1*g2...`` (``-`` leading a negative ``c``), or None when that is ``f``'s
+    expanded form again (a monomial, or a number times one sum: sympy distributes it too)."""
+    if len(f) == 1:
+        return None
+    c, fs = _factors(f)
+    if len(fs) == 1 and fs[0][1] == 1:
+        return None
+    sign, a = ("-" if c < 0 else ""), abs(c)
+    body = _product(fs, names)
+    return sign + (body if a == 1 else f"{a}*{body}")
+
+
+def polynomial_form(f: Any, names: Sequence[str], denominator: bool = False) -> tuple[str, bool]:
+    """The canonical text of a nonzero polynomial and whether it is a sum (needs parentheses before
+    ``/``): a small polynomial (:data:`SMALL_TERMS`) factored when that is shorter (the expanded on a
+    tie); a larger one factored when :data:`PRODUCT_TERMS` says so and the factorisation is not
+    trivial; any other expanded.
+
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("p", "q"), "degrevlex")
+    >>> p, q = ctx.gens()
+    >>> polynomial_form(p**2 + 2*p*q + q**2, ("p", "q")), polynomial_form(3 - p, ("p", "q"))
+    (('(p + q)**2', False), ('3 - p', True))
+    """
+    n = len(f)
+    if n == 1:
+        return poly_text(f, names), False
+    if n <= SMALL_TERMS and f.total_degree() <= SMALL_DEGREE:
+        expanded, factored = poly_text(f, names), _factored_text(f, names)
+        return (expanded, True) if factored is None or len(factored) >= len(expanded) else (factored, False)
+    if n <= PRODUCT_TERMS and (denominator or not f.term_content().is_constant()):
+        factored = _factored_text(f, names)
+        if factored is not None:
+            return factored, False
+    return poly_text(f, names), True
+
+
+_ATOM = re.compile(r"[0-9]+|[A-Za-z_][A-Za-z0-9_]*(?:\*\*[0-9]+)?|\([^()]*\)(?:\*\*[0-9]+)?")
+"""A denominator's text that needs no parentheses after ``/``: a number, a power of one parameter,
+or a power of one parenthesised sum."""
+
+
+def _over(top: str, top_sum: bool, bottom: str) -> str:
+    """``top/bottom`` with the parentheses sympy's syntax needs: ``(N)/D``, ``N/(D)``."""
+    if top_sum:
+        top = f"({top})"
+    return f"{top}/{bottom}" if _ATOM.fullmatch(bottom) else f"{top}/({bottom})"
+
+
+def signature(f: Any) -> tuple[Any, ...]:
     """A cheap key of a polynomial's value (a few flint calls, no text): equal polynomials have
     equal signatures; polynomials of one signature are told apart with ``==``."""
     if f.is_zero():
-        return 0, (), 0, 0
-    return len(f), tuple(f.degrees()), int(f.leading_coefficient()), int(f.coefficient(len(f) - 1))
+        return (0,)
+    return len(f), f.leading_coefficient(), f.coefficient(len(f) - 1)
+
+
+Pieces = tuple[str, bool, str]
+"""A rational function's text in pieces: the numerator's text, whether it is a sum, the denominator's
+text (``""`` over 1)."""
+
+
+Entry = tuple[Any, Any, str, "Pieces | None"]
+"""A remembered value: its numerator and denominator, its text, the pieces of the text."""
 
 
 class TextCache:
@@ -152,99 +251,122 @@ class TextCache:
 
     Outputs repeat values (a class's ``ρ`` on every state, a basis column's entries) as the same
     objects and as equal objects, and a few denominators on thousands of entries: an entry is looked
-    up by identity, then by value (:func:`_signature`, then ``==``), and a denominator's
-    factorisation is computed once per distinct denominator.  Held objects keep their ids valid.
+    up by identity, then by value (the sizes and degrees, then ``==``), and a denominator's text is
+    computed once per distinct denominator.  Held objects keep their ids valid.
     """
 
     LIMIT = 200_000
 
     def __init__(self) -> None:
-        self._by_id: dict[int, tuple[Any, Any, str]] = {}
-        self._by_value: dict[tuple[Any, ...], list[tuple[Any, Any, str]]] = {}
-        self._den_factors: dict[tuple[Any, ...], list[tuple[Any, tuple[int, list[tuple[Any, int]]]]]] = {}
+        self._by_id: dict[int, tuple[Any, Any, Entry]] = {}  # id(num) -> (that num, its den, the entry)
+        self._by_value: dict[tuple[Any, ...], list[Entry]] = {}
+        self._dens: dict[tuple[Any, ...], list[tuple[Any, str]]] = {}
+        self._latex: dict[int, str] = {}  # by the id of an entry (held in _by_value, cleared with it)
 
-    def text(self, num: Any, den: Any, names: Sequence[str]) -> str:
-        """:func:`rational_text` of ``num / den``, remembered."""
+    def _entry(self, num: Any, den: Any, names: Sequence[str]) -> Entry:
         hit = self._by_id.get(id(num))
-        if hit is not None and hit[0] is num and hit[1] is den:
-            return hit[2]
-        value_key = (*signature(num), *signature(den))
-        bucket = self._by_value.setdefault(value_key, [])
-        for n, d, text in bucket:
-            if n == num and d == den:
+        if hit is not None and hit[0] is num and (hit[1] is den or hit[1] == den):  # one numerator object over
+            return hit[2]  # equal denominators held by distinct objects (a constant 1 made for every entry)
+        bucket = self._by_value.setdefault((len(num), num.total_degree(), len(den), den.total_degree()), [])
+        for entry in bucket:
+            if entry[0] == num and entry[1] == den:
                 break
         else:
-            text = rational_text(num, den, names, self)
-            bucket.append((num, den, text))
+            pieces = _pieces(num, den, names, self)
+            entry = (num, den, _joined(num, den, pieces), pieces)
+            bucket.append(entry)
         if len(self._by_id) > self.LIMIT:
             self._by_id.clear()
             self._by_value.clear()
-        self._by_id[id(num)] = (num, den, text)
+            self._latex.clear()
+        self._by_id[id(num)] = (num, den, entry)  # this num held: its id stays valid
+        return entry
+
+    def text(self, num: Any, den: Any, names: Sequence[str]) -> str:
+        """:func:`rational_text` of ``num / den``, remembered."""
+        return self._entry(num, den, names)[2]
+
+    def latex(self, num: Any, den: Any, names: Sequence[str]) -> str:
+        """:func:`rational_latex` of ``num / den``, from the remembered pieces of its text."""
+        entry = self._entry(num, den, names)
+        out = self._latex.get(id(entry))
+        if out is None:
+            out = self._latex[id(entry)] = _latex(entry[0], entry[1], entry[3])
+        return out
+
+    def denominator(self, den: Any, names: Sequence[str]) -> str:
+        """The canonical text of a non-constant denominator, once per distinct polynomial (they are few)."""
+        bucket = self._dens.setdefault(signature(den), [])
+        for g, text in bucket:
+            if g == den:
+                return text
+        text = polynomial_form(den, names, True)[0]
+        bucket.append((den, text))
         return text
 
-    def factors(self, f: Any) -> tuple[int, list[tuple[Any, int]]]:
-        """``_factors(f)``, once per distinct polynomial (for denominators: few, repeated)."""
-        bucket = self._den_factors.setdefault(signature(f), [])
-        for g, out in bucket:
-            if g == f:
-                return out
-        out = _factors(f)
-        bucket.append((f, out))
-        return out
+
+def _pieces(num: Any, den: Any, names: Sequence[str], cache: TextCache | None) -> Pieces | None:
+    """The pieces of ``num / den``'s text; None for a constant (printed as ``fmpq`` prints it)."""
+    if num.is_zero() or (num.is_constant() and den.is_constant()):
+        return None
+    top, top_sum = polynomial_form(num, names)
+    if den.is_one():
+        return top, top_sum, ""
+    if den.is_constant():
+        return top, top_sum, str(int(den.leading_coefficient()))
+    return top, top_sum, (cache.denominator(den, names) if cache is not None else polynomial_form(den, names, True)[0])
+
+
+def _joined(num: Any, den: Any, pieces: Pieces | None) -> str:
+    if pieces is None:
+        return "0" if num.is_zero() else str(flint.fmpq(int(num.leading_coefficient()), int(den.leading_coefficient())))
+    top, top_sum, bottom = pieces
+    return top if not bottom else _over(top, top_sum, bottom)
 
 
 def rational_text(num: Any, den: Any, names: Sequence[str], cache: TextCache | None = None) -> str:
-    """``num / den`` (cancelled, ``den`` with a positive leading coefficient): expanded or factored, the shorter."""
-    if num.is_zero():
-        return "0"
-    if den.is_constant():
-        expanded = poly_text(num, names, int(den.leading_coefficient()))
-    else:
-        n_text, d_text = poly_text(num, names), poly_text(den, names)
-        expanded = f"{_paren(n_text, _is_sum(num))}/{_paren(d_text, _is_sum(den) or _has_product(den))}"
-    factored = _factored(num, den, names, cache)
-    return factored if factored is not None and len(factored) < len(expanded) else expanded
+    """The canonical text of ``num / den`` (cancelled, ``den`` with a positive leading coefficient):
+    the numerator with integer coefficients over the denominator, ``(N)/D``, each as
+    :func:`polynomial_form` prints it (``1 - 2*q/3`` is ``(3 - 2*q)/3``: no ``/c`` on every term).
+
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("p", "q"), "degrevlex")
+    >>> p, q = ctx.gens()
+    >>> rational_text(2*p*q - 1, 3*p + 3*q, ("p", "q")), rational_text(-2*p, ctx.constant(3), ("p", "q"))
+    ('(2*p*q - 1)/(3*p + 3*q)', '-2*p/3')
+    """
+    return _joined(num, den, _pieces(num, den, names, cache))
 
 
-def _paren(text: str, needed: bool) -> str:
-    return f"({text})" if needed else text
+_POWER = re.compile(r"\*\*([0-9]+)")
 
 
-def _has_product(f: Any) -> bool:
-    (exps,), (c,) = f.monoms(), f.coeffs()
-    return abs(int(c)) != 1 or sum(1 for e in exps if e) > 1 or any(e > 1 for e in exps)
+def latex_of_text(text: str) -> str:
+    """A polynomial's text in :func:`polynomial_form`'s syntax as LaTeX (``2*(p - 1)**2`` as
+    ``2 (p - 1)^{2}``)."""
+    return _POWER.sub(r"^{\1}", text).replace("*", " ")
 
 
-def _factored(num: Any, den: Any, names: Sequence[str], cache: TextCache | None = None) -> str | None:
-    if num.is_constant() and den.is_constant():
-        return None
-    fn: list[tuple[Any, int]] = []
-    fd: list[tuple[Any, int]] = []
-    if num.is_constant():
-        cn = int(num.leading_coefficient())
-    else:
-        cn, fn = _factors(num)
-    if den.is_constant():
-        cd = int(den.leading_coefficient())
-    else:
-        cd, fd = cache.factors(den) if cache is not None else _factors(den)
-    if cd < 0:
-        cn, cd = -cn, -cd
-    g = gcd(cn, cd)
-    cn, cd = cn // g, cd // g
-    if fd == [] and len(fn) == 1 and fn[0][1] == 1 and _is_sum(fn[0][0]):
-        return None  # a number times one sum is the expanded form (sympy distributes it too)
-    sign = "-" if cn < 0 else ""
-    a = abs(cn)
-    top = _product(fn, names)
-    if not top:
-        top = str(a)
-    elif a != 1:
-        top = f"{a}*{top}"
-    bottom = _product(fd, names)
+def _latex(num: Any, den: Any, pieces: Pieces | None) -> str:
+    if pieces is None:
+        if num.is_zero():
+            return "0"
+        a, b = int(num.leading_coefficient()), int(den.leading_coefficient())
+        return str(a) if b == 1 else ("- " if a < 0 else "") + rf"\frac{{{abs(a)}}}{{{b}}}"
+    top, top_sum, bottom = pieces
     if not bottom:
-        return f"{sign}{top}" + (f"/{cd}" if cd != 1 else "")
-    multi = cd != 1 or len(fd) > 1  # a product below the bar needs parentheses; one power does not
-    if cd != 1:
-        bottom = f"{cd}*{bottom}"
-    return f"{sign}{top}/" + (f"({bottom})" if multi else bottom)
+        return latex_of_text(top)
+    sign = ""
+    if top.startswith("-") and not top_sum:  # -2*p/3: the sign before the fraction
+        sign, top = "- ", top[1:]
+    return sign + rf"\frac{{{latex_of_text(top)}}}{{{latex_of_text(bottom)}}}"
+
+
+def rational_latex(num: Any, den: Any, names: Sequence[str], cache: TextCache | None = None) -> str:
+    r"""``num / den`` in LaTeX from the same pieces as :func:`rational_text`: ``\frac{N}{D}``.
+
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("p", "q"), "degrevlex")
+    >>> p, q = ctx.gens()
+    >>> rational_latex(q, (p + q)**2, ("p", "q")), rational_latex(-p**2, ctx.constant(3), ("p", "q"))
+    ('\\frac{q}{(p + q)^{2}}', '- \\frac{p^{2}}{3}')
+    """
+    return _latex(num, den, _pieces(num, den, names, cache))

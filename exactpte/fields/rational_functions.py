@@ -336,14 +336,13 @@ class RationalFunctionField:
         return sympy_bridge.display(x.num, x.den, self.symbols)
 
     def to_text(self, x: RationalFunction) -> str:
-        """A sympy-parsable string: cancelled, factored when that is shorter
-        (:func:`exactpte.fields.printing.rational_text`, printed from the polynomials directly).
+        """A sympy-parsable string, canonical and cheap: the numerator over the denominator, ``(N)/D``
+        (:func:`exactpte.fields.printing.rational_text`, printed from the polynomials directly;
+        only small polynomials are factored).
 
         Constants print as ``fmpq`` does; values are remembered per field, since outputs repeat
         them (``P∞`` rows of one class, ``ρ`` on a class).
         """
-        if x.is_constant():
-            return str(x.constant_value())
         return self._texts.text(x.num, x.den, self.params)
 
     def denominator_factors(self, x: RationalFunction) -> list[str]:
@@ -353,10 +352,8 @@ class RationalFunctionField:
         return [self.poly_text(g) for g in self.irreducible_factors(x.den)]
 
     def to_latex(self, x: RationalFunction) -> str:
-        """LaTeX of the factored-if-shorter form (printed by sympy from the polynomials, never parsed)."""
-        import sympy
-
-        return str(sympy.latex(self._display(x)))
+        """LaTeX of :meth:`to_text`'s form, ``\\frac{N}{D}`` (from the same remembered pieces, never through sympy)."""
+        return self._texts.latex(x.num, x.den, self.params)
 
     # matrices ------------------------------------------------------------------------------
     def matrix(self, rows: Sequence[Sequence[Any]], ncols: int | None = None) -> PolyMatrix[RationalFunction]:

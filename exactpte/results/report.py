@@ -26,7 +26,7 @@ Decomposed = ExactResult[Any]
 """What the printers read of a decomposition (:class:`~exactpte.model.interface.ExactResult`)."""
 
 __all__ = ["FORMAT", "QUANTITY_KEYS", "check_only", "structure_dict", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
-           "to_html", "latex_array", "to_dataframe", "COLUMNS"]
+           "to_html", "latex_array", "to_dataframe", "COLUMNS", "dumps"]
 
 COLUMNS: tuple[str, ...] = ("state", "label", "where", "r", *PER_STATE)
 """The per-state columns of :func:`to_csv`, :func:`to_html` and :func:`to_dataframe`."""
@@ -83,12 +83,17 @@ def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None, parts: 
             values += [_Over(den) for row in rows for entry in row for _num, den in entry]
             if len(given) == dec.n:
                 continue
-        if key in NESTED:
+        if key == "basis":  # the nonzero entries, in the dense order (a zero has no denominator to name)
+            values += [row[c] for row in dec.basis_sparse for c in sorted(row)]
+        elif key in NESTED:
             values += [x for row in getattr(dec, key) for x in row]
         else:
             values += list(getattr(dec, key))
     if isinstance(dec.chain, ParametricChain):  # factors with no root in the valid region left out
-        return dec.chain.conditions(values)
+        firsts: dict[int, Any] = {}  # one value per denominator object, in order of first appearance (same conditions)
+        for x in values:
+            firsts.setdefault(id(x.den), x)
+        return dec.chain.conditions(list(firsts.values()))
     for x in values:
         for factor in dec.field.denominator_factors(x):
             seen.setdefault(f"{factor} != 0", None)
@@ -193,9 +198,48 @@ def to_json(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
             indent: int | None = None, only: Only = None, factored: bool = False,
             progress: KeyProgress | None = None) -> str:
     """JSON text of :func:`to_dict`; canonical, so two runs compare with ``==`` (``progress(done, total)`` is
-    called as each key is written)."""
-    return json.dumps(to_dict(dec, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only,
-                              factored=factored, progress=progress), indent=indent)
+    called as each key is written).  Without ``indent`` the text is ``json.dumps``'s, byte for byte,
+    written by :func:`dumps` (each distinct string checked once, lists joined: the answers repeat
+    long texts thousands of times)."""
+    data = to_dict(dec, include_P_inf=include_P_inf, include_hitting_times=include_hitting_times, only=only,
+                   factored=factored, progress=progress)
+    return json.dumps(data, indent=indent) if indent is not None else dumps(data)
+
+
+def _plain(s: str) -> bool:
+    """Whether ``json.dumps`` writes ``s`` as it is between quotes: printable ASCII without ``"`` or ``\\``."""
+    return s.isascii() and s.isprintable() and '"' not in s and "\\" not in s
+
+
+def dumps(data: Any) -> str:
+    """``json.dumps(data)`` (default separators, ASCII), faster on the answers' shape: a list of strings
+    is joined in one call, after each of its distinct strings is checked once for characters to
+    escape (the answers repeat long texts thousands of times).
+
+    >>> data = {"a": ["1/2", "p**2 - q", 'say "hi"', "é", "\x7f"], "b": [[1, None, True], []], "c": 2.5, "d": ["x", 1]}
+    >>> dumps(data) == json.dumps(data)
+    True
+    """
+    checked: set[str] = set()
+
+    def value(x: Any) -> str:
+        if type(x) is list:
+            if x and type(x[0]) is str:
+                try:
+                    joined = '", "'.join(x)
+                except TypeError:  # not all strings
+                    joined = None
+                if joined is not None:
+                    fresh = set(x) - checked
+                    if all(_plain(s) for s in fresh):
+                        checked.update(fresh)
+                        return f'["{joined}"]'
+            return "[" + ", ".join([value(y) for y in x]) + "]"
+        if type(x) is dict:
+            return "{" + ", ".join([f"{json.dumps(k)}: {value(v)}" for k, v in x.items()]) + "}"
+        return json.dumps(x)
+
+    return value(data)
 
 
 def table(dec: Decomposed) -> str:

@@ -1,5 +1,5 @@
 """Closed forms print from the polynomials: the text parses back to the same rational function,
-is canonical, and takes the shorter of the expanded and factored forms."""
+is canonical: the numerator over the denominator, small polynomials factored when shorter."""
 
 import random
 
@@ -47,12 +47,13 @@ def test_printing_is_canonical(fraction):
 
 
 @pytest.mark.parametrize("text, printed", [
-    ("1-p", "1 - p"), ("p-1", "p - 1"), ("(3-2*q)/3", "1 - 2*q/3"), ("p^2*q-2*p+1", "p**2*q - 2*p + 1"),
+    ("1-p", "1 - p"), ("p-1", "p - 1"), ("(3-2*q)/3", "(3 - 2*q)/3"), ("2*p/3", "2*p/3"), ("(p^2+1)/6", "(p**2 + 1)/6"), ("p^2*q-2*p+1", "p**2*q - 2*p + 1"),
     ("q/(p+q)", "q/(p + q)"), ("p/(p+q)^2", "p/(p + q)**2"), ("-1/(p-2)", "-1/(p - 2)"),
     ("-(p-1)*(q+2)^2", "-(p - 1)*(q + 2)**2"), ("2*(1-p)^2/(3*(p+q)^2)", "2*(p - 1)**2/(3*(p + q)**2)"),
 ])
 def test_known_forms(text, printed):
-    """Known inputs print in the expected form: the shorter of expanded and factored, signs normalised."""
+    """Known inputs print in the expected form: the numerator with integer coefficients over the denominator,
+    small polynomials factored when that is shorter, signs normalised."""
     assert F.to_text(F.convert(text)) == printed
 
 

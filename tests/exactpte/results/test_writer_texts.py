@@ -1,9 +1,12 @@
 """The parametric writers print straight from flint (one ``str`` per polynomial, texts remembered per
-field) and must print, character for character, what the per-term printer they replace printed.
+field) and must print, character for character, the canonical text as specified here by an
+independent per-term printer.
 
-The reference below is that printer (exactpte.fields.printing before the flint route), kept here as
-the specification of the canonical text: sympy's term order, ``1 - p`` first, coefficients of a
-constant denominator reduced term by term, the factored form when it is strictly shorter.
+The reference below is the specification of the canonical text (issue 35's convention): sympy's
+term order, ``1 - p`` first, the numerator with integer coefficients over the denominator
+(``(3 - 2*q)/3``), a polynomial of at most 16 terms and degree 16 factored when strictly shorter, one
+of at most 1,024 terms factored when a parameter divides it (or it is a denominator) and its
+factorisation is not trivial, any other expanded.
 """
 
 from __future__ import annotations
@@ -81,46 +84,53 @@ def _ref_product(factors: list[tuple[Any, int]], names: Sequence[str]) -> str:
     return "*".join(out)
 
 
-def _ref_factored(num: Any, den: Any, names: Sequence[str]) -> str | None:
-    if num.is_constant() and den.is_constant():
+def _ref_factored_poly(f: Any, names: Sequence[str]) -> str | None:
+    """The factored text of one polynomial, None when it is the expanded one again."""
+    if len(f) == 1:
         return None
-    cn, fn = _ref_factors(num) if not num.is_constant() else (int(num.leading_coefficient()), [])
-    cd, fd = _ref_factors(den) if not den.is_constant() else (int(den.leading_coefficient()), [])
-    if cd < 0:
-        cn, cd = -cn, -cd
-    g = gcd(cn, cd)
-    cn, cd = cn // g, cd // g
-    if fd == [] and len(fn) == 1 and fn[0][1] == 1 and len(fn[0][0]) > 1:
+    c, fs = _ref_factors(f)
+    if len(fs) == 1 and fs[0][1] == 1:
         return None
-    sign, a = ("-" if cn < 0 else ""), abs(cn)
-    top = _ref_product(fn, names) or str(a)
-    if fn and a != 1:
-        top = f"{a}*{top}"
-    bottom = _ref_product(fd, names)
-    if not bottom:
-        return f"{sign}{top}" + (f"/{cd}" if cd != 1 else "")
-    multi = cd != 1 or len(fd) > 1
-    if cd != 1:
-        bottom = f"{cd}*{bottom}"
-    return f"{sign}{top}/" + (f"({bottom})" if multi else bottom)
+    sign, a = ("-" if c < 0 else ""), abs(c)
+    body = _ref_product(fs, names)
+    return sign + (body if a == 1 else f"{a}*{body}")
 
 
-def _ref_has_product(f: Any) -> bool:
-    ((exps, c),) = f.to_dict().items()
-    return abs(int(c)) != 1 or sum(1 for e in exps if e) > 1 or any(e > 1 for e in exps)
+def _ref_form(f: Any, names: Sequence[str], denominator: bool = False) -> tuple[str, bool, bool]:
+    """(text, is a sum, is one factor needing no parentheses after ``/``), by the rule of the convention."""
+    n = len(f)
+    expanded = ref_poly_text(f, names)
+    if n == 1:
+        ((exps, c),) = f.to_dict().items()
+        return expanded, False, int(c) == 1 and sum(1 for e in exps if e) <= 1
+    if n <= 16 and f.total_degree() <= 16:
+        factored = _ref_factored_poly(f, names)
+        if factored is None or len(factored) >= len(expanded):
+            return expanded, True, False
+    elif n <= 1024 and (denominator or any(all(int(e[i]) > 0 for e in f.to_dict()) for i in range(len(names)))):
+        factored = _ref_factored_poly(f, names)
+        if factored is None:
+            return expanded, True, False
+    else:
+        return expanded, True, False
+    c, fs = _ref_factors(f)
+    return factored, False, c == 1 and len(fs) == 1 and len(fs[0][0]) > 1
 
 
 def ref_rational_text(num: Any, den: Any, names: Sequence[str]) -> str:
     if num.is_zero():
         return "0"
+    if num.is_constant() and den.is_constant():
+        return str(Fraction(int(num.leading_coefficient()), int(den.leading_coefficient())))
+    top, top_sum, _ = _ref_form(num, names)
+    if top_sum:
+        top = f"({top})"
+    if den.is_one():
+        return top[1:-1] if top_sum else top
     if den.is_constant():
-        expanded = ref_poly_text(num, names, int(den.leading_coefficient()))
-    else:
-        product = len(den) == 1 and _ref_has_product(den)
-        n_text, d_text = ref_poly_text(num, names), ref_poly_text(den, names)
-        expanded = (f"({n_text})" if len(num) > 1 else n_text) + "/" + (f"({d_text})" if len(den) > 1 or product else d_text)
-    factored = _ref_factored(num, den, names)
-    return factored if factored is not None and len(factored) < len(expanded) else expanded
+        return f"{top}/{int(den.leading_coefficient())}"
+    bottom, _, atom = _ref_form(den, names, True)
+    return f"{top}/{bottom}" if atom else f"{top}/({bottom})"
 
 
 # -- drawn polynomials -----------------------------------------------------------------------------------
@@ -159,7 +169,7 @@ def fractions(draw: st.DrawFn) -> tuple[Any, Any, tuple[str, ...]]:
 
 @settings(scaled(10), deadline=None)
 @given(fractions())
-def test_flint_printer_prints_what_the_per_term_printer_printed(fraction: tuple[Any, Any, tuple[str, ...]]) -> None:
+def test_flint_printer_prints_the_reference_text(fraction: tuple[Any, Any, tuple[str, ...]]) -> None:
     """rational_text, poly_text (with and without a scale) and the cached text equal the reference, character for character."""
     num, den, names = fraction
     expected = ref_rational_text(num, den, names)
@@ -174,8 +184,10 @@ def test_known_canonical_forms() -> None:
     ctx = flint.fmpz_mpoly_ctx.get(("q", "p"), "degrevlex")
     q, p = ctx.gens()
     one = ctx.constant(1)
-    cases = [((1 - p**2, one), "1 - p**2"), ((-p * q + 1, one), "-p*q + 1"), ((4 * p * q - 2, ctx.constant(6)), "2*p*q/3 - 1/3"),
-             ((p, (p + q)**2), "p/(p + q)**2"), ((3 - 2 * q, ctx.constant(3)), "1 - 2*q/3"), ((q, 2 * p), "q/(2*p)")]
+    cases = [((1 - p**2, one), "1 - p**2"), ((-p * q + 1, one), "-p*q + 1"), ((2 * p * q - 1, ctx.constant(3)), "(2*p*q - 1)/3"),
+             ((p, (p + q)**2), "p/(p + q)**2"), ((3 - 2 * q, ctx.constant(3)), "(3 - 2*q)/3"), ((q, 2 * p), "q/(2*p)"),
+             ((-2 * p, ctx.constant(3)), "-2*p/3"), ((2 * (p - 1)**2, 3 * (p + q)**2), "2*(p - 1)**2/(3*(p + q)**2)"),
+             ((-(p**3) * (q - 1)**20 * (p * q - 3)**3, one), "-p**3*(q - 1)**20*(p*q - 3)**3")]
     for (num, den), text in cases:
         assert rational_text(num, den, ("q", "p")) == text == ref_rational_text(num, den, ("q", "p"))
 
@@ -209,3 +221,50 @@ def test_json_of_random_parametric_results_is_the_reference_text(seed: int) -> N
         assert data[key] == [text(x) for x in getattr(dec, key)], key
     assert data["basis"] == [[text(x) for x in row] for row in dec.basis]
     assert data["P_inf"] == [[text(x) for x in row] for row in dec.P_inf]
+
+
+# -- the writers' bytes and the readers ---------------------------------------------------------------
+@pytest.mark.parametrize("name", ["two-state-pq", "branching-b", "cycle-ac", "branching", "periodic"])
+def test_the_fast_json_text_is_json_dumps_byte_for_byte(name: str) -> None:
+    """report.dumps (lists of strings joined) writes exactly json.dumps's text, labels with quotes,
+    backslashes, control and non-ASCII characters included."""
+    import exactpte
+    from exactpte.results.report import dumps
+
+    dec = exactpte.decompose(exactpte.example(name))
+    data = dec.to_dict(include_hitting_times=True)
+    assert dec.to_json(include_hitting_times=True) == json.dumps(data)
+    data["labels"] = ['a"b', "c\\d", "tab\there", "é", "\x7f", "plain"][: dec.n] + ["x"] * max(0, dec.n - 6)
+    data["extra"] = [["1/2", 3, None, True, 2.5], [], ["x", 1]]
+    assert dumps(data) == json.dumps(data)
+
+
+OLD_AND_NEW = [  # texts of the earlier convention (the shorter of expanded and factored) and of this one
+    ("1 - 2*q/3", "(3 - 2*q)/3"), ("p/2 + 1/2", "(p + 1)/2"), ("2*p*q/3 - 1/3", "(2*p*q - 1)/3"),
+    ("-(p - 1)*(q + 2)**2", "-(p - 1)*(q + 2)**2"), ("2*(p - 1)**2/(3*(p + q)**2)", "2*(p - 1)**2/(3*(p + q)**2)"),
+    ("q/(p + q)", "q/(p + q)"), ("(p**2 - 1)/(p*q)", "(p**2 - 1)/(p*q)"),
+]
+
+
+@pytest.mark.parametrize("old, new", OLD_AND_NEW)
+def test_the_readers_take_the_old_and_the_new_texts_as_one_value(old: str, new: str, tmp_path: Any) -> None:
+    """A value written in the earlier convention and in this one reads back as the same rational
+    function, through the field and through a chain file (exactpte.load); the writer prints the new text."""
+    import exactpte
+
+    F = RationalFunctionField(["p", "q"])
+    assert F.convert(old) == F.convert(new) and F.to_text(F.convert(old)) == new
+    path = tmp_path / "chain.json"
+    for text in (old, new):
+        path.write_text(json.dumps({"params": ["p", "q"], "P": [["1", "0"], ["0", "1"]], "r": [text, "0"]}))
+        chain = exactpte.load(str(path))
+        assert chain.r[0] == chain.field.convert(new)
+
+
+def test_latex_is_written_from_the_same_pieces() -> None:
+    """Parametric LaTeX (per-state table, notebook array) is built from the canonical text's pieces, without sympy."""
+    F = RationalFunctionField(["p", "q"])
+    cases = {"q/(p+q)": r"\frac{q}{p + q}", "p/(p+q)^2": r"\frac{p}{(p + q)^{2}}", "(3-2*q)/3": r"\frac{3 - 2 q}{3}",
+             "-2*p/3": r"- \frac{2 p}{3}", "1-p": "1 - p", "-(p-1)*(q+2)^2": r"-(p - 1) (q + 2)^{2}", "5/7": r"\frac{5}{7}"}
+    for text, latex in cases.items():
+        assert F.to_latex(F.convert(text)) == latex, text
