@@ -244,11 +244,18 @@ def _P_inf(ctx: Context) -> Outcome:
 def _claimed_in_K(ctx: Context) -> str | None:
     """Each claimed basis column lies in ``K(P)`` (``P^D b = b``) and ``b(a) = δ`` for the claimed anchors:
     then the ``N = Σ d_i = dim K`` columns are independent and span ``K``."""
+    return ctx.shared("blocks:claimed_in_K", lambda: _claimed_in_K_problem(ctx))
+
+
+def _claimed_in_K_problem(ctx: Context) -> str | None:
+    """:func:`_claimed_in_K`, decided once per chain (three checks ask it): each column's ``P^D b`` through the
+    nonzeros of ``b`` only (:meth:`~proofs_check.blocks.BlockRoutes.in_K_sparse`), so the ``N`` columns together
+    cost about one pass of ``P`` over the basis' nonzeros, not ``N`` passes over the whole chain."""
     c, B = ctx.claimed, ctx.blocks
     if c.N != B.N:
         return f"{c.N} basis columns, but dim K(P) = sum of the periods = {B.N}"
-    for j in range(c.N):
-        if not B.in_K(c.b(j)):
+    for j, col in enumerate(c.sparse_columns):
+        if not B.in_K_sparse(col):
             return f"basis column {j} {c.anchors[j][:2]} is not in K(P) (P^D b != b)"
     for j, a in enumerate(c.anchor_states):
         row = c.basis[a]
@@ -294,7 +301,7 @@ def _Pi_kernel(ctx: Context) -> Outcome:
 
 @block_route("lem:Pi_identity")
 def _Pi_identity(ctx: Context) -> Outcome:
-    return projection_problem(ctx) or quotient_class_problem(ctx, ctx.blocks.in_K)
+    return projection_problem(ctx) or quotient_class_problem(ctx, ctx.blocks.in_K_sparse)
 
 
 @block_route("lem:recurrent_decomp")
