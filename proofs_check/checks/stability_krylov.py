@@ -67,15 +67,12 @@ class StructuredNorm:
                 out[i] = y[k, 0]
         return out
 
-    def C2_and_lam(self) -> tuple[flint.fmpq, flint.fmpq]:
-        """``(Σ |H_ij|, max_i Σ_j |H_ij|)``."""
+    def C2(self) -> flint.fmpq:
+        """``Σ |H_ij| ≥ max_{‖x‖∞≤1} xᵀHx``."""
         C2 = sum(self.weights.values(), flint.fmpq(0))
-        lam = max(self.weights.values(), default=flint.fmpq(0))
         for _, Hi in self.blocks:
-            rows = [sum((abs(x) for x in row), flint.fmpq(0)) for row in Hi.tolist()]
-            C2 += sum(rows, flint.fmpq(0))
-            lam = max([lam, *rows])
-        return C2, lam
+            C2 += sum((abs(x) for x in Hi.entries()), flint.fmpq(0))
+        return C2
 
 
 @dataclass(frozen=True)
@@ -83,11 +80,13 @@ class KrylovSetup:
     """What the structured route computes once per chain and shares with the three lemmas: the norm's constants
     and the Gram matrices of the Krylov vectors (``[M^m e_0] + [M^m d]`` for the mean, ``[M^m g]`` per noise law)."""
 
+    M: list[PiRow]  # (Pi P)|_W as sparse rows over local indices of W
+    H: StructuredNorm
     C2: flint.fmpq
-    lam: flint.fmpq
     mean_gram: flint.fmpq_mat  # (2 (h + 1))-square: e_0's Krylov vectors, then d's
     noise_grams: tuple[flint.fmpq_mat, ...]  # (h + 1)-square per law (LAWS_BY_STRUCTURE order)
     horizon: int
+    vectors: tuple[list[flint.fmpq], ...]  # e_0 (start v_0 = 0), d, then the noise direction per law
 
 
 def build(ctx: Context, sigma: flint.fmpq, horizon: int) -> KrylovSetup | str | NotChecked:
@@ -102,25 +101,25 @@ def build(ctx: Context, sigma: flint.fmpq, horizon: int) -> KrylovSetup | str | 
     H = _structured_norm(ctx, W, M)
     if not isinstance(H, StructuredNorm):
         return H
-    C2, lam = H.C2_and_lam()
     v = list(c.v_star)
     fixed = _project(ctx, [r + p for r, p in zip(ctx.chain.r, B.matvec(v))])
     d = [fixed[s] - v[s] for s in W]
     rng = ctx.rng("stability:pattern")
     patterns = ([flint.fmpq((-1) ** s) for s in range(ctx.chain.n)],
                 [flint.fmpq(rng.choice((-1, 1))) for _ in range(ctx.chain.n)])
-    mean_vectors = krylov(M, [-v[s] for s in W], horizon) + krylov(M, d, horizon)
-    grams = []
+    e0 = [-v[s] for s in W]
+    mean_vectors = krylov(M, e0, horizon) + krylov(M, d, horizon)
+    grams, directions = [], []
     for z in patterns:
         proj = _project(ctx, z)
-        K = krylov(M, [sigma * proj[s] for s in W], horizon)
+        directions.append([sigma * proj[s] for s in W])
+        K = krylov(M, directions[-1], horizon)
         grams.append(gram(H, K, K))
-    return KrylovSetup(C2, lam, gram(H, mean_vectors, mean_vectors), tuple(grams), horizon)
+    return KrylovSetup(M, H, H.C2(), gram(H, mean_vectors, mean_vectors), tuple(grams), horizon, (e0, d, *directions))
 
 
-def run(setup: KrylovSetup, alpha: int, t0: int, sigma: flint.fmpq, tails: Sequence[flint.fmpq],
-        starts: Sequence[str]) -> str | None:
-    """Each (start, law) pair against the lemma's bound at every ``t < horizon`` (start, law, ``t`` order).
+def expectations(setup: KrylovSetup, alpha: int, t0: int) -> tuple[list[list[flint.fmpq]], list[list[flint.fmpq]]]:
+    """``(‖μ_t‖_H² per start, trace(HΣ_t) per law)`` for ``t = 1..horizon``, exactly.
 
     ``A_t = f_t(M)`` with ``f_t(x) = (1 - a_t) + a_t x``: ``μ_{t+1} = p_{t+1}(M) e_0 + q_{t+1}(M) d`` with
     ``p_{t+1} = f_t p_t`` (``p_0 = 1``) and ``q_{t+1} = f_t q_t + a_t`` (``q_0 = 0``), and
@@ -129,22 +128,30 @@ def run(setup: KrylovSetup, alpha: int, t0: int, sigma: flint.fmpq, tails: Seque
     h = setup.horizon
     a = [flint.fmpq(alpha, t + t0) for t in range(h)]
     p, q, rs = flint.fmpq_poly([1]), flint.fmpq_poly([]), []
-    means: list[list[flint.fmpq]] = []  # per t, per start
+    means: list[list[flint.fmpq]] = []  # per t, per start (v_0 = v*: e_0 = 0; v_0 = 0)
     noise: list[list[flint.fmpq]] = []  # per t, per law
+    zero = [flint.fmpq(0)] * (h + 1)
     for t in range(h):
         f = flint.fmpq_poly([1 - a[t], a[t]])
         p, q = p * f, q * f + a[t]
         rs = [r * f for r in rs] + [flint.fmpq_poly([a[t]])]
         cp, cq = _coeffs(p, h + 1), _coeffs(q, h + 1)
-        zero = [flint.fmpq(0)] * (h + 1)
         means.append([_form(setup.mean_gram, zero + cq), _form(setup.mean_gram, cp + cq)])
         C = flint.fmpq_mat(h + 1, len(rs), [x for row in zip(*(_coeffs(r, h + 1) for r in rs)) for x in row])
         noise.append([_trace(C.transpose() * G * C) for G in setup.noise_grams])
+    return means, noise
+
+
+def run(setup: KrylovSetup, alpha: int, t0: int, sigma: flint.fmpq, tails: Sequence[flint.fmpq],
+        starts: Sequence[str]) -> str | None:
+    """Each (start, law) pair against the lemma's bound at every ``t < horizon`` (start, law, ``t`` order), with the
+    values of :func:`expectations`."""
+    means, noise = expectations(setup, alpha, t0)
     X0 = (flint.fmpq(0), setup.mean_gram[0, 0])  # ||e_0||_H^2 for v_0 = v* and v_0 = 0
     scale = 4 * alpha**2 * setup.C2 * sigma**2
     for i, start in enumerate(starts):
         for j, law in enumerate(LAWS_BY_STRUCTURE):
-            for t in range(h):
+            for t in range(setup.horizon):
                 got, bound = means[t][i] + noise[t][j], X0[i] + scale * tails[t]
                 if got > bound:
                     return (f"{start}, {law}, alpha_t = {alpha}/(t + {t0}): E||v_{t + 1} - v*||_q^2 = {shown(got)} exceeds "
