@@ -151,7 +151,7 @@ def _W_cap_K(ctx: Context) -> Outcome:
     return None
 
 
-def _perturbed_basis(ctx: Context, eps: flint.fmpq) -> list[list[flint.fmpq]]:
+def perturbed_basis(ctx: Context, eps: flint.fmpq) -> list[list[flint.fmpq]]:
     """The learned b^ given in the context, else an exact rational b^ on the simplex:
     (1 - eps) b(s) + eps u(s) on transient rows, b on recurrent rows."""
     if ctx.bhat is not None:
@@ -175,7 +175,7 @@ def _perturbed_basis(ctx: Context, eps: flint.fmpq) -> list[list[flint.fmpq]]:
 @check("lem:vhat_star_unique", "the Pi^-projected fixed point v = Pi^(r + P v) exists and is unique", witnesses=1)  # one b^
 def _vhat_unique(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
-    bh = _perturbed_basis(ctx, flint.fmpq(1, 100))
+    bh = perturbed_basis(ctx, flint.fmpq(1, 100))
     A = set(c.anchor_states)
     W = [s for s in range(n) if s not in A]
     P = ctx.routes.P
@@ -229,7 +229,7 @@ def _b_simplex(ctx: Context) -> Outcome:
         tot = sum(row, flint.fmpq(0))
         if tot != 1:
             return f"sum_(i,k) b_(i,k)(s) = {tot} at state {s}, expected 1"
-    for s, learned in enumerate(_perturbed_basis(ctx, flint.fmpq(1, 7))):
+    for s, learned in enumerate(perturbed_basis(ctx, flint.fmpq(1, 7))):
         if any(x < 0 for x in learned) or sum(learned, flint.fmpq(0)) != 1:
             return f"the learned b^ leaves the simplex at state {s}"
     return None
@@ -267,7 +267,7 @@ def _bhats(ctx: Context, eps: flint.fmpq) -> list[tuple[str, list[list[flint.fmp
     recurrent = {s for cls in c.classes for s in cls}
     off = [list(row) if s in recurrent else [x + flint.fmpq(rng.randint(-3, 3), 7) for x in row] for s, row in enumerate(c.basis)]
     vertex = [list(row) if s in recurrent else [flint.fmpq(int(j == rng.randrange(N))) for j in range(N)] for s, row in enumerate(c.basis)]
-    learned = ("the learned b^", _perturbed_basis(ctx, eps))
+    learned = ("the learned b^", perturbed_basis(ctx, eps))
     if ctx.apply_pihat is not None:  # an implementation of Pi^ goes with its own b^ (the context's)
         return [learned]
     return [learned, ("b^ off the simplex", off), ("b^ at the simplex's vertices", vertex), ("b^ = the claimed b", [list(row) for row in c.basis])]

@@ -14,9 +14,10 @@ from typing import Any
 
 import flint
 
-from ..linalg import Exact, random_vector
-from ..registry import NOT_APPLICABLE, Context, Outcome, block_route, few, mismatch, sampled
-from .appendix import projection_problem, quotient_class_problem
+from ..graph import SupportGraph
+from ..linalg import Exact, random_vector, rank, rank_lower_bound
+from ..registry import NOT_APPLICABLE, Context, NotChecked, Outcome, block_route, few, mismatch, sampled
+from .appendix import perturbed_basis, projection_problem, quotient_class_problem
 from .decomposition import indicator_problem
 from .evaluation import _orbit_sum
 
@@ -430,4 +431,40 @@ def _det_cycle(ctx: Context) -> Outcome:
             return f"||h|| = {max(map(abs, h))}, expected d/8 = {flint.fmpq(n, 8)}"
     if c.h is not None:
         return mismatch("h", c.h, h, "the class deviation matrix (block route)")
+    return None
+
+
+@block_route("lem:vhat_star_unique")
+def _vhat_unique(ctx: Context) -> Outcome:
+    """The dense check's two parts, decided for every ``v`` and without ``n x n`` matrices: ``range(Π̂) = W``
+    exactly when ``b̂(a_k) = e_k`` at every anchor (``(Π̂v)(a_k) = v(a_k) - Σ_j v(a_j) b̂_j(a_k)``; ``Π̂`` fixes every
+    ``v`` vanishing at the anchors by its formula), and ``(I - Π̂P)[W, W] = I - P[W, W] + b̂[W, :] P[A, W]`` is
+    nonsingular exactly when every diagonal block of its strongly connected components is (the components'
+    order makes it block triangular); each block by a modular rank (full rank mod ``p`` proves it) or an exact one."""
+    if ctx.apply_pihat is not None:
+        return NotChecked("a Pi^ given only as a function is judged on the dense route (n x n), not past it")
+    c = ctx.claimed
+    bh = perturbed_basis(ctx, flint.fmpq(1, 100))
+    anchors = c.anchor_states
+    for k, a in enumerate(anchors):
+        if any(x != (1 if j == k else 0) for j, x in enumerate(bh[a])):
+            return "Pi^ v is not zero at the anchors: b^ is not exact at the anchors, so range(Pi^) != W"
+    anchor_set = set(anchors)
+    W = [s for s in range(ctx.chain.n) if s not in anchor_set]
+    local = {s: i for i, s in enumerate(W)}
+    rows = [{local[j]: -q for j, q in ctx.blocks.rows[s].items() if j in local} for s in W]
+    for i, row in enumerate(rows):
+        row[i] = row.get(i, ZERO) + 1
+    for j, a in enumerate(anchors):
+        enter = {local[k]: q for k, q in ctx.blocks.rows[a].items() if k in local}
+        if enter:
+            for i, s in enumerate(W):
+                if bh[s][j]:
+                    for k, q in enter.items():
+                        rows[i][k] = rows[i].get(k, ZERO) + bh[s][j] * q
+    graph = SupportGraph([[k for k, x in row.items() if x] for row in rows])
+    for comp in graph.components:
+        block = flint.fmpq_mat([[rows[i].get(k, ZERO) for k in comp] for i in comp])
+        if rank_lower_bound(block) < len(comp) and rank(block) < len(comp):
+            return "the Pi^-projected fixed-point system is singular"
     return None
