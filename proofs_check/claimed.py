@@ -12,7 +12,7 @@ import functools
 import json
 import re
 from dataclasses import dataclass
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias
 
 import flint
@@ -134,7 +134,7 @@ class Claimed:
                     cols[j][s] = x
         return cols
 
-    def project_sparse(self, v: dict[int, Exact]) -> dict[int, flint.fmpq]:
+    def project_sparse(self, v: Mapping[int, Exact]) -> dict[int, flint.fmpq]:
         """:meth:`project` of a sparse vector (``{state: value}``, zeros omitted in the result): ``v - Σ_j v(a_j) b_j``
         touching only the basis columns whose anchor ``v`` does not vanish at, each through its nonzero entries."""
         out = {s: flint.fmpq(x) for s, x in v.items() if x}

@@ -127,7 +127,8 @@ def expectations(setup: KrylovSetup, alpha: int, t0: int) -> tuple[list[list[fli
     quadratic form of the coefficient vectors in a Gram matrix (``E‖e‖_H² = ‖μ‖_H² + trace(HΣ)``)."""
     h = setup.horizon
     a = [flint.fmpq(alpha, t + t0) for t in range(h)]
-    p, q, rs = flint.fmpq_poly([1]), flint.fmpq_poly([]), []
+    p, q = flint.fmpq_poly([1]), flint.fmpq_poly([])
+    rs: list[flint.fmpq_poly] = []
     means: list[list[flint.fmpq]] = []  # per t, per start (v_0 = v*: e_0 = 0; v_0 = 0)
     noise: list[list[flint.fmpq]] = []  # per t, per law
     zero = [flint.fmpq(0)] * (h + 1)
