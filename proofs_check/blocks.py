@@ -358,6 +358,13 @@ class BlockRoutes:
     def _basis_columns(self) -> dict[tuple[int, int], list[flint.fmpq]]:
         return {}
 
+    def sparse_basis_column(self, ik: tuple[int, int]) -> dict[int, flint.fmpq]:
+        """``b_{i,k}`` as ``{state: value}`` without zeros (no dense list)."""
+        i, k = ik
+        out = {s: ONE for s in self.phases[i][k]}
+        out.update((s, v) for s, v in self.basis_transient[ik].items() if v)
+        return out
+
     def basis_column(self, ik: tuple[int, int]) -> list[flint.fmpq]:
         """``b_{i,k}`` as a dense list over the states (built on demand, kept)."""
         cache = self._basis_columns
