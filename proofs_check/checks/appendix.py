@@ -156,19 +156,32 @@ def perturbed_basis(ctx: Context, eps: flint.fmpq) -> list[list[flint.fmpq]]:
     (1 - eps) b(s) + eps u(s) on transient rows, b on recurrent rows."""
     if ctx.bhat is not None:
         return [list(row) for row in ctx.bhat]
+    c = ctx.claimed
+    out = []
+    for s, w in enumerate(ctx.shared("bhat:weights", lambda: _simplex_weights(ctx))):
+        if w is None:
+            out.append(list(c.basis[s]))
+            continue
+        tot = sum(w)
+        out.append([(1 - eps) * b + eps * flint.fmpq(x, tot) for b, x in zip(c.basis[s], w)])
+    return out
+
+
+def _simplex_weights(ctx: Context) -> list[list[int] | None]:
+    """The random integer weights of :func:`perturbed_basis` per transient row (``None`` on recurrent rows), drawn
+    once per chain and shared by every ``ε`` (the same draws, in the same order, as before they were shared)."""
     c, n = ctx.claimed, ctx.chain.n
     rng = ctx.rng("bhat")
     recurrent = {s for cls in c.classes for s in cls}
-    out = []
+    out: list[list[int] | None] = []
     for s in range(n):
         if s in recurrent:
-            out.append(list(c.basis[s]))
+            out.append(None)
             continue
         w = [rng.randint(0, 5) for _ in range(c.N)]
         if sum(w) == 0:
             w[rng.randrange(c.N)] = 1
-        tot = sum(w)
-        out.append([(1 - eps) * b + eps * flint.fmpq(x, tot) for b, x in zip(c.basis[s], w)])
+        out.append(w)
     return out
 
 
@@ -264,15 +277,22 @@ def _true_basis_rows(ctx: Context) -> list[list[flint.fmpq]] | str:
 def _bhats(ctx: Context, eps: flint.fmpq) -> list[tuple[str, list[list[flint.fmpq]]]]:
     """Learned bases the estimator lemmas are tried on: the context's (or an exact perturbation on the simplex),
     one off the simplex (signed noise, rows not summing to 1), one at the simplex's vertices, and the claimed b itself."""
-    c, n, N = ctx.claimed, ctx.chain.n, ctx.claimed.N
+    c = ctx.claimed
+    learned = ("the learned b^", perturbed_basis(ctx, eps))
+    if ctx.apply_pihat is not None:  # an implementation of Pi^ goes with its own b^ (the context's)
+        return [learned]
+    off, vertex = ctx.shared("bhat:adversarial", lambda: _adversarial_bases(ctx))  # the same two for both lemmas
+    return [learned, ("b^ off the simplex", off), ("b^ at the simplex's vertices", vertex), ("b^ = the claimed b", [list(row) for row in c.basis])]
+
+
+def _adversarial_bases(ctx: Context) -> tuple[list[list[flint.fmpq]], list[list[flint.fmpq]]]:
+    """``b^`` off the simplex (signed noise) and at its vertices, drawn once per chain."""
+    c, N = ctx.claimed, ctx.claimed.N
     rng = ctx.rng("bhat-adversarial")
     recurrent = {s for cls in c.classes for s in cls}
     off = [list(row) if s in recurrent else [x + flint.fmpq(rng.randint(-3, 3), 7) for x in row] for s, row in enumerate(c.basis)]
     vertex = [list(row) if s in recurrent else [flint.fmpq(int(j == rng.randrange(N))) for j in range(N)] for s, row in enumerate(c.basis)]
-    learned = ("the learned b^", perturbed_basis(ctx, eps))
-    if ctx.apply_pihat is not None:  # an implementation of Pi^ goes with its own b^ (the context's)
-        return [learned]
-    return [learned, ("b^ off the simplex", off), ("b^ at the simplex's vertices", vertex), ("b^ = the claimed b", [list(row) for row in c.basis])]
+    return off, vertex
 
 
 def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]]) -> list[list[flint.fmpq]]:
