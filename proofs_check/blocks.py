@@ -30,7 +30,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from math import lcm
 
@@ -166,6 +166,34 @@ class BlockRoutes:
             return [flint.fmpq(Y[s, 0], dens[s] * L) for s in range(self.n)]
         ints = [int(X[j, 0]) for j in range(self.n)]
         return [flint.fmpq(sum(v * ints[j] for j, v in zip(succ, nums)), dens[s] * int(L)) for s, (succ, nums) in enumerate(rows)]
+
+    @cached_property
+    def _predecessors(self) -> list[list[tuple[int, flint.fmpq]]]:
+        """``[(s, P[s, j]) for every s with P[s, j] != 0]`` per state ``j``: the columns of ``P``."""
+        pred: list[list[tuple[int, flint.fmpq]]] = [[] for _ in range(self.n)]
+        for s, row in enumerate(self.rows):
+            for j, q in row.items():
+                pred[j].append((s, q))
+        return pred
+
+    def matvec_sparse(self, x: Mapping[int, Exact]) -> dict[int, flint.fmpq]:
+        """``P x`` for a sparse ``x`` (``{state: value}``; zeros omitted in the result), through the columns of ``P`` at
+        the states where ``x`` does not vanish: the cost is the number of nonzeros of ``P`` those columns hold."""
+        y: dict[int, flint.fmpq] = {}
+        pred = self._predecessors
+        for j, xj in x.items():
+            if xj:
+                for s, q in pred[j]:
+                    y[s] = y.get(s, ZERO) + q * xj
+        return {s: v for s, v in y.items() if v}
+
+    def in_K_sparse(self, x: Mapping[int, Exact]) -> bool:
+        """:meth:`in_K` of a sparse vector: ``P^D x = x`` through :meth:`matvec_sparse`."""
+        target = {s: flint.fmpq(v) for s, v in x.items() if v}
+        y = target
+        for _ in range(self.D):
+            y = self.matvec_sparse(y)
+        return y == target
 
     def in_K(self, x: Sequence[flint.fmpq]) -> bool:
         """``P^D x = x`` (sparse exact products)."""
@@ -329,6 +357,13 @@ class BlockRoutes:
     @cached_property
     def _basis_columns(self) -> dict[tuple[int, int], list[flint.fmpq]]:
         return {}
+
+    def sparse_basis_column(self, ik: tuple[int, int]) -> dict[int, flint.fmpq]:
+        """``b_{i,k}`` as ``{state: value}`` without zeros (no dense list)."""
+        i, k = ik
+        out = {s: ONE for s in self.phases[i][k]}
+        out.update((s, v) for s, v in self.basis_transient[ik].items() if v)
+        return out
 
     def basis_column(self, ik: tuple[int, int]) -> list[flint.fmpq]:
         """``b_{i,k}`` as a dense list over the states (built on demand, kept)."""

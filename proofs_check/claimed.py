@@ -12,7 +12,7 @@ import functools
 import json
 import re
 from dataclasses import dataclass
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias
 
 import flint
@@ -138,6 +138,33 @@ class Claimed:
                 if x:
                     Pi[s, a] -= x
         return Pi
+
+    @functools.cached_property
+    def sparse_columns(self) -> list[dict[int, flint.fmpq]]:
+        """Each basis column as ``{state: value}`` without its zeros (one pass over the rows; a ragged row's missing
+        entries are zeros, as in :meth:`project`)."""
+        cols: list[dict[int, flint.fmpq]] = [{} for _ in range(self.N)]
+        for s, row in enumerate(self.basis):
+            for j, x in enumerate(row[: self.N]):
+                if x:
+                    cols[j][s] = x
+        return cols
+
+    def project_sparse(self, v: Mapping[int, Exact]) -> dict[int, flint.fmpq]:
+        """:meth:`project` of a sparse vector (``{state: value}``, zeros omitted in the result): ``v - Σ_j v(a_j) b_j``
+        touching only the basis columns whose anchor ``v`` does not vanish at, each through its nonzero entries."""
+        out = {s: flint.fmpq(x) for s, x in v.items() if x}
+        for j, a in enumerate(self.anchor_states):
+            x = v.get(a, 0)
+            if not x:
+                continue
+            for s, y in self.sparse_columns[j].items():
+                z = out.get(s, 0) - x * y
+                if z:
+                    out[s] = z
+                else:
+                    out.pop(s, None)
+        return out
 
     @functools.cached_property
     def _projector(self) -> Callable[[Sequence[Exact]], list[flint.fmpq]]:

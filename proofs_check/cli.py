@@ -21,6 +21,10 @@ from .sweep import sweep
 
 __all__ = ["main", "unmet"]
 
+P_INF_CLAIM_LIMIT = 2000
+"""``proofs-check chain`` judges exactpte's ``P∞`` up to this many states (an ``n x n`` claim: 4M entries, checked
+entry by entry against the block route's factored ``α_i(s) π_i(y)``); past it ``P_inf`` is "not claimed"."""
+
 
 def _keys(text: str) -> list[str]:
     """``--only a,b`` (repeatable) as check keys, as ``exactpte decompose --only`` and ``--require`` take them."""
@@ -140,7 +144,7 @@ def _judge(args: argparse.Namespace) -> int:
         return family_main(args, chain)
     if args.command == "chain":
         dec = exactpte.decompose(chain, anchors=parse_anchors(args.anchors))
-        claimed = from_decomposition(dec, with_P_inf=chain.n <= (args.max_dense or 1500))
+        claimed = from_decomposition(dec, with_P_inf=chain.n <= max(args.max_dense or 0, P_INF_CLAIM_LIMIT))
     else:
         claimed = load_result(args.result, chain.n)
     verdicts = run_checks(chain, claimed, only=args.only, max_dense=args.max_dense)

@@ -129,8 +129,8 @@ def shared_irreducible_factors(polys: Sequence[flint.fmpz_mpoly]) -> list[list[f
 
     >>> ctx = flint.fmpz_mpoly_ctx.get(("p", "q"), "degrevlex")
     >>> p, q = ctx.gens()
-    >>> [sorted(str(g) for g in fs) for fs in shared_irreducible_factors([(p**2 - 1) * q, q**3 * (p + 1)])]
-    [['p + 1', 'p - 1', 'q'], ['p + 1', 'q']]
+    >>> [tuple(sorted(str(g) for g in fs)) for fs in shared_irreducible_factors([(p**2 - 1) * q, q**3 * (p + 1)])]
+    [('p + 1', 'p - 1', 'q'), ('p + 1', 'q')]
     """
     base = _owned_base(polys)
     factors = [irreducible_factors(b) for b, _ in base]

@@ -8,8 +8,8 @@ entry ``num/den`` as ``"(num)/D1"`` (a single-term numerator without parentheses
 constant denominator are written as usual (as the plain form writes them).  Rational results name their integer denominators the
 same way (``"3/D1"`` with ``"D1": "4250"``), so one reader serves both.  Reading it back is a
 textual substitution of ``(den)`` for each name (:func:`expand`); a numerator over a named
-denominator is printed expanded when it has more than :data:`SMALL` terms (factoring it, as the plain
-form does to pick the shorter text, is what makes the plain form slow on big answers).
+denominator is printed by the plain form's rule for a polynomial (:func:`~exactpte.fields.printing.rational_text`:
+factored only where that is cheap) when it has at most :data:`SMALL` terms, expanded otherwise.
 
 The names are ``D1, D2, ...`` in order of first appearance; if a parameter is itself called
 ``D<k>`` the prefix becomes ``DEN``.
@@ -36,7 +36,7 @@ from exactpte.fields.printing import poly_text, rational_text, signature
 __all__ = ["DenominatorNames", "expand", "factored_latex", "to_latex_block"]
 
 SMALL = 40
-"""Numerators of at most this many terms are printed factored when that is shorter (as the plain form does)."""
+"""Numerators of at most this many terms are printed by the plain form's rule (factored where that is cheap and shorter)."""
 
 
 class DenominatorNames:
@@ -87,14 +87,14 @@ class DenominatorNames:
     def _text(self, x: Any) -> str:
         """An element of a parametric field over its denominator's name (see :meth:`__call__`)."""
         den = x.den
-        if den.is_constant():  # nothing to name: the plain text, factored when shorter (brp64_2: 84 MB, expanded 950 MB)
+        if den.is_constant():  # nothing to name: the plain text (its path products factored: brp64_2 84 MB, expanded 950 MB)
             return str(self.field.to_text(x))
         content = int(den.content())  # ``6*p + 6*q`` is named as ``p + q``: written ``/(6*D1)``
         if content != 1:
             den = den // content
         name = self._named(den)
         over = name if content == 1 else f"({content}*{name})"
-        if len(x.num) <= SMALL:  # factored when that is shorter (``(1 - p)**14``); factoring a big numerator costs too much
+        if len(x.num) <= SMALL:  # the plain rule (``(1 - p)**14``); a big numerator is not worth factoring
             num = rational_text(x.num, self.field._one_poly, self.params)
             return f"({num})/{over}" if _is_sum(num) else f"{num}/{over}"
         num = poly_text(x.num, self.params)

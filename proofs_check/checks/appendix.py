@@ -9,7 +9,10 @@ import flint
 
 from ..linalg import column_norms_inf, matvec, nullspace, norm_inf, random_integers, random_vector, rank, rank_lower_bound, row_l1, same_span
 from ..registry import Context, NotApplicable, NotClaimed, Outcome, PiHat, check, few, mismatch
+from . import pihat_sparse
 from .decomposition import random_projection
+
+ZERO, ONE = flint.fmpq(0), flint.fmpq(1)
 
 
 @check("lem:recurrent_decomp", "closed SCCs of the support graph = recurrent classes")
@@ -42,6 +45,8 @@ def _shift(ctx: Context) -> Outcome:
         prev = col_of.get((i, (k - 1) % c.periods[i]))
         if prev is None:
             return f"no basis column for ({i}, {(k - 1) % c.periods[i]})"
+        if ctx.blocks.matvec_sparse(c.sparse_columns[j]) == c.sparse_columns[prev]:  # P b_j through b_j's nonzeros
+            continue
         m = mismatch(f"P b_{i},{k}", ctx.chain.matvec(c.b(j)), c.b(prev), f"b_{i},{(k - 1) % c.periods[i]}")
         if m:
             return m
@@ -52,36 +57,52 @@ def projection_problem(ctx: Context) -> str | None:
     """``Π² = Π`` and ``(Π v)(a) = 0`` for *every* ``v``, decided exactly on a basis (shared by the dense and block
     versions).  ``Π`` is linear and fixes every ``v`` vanishing at the anchors (its formula
     ``Π v = v - Σ_j v(a_j) b_j`` reads ``v`` elsewhere only through ``v`` itself, checked on one such vector), so
-    both identities hold for all ``v`` exactly when they hold on the ``N`` unit vectors ``e_a`` at the anchors."""
+    both identities hold for all ``v`` exactly when they hold on the ``N`` unit vectors ``e_a`` at the anchors.
+    The unit vectors and their images are sparse (:meth:`~proofs_check.claimed.Claimed.project_sparse`): ``N``
+    projections cost the basis' nonzeros, not ``N`` dense products with the ``n x N`` basis."""
     c, n = ctx.claimed, ctx.chain.n
     anchors = c.anchor_states
-    off = next((s for s in range(n) if s not in set(anchors)), None)
-    units = [_unit(n, a) for a in anchors] + ([_unit(n, off)] if off is not None else [])
-    images = c.project_all(units)
-    if off is not None and images[-1] != units[-1]:
+    anchor_set = set(anchors)
+    off = next((s for s in range(n) if s not in anchor_set), None)
+    if off is not None and c.project_sparse({off: ONE}) != {off: ONE}:
         return f"Pi does not fix e_{off}, which vanishes at the anchors (not the projection v - sum_j v(a_j) b_j)"
-    for a, w in zip(anchors, images):
-        if c.project(w) != w:
+    for a in anchors:
+        w = c.project_sparse({a: ONE})
+        if c.project_sparse(w) != w:
             return f"Pi is not idempotent (Pi^2 e_{a} != Pi e_{a})"
-        bad = [b for b in anchors if w[b] != 0]
+        bad = [b for b in anchors if b in w]
         if bad:
             return f"(Pi e_{a}) is nonzero at anchors {few(bad)}"
     return None
 
 
-def _unit(n: int, s: int) -> list[flint.fmpq]:
-    return [flint.fmpq(int(t == s)) for t in range(n)]
-
-
-def quotient_class_problem(ctx: Context, in_K: Callable[[list[flint.fmpq]], bool]) -> str | None:
+def quotient_class_problem(ctx: Context, in_K: Callable[[dict[int, flint.fmpq]], bool]) -> str | None:
     """``v - Π v ∈ K(P)`` for *every* ``v``, decided exactly on a basis: ``v - Π v`` is linear in ``v`` and vanishes
     on every ``v`` that vanishes at the anchors (:func:`projection_problem`), so it lies in ``K(P)`` for all ``v``
-    exactly when it does for the ``N`` unit vectors at the anchors (``in_K``: an independent route)."""
-    c, n = ctx.claimed, ctx.chain.n
-    for a, w in zip(c.anchor_states, c.project_all([_unit(n, a) for a in c.anchor_states])):
-        if not in_K([x - y for x, y in zip(_unit(n, a), w)]):
+    exactly when it does for the ``N`` unit vectors at the anchors (``in_K``, on a sparse vector ``{state: value}``:
+    an independent route)."""
+    c = ctx.claimed
+    for a in c.anchor_states:
+        w = c.project_sparse({a: ONE})
+        diff = {s: -x for s, x in w.items()}
+        z = diff.get(a, ZERO) + 1
+        if z:
+            diff[a] = z
+        else:
+            diff.pop(a, None)
+        if not in_K(diff):
             return f"e_{a} - Pi e_{a} is not in K(P): [Pi v] != [v] for v = e_{a}"
     return None
+
+
+def dense_in_K(ctx: Context) -> Callable[[dict[int, flint.fmpq]], bool]:
+    """The charpoly route's ``in_K`` on a sparse vector."""
+    n = ctx.chain.n
+
+    def in_K(x: dict[int, flint.fmpq]) -> bool:
+        return ctx.routes.in_K([x.get(s, ZERO) for s in range(n)])
+
+    return in_K
 
 
 @check("lem:Pi_kernel", "Pi^2 = Pi, (Pi v)(a) = 0, ker Pi = span b, dim ker Pi = N")
@@ -131,31 +152,44 @@ def _W_cap_K(ctx: Context) -> Outcome:
     return None
 
 
-def _perturbed_basis(ctx: Context, eps: flint.fmpq) -> list[list[flint.fmpq]]:
+def perturbed_basis(ctx: Context, eps: flint.fmpq) -> list[list[flint.fmpq]]:
     """The learned b^ given in the context, else an exact rational b^ on the simplex:
     (1 - eps) b(s) + eps u(s) on transient rows, b on recurrent rows."""
     if ctx.bhat is not None:
         return [list(row) for row in ctx.bhat]
+    c = ctx.claimed
+    out = []
+    for s, w in enumerate(ctx.shared("bhat:weights", lambda: _simplex_weights(ctx))):
+        if w is None:
+            out.append(list(c.basis[s]))
+            continue
+        tot = sum(w)
+        out.append([(1 - eps) * b + eps * flint.fmpq(x, tot) for b, x in zip(c.basis[s], w)])
+    return out
+
+
+def _simplex_weights(ctx: Context) -> list[list[int] | None]:
+    """The random integer weights of :func:`perturbed_basis` per transient row (``None`` on recurrent rows), drawn
+    once per chain and shared by every ``ε`` (the same draws, in the same order, as before they were shared)."""
     c, n = ctx.claimed, ctx.chain.n
     rng = ctx.rng("bhat")
     recurrent = {s for cls in c.classes for s in cls}
-    out = []
+    out: list[list[int] | None] = []
     for s in range(n):
         if s in recurrent:
-            out.append(list(c.basis[s]))
+            out.append(None)
             continue
         w = random_integers(rng, 0, 5, c.N)  # rng.randint(0, 5) per column
         if sum(w) == 0:
             w[rng.randrange(c.N)] = 1
-        tot = sum(w)
-        out.append([(1 - eps) * b + eps * flint.fmpq(x, tot) for b, x in zip(c.basis[s], w)])
+        out.append(w)
     return out
 
 
 @check("lem:vhat_star_unique", "the Pi^-projected fixed point v = Pi^(r + P v) exists and is unique", witnesses=1)  # one b^
 def _vhat_unique(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
-    bh = _perturbed_basis(ctx, flint.fmpq(1, 100))
+    bh = perturbed_basis(ctx, flint.fmpq(1, 100))
     A = set(c.anchor_states)
     W = [s for s in range(n) if s not in A]
     P = ctx.routes.P
@@ -209,7 +243,9 @@ def _b_simplex(ctx: Context) -> Outcome:
         tot = sum(row, flint.fmpq(0))
         if tot != 1:
             return f"sum_(i,k) b_(i,k)(s) = {tot} at state {s}, expected 1"
-    for s, learned in enumerate(_perturbed_basis(ctx, flint.fmpq(1, 7))):
+    if ctx.bhat is None:  # the synthetic b^ = (1 - 1/7) b + (1/7) u, u on the simplex: on it whenever b is (just checked)
+        return None
+    for s, learned in enumerate(ctx.bhat):
         if any(x < 0 for x in learned) or sum(learned, flint.fmpq(0)) != 1:
             return f"the learned b^ leaves the simplex at state {s}"
     return None
@@ -243,11 +279,12 @@ def _bhats(ctx: Context, eps: flint.fmpq) -> list[tuple[str, list[list[flint.fmp
     """Learned bases the estimator lemmas are tried on: the context's (or an exact perturbation on the simplex),
     one off the simplex (signed noise, rows not summing to 1), one at the simplex's vertices, and the claimed b itself."""
     c = ctx.claimed
-    off, vertex = ctx.shared("pihat:adversarial-bases", lambda: _adversarial_bases(ctx))  # the same for every eps
-    learned = ("the learned b^", _perturbed_basis(ctx, eps))
+    learned = ("the learned b^", perturbed_basis(ctx, eps))
     if ctx.apply_pihat is not None:  # an implementation of Pi^ goes with its own b^ (the context's)
         return [learned]
+    off, vertex = ctx.shared("bhat:adversarial", lambda: _adversarial_bases(ctx))  # the same two for both lemmas
     return [learned, ("b^ off the simplex", off), ("b^ at the simplex's vertices", vertex), ("b^ = the claimed b", [list(row) for row in c.basis])]
+
 
 
 def _adversarial_bases(ctx: Context) -> tuple[list[list[flint.fmpq]], list[list[flint.fmpq]]]:
@@ -298,6 +335,8 @@ def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]] | fli
 def _pihat_dev(ctx: Context) -> Outcome:
     """Pi from proofs_check's own b (block routes) with the claimed anchors, eps_b measured against the claimed b, on
     learned bases on and off the simplex and on vectors where the bound is tight: fails for a wrong Pi^ and a wrong claimed b."""
+    if pihat_sparse.applies(ctx):  # many basis columns: the same identities on sparse rows
+        return pihat_sparse.dev(ctx)
     c = ctx.claimed
     true_rows = _true_basis_rows(ctx)
     if isinstance(true_rows, str):
@@ -360,6 +399,8 @@ def _pihat_norm(ctx: Context) -> Outcome:
     """The claimed Pi, and Pi^ on learned bases on the simplex (the lemma's hypothesis: a given b^ off it is
     "not applicable", an adversarial one is not tried), on vectors where ``2||v||`` is attained: fails for a Pi^
     or a claimed b that exceeds the bound by any amount."""
+    if pihat_sparse.applies(ctx):
+        return pihat_sparse.infty_norm(ctx)
     c = ctx.claimed
     cases: list[tuple[str, list[list[flint.fmpq]], PiHat | None]] = [("Pi (the claimed b)", [list(row) for row in c.basis], None)]
     for name, bh in _bhats(ctx, flint.fmpq(1, 3)):
@@ -423,7 +464,7 @@ def _P_inf(ctx: Context) -> Outcome:
 
 @check("lem:Pi_identity", "a projection with kernel K(P) keeps the quotient class: v - Pi v in K(P) for every v")
 def _Pi_identity(ctx: Context) -> Outcome:
-    m = projection_problem(ctx) or quotient_class_problem(ctx, ctx.routes.in_K)
+    m = projection_problem(ctx) or quotient_class_problem(ctx, dense_in_K(ctx))
     return m or random_projections_problem(ctx)
 
 

@@ -9,13 +9,14 @@ through these versions too (``max_dense=0``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import flint
 
-from ..linalg import Exact, random_vector
-from ..registry import NOT_APPLICABLE, Context, Outcome, block_route, few, mismatch, sampled
+from ..graph import SupportGraph
+from ..linalg import Exact, random_vector, rank, rank_lower_bound
+from ..registry import NOT_APPLICABLE, Context, NotChecked, Outcome, block_route, few, mismatch, sampled
 from .appendix import projection_problem, quotient_class_problem
 from .decomposition import indicator_problem
 from .evaluation import _orbit_sum
@@ -162,6 +163,8 @@ def _def_b(ctx: Context) -> Outcome:
     if isinstance(cols, str):
         return cols
     for j, ik in enumerate(cols):
+        if c.sparse_columns[j] == ctx.blocks.sparse_basis_column(ik):  # the nonzeros agree: the columns do
+            continue
         m = mismatch(f"b column {j} {c.anchors[j][:2]}", c.b(j), ctx.blocks.basis_column(ik), "the phase-augmented block solves")
         if m:
             return m
@@ -244,11 +247,18 @@ def _P_inf(ctx: Context) -> Outcome:
 def _claimed_in_K(ctx: Context) -> str | None:
     """Each claimed basis column lies in ``K(P)`` (``P^D b = b``) and ``b(a) = δ`` for the claimed anchors:
     then the ``N = Σ d_i = dim K`` columns are independent and span ``K``."""
+    return ctx.shared("blocks:claimed_in_K", lambda: _claimed_in_K_problem(ctx))
+
+
+def _claimed_in_K_problem(ctx: Context) -> str | None:
+    """:func:`_claimed_in_K`, decided once per chain (three checks ask it): each column's ``P^D b`` through the
+    nonzeros of ``b`` only (:meth:`~proofs_check.blocks.BlockRoutes.in_K_sparse`), so the ``N`` columns together
+    cost about one pass of ``P`` over the basis' nonzeros, not ``N`` passes over the whole chain."""
     c, B = ctx.claimed, ctx.blocks
     if c.N != B.N:
         return f"{c.N} basis columns, but dim K(P) = sum of the periods = {B.N}"
-    for j in range(c.N):
-        if not B.in_K(c.b(j)):
+    for j, col in enumerate(c.sparse_columns):
+        if not B.in_K_sparse(col):
             return f"basis column {j} {c.anchors[j][:2]} is not in K(P) (P^D b != b)"
     for j, a in enumerate(c.anchor_states):
         row = c.basis[a]
@@ -294,7 +304,7 @@ def _Pi_kernel(ctx: Context) -> Outcome:
 
 @block_route("lem:Pi_identity")
 def _Pi_identity(ctx: Context) -> Outcome:
-    return projection_problem(ctx) or quotient_class_problem(ctx, ctx.blocks.in_K)
+    return projection_problem(ctx) or quotient_class_problem(ctx, ctx.blocks.in_K_sparse)
 
 
 @block_route("lem:recurrent_decomp")
@@ -424,3 +434,64 @@ def _det_cycle(ctx: Context) -> Outcome:
     if c.h is not None:
         return mismatch("h", c.h, h, "the class deviation matrix (block route)")
     return None
+
+
+@block_route("lem:vhat_star_unique")
+def _vhat_unique(ctx: Context) -> Outcome:
+    """The dense check's two parts, decided for every ``v`` and without ``n x n`` matrices: ``range(Π̂) = W``
+    exactly when ``b̂(a_k) = e_k`` at every anchor (``(Π̂v)(a_k) = v(a_k) - Σ_j v(a_j) b̂_j(a_k)``; ``Π̂`` fixes every
+    ``v`` vanishing at the anchors by its formula), and ``(I - Π̂P)[W, W] = I - P[W, W] + b̂[W, :] P[A, W]`` is
+    nonsingular exactly when every diagonal block of its strongly connected components is (the components'
+    order makes it block triangular); each block by a modular rank (full rank mod ``p`` proves it) or an exact one."""
+    if ctx.apply_pihat is not None:
+        return NotChecked("a Pi^ given only as a function is judged on the dense route (n x n), not past it")
+    c = ctx.claimed
+    bh = _learned_row(ctx)
+    anchors = c.anchor_states
+    for k, a in enumerate(anchors):
+        if any(x != (1 if j == k else 0) for j, x in enumerate(bh(a))):
+            return "Pi^ v is not zero at the anchors: b^ is not exact at the anchors, so range(Pi^) != W"
+    anchor_set = set(anchors)
+    W = [s for s in range(ctx.chain.n) if s not in anchor_set]
+    local = {s: i for i, s in enumerate(W)}
+    rows = [{local[j]: -q for j, q in ctx.blocks.rows[s].items() if j in local} for s in W]
+    for i, row in enumerate(rows):
+        row[i] = row.get(i, ZERO) + 1
+    for j, a in enumerate(anchors):
+        enter = {local[k]: q for k, q in ctx.blocks.rows[a].items() if k in local}
+        if enter:
+            for i, s in enumerate(W):
+                x = bh(s)[j]
+                if x:
+                    for k, q in enter.items():
+                        rows[i][k] = rows[i].get(k, ZERO) + x * q
+    graph = SupportGraph([[k for k, x in row.items() if x] for row in rows])
+    for comp in graph.components:
+        block = flint.fmpq_mat([[rows[i].get(k, ZERO) for k in comp] for i in comp])
+        if rank_lower_bound(block) < len(comp) and rank(block) < len(comp):
+            return "the Pi^-projected fixed-point system is singular"
+    return None
+
+
+def _learned_row(ctx: Context) -> Callable[[int], Sequence[flint.fmpq]]:
+    """``s -> b̂(s)``: the ``b̂`` given in the context, else the claimed row on recurrent states and
+    ``(1 - ε) b(s) + ε u(s)`` (``ε = 1/100``, ``u(s)`` random on the simplex, seeded per state) on transient ones,
+    as :func:`~.appendix.perturbed_basis` builds it, but row by row on demand: the block route reads ``b̂`` only at
+    the anchors and on the rows an anchor's successors make it need (none when every anchor is absorbing)."""
+    c, eps = ctx.claimed, flint.fmpq(1, 100)
+    if ctx.bhat is not None:
+        given = ctx.bhat
+        return lambda s: given[s]
+    recurrent = {s for cls in c.classes for s in cls}
+
+    def row(s: int) -> Sequence[flint.fmpq]:
+        if s in recurrent:
+            return c.basis[s]
+        rng = ctx.rng(f"bhat:{s}")
+        w = [rng.randint(0, 5) for _ in range(c.N)]
+        if sum(w) == 0:
+            w[rng.randrange(c.N)] = 1
+        tot = sum(w)
+        return [(1 - eps) * b + eps * flint.fmpq(x, tot) for b, x in zip(c.basis[s], w)]
+
+    return row

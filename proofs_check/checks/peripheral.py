@@ -209,11 +209,11 @@ def _semisimple(ctx: Context) -> Outcome:
     N = sum(B.periods)
     for i, d in enumerate(B.periods):
         for k in range(d):
-            x = B.basis_column((i, k))
-            y = list(x)
+            x = B.sparse_basis_column((i, k))  # P^D x through x's nonzeros only: N columns, not N passes over P
+            y = x
             for _ in range(D):
-                y = B.matvec(y)
-            if y != list(x):
+                y = B.matvec_sparse(y)
+            if y != x:
                 return f"b_({i},{k}) in K(P) is not fixed by P^D (D = lcm of the claimed periods = {D}): dim ker(P^D - I) < dim K(P) = {N}"
     blocks = B.graph.components
     if max(map(len, blocks), default=0) > MODULAR_LIMIT:

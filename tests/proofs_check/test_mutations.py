@@ -137,7 +137,7 @@ def test_block_route_version_fails_on_planted_error(key, chain_name, corrupt):
 
 
 def test_every_block_route_has_a_mutation():
-    covered = {p.values[0] for p in mutations()}
+    covered = {p.values[0] for p in mutations()} | {"lem:vhat_star_unique"}  # fed a wrong b^ below, on both routes
     assert set(BLOCK_KEYS) <= covered and len(BLOCK_KEYS) >= 9
 
 
@@ -164,8 +164,11 @@ def test_estimator_side_checks_catch_a_wrong_gauge_map():
     # a learned b^ that is not exact at an anchor: range(Pi^) is no longer W
     bhat = [list(row) for row in claim.basis]
     bhat[2] = [flint.fmpq(1, 5)] * 5
-    (v,) = run_checks(chain, claim, only=["lem:vhat_star_unique"], bhat=bhat)
-    assert v.holds is False and "anchor" in v.detail
+    for max_dense in (None, 0):  # the dense check and its block route
+        kw = {} if max_dense is None else {"max_dense": max_dense}
+        assert run_checks(chain, claim, only=["lem:vhat_star_unique"], **kw)[0].holds is True
+        (v,) = run_checks(chain, claim, only=["lem:vhat_star_unique"], bhat=bhat, **kw)
+        assert v.holds is False and "anchor" in v.detail
 
 
 def test_malformed_claims_fail_every_check_with_a_reason():
@@ -186,12 +189,12 @@ def test_power_norm_certificate_decides_both_ways():
 def test_estimator_lemmas_are_tight_so_a_slightly_wrong_gauge_map_fails():
     """On vectors where the bounds are attained, a Pi^ off by 1% fails both lemmas (random vectors would miss it);
     a given b^ off the simplex makes lem:pihat_infty_norm not applicable, never held or failed."""
-    from proofs_check.checks.appendix import _perturbed_basis
+    from proofs_check.checks.appendix import perturbed_basis
     from proofs_check.registry import Context
     from proofs_check.routes import Routes
 
     chain, claim = chain_and_claim("rich")
-    bhat = _perturbed_basis(Context(chain, claim, Routes(chain)), flint.fmpq(1, 5))
+    bhat = perturbed_basis(Context(chain, claim, Routes(chain)), flint.fmpq(1, 5))
     right = lambda v: claim.project(v, bhat)
     off = lambda v: [p + (x - p) * flint.fmpq(101, 100) for p, x in zip(claim.project(v), claim.project(v, bhat))]
     for key in ("lem:pihat_dev", "lem:pihat_infty_norm"):
