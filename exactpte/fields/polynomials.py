@@ -127,6 +127,8 @@ def shared_irreducible_factors(polys: Sequence[flint.fmpz_mpoly]) -> list[list[f
     cyclotomic twins in every entry) cost a few gcds and the factoring of small pieces, not a
     factoring each.
 
+    Examples
+    --------
     >>> ctx = flint.fmpz_mpoly_ctx.get(("p", "q"), "degrevlex")
     >>> p, q = ctx.gens()
     >>> [tuple(sorted(str(g) for g in fs)) for fs in shared_irreducible_factors([(p**2 - 1) * q, q**3 * (p + 1)])]
