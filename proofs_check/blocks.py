@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from math import lcm
+from typing import Any
 
 import flint
 
@@ -364,6 +365,17 @@ class BlockRoutes:
         out = {s: ONE for s in self.phases[i][k]}
         out.update((s, v) for s, v in self.basis_transient[ik].items() if v)
         return out
+
+    def anchor_columns(self, anchors: Sequence[tuple[int, int, int]], *, sparse: bool) -> list[Any] | str:
+        """The basis columns ``b`` of the claimed anchors ``(class, phase, state)``, in their order, sparse
+        (:meth:`sparse_basis_column`) or dense (:meth:`basis_column`); a message when an anchor is not recurrent."""
+        cols: list[Any] = []
+        for i, k, s in anchors:
+            if s not in self.class_of:
+                return f"claimed anchor {s} of ({i}, {k}) is not in a closed class"
+            ik = (self.class_of[s], self.phase_of[s])
+            cols.append(self.sparse_basis_column(ik) if sparse else self.basis_column(ik))
+        return cols
 
     def basis_column(self, ik: tuple[int, int]) -> list[flint.fmpq]:
         """``b_{i,k}`` as a dense list over the states (built on demand, kept)."""

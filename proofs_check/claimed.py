@@ -24,6 +24,8 @@ from exactpte.results.quantities import QUANTITY_KEYS, STRUCTURE_KEYS
 from exactpte.results.report import FORMAT
 from exactpte import Decomposition
 
+from .linalg import subtract_scaled
+
 __all__ = ["Claimed", "from_decomposition", "from_json_dict", "load_result"]
 
 Exact: TypeAlias = flint.fmpq | int  # an exact number as the checks hold it
@@ -158,12 +160,7 @@ class Claimed:
             x = v.get(a, 0)
             if not x:
                 continue
-            for s, y in self.sparse_columns[j].items():
-                z = out.get(s, 0) - x * y
-                if z:
-                    out[s] = z
-                else:
-                    out.pop(s, None)
+            subtract_scaled(out, x, self.sparse_columns[j])
         return out
 
     @functools.cached_property

@@ -8,8 +8,8 @@ check never re-runs the code it judges.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import TypeAlias
+from collections.abc import Mapping, Sequence
+from typing import TypeAlias, cast
 
 import flint
 
@@ -260,6 +260,22 @@ def random_integers(rng: random.Random, low: int, high: int, k: int) -> list[int
             r = getrandbits(bits)
         out.append(low + r)
     return out
+
+
+def subtract_scaled(out: dict[int, flint.fmpq], x: Exact, column: Mapping[int, Exact]) -> None:
+    """``out -= x * column`` in place on sparse vectors (``{index: value}``), entries that become zero removed.
+
+    >>> out = {0: flint.fmpq(1), 1: flint.fmpq(2)}
+    >>> subtract_scaled(out, 2, {1: flint.fmpq(1), 2: flint.fmpq(1, 2)})
+    >>> out
+    {0: 1, 2: -1}
+    """
+    for s, y in column.items():
+        z = out.get(s, 0) - x * y
+        if z:
+            out[s] = cast(flint.fmpq, z)  # fmpq arithmetic with an int or fmpz factor stays fmpq
+        else:
+            out.pop(s, None)
 
 
 def norm_inf(v: Sequence[flint.fmpq]) -> flint.fmpq:

@@ -266,12 +266,9 @@ def _on_simplex(bh: Sequence[Sequence[flint.fmpq]]) -> bool:
 
 def _true_basis_rows(ctx: Context) -> list[list[flint.fmpq]] | str:
     """``b`` from proofs_check's block routes, in the claimed anchors' column order (a message when an anchor is not recurrent)."""
-    B = ctx.blocks
-    cols = []
-    for i, k, s in ctx.claimed.anchors:
-        if s not in B.class_of:
-            return f"claimed anchor {s} of ({i}, {k}) is not in a closed class"
-        cols.append(B.basis_column((B.class_of[s], B.phase_of[s])))
+    cols = ctx.blocks.anchor_columns(ctx.claimed.anchors, sparse=False)
+    if isinstance(cols, str):
+        return cols
     return [[col[s] for col in cols] for s in range(ctx.chain.n)]
 
 

@@ -49,12 +49,9 @@ def _claimed_rows(ctx: Context) -> list[Row]:
 
 def _true_rows(ctx: Context) -> list[Row] | str:
     """``b`` from the block routes in the claimed anchors' column order, as sparse rows."""
-    B = ctx.blocks
-    cols = []
-    for i, k, s in ctx.claimed.anchors:
-        if s not in B.class_of:
-            return f"claimed anchor {s} of ({i}, {k}) is not in a closed class"
-        cols.append(B.sparse_basis_column((B.class_of[s], B.phase_of[s])))
+    cols = ctx.blocks.anchor_columns(ctx.claimed.anchors, sparse=True)
+    if isinstance(cols, str):
+        return cols
     return _rows_of(cols, ctx.chain.n)
 
 

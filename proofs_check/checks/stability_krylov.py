@@ -38,6 +38,7 @@ import flint
 
 from ..certificates import positive_definite, stein_solution
 from ..floats import nearest_float, shown
+from ..linalg import subtract_scaled
 from ..registry import Context, NotChecked
 
 BLOCK_STEIN_MAX = 40
@@ -197,13 +198,7 @@ def _restricted_rows(ctx: Context, W: list[int], local: dict[int, int]) -> list[
             continue
         for s, bs in c.sparse_columns[j].items():
             if s in local:
-                row = M[local[s]]
-                for k, q in out.items():
-                    z = row.get(k, 0) - bs * q
-                    if z:
-                        row[k] = z
-                    else:
-                        row.pop(k, None)
+                subtract_scaled(M[local[s]], bs, out)
     return M
 
 
