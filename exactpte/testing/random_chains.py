@@ -27,6 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
+import flint
+
 from exactpte.errors import UsageError
 from exactpte.model.chain import MarkovRewardProcess
 from exactpte.model.parametric import ParametricChain
@@ -321,16 +323,19 @@ def build_chain(
                                   transient_target_percent=transient_target_percent, shape=transient_shape)
     n = len(succ)
     perm = _permutation(integer, n) if permute else list(range(n))
-    edges = []
+    rows: list[list[tuple[int, flint.fmpq]]] = [[] for _ in range(n)]
     for s, targets in enumerate(succ):
         ts = list(targets)
+        row = rows[perm[s]]
         for t, (w, D) in zip(ts, _weights(integer, len(ts), max_denominator)):
-            edges.append((perm[s], perm[t], f"{w}/{D}"))
+            row.append((perm[t], flint.fmpq(w, D)))  # the numbers themselves, not "w/D" text parsed back
+    for row in rows:
+        row.sort(key=lambda e: e[0])  # distinct targets (succ's keys), columns increasing
     lo, hi = reward_range
-    r = [""] * n
+    r = [flint.fmpq(0)] * n
     for s in range(n):
-        r[perm[s]] = f"{integer(lo * reward_denominator, hi * reward_denominator)}/{reward_denominator}"
-    return MarkovRewardProcess.from_edges(n, edges, r)
+        r[perm[s]] = flint.fmpq(integer(lo * reward_denominator, hi * reward_denominator), reward_denominator)
+    return MarkovRewardProcess._from_exact_rows(rows, r)  # validated again: rows sum to 1, no negative entry
 
 
 def _class_successors(integer: IntSource, spec: ChainSpec, out_degree: tuple[int, int]) -> list[dict[int, None]]:
