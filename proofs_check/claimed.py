@@ -80,13 +80,26 @@ class Claimed:
         return [row[c] for row in self.basis]
 
     def basis_matrix(self) -> flint.fmpq_mat:
-        """The claimed basis as an ``n x N`` matrix."""
-        n = len(self.basis)
-        M = flint.fmpq_mat(n, self.N)
+        """The claimed basis as an ``n x N`` matrix (a new one each call: the caller may change it)."""
+        n, N, flat = len(self.basis), self.N, self._basis_entries
+        if flat is not None:
+            return flint.fmpq_mat(n, N, flat)
+        M = flint.fmpq_mat(n, N)  # a ragged basis: entry by entry, an IndexError for a short row
         for s in range(n):
-            for j in range(self.N):
+            for j in range(N):
                 M[s, j] = self.basis[s][j]
         return M
+
+    @functools.cached_property
+    def _basis_entries(self) -> list[flint.fmpq] | None:
+        """The basis's entries row by row, as fmpq (``None`` for a ragged basis)."""
+        N = self.N
+        if any(len(row) != N for row in self.basis):
+            return None
+        try:
+            return [flint.fmpq(x) for row in self.basis for x in row]
+        except (TypeError, ValueError):  # not exact numbers: entry by entry, as before, raises as before
+            return None
 
     def project(self, v: Sequence[Exact], basis: Sequence[Sequence[flint.fmpq]] | None = None) -> list[flint.fmpq]:
         """``(Π v)(s) = v(s) - sum v(a_{i,k}) b_{i,k}(s)`` with the claimed anchors and the claimed (or given) basis."""

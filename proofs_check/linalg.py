@@ -75,13 +75,16 @@ def nullspace(M: flint.fmpq_mat) -> flint.fmpq_mat:
         return identity(n)
     R, rk = M.rref()
     pivots = pivot_columns(R, rk)
-    free = [c for c in range(n) if c not in pivots]
-    N = flint.fmpq_mat(n, len(free))
+    pivot_set = set(pivots)
+    free = [c for c in range(n) if c not in pivot_set]
+    rows = R.tolist()
+    k = len(free)
+    flat: list[flint.fmpq | int] = [0] * (n * k)  # row-major n x k
     for j, f in enumerate(free):
-        N[f, j] = 1
+        flat[f * k + j] = 1
         for i, p in enumerate(pivots):
-            N[p, j] = -R[i, f]
-    return N
+            flat[p * k + j] = -rows[i][f]
+    return flint.fmpq_mat(n, k, flat)
 
 
 def orbit(P: flint.fmpq_mat, x: flint.fmpq_mat, T: int) -> flint.fmpq_mat:

@@ -134,7 +134,7 @@ def _wellposed(ctx: Context) -> Outcome:
     W = [s for s in range(n) if s not in set(c.anchor_states)]
     IP = ctx.routes.I - ctx.routes.P
     K = ctx.routes.K
-    M = flint.fmpq_mat([[IP[i, j] for j in W] + [K[i, j] for j in range(K.ncols())] for i in range(n)])
+    M = flint.fmpq_mat([[row[j] for j in W] + krow for row, krow in zip(IP.tolist(), K.tolist())])
     if M.ncols() != n or rank(M) < n:
         return "the gauge-fixed system [(I-P)|_W, K] is singular: v* would not be unique"
     return general_projection_problem(ctx)
@@ -167,7 +167,11 @@ def general_projection_problem(ctx: Context, trials: int = 2) -> str | None:
         # unknowns are all pivots, solvable when the right-hand side is not
         A = (routes.I - Pi * routes.P).entries() + (routes.I - Pi).entries()
         rhs = (Pi * r).entries() + [0] * n
-        R, rk = flint.fmpq_mat(2 * n, n + 1, [x for i in range(2 * n) for x in (*A[i * n:(i + 1) * n], rhs[i])]).rref()
+        flat: list[flint.fmpq] = []
+        for i in range(2 * n):  # row i of [A | rhs], a slice at a time
+            flat += A[i * n:(i + 1) * n]
+            flat.append(rhs[i])
+        R, rk = flint.fmpq_mat(2 * n, n + 1, flat).rref()
         pivots = pivot_columns(R, rk)
         if sum(1 for p in pivots if p < n) < n:
             return f"random projection {t} with kernel K: the fixed point v = Pi(r + P v) in range(Pi) is not unique"

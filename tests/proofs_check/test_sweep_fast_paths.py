@@ -175,3 +175,75 @@ def test_a_float_gamma_is_only_a_proposal(monkeypatch):
     monkeypatch.undo()
     one = flint.fmpq_mat([[1, 0], [0, 0]])
     assert certificates._float_gamma(one) is None and certificates.lyapunov_certificate(one) is not None
+
+
+def _nullspace_by_entries(M):
+    """The nullspace as it was built before: entry by entry into an fmpq_mat."""
+    m, n = M.nrows(), M.ncols()
+    if m == 0:
+        return identity(n)
+    R, rk = M.rref()
+    pivots, row = [], 0
+    for c in range(n):
+        if row < rk and R[row, c] != 0:
+            pivots.append(c)
+            row += 1
+    free = [c for c in range(n) if c not in pivots]
+    N = flint.fmpq_mat(n, len(free))
+    for j, f in enumerate(free):
+        N[f, j] = 1
+        for i, p in enumerate(pivots):
+            N[p, j] = -R[i, f]
+    return N
+
+
+def test_nullspace_from_lists_equals_the_entrywise_one():
+    from proofs_check.linalg import nullspace
+    rng = random.Random(3535)
+    for _ in range(300):
+        m, n, r = rng.randint(0, 6), rng.randint(0, 6), rng.randint(0, 3)
+        A, B = _random_matrix(rng, m, r), _random_matrix(rng, r, n)  # rank <= r: nontrivial kernels
+        M = A * B if r else flint.fmpq_mat(m, n)
+        assert nullspace(M) == _nullspace_by_entries(M)
+        assert M * nullspace(M) == flint.fmpq_mat(m, nullspace(M).ncols())
+
+
+def test_basis_matrix_flat_equals_entrywise_and_is_a_copy():
+    for ctx in _contexts(15, "basis-matrix"):
+        for claim in [ctx.claimed, *_corrupted(ctx.claimed, random.Random(1))]:
+            n, N = len(claim.basis), claim.N
+            M = flint.fmpq_mat(n, N)
+            for s in range(n):
+                for j in range(N):
+                    M[s, j] = claim.basis[s][j]
+            B = claim.basis_matrix()
+            assert B == M
+            if n and N:
+                B[0, 0] += 1  # a caller changing its matrix does not change the claim's next one
+                assert claim.basis_matrix() == M
+    ragged = ctx.claimed.replace(basis=ctx.claimed.basis[:-1] + (ctx.claimed.basis[-1][:-1],))
+    if ctx.claimed.N:
+        with pytest.raises(IndexError):
+            ragged.basis_matrix()
+
+
+def _wellposed_as_before(ctx):
+    """thm:wellposed's gauge-fixed matrix and augmented fixed-point systems built entry by entry (as before)."""
+    routes, n, c = ctx.routes, ctx.chain.n, ctx.claimed
+    W = [s for s in range(n) if s not in set(c.anchor_states)]
+    IP, K = routes.I - routes.P, routes.K
+    M = flint.fmpq_mat([[IP[i, j] for j in W] + [K[i, j] for j in range(K.ncols())] for i in range(n)])
+    return M
+
+
+def test_wellposed_decides_as_before_on_exact_and_corrupted_claims():
+    rng = random.Random(77)
+    for ctx in _contexts(25, "wellposed"):
+        M = _wellposed_as_before(ctx)
+        W = [s for s in range(ctx.chain.n) if s not in set(ctx.claimed.anchor_states)]
+        IP, K = ctx.routes.I - ctx.routes.P, ctx.routes.K
+        assert M == flint.fmpq_mat([[row[j] for j in W] + krow for row, krow in zip(IP.tolist(), K.tolist())])
+        verdicts = [decomposition._wellposed(Context(ctx.chain, claim, ctx.routes, 7))
+                    for claim in [ctx.claimed, *_corrupted(ctx.claimed, rng)]]
+        assert verdicts[0] is None
+        assert verdicts[2] is not None  # v* off the fixed point is caught
