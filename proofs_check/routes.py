@@ -46,6 +46,7 @@ class Routes:
         self.n = chain.n
         self.max_dense = max_dense
         self._powers: dict[int, flint.fmpq_mat] = {}
+        self._kernels_of_power: dict[int, flint.fmpq_mat] = {}
         self._returns: dict[int, flint.fmpq_mat] = {}
         self._orbit: tuple[int, flint.fmpq_mat, flint.fmpq_mat] | None = None  # (t, sum_{s<t} P^s r, P^t r)
 
@@ -126,9 +127,12 @@ class Routes:
         return nullspace(mat_poly(self.cyclotomic[1], self.P))
 
     def K_power(self, periods: Sequence[int]) -> flint.fmpq_mat:
-        """``ker(P^D - I)`` with ``D`` the lcm of ``periods``."""
+        """``ker(P^D - I)`` with ``D`` the lcm of ``periods``, computed once per ``D`` (two checks ask for it); a copy
+        each call, as a caller may change its matrix."""
         D = lcm(*periods) if periods else 1
-        return nullspace(self.P_pow(D) - self.I)
+        if D not in self._kernels_of_power:
+            self._kernels_of_power[D] = nullspace(self.P_pow(D) - self.I)
+        return flint.fmpq_mat(self._kernels_of_power[D])
 
     @cached_property
     def entry_bits(self) -> int:
