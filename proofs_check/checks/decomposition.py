@@ -9,7 +9,7 @@ import random
 
 from ..certificates import contraction_certificate, quotient_charpolys, quotient_matrix
 from ..claimed import Claimed
-from ..linalg import col, columns, identity, in_span, in_span_all, intersect, join, mat_poly, matvec, nullspace, pivot_columns, random_integers, random_vector, rank, same_span, vec
+from ..linalg import col, columns, identity, in_span, in_span_all, intersect, join, mat_poly, matvec, nullspace, random_integers, random_vector, rank, same_span, vec
 from ..registry import NOT_APPLICABLE, Context, Held, Outcome, check, few, mismatch
 
 
@@ -163,21 +163,15 @@ def general_projection_problem(ctx: Context, trials: int = 2) -> str | None:
         Pi = random_projection(rng, routes.K)
         if Pi is None:
             return "K(P) (charpoly route) is rank deficient"
-        # [(I - Pi P); (I - Pi)] v = [Pi r; 0] in one rref of the augmented 2n x (n + 1) system: unique when its n
-        # unknowns are all pivots, solvable when the right-hand side is not
-        A = (routes.I - Pi * routes.P).entries() + (routes.I - Pi).entries()
-        rhs = (Pi * r).entries() + [0] * n
-        flat: list[flint.fmpq] = []
-        for i in range(2 * n):  # row i of [A | rhs], a slice at a time
-            flat += A[i * n:(i + 1) * n]
-            flat.append(rhs[i])
-        R, rk = flint.fmpq_mat(2 * n, n + 1, flat).rref()
-        pivots = pivot_columns(R, rk)
-        if sum(1 for p in pivots if p < n) < n:
+        # v = Pi(r + P v) in range(Pi) is (I - Pi P) v = Pi r: a solution lies in range(Pi) by its own equation
+        # (v = Pi(...)), and a kernel vector x = Pi P x of I - Pi P does too, so [(I - Pi P); (I - Pi)] v = [Pi r; 0]
+        # has a unique solution exactly when the square I - Pi P is nonsingular (one solve, not a 2n-row rref)
+        try:
+            v = (routes.I - Pi * routes.P).solve(Pi * r)
+        except ZeroDivisionError:
             return f"random projection {t} with kernel K: the fixed point v = Pi(r + P v) in range(Pi) is not unique"
-        if n in pivots:
+        if Pi * v != v or v != Pi * (r + routes.P * v):  # the fixed point itself, checked as the theorem states it
             return f"random projection {t} with kernel K: no fixed point v = Pi(r + P v) in range(Pi)"
-        v = flint.fmpq_mat(n, 1, [R[i, n] for i in range(n)])
         g = vec(r - (routes.I - routes.P) * v)
         if not routes.in_K(g):
             return f"random projection {t} with kernel K: g = r - (I-P)v is not in K(P)"

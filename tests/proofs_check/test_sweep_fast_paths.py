@@ -247,3 +247,63 @@ def test_wellposed_decides_as_before_on_exact_and_corrupted_claims():
                     for claim in [ctx.claimed, *_corrupted(ctx.claimed, rng)]]
         assert verdicts[0] is None
         assert verdicts[2] is not None  # v* off the fixed point is caught
+
+
+def _general_projection_by_rref(ctx, trials=2):
+    """thm:wellposed's random-projection part as it was: one rref of the 2n x (n + 1) system
+    [(I - Pi P); (I - Pi)] v = [Pi r; 0] (the decision only: None, 'not unique', 'no fixed point', 'g', 'v*')."""
+    from proofs_check.linalg import pivot_columns
+    routes, n = ctx.routes, ctx.chain.n
+    rng = ctx.rng("wellposed-projections")
+    r = routes.r
+    for _ in range(trials):
+        Pi = decomposition.random_projection(rng, routes.K)
+        if Pi is None:
+            return "rank deficient"
+        A = (routes.I - Pi * routes.P).entries() + (routes.I - Pi).entries()
+        rhs = (Pi * r).entries() + [0] * n
+        R, rk = flint.fmpq_mat(2 * n, n + 1, [x for i in range(2 * n) for x in (*A[i * n:(i + 1) * n], rhs[i])]).rref()
+        pivots = pivot_columns(R, rk)
+        if sum(1 for p in pivots if p < n) < n:
+            return "not unique"
+        if n in pivots:
+            return "no fixed point"
+        v = flint.fmpq_mat(n, 1, [R[i, n] for i in range(n)])
+        if not routes.in_K(vec(r - (routes.I - routes.P) * v)):
+            return "g"
+        if not routes.in_K([a - b for a, b in zip(vec(v), ctx.claimed.v_star)]):
+            return "v*"
+    return None
+
+
+def _decision(message):
+    if message is None:
+        return None
+    for word, key in (("rank deficient", "rank deficient"), ("not unique", "not unique"), ("no fixed point", "no fixed point"),
+                      ("g = r", "g"), ("v* is not", "v*")):
+        if word in message:
+            return key
+    raise AssertionError(message)
+
+
+def test_general_projection_solve_decides_as_the_rref():
+    """The square solve decides as the 2n-row rref it replaced: on exact claims, on v* moved off its class, and on
+    a wrong K (a column dropped or added: the fixed point is then not unique, or g leaves K)."""
+    rng = random.Random(5)
+    seen = set()
+    for ctx in _contexts(30, "projection-solve"):
+        claims = [ctx.claimed, *_corrupted(ctx.claimed, rng)]
+        K = ctx.routes.K
+        wrong = [decomposition.columns(K, list(range(K.ncols() - 1)))] if K.ncols() > 1 else []
+        if K.ncols() < ctx.chain.n:
+            wrong.append(decomposition.join(K, flint.fmpq_mat(ctx.chain.n, 1, [rng.randint(-2, 2) for _ in range(ctx.chain.n)])))
+        for Kw in [None, *wrong]:
+            routes = Routes(ctx.chain)
+            if Kw is not None:
+                routes.__dict__["K"] = Kw  # the cached route replaced: K_projector and in_K follow it
+            for claim in claims:
+                c = Context(ctx.chain, claim, routes, 7)
+                got, want = _decision(decomposition.general_projection_problem(c)), _general_projection_by_rref(c)
+                assert got == want
+                seen.add(want)
+    assert {None, "v*"} <= seen and len(seen) >= 3
