@@ -34,6 +34,15 @@ def _quotient_keeps_peripheral(ctx: Context, Kp: flint.fmpq_mat) -> bool | None:
     return None if q is None else ctx.routes.has_peripheral_root(q)
 
 
+def _claimed_quotient(ctx: Context) -> tuple[flint.fmpq_poly | None, bool | None]:
+    """The quotient by span(claimed b) (full column rank): its characteristic polynomial (``None``: span b is not
+    invariant) and whether it keeps a unimodular eigenvalue; computed once for the two quotient theorems."""
+    def build() -> tuple[flint.fmpq_poly | None, bool | None]:
+        _, q = quotient_charpolys(ctx.routes.P, ctx.claimed.basis_matrix(), ctx.routes.charpoly)
+        return q, (None if q is None else ctx.routes.has_peripheral_root(q))
+    return ctx.shared("quotient:claimed-basis", build)
+
+
 def _minimal_quotient_family(ctx: Context) -> list[tuple[str, flint.fmpq_mat, bool]]:
     """Invariant subspaces K' with whether the quotient must keep a unimodular eigenvalue (``K ⊄ K'``):
 
@@ -69,7 +78,7 @@ def _minimal_quotient_family(ctx: Context) -> list[tuple[str, flint.fmpq_mat, bo
 @check("thm:minimal_quotient", "rho(P on R^n/K') < 1 iff K(P) is contained in K'; K(P) is the minimal such K'")
 def _minimal_quotient(ctx: Context) -> Outcome:
     B = ctx.claimed.basis_matrix()
-    keeps = _quotient_keeps_peripheral(ctx, B)
+    keeps = _claimed_quotient(ctx)[1] if rank(B) == B.ncols() else _quotient_keeps_peripheral(ctx, B)
     if keeps is None:
         return "span of the claimed basis is not P-invariant"
     if keeps:
@@ -98,10 +107,10 @@ def _quotient_contraction(ctx: Context) -> Outcome:
         return "the claimed basis is rank deficient"
     if not in_span_all(K, ctx.routes.P * K):
         return "span of the claimed basis is not P-invariant, so there is no quotient operator"
-    _, q = quotient_charpolys(ctx.routes.P, K, ctx.routes.charpoly)
+    q, keeps = _claimed_quotient(ctx)  # (shared with thm:minimal_quotient: the same quotient of the same claim)
     if q is None:  # pragma: no cover - invariance was checked above
         return "span of the claimed basis is not P-invariant"
-    if ctx.routes.has_peripheral_root(q):
+    if keeps:
         return "the quotient operator has an eigenvalue of modulus 1 (its characteristic polynomial has a cyclotomic factor): no norm contracts it"
     problem = contraction_certificate(quotient_matrix(ctx.routes.P, K))
     if problem:

@@ -307,3 +307,21 @@ def test_general_projection_solve_decides_as_the_rref():
                 assert got == want
                 seen.add(want)
     assert {None, "v*"} <= seen and len(seen) >= 3
+
+
+def test_quotient_theorems_share_the_claimed_quotient_and_decide_alike():
+    """thm:minimal_quotient and thm:quotient_contraction read the claimed quotient from ctx.shared: the same verdicts
+    whichever runs first, and as when each computes it itself (a fresh context per check), on exact and corrupted claims."""
+    rng = random.Random(11)
+    for ctx in _contexts(20, "quotient-share"):
+        for claim in [ctx.claimed, *_corrupted(ctx.claimed, rng)]:
+            alone = [_outcome(f(Context(ctx.chain, claim, Routes(ctx.chain), 7)))
+                     for f in (decomposition._minimal_quotient, decomposition._quotient_contraction)]
+            both = Context(ctx.chain, claim, Routes(ctx.chain), 7)
+            first = _outcome(decomposition._quotient_contraction(both))
+            assert [_outcome(decomposition._minimal_quotient(both)), first] == alone
+
+
+def _outcome(out):
+    """An outcome as comparable data (a Held has no equality of its own)."""
+    return (type(out).__name__, getattr(out, "note", out))
