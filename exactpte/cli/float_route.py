@@ -118,7 +118,7 @@ def float_rows(path: str, rewards: str | None = None) -> dict[str, Any]:
         raise UsageError(f"the float route (--floats exact, --limit-denominator, --clip-negative) reads .json chain files "
                          f"and .csv edge lists; for {path} import in Python with MarkovRewardProcess.from_float")
     try:
-        data = json.loads(read_text(path))
+        data = json.loads(read_text(path), parse_float=lambda token: _csv_number(token, str(path)))
     except (json.JSONDecodeError, RecursionError) as e:
         raise ChainFileError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(data, dict) or "r" not in data or not ("P" in data or ("n" in data and "edges" in data)):

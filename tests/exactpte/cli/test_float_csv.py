@@ -95,3 +95,14 @@ def test_float_csv_refuses_a_repeated_transition_as_the_exact_reader_does(tmp_pa
     assert main(["decompose", str(tmp_path / "c.json"), "--floats", "exact"]) == 2
     assert "repeats the transition 0 -> 1" in capsys.readouterr().err
 
+
+
+def test_float_json_refuses_a_positive_probability_that_underflows_to_zero(tmp_path, capsys):
+    """The JSON chain file's decimals on the float route follow the CSV rule: 1e-999 is no silent 0.0."""
+    path = tmp_path / "c.json"
+    path.write_text('{"P": [[1, 1e-999], [1, 0]], "r": [0, 0]}')
+    assert main(["decompose", str(path), "--floats", "exact"]) == 2
+    err = capsys.readouterr().err
+    assert "underflows" in err and err.count("\n") == 1, err
+    path.write_text('{"P": [[1.0, 0.0], [1.0, 0e5]], "r": [0.5, 0]}')
+    assert main(["decompose", str(path), "--floats", "exact", "--json", "--only", "rho"]) == 0
