@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 
@@ -197,8 +198,14 @@ def _lines(verdicts: Sequence[Verdict], w: int) -> list[str]:
     for v in verdicts:
         detail = v.detail if v.status in ("failed", "not claimed", "not checked") or (v.holds and v.detail) else ""
         strength = v.strength_text if v.holds is not None else "-"  # n/a, not claimed, not checked: nothing decided
-        lines.append(f"{v.key.ljust(w)}  {MARKS[v.status]:4}  {strength.ljust(sw)}  {detail}".rstrip())
+        lines.append(f"{v.key.ljust(w)}  {MARKS[v.status]:4}  {strength.ljust(sw)}  {_short_numbers(detail)}".rstrip())
     return lines
+
+
+def _short_numbers(detail: str) -> str:
+    """A verdict's detail with each integer of more than 60 digits shortened to its first digits and its length (a
+    hostile claim's 200000-digit entry made every failing check print it whole; ``--json`` keeps the full text)."""
+    return re.sub(r"[0-9]{61,}", lambda m: f"{m[0][:20]}...({len(m[0])} digits)", detail)
 
 
 def _count(verdicts: Sequence[Verdict], what: str) -> str:

@@ -66,19 +66,34 @@ def float_route(args: argparse.Namespace) -> bool:
             or getattr(args, "clip_negative", None) is not None)
 
 
-_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_INTEGER = re.compile(r"[+-]?\d+")
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+_INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
+_FRACTION = re.compile(r"[+-]?\d+/\d+", re.ASCII)
+_NONZERO_DIGIT = re.compile(r"[1-9]")
 
 
 def _csv_number(token: str, where: str) -> Any:
     """A CSV number token as the JSON route would see it: an integer, a float (a decimal literal), or
-    the text of an exact fraction (``1/3``, read exactly later); anything else is refused by name."""
+    the text of an exact fraction (``1/3``, read exactly later); anything else is refused by name:
+    digits other than ASCII ``0-9`` (Python's ``int`` takes ``'١'``), a decimal beyond the float range
+    (``1e999`` is ``inf``), a non-zero decimal that underflows to ``0.0`` (``1e-999``: a written edge
+    would vanish from the graph), a zero denominator."""
+    from exactpte.io.common import exact_value
+
     if _INTEGER.fullmatch(token):
         return int(token)
     if _DECIMAL.fullmatch(token):
-        return float(token)
-    num, slash, den = token.partition("/")
-    if slash and _INTEGER.fullmatch(num.strip()) and den.strip().isdigit():
+        x = float(token)
+        if math.isinf(x):
+            raise ChainFileError(f"{where}: {token[:30]!r} is beyond the float range (it reads as {x}); "
+                                 f"write it exactly and drop --floats exact")
+        mantissa = token.lower().partition("e")[0]
+        if x == 0.0 and _NONZERO_DIGIT.search(mantissa):
+            raise ChainFileError(f"{where}: {token[:30]!r} is not 0 but underflows to 0.0 as a float; "
+                                 f"write it exactly and drop --floats exact")
+        return x
+    if _FRACTION.fullmatch(token):
+        exact_value(token, where)  # the exact reader's rules (a zero denominator is refused here, by line)
         return token
     raise ChainFileError(f"{where}: {token[:30]!r} is not a number (a decimal such as 0.25 or 2.5e-3, or a fraction p/q)")
 
@@ -103,7 +118,7 @@ def float_rows(path: str, rewards: str | None = None) -> dict[str, Any]:
         raise UsageError(f"the float route (--floats exact, --limit-denominator, --clip-negative) reads .json chain files "
                          f"and .csv edge lists; for {path} import in Python with MarkovRewardProcess.from_float")
     try:
-        data = json.loads(read_text(path))
+        data = json.loads(read_text(path), parse_float=lambda token: _csv_number(token, str(path)))
     except (json.JSONDecodeError, RecursionError) as e:
         raise ChainFileError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(data, dict) or "r" not in data or not ("P" in data or ("n" in data and "edges" in data)):
@@ -123,7 +138,7 @@ def _clip(value: Any, atol: float | None, where: str, clipped: list[float]) -> A
 def load_float_chain(path: str, args: argparse.Namespace, tol: float | None) -> MarkovRewardProcess:
     """The chain at ``path`` (with ``args.rewards`` for a CSV edge list) read by the float route (module
     docstring); ``tol``: ``None`` for the default."""
-    from exactpte.errors import NegativeEntryError, RowSumError
+    from exactpte.errors import NegativeEntryError, RowSumError, ShapeError
     from exactpte.model.chain import import_chain
 
     rewards = getattr(args, "rewards", None)
@@ -138,7 +153,9 @@ def load_float_chain(path: str, args: argparse.Namespace, tol: float | None) -> 
         n = data["n"]
     try:
         chain, _ = import_chain(P, data["r"], n=n, labels=data.get("labels"), limit_denominator=args.limit_denominator,
-                                tol=1e-9 if tol is None else tol)
+                                tol=1e-9 if tol is None else tol, duplicates="error")  # a file gives each transition once
+    except ShapeError as e:  # a repeated transition: the API's duplicates='sum' is no option of the command line
+        raise type(e)(f"{path}: {str(e).partition(' (or pass')[0]}") from None
     except (RowSumError, NegativeEntryError) as e:
         hint = suggestion(P if n is None else None, tol=tol, clip=atol, edges=None if n is None else P)
         hint = hint.removeprefix("--floats exact").strip()  # given already

@@ -242,6 +242,9 @@ class _Reader:
             rest = rest[end + 1 :].strip()
         if rest and not allow_labels:
             raise self.error(k, f"unexpected {rest[:40]!r} after the action")
+        if "[" in rest or "]" in rest:  # 'state 0 init [1]': read as labels, the rewards would be lost silently
+            raise self.error(k, f"{rest[:40]!r} after the state: the rewards [..] come right after the state id, "
+                                f"before the labels")
         return values
 
 

@@ -12,7 +12,9 @@ denominator is printed by the plain form's rule for a polynomial (:func:`~exactp
 factored only where that is cheap) when it has at most :data:`SMALL` terms, expanded otherwise.
 
 The names are ``D1, D2, ...`` in order of first appearance; if a parameter is itself called
-``D<k>`` the prefix becomes ``DEN``.
+``D<k>`` the prefix becomes ``DEN`` (then ``DEN_``, ``DEN__``, ... while a parameter is called so):
+no name is ever a parameter's.  A name's denominator is a polynomial of the parameters, never of
+other names; :func:`expand` refuses a table that breaks these rules.
 
 Examples
 --------
@@ -49,7 +51,7 @@ class DenominatorNames:
     def __init__(self, field: Any) -> None:
         self.field = field
         params = tuple(getattr(field, "params", ()))
-        self.prefix = "DEN" if any(re.fullmatch(r"D[0-9]+", p) for p in params) else "D"
+        self.prefix = name_prefix(params)
         self.params = params
         self._names: dict[Any, list[tuple[Any, str]]] = {}  # a cheap key -> [(denominator, name)]
         self.table: dict[str, str] = {}
@@ -151,7 +153,34 @@ def _one_group(text: str) -> bool:
     return True
 
 
-_NAMED = re.compile(r"\b((?:DEN|D)[0-9]+)\b")
+_NAME = re.compile(r"(D(?:EN_*)?)([0-9]+)")
+
+
+def name_prefix(params: Sequence[str]) -> str:
+    """The prefix of the denominators' names for a field with these parameter names: ``D``, or ``DEN``
+    when a parameter is called ``D<k>``, ``DEN_`` when one is also called ``DEN<k>``, and so on."""
+    prefix = "D"
+    while any(re.fullmatch(re.escape(prefix) + "[0-9]+", p) for p in params):
+        prefix = "DEN" if prefix == "D" else prefix + "_"
+    return prefix
+
+
+def _name_pattern(table: dict[str, str], params: Sequence[str]) -> re.Pattern[str]:
+    """The pattern of the names in ``table`` (one prefix, none a parameter's, as :func:`name_prefix` gives)."""
+    prefixes = set()
+    for name in table:
+        m = _NAME.fullmatch(name)
+        if m is None:
+            raise ValueError(f"'denominators' names are D1, D2, ... (DEN1, ... when a parameter is called D<k>), not {name!r:.40}")
+        prefixes.add(m[1])
+    if len(prefixes) > 1:
+        raise ValueError(f"'denominators' names have one prefix, not {sorted(prefixes)}")
+    prefix = prefixes.pop() if prefixes else name_prefix(params)
+    clash = [p for p in params if re.fullmatch(re.escape(prefix) + "[0-9]+", p)]
+    if clash:
+        raise ValueError(f"the parameter {clash[0]!r} has the form of a denominator's name {prefix}<k>: the names take "
+                         f"the prefix {name_prefix(params)} here")
+    return re.compile(r"(?<![A-Za-z0-9_])(" + re.escape(prefix) + r"[0-9]+)(?![A-Za-z0-9_])")
 
 
 def expand(data: dict[str, Any]) -> dict[str, Any]:
@@ -162,13 +191,26 @@ def expand(data: dict[str, Any]) -> dict[str, Any]:
     Raises
     ------
     ValueError
-        ``denominators`` is not a mapping of names to text, or an entry uses an undefined name.
+        ``denominators`` is not a mapping of names to text, a name is not ``D<k>`` (with the
+        prefix :func:`name_prefix` gives for ``data["params"]``), a denominator uses a name
+        (names are not nested) or is empty, or an entry uses an undefined name.
     """
     table = data.get("denominators")
     if table is None:
         return data
     if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
         raise ValueError("'denominators' must map names (D1, D2, ...) to denominators as text")
+    params = data.get("params") or []
+    if not isinstance(params, list) or not all(isinstance(p, str) for p in params):
+        raise ValueError("'params' must be a list of parameter names")
+    named = _name_pattern(table, params)
+    for name, value in table.items():
+        if not value.strip():
+            raise ValueError(f"the denominator {name} is empty")
+        used = named.search(value)
+        if used is not None:
+            raise ValueError(f"the denominator {name} uses the name {used[1]}: a denominator is written in the parameters, "
+                             f"names are not nested")
 
     def text(entry: str) -> str:
         def one(m: re.Match[str]) -> str:
@@ -177,7 +219,7 @@ def expand(data: dict[str, Any]) -> dict[str, Any]:
             value = table[m[1]]
             return value if re.fullmatch(r"[0-9]+", value) else f"({value})"
 
-        return _NAMED.sub(one, entry)
+        return named.sub(one, entry)
 
     def walk(x: Any) -> Any:
         if isinstance(x, str):
@@ -198,7 +240,7 @@ def _latex_poly(text: str) -> str:
 def latex_entry(text: str) -> str:
     r"""An entry of the factored form in LaTeX: ``(num)/D1`` as ``\frac{num}{D_{1}}``, ``(num)/(6*D1)`` as
     ``\frac{num}{6 D_{1}}``."""
-    m = re.fullmatch(r"(.*)/(?:\(([0-9]+)\*(?:DEN|D)([0-9]+)\)|(?:DEN|D)([0-9]+))", text)
+    m = re.fullmatch(r"(.*)/(?:\(([0-9]+)\*D(?:EN_*)?([0-9]+)\)|D(?:EN_*)?([0-9]+))", text)
     if m is None:
         return _latex_poly(text)
     num = m[1][1:-1] if _one_group(m[1]) else m[1]
@@ -208,7 +250,7 @@ def latex_entry(text: str) -> str:
 
 def to_latex_block(table: dict[str, str]) -> str:
     r"""The named denominators as a LaTeX ``aligned`` block: ``D_{1} &= ...``, one a line."""
-    lines = [rf"D_{{{name.lstrip('DEN')}}} &= {_latex_poly(text)}" for name, text in table.items()]
+    lines = [rf"D_{{{name.lstrip('DEN_')}}} &= {_latex_poly(text)}" for name, text in table.items()]
     return "\\[\n\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}\n\\]" if lines else ""
 
 

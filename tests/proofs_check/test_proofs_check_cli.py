@@ -131,3 +131,22 @@ def test_a_transient_state_listed_twice_is_named(tmp_path, capsys):
     rpath.write_text(json.dumps(data))
     assert main(["result", str(rpath), "--chain", str(cpath)]) == 1
     assert "transient states listed more than once: [6]" in capsys.readouterr().out
+
+
+def test_result_text_report_shortens_a_hostile_claims_huge_numbers(tmp_path, capsys):
+    """A claim with a 5000-digit entry failed several checks, each printing the number whole; the text report
+    shortens every integer past 60 digits (the verdicts still fail)."""
+    import json as _json
+
+    import exactpte
+    from proofs_check.cli import main as pc_main
+
+    chain = tmp_path / "c.json"
+    exactpte.dump(exactpte.example("branching"), str(chain))
+    claim = _json.loads(exactpte.decompose(exactpte.example("branching")).to_json())
+    claim["v_star"][3] = "1/" + "9" * 5000
+    path = tmp_path / "claim.json"
+    path.write_text(_json.dumps(claim))
+    assert pc_main(["result", str(path), "--chain", str(chain), "--max-dense", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "(5000 digits)" in out and max(len(line) for line in out.splitlines()) < 1000

@@ -56,3 +56,53 @@ def test_float_route_rewards_rules(tmp_path, capsys):
     (tmp_path / "c.json").write_text(json.dumps({"P": [[1.0]], "r": [1]}))
     assert main(["decompose", str(tmp_path / "c.json"), "--rewards", rewards, "--floats", "exact"]) == 2
     assert "has its 'r'" in capsys.readouterr().err
+
+
+# --- review: hostile number tokens and repeated edges on the float route ---------------------------
+
+
+@pytest.mark.parametrize("token", ["1e999", "-1e999", "9" * 400 + ".5", "1e99999999999", "١", "٣/٤", "1/0", "2/00", "1 / 3"])
+def test_float_csv_refuses_overflow_foreign_digits_and_zero_denominators_by_line(tmp_path, capsys, token):
+    # 1e999 is inf as a float, '١' (Arabic-Indic one) is int('١') == 1 in Python; the exact reader refuses
+    # both, so the float route must too, naming the line rather than a later "r[0]"
+    edges, rewards = _files(tmp_path, rewards=f"state,reward\n0,{token}\n1,0\n2,2\n")
+    assert main(["decompose", edges, "--rewards", rewards, "--floats", "exact"]) == 2
+    err = capsys.readouterr().err
+    assert "line 2" in err and err.count("\n") == 1, err
+
+
+def test_float_csv_refuses_a_positive_probability_that_underflows_to_zero(tmp_path, capsys):
+    # 0 -> 1 with 1e-999 is an edge of the graph; as a float it is 0.0, and dropping it silently
+    # would change the classes (state 0 would become absorbing)
+    edges, _ = _files(tmp_path, edges="0,0,1\n0,1,1e-999\n1,0,1\n")
+    assert main(["decompose", edges, "--floats", "exact"]) == 2
+    err = capsys.readouterr().err
+    assert "line 2" in err and "0" in err and err.count("\n") == 1, err
+    edges, _ = _files(tmp_path, edges="0,0,1\n0,1,0e-999\n0,1,-0.0\n1,0,1\n")  # written zeros stay zeros
+    assert main(["decompose", edges, "--floats", "exact", "--json", "--only", "rho"]) == 2  # ... but 0 -> 1 twice
+    assert "repeats the transition 0 -> 1" in capsys.readouterr().err
+
+
+def test_float_csv_refuses_a_repeated_transition_as_the_exact_reader_does(tmp_path, capsys):
+    # docs/formats.md chain-duplicate-edge: "each transition i -> j is given once (in files always)"
+    edges, _ = _files(tmp_path, edges="0,1,0.5\n0,1,0.5\n1,0,1\n")
+    assert main(["decompose", edges]) == 2
+    assert "repeats the transition 0 -> 1" in capsys.readouterr().err
+    assert main(["decompose", edges, "--floats", "exact"]) == 2
+    err = capsys.readouterr().err
+    assert "repeats the transition 0 -> 1" in err and err.count("\n") == 1, err
+    (tmp_path / "c.json").write_text(json.dumps({"n": 2, "edges": [[0, 1, 0.5], [0, 1, 0.5], [1, 0, 1.0]], "r": [0, 0]}))
+    assert main(["decompose", str(tmp_path / "c.json"), "--floats", "exact"]) == 2
+    assert "repeats the transition 0 -> 1" in capsys.readouterr().err
+
+
+
+def test_float_json_refuses_a_positive_probability_that_underflows_to_zero(tmp_path, capsys):
+    """The JSON chain file's decimals on the float route follow the CSV rule: 1e-999 is no silent 0.0."""
+    path = tmp_path / "c.json"
+    path.write_text('{"P": [[1, 1e-999], [1, 0]], "r": [0, 0]}')
+    assert main(["decompose", str(path), "--floats", "exact"]) == 2
+    err = capsys.readouterr().err
+    assert "underflows" in err and err.count("\n") == 1, err
+    path.write_text('{"P": [[1.0, 0.0], [1.0, 0e5]], "r": [0.5, 0]}')
+    assert main(["decompose", str(path), "--floats", "exact", "--json", "--only", "rho"]) == 0

@@ -46,3 +46,18 @@ def test_a_bad_value_after_good_ones_is_named_by_its_own_line() -> None:
         read_drn(text, source="ring.drn")
     line = next(k for k, ln in enumerate(text.splitlines(), 1) if ln.strip() == "7 : (-1 * (p+(-1))/(1)")
     assert f"ring.drn: line {line}:" in str(info.value)
+
+
+def test_rewards_written_after_the_labels_are_refused_not_dropped() -> None:
+    """``state 0 init [1]``: the rewards come right after the state id; read as labels the reward 1 was lost
+    silently (r = 0 while the file declares a reward model)."""
+    import pytest
+
+    from exactpte.errors import ChainFileError
+    from exactpte.io.drn import read_drn
+
+    text = ("@type: DTMC\n@reward_models\nrw\n@nr_states\n2\n@model\nstate 0 init [1]\n\taction 0\n\t\t1 : 1\n"
+            "state 1 [0]\n\taction 0\n\t\t1 : 1\n")
+    with pytest.raises(ChainFileError, match="line 7"):
+        read_drn(text)
+    assert [str(x) for x in read_drn(text.replace("state 0 init [1]", "state 0 [1] init")).r] == ["1", "0"]

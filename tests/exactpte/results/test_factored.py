@@ -168,3 +168,58 @@ def test_cli_strata_table_and_json_take_only(capsys: Any) -> None:
     data = json.loads(capsys.readouterr().out)
     assert all("denominators" in s for s in data["strata"])
     assert main(["decompose", "--example", "two-state-pq", "--strata", "--latex", "--only", "gain"]) == 2
+
+
+# --- review: the name table's rules (names are D<k> with the writer's prefix, never a parameter's, never nested)
+
+
+def test_a_parameter_called_d1_reads_back_from_every_entry(tmp_path: Path, capsys: Any) -> None:
+    """With a parameter D1 the writer names DEN1, DEN2; the parameter D1 in a numerator (h = D1/DEN2) is the
+    parameter, not an undefined name (expand refused the writer's own output)."""
+    m = exactpte.ParametricChain([["1-D1", "D1"], ["q", "1-q"]], [1, 0], params=["D1", "q"])
+    dec = exactpte.decompose(m)
+    factored = dec.to_dict(factored=True)
+    assert any(re.search(r"\bD1\b", x) for x in factored["h"])
+    assert _values(dec, expand(factored), "h") == list(dec.h)
+    assert main(["decompose", str(_dumped(m, tmp_path)), "--json", "--factored"]) == 0
+    assert _values(dec, expand(json.loads(capsys.readouterr().out)), "h") == list(dec.h)
+
+
+def _dumped(m: Any, tmp_path: Path) -> Path:
+    chain = tmp_path / "c.json"
+    exactpte.dump(m, str(chain))
+    return chain
+
+
+def test_parameters_called_d1_and_den1_get_a_third_prefix() -> None:
+    m = exactpte.ParametricChain([["1-D1", "D1"], ["DEN1", "1-DEN1"]], [1, 0], params=["D1", "DEN1"])
+    dec = exactpte.decompose(m)
+    names = DenominatorNames(m.field)
+    texts = [names(x) for x in dec.h]
+    assert names.prefix not in ("D", "DEN") and not set(names.table) & {"D1", "DEN1"}
+    assert [m.field.convert(t) for t in expand({"h": texts, "denominators": names.table, "params": ["D1", "DEN1"]})["h"]] == list(dec.h)
+
+
+@pytest.mark.parametrize("table, params, match", [
+    ({"D1": "D2 + 1", "D2": "p"}, ["p"], "nested"),            # a name in a denominator
+    ({"D1": "D1"}, ["p"], "nested"),                            # a name used recursively
+    ({"D1": "p", "p": "q + 1"}, ["p", "q"], "not 'p'"),         # a key shadowing a parameter
+    ({"D1": "p", "X": "q"}, ["p", "q"], "not 'X'"),             # a key that is no name at all
+    ({"D1": "p", "DEN2": "q"}, ["p", "q"], "one prefix"),       # two prefixes
+    ({"D1": "p"}, ["p", "D1"], "parameter 'D1'"),               # a name that is a parameter's
+    ({"D1": "   "}, ["p"], "empty"),
+])
+def test_a_name_table_breaking_the_rules_is_refused(table: dict[str, str], params: list[str], match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        expand({"rho": ["1/D1"], "denominators": table, "params": params})
+
+
+@pytest.mark.parametrize("table", [{"D1": "D2", "D2": "p + 1"}, {"D1": "p**99999999999"}, {"D1": "__import__('pathlib').Path('PWNED').touch()"},
+                                   {"D1": "0"}, {"D1": "1e999999999"}, {"D1": "4", "E": "3"}])
+def test_check_refuses_a_hostile_name_table_by_name(table: dict[str, str], tmp_path: Path, capsys: Any) -> None:
+    chain, cand = _dumped(exactpte.example("branching"), tmp_path), tmp_path / "cand.json"
+    rho = exactpte.decompose(exactpte.example("branching")).to_dict(factored=True)["rho"]
+    cand.write_text(json.dumps({"rho": [x if "/" not in x else x.split("/")[0] + "/D1" for x in rho], "denominators": table}))
+    code = main(["check", str(cand), "--chain", str(chain)])
+    out = capsys.readouterr()
+    assert code != 0 and "Traceback" not in out.err and out.err.count("\n") == 1 and not Path("PWNED").exists(), out
