@@ -37,6 +37,7 @@ exactpte.errors.SymbolicEntryError: entry is 'exec(p)', which is not an expressi
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
 from exactpte.numbers.scalars import parse_number
@@ -46,7 +47,8 @@ from exactpte.fields.fraction_protocols import FractionField, PolyFraction
 
 E = TypeVar("E", bound=PolyFraction)
 
-__all__ = ["parse_expression", "MAX_LENGTH", "MAX_DEPTH", "MAX_EXPONENT", "MAX_TERMS", "MAX_BITS"]
+__all__ = ["parse_expression", "ParseLimits", "CHAIN_ENTRY", "RESULT_ENTRY", "MAX_LENGTH", "MAX_DEPTH", "MAX_EXPONENT",
+           "MAX_TERMS", "MAX_BITS"]
 
 MAX_LENGTH = 10_000
 """Most characters in one entry."""
@@ -58,6 +60,29 @@ MAX_TERMS = 2_000
 """Most terms of a numerator or denominator formed while parsing."""
 MAX_BITS = 20_000
 """Most bits of a coefficient formed while parsing."""
+
+
+
+@dataclass(frozen=True)
+class ParseLimits:
+    """Bounds on one parsed entry, checked before the work they bound is done: characters, nesting,
+    exponent, terms and coefficient bits of every polynomial formed, and term products of one product."""
+
+    length: int
+    depth: int
+    exponent: int
+    terms: int
+    bits: int
+    product_work: int
+
+
+CHAIN_ENTRY = ParseLimits(MAX_LENGTH, MAX_DEPTH, MAX_EXPONENT, MAX_TERMS, MAX_BITS, MAX_TERMS * MAX_TERMS // 4)
+"""The bounds on a chain's entries (untrusted text of a chain file: small expressions)."""
+RESULT_ENTRY = ParseLimits(length=50_000_000, depth=MAX_DEPTH, exponent=100_000, terms=200_000, bits=1_000_000,
+                           product_work=20_000_000)
+"""The bounds on an entry of a decomposition's answer read back (``v*`` of a path of length 70 has ``e**69``;
+periodic37's numerators have 10,000 terms): larger, and still bounded, so a hostile text cannot run away."""
+
 
 _TOKEN = re.compile(
     # ASCII digits only ([0-9], not \d: int('\u0662') is 2, so an Arabic-Indic exponent was read as one); any whitespace
@@ -88,8 +113,8 @@ def _tokens(text: str, where: str) -> list[tuple[str, str, int]]:
 
 
 class _Parser(Generic[E]):
-    def __init__(self, text: str, field: FractionField[E], where: str) -> None:
-        self.text, self.F, self.where = text, field, where
+    def __init__(self, text: str, field: FractionField[E], where: str, limits: ParseLimits) -> None:
+        self.text, self.F, self.where, self.limits = text, field, where, limits
         self.toks = _tokens(text, where)
         self.i = 0
         self.depth = 0
@@ -100,15 +125,15 @@ class _Parser(Generic[E]):
 
     def guard(self, x: E) -> E:
         for poly in (x.num, x.den):
-            if len(poly) > MAX_TERMS:
-                raise self.fail(f"a polynomial of {len(poly)} terms is formed (at most {MAX_TERMS})")
-            if poly.coeffs() and max(abs(int(c)) for c in poly.coeffs()).bit_length() > MAX_BITS:
-                raise self.fail(f"a coefficient of more than {MAX_BITS} bits is formed")
+            if len(poly) > self.limits.terms:
+                raise self.fail(f"a polynomial of {len(poly)} terms is formed (at most {self.limits.terms})")
+            if poly.coeffs() and max(abs(int(c)) for c in poly.coeffs()).bit_length() > self.limits.bits:
+                raise self.fail(f"a coefficient of more than {self.limits.bits} bits is formed")
         return x
 
     def product(self, a: E, b: E) -> E:
         # bound the work of one product before doing it: term products of numerators and denominators
-        if max(len(a.num) * len(b.num), len(a.den) * len(b.den)) > MAX_TERMS * MAX_TERMS // 4:
+        if max(len(a.num) * len(b.num), len(a.den) * len(b.den)) > self.limits.product_work:
             raise self.fail(f"a product of polynomials with {len(a.num)} and {len(b.num)} terms is too large")
         return self.guard(a * b)
 
@@ -125,8 +150,8 @@ class _Parser(Generic[E]):
 
     def nest(self) -> None:
         self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise self.fail(f"more than {MAX_DEPTH} nested parentheses or signs")
+        if self.depth > self.limits.depth:
+            raise self.fail(f"more than {self.limits.depth} nested parentheses or signs")
 
     # -- grammar ---------------------------------------------------------------------------
     def parse(self) -> E:
@@ -179,9 +204,10 @@ class _Parser(Generic[E]):
         if exp_tok is None or exp_tok[0] != "number" or not (exp_tok[1].isascii() and exp_tok[1].isdigit()):
             where = f"at position {exp_tok[2]}" if exp_tok else "at the end"
             raise self.fail(f"the exponent after {tok[1]!r} must be a non-negative integer literal ({where})")
-        k = int(exp_tok[1]) if len(exp_tok[1]) <= 6 else MAX_EXPONENT + 1
-        if k > MAX_EXPONENT:
-            raise self.fail(f"exponent {exp_tok[1]} exceeds {MAX_EXPONENT}")
+        k = int(exp_tok[1]) if len(exp_tok[1]) <= 7 else self.limits.exponent + 1
+        if k > self.limits.exponent:
+            bound = ": the bound on a chain's entries; read an answer with field.read_result" if self.limits == CHAIN_ENTRY else ""
+            raise self.fail(f"exponent {exp_tok[1]} exceeds {self.limits.exponent}{bound}")
         nxt = self.peek()
         if nxt is not None and nxt[0] == "op" and nxt[1] in ("^", "**"):
             raise self.fail(f"chained powers at position {nxt[2]}; write (a^b)^c")
@@ -227,7 +253,7 @@ class _Parser(Generic[E]):
         raise self.fail(f"unexpected {value!r} at position {pos}")
 
 
-def parse_expression(text: str, field: FractionField[E], where: str = "entry") -> E:
+def parse_expression(text: str, field: FractionField[E], where: str = "entry", *, limits: ParseLimits = CHAIN_ENTRY) -> E:
     """Parse one entry into ``field`` (see the module docstring for the grammar and bounds).
 
     Parameters
@@ -238,6 +264,8 @@ def parse_expression(text: str, field: FractionField[E], where: str = "entry") -
         The parameters' field; names must be its parameters.
     where : str
         How error messages name the entry (``"P[2][0]"``).
+    limits : ParseLimits
+        :data:`CHAIN_ENTRY` (default) for a chain's entries, :data:`RESULT_ENTRY` for an answer read back.
 
     Returns
     -------
@@ -256,6 +284,6 @@ def parse_expression(text: str, field: FractionField[E], where: str = "entry") -
     >>> parse_expression("p/(p*p)", F) == F.one / F.variable("p")
     True
     """
-    if len(text) > MAX_LENGTH:
-        raise SymbolicEntryError(f"{where} has {len(text)} characters, more than the {MAX_LENGTH} allowed")
-    return _Parser(text, field, where).parse()
+    if len(text) > limits.length:
+        raise SymbolicEntryError(f"{where} has {len(text)} characters, more than the {limits.length} allowed")
+    return _Parser(text, field, where, limits).parse()

@@ -29,7 +29,7 @@ import flint
 from exactpte.numbers.scalars import is_float_like, to_fmpq
 from exactpte.errors import EntryError, FloatEntryError, SymbolicEntryError, UsageError
 from exactpte.fields import polynomials, sympy_bridge
-from exactpte.fields.expressions import parse_expression
+from exactpte.fields.expressions import RESULT_ENTRY, parse_expression
 from exactpte.fields.polymatrix import PolyMatrix, bareiss_solve, bareiss_split
 from exactpte.fields.printing import TextCache, poly_text
 from exactpte.fields.rows import solve_rows_densely
@@ -287,6 +287,18 @@ class RationalFunctionField:
     def variable(self, name: str) -> RationalFunction:
         """The parameter ``name`` as an element of the field."""
         return RationalFunction(self.ctx.gen(self.params.index(name)), self._one_poly, self, canonical=True)
+
+    def read_result(self, text: str, where: str = "entry") -> RationalFunction:
+        """An entry of a decomposition's answer (its JSON text, plain or :func:`~exactpte.results.factored.expand`-ed)
+        read back: :meth:`convert`'s grammar under the larger bounds of
+        :data:`~exactpte.fields.expressions.RESULT_ENTRY` (answers carry ``e**69`` on a path of length 70).
+
+        >>> F = RationalFunctionField(["e"])
+        >>> x = F.read_result("-(e - 1)**69/e")
+        >>> x.den == F.variable("e").num, len(x.num), x.num.degrees()
+        (True, 70, (69,))
+        """
+        return parse_expression(text, self, where, limits=RESULT_ENTRY)
 
     def convert(self, x: Any, where: str = "entry") -> RationalFunction:
         """One entry as a rational function of the parameters.

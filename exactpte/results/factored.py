@@ -23,7 +23,7 @@ Examples
 >>> d = dec.to_dict(only="rho,h", factored=True)
 >>> d["denominators"], d["rho"]
 ({'D1': 'p + q', 'D2': 'p**2 + 2*p*q + q**2'}, ['q/D1', 'q/D1'])
->>> [dec.field.convert(t) for t in expand(d)["h"]] == list(dec.h)  # the same values, read back
+>>> [dec.field.read_result(t) for t in expand(d)["h"]] == list(dec.h)  # the same values, read back
 True
 """
 

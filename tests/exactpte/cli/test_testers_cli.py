@@ -1,14 +1,13 @@
 """The command line for testers (issue 33): float chain files (``--floats exact``, ``--limit-denominator``,
 ``--tol``, ``--clip-negative``) with refusals that suggest the option that fits; ``--only`` with structure
 keys; ``exactpte check`` on a peer's native output (not judged, ``--strict``, digits that show the
-difference, a transposed layout diagnosed); the start-up time of ``check`` and ``decompose``."""
+difference, a transposed layout diagnosed); what ``check`` and ``decompose`` load at start-up."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -149,45 +148,31 @@ def test_check_reads_a_transposed_absorption_layout(tmp_path, capsys):
 
 
 # -- start-up ----------------------------------------------------------------------------------------
-_TIMED = """
-import contextlib, io, json, sys, time
-t0 = time.perf_counter()
-import numpy, flint
-t1 = time.perf_counter()
+# What a command loads is checked here; how long it takes is measured in benchmarks/bench_symbolic.py's
+# cli table (a process beside Storm's), not asserted in a unit test on a shared machine.
+_LOADED = """
+import contextlib, io, json, sys
 from exactpte.cli.commands import main
 with contextlib.redirect_stdout(io.StringIO()):
     code = main(sys.argv[1:])
-t2 = time.perf_counter()
 loaded = [m for m in ("scipy", "sympy", "matplotlib", "exactpte.certified", "exactpte.testing") if m in sys.modules]
-print(code, t1 - t0, t2 - t1, json.dumps(loaded))
+print(code, json.dumps(loaded))
 """
-IDLE_BASE = 0.15
-"""``python -c "import numpy, flint"`` on an idle machine (s); the budget scales with the measured one."""
 
 
-def _timed(args: list[str]) -> tuple[int, float, float, list[str]]:
-    res = subprocess.run([sys.executable, "-c", _TIMED, *args], capture_output=True, text=True, cwd=ROOT,
+def _loaded(args: list[str]) -> tuple[int, list[str]]:
+    res = subprocess.run([sys.executable, "-c", _LOADED, *args], capture_output=True, text=True, cwd=ROOT,
                          env={"PYTHONPATH": str(ROOT), "PATH": ""}, check=True)
-    code, base, own, loaded = res.stdout.split(" ", 3)
-    return int(code), float(base), float(own), json.loads(loaded)
+    code, loaded = res.stdout.split(" ", 1)
+    return int(code), json.loads(loaded)
 
 
-def test_check_and_decompose_start_fast_and_import_no_scipy(tmp_path):
-    """Under 0.3 s on an idle machine, where numpy and flint take ~0.15 s: exactpte's own part (its imports
-    and the run) must stay under 0.3 s, scaled by how much slower the shared machine imports numpy and
-    flint right now (best of 3 runs); SciPy, the certified engine and exactpte.testing are never loaded."""
+def test_check_and_decompose_import_no_scipy(tmp_path):
+    """SciPy, sympy, matplotlib, the certified engine and exactpte.testing are never loaded by ``check`` and
+    ``decompose`` on a small exact chain."""
     chain = tmp_path / "c5.json"
     exactpte.dump(random_chain(5, seed=1), chain)
     dec = exactpte.decompose(exactpte.load(chain))
     cand = _write(tmp_path, "cand.json", {"rho": [float(x) for x in dec.rho], "time": 0.0})
     for args in (["check", cand, "--chain", str(chain)], ["decompose", str(chain), "--json"]):
-        runs = [_timed(args) for _ in range(3)]
-        assert all(code == 0 and loaded == [] for code, _, _, loaded in runs), runs
-        base, own = min(r[1] for r in runs), min(r[2] for r in runs)
-        wall_start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "exactpte", *args], capture_output=True, cwd=ROOT,
-                       env={"PYTHONPATH": str(ROOT), "PATH": ""}, check=True)
-        wall = time.perf_counter() - wall_start
-        scale = max(1.0, base / IDLE_BASE)
-        assert own <= 0.3 * scale, (args, own, base)
-        assert wall <= 0.3 * scale + base, (args, wall, base)  # the whole command: numpy and flint, plus 0.3 s
+        assert _loaded(args) == (0, []), args

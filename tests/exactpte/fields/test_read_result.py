@@ -1,0 +1,44 @@
+"""A parametric answer reads back (``field.read_result``) under bounds larger than a chain entry's, and
+still bounded: a hostile text is refused by name, before the work it asks for."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+import exactpte
+from exactpte import ParametricChain
+from exactpte.errors import SymbolicEntryError
+from exactpte.fields import RationalFunctionField
+from exactpte.results.factored import expand
+
+
+def _path(k: int) -> ParametricChain:
+    """A path of ``k`` states exiting with probability ``e`` at each step into an absorbing state."""
+    P = [["0"] * (k + 1) for _ in range(k + 1)]
+    for s in range(k - 1):
+        P[s][s + 1], P[s][k] = "1 - e", "e"
+    P[k - 1][k] = P[k][k] = "1"
+    return ParametricChain(P, [1] * k + [0], params=["e"])
+
+
+@pytest.mark.parametrize("factored", [False, True])
+def test_a_long_paths_answer_reads_back_exactly(factored):
+    dec = exactpte.decompose(_path(71))
+    data = json.loads(dec.to_json(only="v_star,h", factored=factored))
+    data = expand(data) if factored else data
+    assert [dec.field.read_result(t) for t in data["v_star"]] == list(dec.v_star)
+    assert [dec.field.read_result(t) for t in data["h"]] == list(dec.h)
+    with pytest.raises(SymbolicEntryError, match="exponent 70 exceeds 64: the bound on a chain's entries; read an answer with field.read_result"):
+        dec.field.convert(data["v_star"][0])  # a chain entry's bound, named
+
+
+@pytest.mark.parametrize("text", ["(1 + e)^100000", "(3 + 7*e)^99999", "e^100001", "(" * 101 + "e" + ")" * 101])
+def test_hostile_answer_texts_are_refused_by_name_quickly(text):
+    F = RationalFunctionField(["e"])
+    t = time.process_time()
+    with pytest.raises(SymbolicEntryError, match="not an expression of the parameters"):
+        F.read_result(text)
+    assert time.process_time() - t < 30  # bounded before the work: far under this (a hang guard, not a benchmark)
