@@ -361,6 +361,7 @@ def _written_out(data: dict[str, Any], path: str) -> dict[str, Any]:
     if not isinstance(names, dict) or not all(isinstance(v, str) and re.fullmatch(r"[1-9][0-9]*", v) for v in names.values()):
         raise ChainFileError(f"{path}: 'denominators' must map names (D1, ...) to positive integers as text")
     denominators: dict[str, str] = names  # JSON keys are text; every value was just checked to be text
+    _bounded_expansion(data, denominators, path)
 
     def entry(m: re.Match[str]) -> str:
         if m[1] not in denominators:
@@ -371,6 +372,32 @@ def _written_out(data: dict[str, Any], path: str) -> dict[str, Any]:
         return re.sub(r"/(D[0-9]+)$", entry, x) if isinstance(x, str) else [walk(y) for y in x] if isinstance(x, list) else x
 
     return {k: walk(v) for k, v in data.items() if k != "denominators"}
+
+
+EXPANSION_FACTOR = 64
+"""How much longer than the factored text a written-out result may be (plus 2^20 characters): a real result
+names denominators its entries share (crowds: 15 % shorter); six 200,000-digit names used in every entry
+would be hundreds of MB to judge from a file of 1.2 MB."""
+
+
+def _bounded_expansion(data: dict[str, Any], denominators: dict[str, str], path: str) -> None:
+    """Refuse a factored result whose written-out text would exceed its own size times :data:`EXPANSION_FACTOR`
+    (counted without building it)."""
+    own = extra = 0
+    stack: list[object] = [v for k, v in data.items() if k != "denominators"]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, str):
+            own += len(x)
+            m = re.search(r"/(D[0-9]+)$", x)
+            if m and m[1] in denominators:
+                extra += len(denominators[m[1]]) - len(m[1])
+    own += sum(len(v) for v in denominators.values())
+    if extra > EXPANSION_FACTOR * own + 2**20:
+        raise ChainFileError(f"{path}: written out, its named denominators would make the result {own + extra:,} "
+                             f"characters, more than {EXPANSION_FACTOR} times its own {own:,}: not judged")
 
 
 RESULT_KEYS = frozenset({"format", "n", "labels", *STRUCTURE_KEYS, *QUANTITY_KEYS, *OPTIONAL_MATRICES})

@@ -64,16 +64,19 @@ def shown(x: Any, *, digits: int = 6) -> str:
 
     >>> shown(Fraction(1, 3)), shown(Fraction(10**400, 3)), shown(Fraction(-1, 10**400))
     ('0.333333', '3.33333e+399', '-1e-400')
+    >>> shown(Fraction(1, 10**200_000 - 1)), shown(Fraction(7 * 10**9_999, 3))
+    ('1e-200000', '2.33333e+9999')
     """
     f = to_float(x)
     if math.isfinite(f) and (f == 0.0 and x == 0 or abs(f) >= SMALLEST_NORMAL):
         return f"{f:.{digits}g}"
     q = Fraction(int(getattr(x, "p", getattr(x, "numerator", 0))), int(getattr(x, "q", getattr(x, "denominator", 1))))
     sign, q = ("-" if q < 0 else ""), abs(q)
-    exp = len(str(q.numerator)) - len(str(q.denominator))
-    if q >= Fraction(10) ** exp:  # the decimal exponent, exactly: 10^exp <= q < 10^(exp + 1)
-        exp += 1 if q >= Fraction(10) ** (exp + 1) else 0
-    else:
+    # the decimal exponent from the bit lengths (no decimal text: Python refuses str() past 4,300 digits), then exactly
+    exp = math.floor((q.numerator.bit_length() - q.denominator.bit_length()) * math.log10(2))
+    while q >= Fraction(10) ** (exp + 1):
+        exp += 1
+    while q < Fraction(10) ** exp:  # now 10^exp <= q < 10^(exp + 1)
         exp -= 1
     mantissa = q / Fraction(10) ** exp
     return f"{sign}{float(mantissa):.{digits}g}e{exp:+d}"

@@ -43,8 +43,8 @@ def _ratio(p: int, q: int) -> float:
 
 def _magnitude(q: Any) -> str:
     """About how big an exact rational is, without converting it to a float (``~1e400``)."""
-    p, d = abs(int(q.p)), int(q.q)
-    return f"~{'-' if q < 0 else ''}1e{len(str(p)) - len(str(d))}"
+    p, d = abs(int(q.p)), int(q.q)  # bit lengths, not decimal text (Python refuses str() past 4,300 digits)
+    return f"~{'-' if q < 0 else ''}1e{round((p.bit_length() - d.bit_length()) * math.log10(2))}"
 
 
 def to_float(x: Any) -> float:
