@@ -39,7 +39,7 @@ from exactpte.errors import UsageError
 from exactpte.model.to_float import split_sparse_matrix, split_values
 from exactpte.progress import Progress
 from exactpte.graph.structure import Structure
-from exactpte.certified.rounding import ETA, U, Interval, down, gamma, up
+from exactpte.certified.rounding import ETA, U, Interval, down, gamma, to_float_interval, up
 from exactpte.certified.residual import RowSchedule, SplitMatrix, dd_residual, dekker_split, dot_terms, exact_sum, two_prod, two_sum
 from exactpte.certified.result import CertifiedDecomposition
 from exactpte.certified.systems import DIRECT_LIMIT, Certificate, ClassSolver, FloatSolver, MMatrixSystem
@@ -404,8 +404,7 @@ def _transient_basis(work: _Work, Q: SplitMatrix, trans: MMatrixSystem) -> tuple
     S = work.S
     m = len(S.transient)
     entries = _transient_entries(work.chain, S)  # exact P(s, C_{i,k}) for transient s
-    alpha_rhs = [Interval.exact(entries.class_column(i)) for i in range(len(S.classes))]
-    alpha = trans.solve(Interval(np.column_stack([a.lo for a in alpha_rhs]), np.column_stack([a.hi for a in alpha_rhs])))
+    alpha = trans.solve(entries.columns([[(i, k) for k in range(d)] for i, d in enumerate(S.periods)]))
     basis_T = _zeros_matrix(m, S.N)
     by_period: dict[int, list[int]] = {}
     for i, d in enumerate(S.periods):
@@ -417,13 +416,8 @@ def _transient_basis(work: _Work, Q: SplitMatrix, trans: MMatrixSystem) -> tuple
                 basis_T.lo[:, c], basis_T.hi[:, c] = alpha.lo[:, i], alpha.hi[:, i]
             continue
         aug = work.system(Q.kron_cycle(d), f"phase-augmented transient block, period {d}", witness=np.tile(trans.u, d))
-        columns_lo, columns_hi = [], []
-        for i in classes:
-            # rows (k, s): entering C_{i,k+1} at time 1 contributes to b_{i,k}
-            stacked = [Interval.exact(entries.phase_column(i, (k + 1) % d)) for k in range(d)]
-            columns_lo.append(np.concatenate([x.lo for x in stacked]))
-            columns_hi.append(np.concatenate([x.hi for x in stacked]))
-        X = aug.solve(Interval(np.column_stack(columns_lo), np.column_stack(columns_hi)))
+        # rows (k, s): entering C_{i,k+1} at time 1 contributes to b_{i,k}
+        X = aug.solve(entries.columns([[(i, 1 % d)] for i in classes], blocks=d))
         for j, i in enumerate(classes):
             for k in range(d):
                 c = S.column_of[(i, k)]
@@ -499,29 +493,47 @@ def _float_stationary(P_F: sp.csr_matrix) -> np.ndarray:
 
 
 class _transient_entries:
-    """Exact ``P(s, C_{i,k})`` and ``P(s, F_i)`` for the transient states (one pass over their rows)."""
+    """Exact ``P(s, C_{i,k})`` for the transient states (one pass over their rows), kept sparse: only
+    the nonzero sums are converted to float enclosures (crowds-5-5: 1,260 columns of 7,347 rows)."""
 
     def __init__(self, chain: MarkovRewardProcess, S: Structure) -> None:
-        self.T = S.transient
+        self.m = len(S.transient)
         self.by_phase: dict[tuple[int, int], dict[int, flint.fmpq]] = {}
         class_of, phase_of = S.class_of, S.phase_of
-        for a, s in enumerate(self.T):
+        for a, s in enumerate(S.transient):
             for y, q in chain.row(s):
                 i = class_of[y]
                 if i >= 0:
                     slot = self.by_phase.setdefault((i, phase_of[y]), {})
                     slot[a] = slot.get(a, flint.fmpq(0)) + q
-        self.periods = S.periods
 
-    def phase_column(self, i: int, k: int) -> list[flint.fmpq]:
-        col = [flint.fmpq(0)] * len(self.T)
-        for a, q in self.by_phase.get((i, k), {}).items():
-            col[a] = q
-        return col
-
-    def class_column(self, i: int) -> list[flint.fmpq]:
-        col = [flint.fmpq(0)] * len(self.T)
-        for k in range(self.periods[i]):
-            for a, q in self.by_phase.get((i, k), {}).items():
-                col[a] += q
-        return col
+    def columns(self, spec: list[list[tuple[int, int]]], blocks: int = 1) -> Interval:
+        """Enclosures of the columns ``Σ_{(i, k) in spec[j]} P(., C_{i,k})`` (``blocks == 1``), or of
+        ``blocks`` stacked row blocks, block ``b`` of column ``j`` being ``P(., C_{spec[j][0] shifted by b})``
+        for the phase-augmented system (``spec[j] = [(i, k)]``: block ``b`` is phase ``k + b``)."""
+        m = self.m
+        rows: list[int] = []
+        cols: list[int] = []
+        vals: list[flint.fmpq] = []
+        for j, parts in enumerate(spec):
+            if blocks == 1:
+                acc: dict[int, flint.fmpq] = {}
+                for key in parts:
+                    for a, q in self.by_phase.get(key, {}).items():
+                        acc[a] = acc.get(a, flint.fmpq(0)) + q
+                targets = [(0, acc)]
+            else:
+                (i, k), = parts
+                d = blocks
+                targets = [(b * m, self.by_phase.get((i, (k + b) % d), {})) for b in range(d)]
+            for offset, entries in targets:
+                for a, q in entries.items():
+                    rows.append(offset + a)
+                    cols.append(j)
+                    vals.append(q)
+        lo = np.zeros((m * blocks, len(spec)))
+        hi = np.zeros((m * blocks, len(spec)))
+        if vals:
+            v_lo, v_hi = to_float_interval(vals)
+            lo[rows, cols], hi[rows, cols] = v_lo, v_hi
+        return Interval(lo, hi)
