@@ -192,6 +192,10 @@ class _Class:
     @classmethod
     def of(cls, work: _Work, i: int, members: list[int]) -> _Class:
         members_arr = np.array(members, dtype=np.int64)
+        if len(members) == 1:  # an absorbing state (crowds-5-5 has 1,260): nothing to solve or slice
+            empty = np.zeros(0, dtype=np.int64)
+            P_NN = SplitMatrix(sp.csr_matrix((0, 0)), np.zeros(0), work.exact_P.rel_err)
+            return cls(i, list(members), members_arr, 0, empty, P_NN, list(work.anchors[i]), None)
         P_F = work.P[members_arr][:, members_arr]
         fast = ClassSolver(P_F) if len(members) > DIRECT_LIMIT else None
         pi_hat = fast.pi if fast is not None else _float_stationary(P_F)
@@ -427,10 +431,18 @@ def _transient_basis(work: _Work, Q: SplitMatrix, trans: MMatrixSystem) -> tuple
 
 def _combine(weights: Interval, B: Interval) -> Interval:
     """``Σ_c weights_c B[:, c]`` (rows of ``B`` the transient states)."""
-    acc = _zeros(B.lo.shape[0])
-    for c in range(B.lo.shape[1]):
-        acc = acc + B[:, c] * weights[np.array([c])][0]
-    return acc
+    m, N = B.lo.shape
+    if N == 0:
+        return _zeros(m)
+    w_lo, w_hi = weights.lo[None, :], weights.hi[None, :]
+    with np.errstate(invalid="ignore"):
+        products = [B.lo * w_lo, B.lo * w_hi, B.hi * w_lo, B.hi * w_hi]
+    p_lo, p_hi = down(np.minimum.reduce(products)), up(np.maximum.reduce(products))
+    # a float sum of N terms is within γ_{N-1} Σ|t| of the exact one; fl(Σ|t|) >= (1 - γ_N) Σ|t|, so 2 γ_N covers both
+    g2 = float(up(2.0 * gamma(N + 1)))
+    err_lo = up(up(g2 * up(np.abs(p_lo).sum(axis=1))) + N * ETA)
+    err_hi = up(up(g2 * up(np.abs(p_hi).sum(axis=1))) + N * ETA)
+    return Interval(down(p_lo.sum(axis=1) - err_lo), up(p_hi.sum(axis=1) + err_hi))
 
 
 def _split_error(r_split: tuple[np.ndarray, np.ndarray], s: int) -> Interval:
