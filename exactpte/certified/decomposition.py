@@ -436,8 +436,9 @@ def _combine(weights: Interval, B: Interval) -> Interval:
         return _zeros(m)
     w_lo, w_hi = weights.lo[None, :], weights.hi[None, :]
     with np.errstate(invalid="ignore"):
-        products = [B.lo * w_lo, B.lo * w_hi, B.hi * w_lo, B.hi * w_hi]
-    p_lo, p_hi = down(np.minimum.reduce(products)), up(np.maximum.reduce(products))
+        a, b, c, d = B.lo * w_lo, B.lo * w_hi, B.hi * w_lo, B.hi * w_hi
+    p_lo = down(np.minimum(np.minimum(a, b), np.minimum(c, d)))  # fmin/fmax would drop a nan: keep it (it widens)
+    p_hi = up(np.maximum(np.maximum(a, b), np.maximum(c, d)))
     # a float sum of N terms is within γ_{N-1} Σ|t| of the exact one; fl(Σ|t|) >= (1 - γ_N) Σ|t|, so 2 γ_N covers both
     g2 = float(up(2.0 * gamma(N + 1)))
     err_lo = up(up(g2 * up(np.abs(p_lo).sum(axis=1))) + N * ETA)

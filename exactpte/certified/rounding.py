@@ -145,9 +145,9 @@ class Interval:
 
     def __mul__(self, other: "Interval | ArrayLike") -> "Interval":
         o = self._coerce(other)
-        products = [self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi]
-        lo = np.minimum.reduce(products)
-        hi = np.maximum.reduce(products)
+        a, b, c, d = self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi
+        lo = np.minimum(np.minimum(a, b), np.minimum(c, d))  # elementwise (reduce over a list stacks a copy)
+        hi = np.maximum(np.maximum(a, b), np.maximum(c, d))
         return Interval(down(lo), up(hi))
 
     __rmul__ = __mul__
