@@ -378,3 +378,21 @@ def test_corrupted_fast_solves_are_caught(monkeypatch, corruption):
     assert all(cert.contains(exactpte.decompose(chain)).values())
     if corruption == "noise":
         assert all(c.certified for c in cert.certificates) and max(cert.widths().values()) < 1e-9
+
+
+def test_contains_fast_path_is_exact_at_the_edges():
+    """``Interval.contains`` decides by the correctly rounded float only strictly inside; at an end it
+    decides exactly (a rational between two doubles, one past the double range)."""
+    from exactpte.certified.rounding import down, up
+
+    tenth = flint.fmpq(1, 10)
+    x = flint.fmpq(*(0.1).as_integer_ratio())
+    above_x = x + flint.fmpq(1, 10**30)
+    assert Interval(np.array([0.1]), np.array([0.1])).contains([tenth]).tolist() == [False]  # 0.1 is not 1/10
+    assert Interval(np.array([0.1]), np.array([0.1])).contains([x]).tolist() == [True]
+    assert Interval(np.array([0.1]), np.array([up(0.1)])).contains([above_x]).tolist() == [True]
+    assert Interval(np.array([down(0.1)]), np.array([0.1])).contains([above_x]).tolist() == [False]
+    assert Interval(np.array([down(0.1)]), np.array([up(0.1)])).contains([tenth]).tolist() == [True]
+    huge = flint.fmpq(10**400)
+    assert Interval(np.array([0.0]), np.array([np.inf])).contains([huge]).tolist() == [True]
+    assert Interval(np.array([0.0]), np.array([1e308])).contains([huge]).tolist() == [False]
