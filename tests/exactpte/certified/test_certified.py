@@ -322,3 +322,77 @@ def test_reward_past_the_double_range_is_refused_by_name(reward, tmp_path, capsy
     assert "past the largest double" in capsys.readouterr().err
     # The exact route takes the same chain.
     assert exactpte.decompose(chain).rho[0] == flint.fmpq(2 * reward, 3)
+
+
+def _many_small_components(n_blocks=40):
+    """A chain whose transient states form many 3-state cycles feeding each other and 4 absorbing states:
+    more transient states than a patched DIRECT_LIMIT, every strongly connected component below it."""
+    from exactpte.model.chain import MarkovRewardProcess as MRP
+    rows, cols, num, den = [], [], [], []
+    m = 3 * n_blocks
+    for b in range(n_blocks):
+        for j in range(3):
+            s = 3 * b + j
+            succ = [3 * b + (j + 1) % 3, m + (s % 4)] + ([3 * (b + 1)] if b + 1 < n_blocks else [])
+            for t in succ:
+                rows.append(s), cols.append(t), num.append(1), den.append(len(succ))
+    for a in range(4):
+        rows.append(m + a), cols.append(m + a), num.append(1), den.append(1)
+    r = [(s % 5) - 2 for s in range(m + 4)]
+    return MRP.from_arrays(m + 4, rows, cols, num, den, r)
+
+
+def test_sparse_lu_on_small_components_is_certified(monkeypatch):
+    """A block larger than DIRECT_LIMIT whose components are all small is factored (the crowds-5-5 route)."""
+    import exactpte.certified.systems as cs
+
+    monkeypatch.setattr(cs, "DIRECT_LIMIT", 10)
+    monkeypatch.setattr(cs, "LU_CHUNK", 2)  # the chunked solves too
+    monkeypatch.setattr(cs, "RESIDUAL_CHUNK", 1)
+    chain = _many_small_components()
+    system = cs.MMatrixSystem(sp.csr_matrix(np.eye(12, k=1) * 0.5), "chain of 12")
+    assert system.direct and system.m > cs.DIRECT_LIMIT
+    assert_encloses(chain, tol=1e-9)
+
+
+@pytest.mark.parametrize("corruption", ["noise", "garbage"])
+def test_corrupted_fast_solves_are_caught(monkeypatch, corruption):
+    """The chunked LU solves are never trusted: noisy ones are refined away, garbage ones leave
+    uncertified (infinite) bounds rather than wrong ones; the exact answer is always inside."""
+    import exactpte.certified.systems as cs
+
+    monkeypatch.setattr(cs, "DIRECT_LIMIT", 10)
+    monkeypatch.setattr(cs, "LU_CHUNK", 2)
+    real = cs.MMatrixSystem._float_solve
+    rng = np.random.default_rng(0)
+
+    def corrupted(self, C, rtol):
+        X = real(self, C, rtol)
+        if corruption == "noise":
+            return X * (1 + 1e-6 * rng.standard_normal(X.shape))
+        return X + rng.standard_normal(X.shape)
+
+    monkeypatch.setattr(cs.MMatrixSystem, "_float_solve", corrupted)
+    chain = _many_small_components()
+    cert = decompose_certified(chain)
+    assert all(cert.contains(exactpte.decompose(chain)).values())
+    if corruption == "noise":
+        assert all(c.certified for c in cert.certificates) and max(cert.widths().values()) < 1e-9
+
+
+def test_contains_fast_path_is_exact_at_the_edges():
+    """``Interval.contains`` decides by the correctly rounded float only strictly inside; at an end it
+    decides exactly (a rational between two doubles, one past the double range)."""
+    from exactpte.certified.rounding import down, up
+
+    tenth = flint.fmpq(1, 10)
+    x = flint.fmpq(*(0.1).as_integer_ratio())
+    above_x = x + flint.fmpq(1, 10**30)
+    assert Interval(np.array([0.1]), np.array([0.1])).contains([tenth]).tolist() == [False]  # 0.1 is not 1/10
+    assert Interval(np.array([0.1]), np.array([0.1])).contains([x]).tolist() == [True]
+    assert Interval(np.array([0.1]), np.array([up(0.1)])).contains([above_x]).tolist() == [True]
+    assert Interval(np.array([down(0.1)]), np.array([0.1])).contains([above_x]).tolist() == [False]
+    assert Interval(np.array([down(0.1)]), np.array([up(0.1)])).contains([tenth]).tolist() == [True]
+    huge = flint.fmpq(10**400)
+    assert Interval(np.array([0.0]), np.array([np.inf])).contains([huge]).tolist() == [True]
+    assert Interval(np.array([0.0]), np.array([1e308])).contains([huge]).tolist() == [False]
