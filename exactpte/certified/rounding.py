@@ -110,8 +110,13 @@ class Interval:
 
     @property
     def mid(self) -> np.ndarray:
-        """Midpoints (floats inside each interval)."""
-        return self.lo + (self.hi - self.lo) / 2
+        """Midpoints (floats inside each interval; on an unbounded one its finite end, or 0 on ``[-inf, inf]``)."""
+        with np.errstate(invalid="ignore", over="ignore"):
+            m = self.lo + (self.hi - self.lo) / 2
+        bad = ~np.isfinite(m)
+        if bad.any():  # an enclosure a failed solve left unbounded: a point inside it all the same
+            m = np.where(bad, np.where(np.isfinite(self.lo), self.lo, np.where(np.isfinite(self.hi), self.hi, 0.0)), m)
+        return m
 
     @property
     def rad(self) -> np.ndarray:
