@@ -10,7 +10,6 @@ import numpy as np
 if TYPE_CHECKING:  # scipy loads only for graphs past SMALL_GRAPH edges (or when a caller asks scipy for more)
     import scipy.sparse as sp
 
-from exactpte.graph.plain import class_phases
 from exactpte.graph.support import BoolArray, IntArray, SupportGraph, as_scipy, is_small
 
 __all__ = ["bfs_levels", "period_and_phases", "closed_class_phases"]
@@ -107,34 +106,6 @@ def closed_class_phases(graph: "sp.csr_matrix", labels: IntArray,
     >>> closed_class_phases(g, labels, closed_components(g, k, labels))
     ([(0, 1), (2, 3, 4)], [2, 3], [((0,), (1,)), ((2,), (3,), (4,))])
     """
-    if is_small(graph):
-        return _closed_class_phases_small(graph, labels, closed)
-    return _closed_class_phases_vectorised(graph, labels, closed)
-
-
-def _closed_class_phases_small(graph: "sp.csr_matrix", labels: IntArray,
-                               closed: BoolArray) -> tuple[list[tuple[int, ...]], list[int], list[tuple[tuple[int, ...], ...]]]:
-    """:func:`closed_class_phases` walked in plain Python (a small graph: numpy's per-call cost would dominate),
-    each class by :func:`~exactpte.graph.plain.class_phases` (the same definitions)."""
-    ptr, cols, lab, shut = graph.indptr.tolist(), graph.indices.tolist(), labels.tolist(), closed.tolist()
-    members: dict[int, list[int]] = {}
-    for s, c in enumerate(lab):
-        if shut[c]:
-            members.setdefault(c, []).append(s)  # ascending
-    classes: list[tuple[int, ...]] = []
-    periods: list[int] = []
-    cyclic: list[tuple[tuple[int, ...], ...]] = []
-    for m in sorted(members.values(), key=lambda states: states[0]):
-        d, phases = class_phases(ptr, cols, m)
-        classes.append(tuple(m))
-        periods.append(d)
-        cyclic.append(phases)
-    return classes, periods, cyclic
-
-
-def _closed_class_phases_vectorised(graph: "sp.csr_matrix", labels: IntArray,
-                                    closed: BoolArray) -> tuple[list[tuple[int, ...]], list[int], list[tuple[tuple[int, ...], ...]]]:
-    """:func:`closed_class_phases` in vectorised numpy passes (one BFS from a virtual source for every class)."""
     rec = np.flatnonzero(closed[labels])  # recurrent states, ascending
     if not len(rec):
         return [], [], []

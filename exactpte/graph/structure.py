@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from exactpte.errors import AnchorError, ShapeError
 from exactpte.graph.plain import plain_structure_parts
-from exactpte.graph.support import SMALL_GRAPH, HasSupportGraph, support_matrix
+from exactpte.graph.support import SMALL_GRAPH, HasSupportGraph, is_small, support_matrix
 from exactpte.numbers.scalars import as_int, numpy_if_loaded
 
 if TYPE_CHECKING:
@@ -217,6 +217,8 @@ def graph_structure(graph: "sp.csr_matrix") -> Structure:
     >>> graph_structure(csr_graph(3, [0, 1, 2, 3], np.array([1, 0, 0]))).transient
     (2,)
     """
+    if is_small(graph):  # the one place a small graph is sent to plain Python (no numpy pass per class)
+        return plain_structure(graph.shape[0], graph.indptr.tolist(), graph.indices.tolist())
     import numpy as np
 
     from exactpte.graph.components import closed_components, reverse_topological_components, strongly_connected_components

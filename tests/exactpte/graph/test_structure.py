@@ -163,12 +163,13 @@ def test_band_order_is_a_permutation_that_narrows_a_renumbered_path(labels):
 
 
 def test_small_graph_phases_equal_the_vectorised_ones():
-    """closed_class_phases walks small graphs in plain Python: the same classes, periods and cyclic classes as the
-    vectorised passes (random graphs with cycles, self-loops and several closed classes)."""
+    """A small graph's structure is walked in plain Python (graph.plain): the same classes, periods and cyclic
+    classes as the vectorised passes (random graphs with cycles, self-loops and several closed classes)."""
     import random
 
     from exactpte.graph import periods
     from exactpte.graph.components import closed_components, strongly_connected_components
+    from exactpte.graph.plain import plain_structure_parts
     from exactpte.graph.support import support_matrix
 
     rng = random.Random(35)
@@ -180,4 +181,6 @@ def test_small_graph_phases_equal_the_vectorised_ones():
         g = support_matrix(succ)
         k, labels = strongly_connected_components(g)
         closed = closed_components(g, k, labels)
-        assert periods._closed_class_phases_small(g, labels, closed) == periods._closed_class_phases_vectorised(g, labels, closed)
+        plain = plain_structure_parts(n, g.indptr.tolist(), g.indices.tolist())
+        classes, period, cyclic = periods.closed_class_phases(g, labels, closed)
+        assert (plain["classes"], plain["periods"], plain["cyclic_classes"]) == (tuple(classes), tuple(period), tuple(cyclic))
