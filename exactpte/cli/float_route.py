@@ -72,8 +72,8 @@ _FRACTION = re.compile(r"[+-]?\d+/\d+", re.ASCII)
 _NONZERO_DIGIT = re.compile(r"[1-9]")
 
 
-def _csv_number(token: str, where: str) -> Any:
-    """A CSV number token as the JSON route would see it: an integer, a float (a decimal literal), or
+def _float_token(token: str, where: str) -> Any:
+    """A number token of a float-route file (a CSV cell, or a JSON float through ``parse_float``): an integer, a float (a decimal literal), or
     the text of an exact fraction (``1/3``, read exactly later); anything else is refused by name:
     digits other than ASCII ``0-9`` (Python's ``int`` takes ``'١'``), a decimal beyond the float range
     (``1e999`` is ``inf``), a non-zero decimal that underflows to ``0.0`` (``1e-999``: a written edge
@@ -109,7 +109,7 @@ def float_rows(path: str, rewards: str | None = None) -> dict[str, Any]:
     for codec in (".gz", ".xz", ".bz2"):  # a compressed chain file: judged by the name under the codec's ending
         name = name.removesuffix(codec)
     if name.endswith(".csv"):
-        n, edges, r = edge_rows(read_text(path), read_text(rewards) if rewards else None, value=_csv_number, zero=0,
+        n, edges, r = edge_rows(read_text(path), read_text(rewards) if rewards else None, value=_float_token, zero=0,
                                 source=str(path), reward_source=str(rewards))
         return {"n": n, "edges": edges, "r": r}
     if rewards is not None:
@@ -118,7 +118,7 @@ def float_rows(path: str, rewards: str | None = None) -> dict[str, Any]:
         raise UsageError(f"the float route (--floats exact, --limit-denominator, --clip-negative) reads .json chain files "
                          f"and .csv edge lists; for {path} import in Python with MarkovRewardProcess.from_float")
     try:
-        data = json.loads(read_text(path), parse_float=lambda token: _csv_number(token, str(path)))
+        data = json.loads(read_text(path), parse_float=lambda token: _float_token(token, str(path)))
     except (json.JSONDecodeError, RecursionError) as e:
         raise ChainFileError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(data, dict) or "r" not in data or not ("P" in data or ("n" in data and "edges" in data)):
