@@ -24,7 +24,7 @@ import flint
 import numpy as np
 from numpy.typing import NDArray
 
-from .floats import nearest_float
+from .floats import nearest_floats
 from .linalg import cyclotomic_part, identity, integer_poly, pivot_columns
 
 __all__ = [
@@ -188,8 +188,9 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
     'no enclosure of the spectral radius of the quotient operator lies below 1 (up to 8192 bits)'
     """
     q = A.nrows()
-    g_float = _float_gamma(A)
-    if g_float is not None and proposed_lyapunov_matrix(A * (1 / g_float)) is not None:
+    Af = _float_matrix(A)
+    g_float = _float_gamma(A, Af)
+    if g_float is not None and proposed_lyapunov_matrix(A * (1 / g_float), floats=Af / float(g_float)) is not None:
         return None  # gamma proposed by floats, certified exactly by H (no enclosure of rho(A) needed)
     hi_q = spectral_radius_below_one(A.charpoly())
     if hi_q is None:
@@ -213,12 +214,18 @@ def lyapunov_certificate(A: flint.fmpq_mat) -> str | None:
     return None
 
 
-def _float_gamma(A: flint.fmpq_mat) -> flint.fmpq | None:
+def _float_matrix(A: flint.fmpq_mat) -> NDArray[np.float64]:
+    """The nearest doubles to the entries of ``A`` (``±inf`` past the double range), as a ``q x q`` array."""
+    return np.array(nearest_floats(A.entries()), dtype=float).reshape(A.nrows(), A.ncols())
+
+
+def _float_gamma(A: flint.fmpq_mat, Af: NDArray[np.float64] | None = None) -> flint.fmpq | None:
     """A dyadic rational halfway between the float spectral radius of ``A`` and 1, or ``None`` when the floats
-    put it at 1 or above (or fail): only a proposal, which :func:`lyapunov_certificate` checks exactly."""
+    put it at 1 or above (or fail): only a proposal, which :func:`lyapunov_certificate` checks exactly
+    (``Af``: ``A``'s nearest doubles, when the caller has them)."""
     q = A.nrows()
     with np.errstate(all="ignore"):
-        Af = np.array([nearest_float(x) for x in A.entries()], dtype=float).reshape(q, q)
+        Af = _float_matrix(A) if Af is None else Af
         if not np.all(np.isfinite(Af)):
             return None
         try:
@@ -232,10 +239,11 @@ def _float_gamma(A: flint.fmpq_mat) -> flint.fmpq | None:
     return g if g < 1 else None
 
 
-def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40) -> flint.fmpq_mat | None:
+def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40, floats: NDArray[np.float64] | None = None) -> flint.fmpq_mat | None:
     """A symmetric dyadic ``H`` with ``H ≻ 0`` and ``H − BᵀHB ≻ 0``, both decided exactly (leading minors),
     or ``None``.  ``H`` is only *proposed* by floats (``Σ_k (Bᵀ)^k B^k`` by doubling, rounded to
-    ``bits`` binary digits); whatever the floats did, an ``H`` returned is a Lyapunov certificate:
+    ``bits`` binary digits; ``floats``: doubles near ``B``'s entries when the caller has them, by default
+    ``B``'s nearest doubles); whatever the floats did, an ``H`` returned is a Lyapunov certificate:
     ``‖Bx‖_H < ‖x‖_H``.  The exact Stein solve (:func:`stein_solution`) is the fallback.
 
     Examples
@@ -248,8 +256,8 @@ def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40) -> flint.fmpq
     """
     q = B.nrows()
     # nearest doubles (inf past the range, refused below): a float only proposes, never decides
-    Bf = np.array([nearest_float(x) for x in B.entries()], dtype=float).reshape(q, q)
-    S = np.eye(q)  # S_m = sum_{k<m} (B^T)^k B^k, doubled
+    Bf = _float_matrix(B) if floats is None else np.asarray(floats, dtype=float).reshape(q, q)
+    S: NDArray[np.float64] = np.eye(q)  # S_m = sum_{k<m} (B^T)^k B^k, doubled
     P = Bf
     with np.errstate(all="ignore"):  # an overflow is an inf in S, refused below
         for _ in range(60):
@@ -263,14 +271,17 @@ def proposed_lyapunov_matrix(B: flint.fmpq_mat, *, bits: int = 40) -> flint.fmpq
     # the upper triangle mirrored, each entry rounded half-to-even to a multiple of 2^-bits (exact: float * 2^bits)
     upper = np.triu(S)
     Z = flint.fmpz_mat(q, q, [int(x) for x in np.rint((upper + np.triu(S, 1).T) * scale).ravel()])
-    H = flint.fmpq_mat(Z) * flint.fmpq(1, scale)
-    if positive_definite(H) and positive_definite(H - B.transpose() * H * B):
-        return H
+    # H = Z / 2^bits and B = Bn / b: H > 0 iff Z > 0, and H - B^T H B > 0 iff b^2 Z - Bn^T Z Bn > 0 (positive
+    # scalings), decided in integers
+    Bn, b = B.numer_denom()
+    if _positive_definite_integer(Z) and _positive_definite_integer(Z * (b * b) - Bn.transpose() * Z * Bn):
+        return flint.fmpq_mat(Z) * flint.fmpq(1, scale)
     return None
 
 
-def _float_mul(X: np.ndarray, Y: np.ndarray) -> NDArray[np.float64]:
-    return np.asarray(X, dtype=np.float64) @ np.asarray(Y, dtype=np.float64)
+def _float_mul(X: NDArray[np.float64], Y: NDArray[np.float64]) -> NDArray[np.float64]:
+    product: NDArray[np.float64] = X @ Y
+    return product
 
 
 def _transpose(X: np.ndarray) -> NDArray[np.float64]:
@@ -355,10 +366,14 @@ def positive_definite(H: flint.fmpq_mat) -> bool:
     >>> positive_definite(flint.fmpq_mat([[0, 1], [1, 2]]))
     False
     """
-    q = H.nrows()
+    return _positive_definite_integer(H.numer_denom()[0])  # a positive common denominator: the same signs of minors
+
+
+def _positive_definite_integer(Z: flint.fmpz_mat) -> bool:
+    """:func:`positive_definite` of a symmetric integer matrix."""
+    q = Z.nrows()
     if q == 0:
         return True
-    Z = H.numer_denom()[0]  # a positive common denominator: the same signs of minors
     perm, _, _, U = Z.fflu()
     if perm.is_one():
         return all(U[k, k] > 0 for k in range(q))

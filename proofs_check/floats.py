@@ -7,7 +7,7 @@ never raise:
 
 - :func:`nearest_float`: the correctly rounded double (``±inf`` past the largest double, ``0`` or a
   subnormal below the smallest normal), for uses where a float only *proposes* something that is then
-  decided exactly (a Lyapunov matrix, a printed approximation);
+  decided exactly (a Lyapunov matrix, a printed approximation); :func:`nearest_floats` for many at once;
 - :func:`float_range_problem`: ``None`` when every value's double is finite and keeps its relative
   precision, else the reason why not, for uses where the floats themselves carry the verdict (a check
   that cannot be decided in floats is "not checked" with that reason, never a traceback);
@@ -23,7 +23,7 @@ from typing import Any
 
 from exactpte.model.to_float import to_float
 
-__all__ = ["nearest_float", "float_range_problem", "shown", "SMALLEST_NORMAL"]
+__all__ = ["nearest_float", "nearest_floats", "float_range_problem", "shown", "SMALLEST_NORMAL"]
 
 SMALLEST_NORMAL = 2.0**-1022
 """The smallest positive normal double: a nonzero rational below it in magnitude loses relative precision."""
@@ -39,6 +39,22 @@ def nearest_float(x: Any) -> float:
     0.0
     """
     return to_float(x)
+
+
+def nearest_floats(values: Iterable[Any]) -> list[float]:
+    """:func:`nearest_float` of every value: for ``fmpq`` entries ``float(x)``, which python-flint computes as Python's
+    correctly rounded ``int(p) / int(q)`` (the same double; ``tests/proofs_check/test_sweep_fast_paths.py`` compares
+    them), without a Python frame per entry; past the double range (``OverflowError``) entry by entry.
+
+    >>> import flint
+    >>> nearest_floats([flint.fmpq(1, 3), flint.fmpq(10**400, 3), 2])
+    [0.3333333333333333, inf, 2.0]
+    """
+    values = list(values)
+    try:
+        return [float(x) for x in values]
+    except OverflowError:
+        return [to_float(x) for x in values]
 
 
 def float_range_problem(values: Iterable[Any], *, name: str) -> str | None:
