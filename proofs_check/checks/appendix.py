@@ -302,8 +302,7 @@ def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]] | fli
     (``v(a_j) = sign x_j(s)``, ``v = -1`` at ``s`` when ``s`` is not an anchor), plus random ones (``diff_rows``: the
     rows ``x(s)``, or their matrix; ``l1``: the rows' ``||x(s)||_1`` when the caller has them)."""
     c, n = ctx.claimed, ctx.chain.n
-    drawn = ctx.shared("pihat:random-vectors", lambda: [random_vector(ctx.rng("dev"), n) for _ in range(3)])  # the same 3 each call
-    out = [list(v) for v in drawn]
+    out = [list(v) for v in pihat_sparse.random_witnesses(ctx)]  # three distinct draws, the same 3 each call
     if isinstance(diff_rows, flint.fmpq_mat):
         D = diff_rows
         if not D.nrows() or not c.N:
@@ -348,8 +347,7 @@ def _pihat_dev(ctx: Context) -> Outcome:
             eps = max(row_l1(Bh - Bc), default=flint.fmpq(0))
             D = Bh - Bt
             vs = _tight_vectors(ctx, D, row_l1(D))
-            V = _columns(vs, range(n))
-            m = _exceeds(column_norms_inf(D * _columns(vs, c.anchor_states)), [eps * x for x in column_norms_inf(V)],
+            m = _exceeds(column_norms_inf(D * _columns(vs, c.anchor_states)), [eps * norm_inf(v) for v in vs],
                          lambda k, got, bound: f"{name}: ||(Pi^ - Pi)v|| = {got} exceeds eps_b ||v|| = {bound}")
         if m:
             return m
@@ -412,7 +410,7 @@ def _pihat_norm(ctx: Context) -> Outcome:
         if impl is None and Bh is not None:  # Pi^ v = v - b^ v(a), one product for the 5 vectors
             vs = _tight_vectors(ctx, bh, row_l1(Bh))
             V = _columns(vs, range(ctx.chain.n))
-            m = _exceeds(column_norms_inf(V - Bh * _columns(vs, c.anchor_states)), [2 * x for x in column_norms_inf(V)],
+            m = _exceeds(column_norms_inf(V - Bh * _columns(vs, c.anchor_states)), [2 * norm_inf(v) for v in vs],
                          lambda k, got, bound: f"{name}: ||Pi^ v|| = {got} exceeds 2||v|| = {bound}")
             if m:
                 return m

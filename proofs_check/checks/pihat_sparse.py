@@ -96,12 +96,20 @@ def _minus(a: Row, b: Row) -> Row:
     return {j: x for j, x in out.items() if x}
 
 
+def random_witnesses(ctx: Context) -> list[list[flint.fmpq]]:
+    """The three random witness vectors of ``lem:pihat_dev`` and ``lem:pihat_infty_norm``: three draws from one
+    random source (``ctx.rng("dev")``), drawn once per chain and shared by both lemmas (callers copy them)."""
+    def draw() -> list[list[flint.fmpq]]:
+        rng = ctx.rng("dev")
+        return [random_vector(rng, ctx.chain.n) for _ in range(3)]
+    return ctx.shared("pihat:random-vectors", draw)
+
+
 def _vectors(ctx: Context, rows: Sequence[Row]) -> list[list[flint.fmpq]]:
     """Three random vectors and the two on which ``|Σ_j v(a_j) x_j(s)| = ‖v‖ ‖x(s)‖_1`` at the row ``s`` where
     ``‖x(s)‖_1`` is largest (``v(a_j) = sign x_j(s)``, ``v(s) = -1`` off the anchors)."""
     c, n = ctx.claimed, ctx.chain.n
-    drawn = ctx.shared("pihat:random-vectors", lambda: [random_vector(ctx.rng("dev"), n) for _ in range(3)])
-    out = [list(v) for v in drawn]
+    out = [list(v) for v in random_witnesses(ctx)]
     if not rows or not c.N:
         return out
     anchors = set(c.anchor_states)

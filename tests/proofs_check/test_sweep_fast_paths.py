@@ -222,3 +222,19 @@ def test_lyapunov_proposal_decides_in_integers_as_in_rationals():
                 assert by_rationals == by_integers
                 decided.append(by_integers)
     assert True in decided and False in decided
+
+
+def test_the_three_random_pihat_witnesses_are_three_draws():
+    """lem:pihat_dev and lem:pihat_infty_norm draw three random witnesses from one source (a fresh source per
+    draw gave the same vector three times); both lemmas, dense and sparse, see the same three."""
+    from proofs_check.checks import pihat_sparse
+    from proofs_check.linalg import random_vector
+
+    for ctx in _contexts(10):
+        n = ctx.chain.n
+        drawn = pihat_sparse.random_witnesses(ctx)
+        rng = ctx.rng("dev")
+        assert drawn == [random_vector(rng, n) for _ in range(3)]
+        if n >= 2:
+            assert len({tuple(v) for v in drawn}) == 3
+        assert appendix._tight_vectors(ctx, [])[:3] == drawn == pihat_sparse._vectors(ctx, [])[:3]
