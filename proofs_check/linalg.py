@@ -34,6 +34,7 @@ __all__ = [
     "nullspace",
     "rank",
     "mat_poly",
+    "mat_poly_apply",
     "column",
     "columns_to_mat",
     "cyclotomic_part",
@@ -138,6 +139,31 @@ def mat_poly(coeffs: Sequence[Exact], A: flint.fmpq_mat) -> flint.fmpq_mat:
         out = out * An + one * ((c * q).p * scale)
         scale *= d
     return flint.fmpq_mat(out) * flint.fmpq(1, q * d**m)
+
+
+def mat_poly_apply(coeffs: Sequence[Exact], A: flint.fmpq_mat, X: flint.fmpq_mat) -> flint.fmpq_mat:
+    """``f(A) X = c_0 X + c_1 A X + ... + c_k A^k X`` by Horner's rule on ``X``'s columns (``coeffs`` lowest degree
+    first): ``n x n`` by ``n x m`` products instead of :func:`mat_poly`'s ``n x n`` ones, the same matrix as
+    ``mat_poly(coeffs, A) * X``.
+
+    >>> A, X = flint.fmpq_mat([[0, 1], [flint.fmpq(1, 2), flint.fmpq(1, 2)]]), flint.fmpq_mat([[1], [3]])
+    >>> mat_poly_apply([2, -1, 1], A, X) == mat_poly([2, -1, 1], A) * X
+    True
+    """
+    cs = [flint.fmpq(c) for c in coeffs]
+    if not cs:
+        return flint.fmpq_mat(A.nrows(), X.ncols())
+    # in integers, as mat_poly: A = An/d, X = Xn/x, c_k = z_k/q, so f(A) X = (sum_k z_k d^(m-k) An^k Xn) / (q d^m x)
+    An, d = A.numer_denom()
+    Xn, x = X.numer_denom()
+    q = flint.fmpz(1)
+    for c in cs:
+        q = q.lcm(c.q)
+    out, scale, m = flint.fmpz_mat(A.nrows(), X.ncols()), flint.fmpz(1), len(cs) - 1
+    for c in reversed(cs):
+        out = An * out + Xn * ((c * q).p * scale)
+        scale *= d
+    return flint.fmpq_mat(out) * flint.fmpq(1, q * d**m * x)
 
 
 def column(M: flint.fmpq_mat, j: int) -> list[flint.fmpq]:

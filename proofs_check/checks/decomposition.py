@@ -9,7 +9,7 @@ import random
 
 from ..certificates import contraction_certificate, quotient_charpolys, quotient_matrix
 from ..claimed import Claimed
-from ..linalg import col, columns, identity, in_span, in_span_all, intersect, join, mat_poly, matvec, nullspace, random_integers, random_vector, rank, same_span, vec
+from ..linalg import col, column_basis, columns, identity, in_span, in_span_all, join, mat_poly, mat_poly_apply, matvec, nullspace, random_integers, random_vector, rank, same_span, vec
 from ..registry import NOT_APPLICABLE, Context, Held, Outcome, check, few, mismatch
 
 
@@ -68,7 +68,9 @@ def _minimal_quotient_family(ctx: Context) -> list[tuple[str, flint.fmpq_mat, bo
         if f.is_cyclotomic() and f.degree() >= 1 and f != flint.fmpz_poly([-1, 1]):
             rest = full // (f**e)
             coeffs = [int(x) for x in rest.coeffs()]
-            Kf = intersect(B, nullspace(mat_poly(coeffs, routes.P)))
+            # span(b) ∩ ker rest(P) = {B y : rest(P) B y = 0}: the kernel of the n x N matrix rest(P) B (the same
+            # subspace as intersecting span(b) with ker rest(P), without the n x n kernel)
+            Kf = column_basis(B * nullspace(mat_poly_apply(coeffs, routes.P, B)))
             out.append((f"span(b) minus the Fourier component of {f} (K minus a Fourier pair)", Kf, True))
     if any(d > 1 for d in c.periods):
         out.append(("ker(I-P) (some class is periodic)", routes.invariant, True))

@@ -238,3 +238,63 @@ def test_the_three_random_pihat_witnesses_are_three_draws():
         if n >= 2:
             assert len({tuple(v) for v in drawn}) == 3
         assert appendix._tight_vectors(ctx, [])[:3] == drawn == pihat_sparse._vectors(ctx, [])[:3]
+
+
+def _fourier_members_by_intersection(ctx, B):
+    """thm:minimal_quotient's "span(b) minus a Fourier pair" members as they were built: span(b) intersected with the
+    n x n kernel ker (c / Φ_m^e)(P)."""
+    from proofs_check.linalg import intersect, nullspace
+
+    routes, out = ctx.routes, []
+    for f, e in routes.charpoly_factors:
+        if f.is_cyclotomic() and f.degree() >= 1 and f != flint.fmpz_poly([-1, 1]):
+            rest = routes.cyclotomic_full // (f**e)
+            out.append(intersect(B, nullspace(mat_poly([int(x) for x in rest.coeffs()], routes.P))))
+    return out
+
+
+def test_fourier_members_are_the_intersections_they_replace(monkeypatch):
+    """span(b) ∩ ker rest(P) as {B y : rest(P) B y = 0} is the same subspace as the intersection (for the claimed b,
+    a corrupted b and a random B), and thm:minimal_quotient decides as with the intersections on exact and corrupted claims."""
+    from proofs_check.linalg import column_basis, mat_poly_apply, nullspace, same_span
+
+    rng = random.Random(11)
+    periodic = [ctx for ctx in _contexts(120, seed="fourier") if any(d > 2 for d in ctx.claimed.periods)]
+    assert len(periodic) >= 5
+    members = 0
+    for ctx in periodic:
+        n, N = ctx.chain.n, ctx.claimed.N
+        for B in (ctx.claimed.basis_matrix(), _corrupted(ctx.claimed, rng)[0].basis_matrix(), _random_matrix(rng, n, N)):
+            old = _fourier_members_by_intersection(ctx, B)
+            new = [m for name, m, _ in decomposition._minimal_quotient_family(
+                Context(ctx.chain, ctx.claimed.replace(basis=tuple(tuple(r) for r in B.tolist())), ctx.routes, 7))
+                if "Fourier" in name]
+            assert len(old) == len(new)
+            for a, b in zip(old, new):
+                assert a.ncols() == b.ncols() == rank(b) and (a.ncols() == 0 or same_span(a, b))
+                members += 1
+        for coeffs in ([1, -2, 1], [3], [], [0, 1, 1, 1]):
+            X = _random_matrix(rng, n, 3)
+            assert mat_poly_apply(coeffs, ctx.routes.P, X) == mat_poly(coeffs, ctx.routes.P) * X
+    assert members >= 15
+
+    def family_by_intersection(ctx):
+        fourier = iter(_fourier_members_by_intersection(ctx, ctx.claimed.basis_matrix()))
+        return [(name, next(fourier) if "Fourier" in name else K, keep) for name, K, keep in original(ctx)]
+
+    original = decomposition._minimal_quotient_family
+    verdicts = []
+    for ctx in periodic:
+        N = ctx.claimed.N
+        G = _random_matrix(rng, N, N)
+        mixed = ctx.claimed.basis_matrix() * G  # the same span in another basis: the family is built and tried
+        random_basis = _random_matrix(rng, ctx.chain.n, N)
+        for claim in [ctx.claimed, *_corrupted(ctx.claimed, rng), *[ctx.claimed.replace(basis=tuple(tuple(r) for r in M.tolist()))
+                                                                     for M in (mixed, random_basis)]]:
+            new = decomposition._minimal_quotient(Context(ctx.chain, claim, ctx.routes, 7))
+            monkeypatch.setattr(decomposition, "_minimal_quotient_family", family_by_intersection)
+            old = decomposition._minimal_quotient(Context(ctx.chain, claim, ctx.routes, 7))
+            monkeypatch.setattr(decomposition, "_minimal_quotient_family", original)
+            assert new == old
+            verdicts.append(new is None)
+    assert True in verdicts and False in verdicts
