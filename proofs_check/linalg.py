@@ -27,6 +27,10 @@ __all__ = [
     "random_vector",
     "random_integers",
     "norm_inf",
+    "exact_max",
+    "argmax",
+    "all_nonnegative",
+    "greater",
     "column_norms_inf",
     "row_l1",
     "integer_poly",
@@ -307,9 +311,85 @@ def subtract_scaled(out: dict[int, flint.fmpq], x: Exact, column: Mapping[int, E
             out.pop(s, None)
 
 
+# Ordering exact rationals through their doubles.  An ``fmpq`` order comparison costs about 0.6 us (an equality
+# 0.15 us, ``float(x)`` 0.07 us): the helpers below compare the correctly rounded doubles first (``float(fmpq)`` is
+# Python's ``int(p) / int(q)``) and fall back to the exact comparison only where two doubles are equal.  Rounding to
+# nearest is monotone (``x <= y`` implies ``fl(x) <= fl(y)``), so ``fl(x) < fl(y)`` implies ``x < y``: every answer
+# is the exact one.  A value past the double range (``OverflowError``) sends the whole call to the exact comparisons.
+
+
+def _doubles(values: Sequence[Exact]) -> list[float] | None:
+    try:
+        return [float(x) for x in values]
+    except OverflowError:
+        return None
+
+
+def exact_max(values: Sequence[Exact]) -> Exact:
+    """``max(values)`` (the first maximal entry) decided by doubles where they differ and exactly where they tie.
+
+    >>> exact_max([flint.fmpq(1, 3), flint.fmpq(10**30 + 1, 3 * 10**30), flint.fmpq(-2)])
+    1000000000000000000000000000001/3000000000000000000000000000000
+    """
+    fl = _doubles(values)
+    if fl is None or not fl:
+        return max(values)
+    top = max(fl)
+    best: Exact | None = None
+    for x, f in zip(values, fl):
+        if f == top and (best is None or x > best):  # only values whose double ties the largest can be the max
+            best = x
+    assert best is not None  # some value's double is the largest
+    return best
+
+
+def argmax(values: Sequence[Exact], indices: Sequence[int]) -> int:
+    """The first ``i`` of ``indices`` with ``values[i]`` maximal (``max(indices, key=values.__getitem__)``).
+
+    >>> argmax([flint.fmpq(1, 3), flint.fmpq(1, 2), flint.fmpq(1, 2)], [0, 1, 2])
+    1
+    """
+    picked = [values[i] for i in indices]
+    fl = _doubles(picked)
+    if fl is None:
+        return max(indices, key=values.__getitem__)
+    top = max(fl)
+    best = -1
+    for i, x, f in zip(indices, picked, fl):
+        if f == top and (best < 0 or x > values[best]):
+            best = i
+    return best
+
+
+def all_nonnegative(values: Sequence[Exact]) -> bool:
+    """Whether every value is ``>= 0``: a negative double means a negative value; a zero double (``0``, or a value
+    below the double range) is decided exactly.
+
+    >>> all_nonnegative([flint.fmpq(1, 3), 0]), all_nonnegative([flint.fmpq(-1, 10**400)])
+    (True, False)
+    """
+    fl = _doubles(values)
+    if fl is None:
+        return all(x >= 0 for x in values)
+    return all(f > 0 or (f == 0 and (not x or x > 0)) for x, f in zip(values, fl))
+
+
+def greater(x: Exact, y: Exact) -> bool:
+    """``x > y``, by the doubles unless they are equal.
+
+    >>> greater(flint.fmpq(10**30 + 1, 10**30), 1), greater(flint.fmpq(1, 3), flint.fmpq(1, 2))
+    (True, False)
+    """
+    try:
+        fx, fy = float(x), float(y)
+    except OverflowError:
+        return bool(x > y)
+    return fx > fy if fx != fy else bool(x > y)
+
+
 def norm_inf(v: Sequence[flint.fmpq]) -> flint.fmpq:
-    """``max |v_s|`` (0 for an empty vector)."""
-    return max(map(abs, v), default=flint.fmpq(0))
+    """``max |v_s|`` (0 for an empty vector), ordered through the doubles (:func:`exact_max`)."""
+    return exact_max([abs(x) for x in v]) if len(v) else flint.fmpq(0)
 
 
 def column_norms_inf(M: flint.fmpq_mat) -> list[flint.fmpq]:

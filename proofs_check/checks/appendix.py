@@ -7,7 +7,7 @@ from math import lcm
 
 import flint
 
-from ..linalg import column_norms_inf, matvec, nullspace, norm_inf, random_integers, random_vector, rank, rank_lower_bound, row_l1, same_span
+from ..linalg import all_nonnegative, argmax, column_norms_inf, exact_max, greater, matvec, nullspace, norm_inf, random_integers, random_vector, rank, rank_lower_bound, row_l1, same_span
 from ..registry import Context, NotApplicable, NotClaimed, Outcome, PiHat, check, few, mismatch
 from . import pihat_sparse
 from .decomposition import random_projection
@@ -237,8 +237,8 @@ def _fixed_point_matrix(P: flint.fmpq_mat, bh: Sequence[Sequence[flint.fmpq]], a
 @check("lem:b_simplex", "b >= 0 and sum_{(i,k)} b_{i,k}(s) = 1 (also for b^)", sparse=True)
 def _b_simplex(ctx: Context) -> Outcome:
     for s, row in enumerate(ctx.claimed.basis):
-        neg = [j for j, x in enumerate(row) if x < 0]
-        if neg:
+        if not all_nonnegative(row):
+            neg = [j for j, x in enumerate(row) if x < 0]
             return f"b(s) has a negative entry at state {s}, column {neg[0]}"
         tot = sum(row, flint.fmpq(0))
         if tot != 1:
@@ -261,7 +261,7 @@ def _l1(a: Sequence[flint.fmpq], b: Sequence[flint.fmpq] | None = None) -> flint
 
 def _on_simplex(bh: Sequence[Sequence[flint.fmpq]]) -> bool:
     """Every row nonnegative with entries summing to 1."""
-    return all(x >= 0 for row in bh for x in row) and all(_l1(row) == 1 for row in bh)
+    return all_nonnegative([x for row in bh for x in row]) and all(_l1(row) == 1 for row in bh)
 
 
 def _true_basis_rows(ctx: Context) -> list[list[flint.fmpq]] | str:
@@ -316,11 +316,12 @@ def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]] | fli
         norms = l1 if l1 is not None else [_l1(rows[t]) for t in range(n)]
         row_at = lambda s: rows[s]
     anchors = set(c.anchor_states)
-    s = max(range(n), key=lambda t: (t not in anchors, norms[t]))
+    rest = [t for t in range(n) if t not in anchors]  # the largest norm off the anchors, if any state is off them
+    s = argmax(norms, rest or range(n))
     row = row_at(s)
     v = [flint.fmpq(0)] * n
     for j, a in enumerate(c.anchor_states):
-        v[a] = flint.fmpq(1 if row[j] >= 0 else -1)
+        v[a] = flint.fmpq(-1 if greater(0, row[j]) else 1)
     if s not in c.anchor_states:
         v[s] = flint.fmpq(-1)
     return out + [v, [-x for x in v]]
@@ -344,7 +345,7 @@ def _pihat_dev(ctx: Context) -> Outcome:
         if Bh is None or Bc is None or Bt is None or ctx.apply_pihat is not None:
             m = _pihat_dev_entrywise(ctx, name, bh, true_rows)
         else:  # (Pi^ - Pi) v = (v - b^ v(a)) - (v - b v(a)) = (b - b^) v(a): one product for the 5 vectors
-            eps = max(row_l1(Bh - Bc), default=flint.fmpq(0))
+            eps = exact_max(row_l1(Bh - Bc)) if n else flint.fmpq(0)
             D = Bh - Bt
             vs = _tight_vectors(ctx, D, row_l1(D))
             m = _exceeds(column_norms_inf(D * _columns(vs, c.anchor_states)), [eps * norm_inf(v) for v in vs],
@@ -383,7 +384,7 @@ def _columns(vectors: Sequence[Sequence[flint.fmpq]], rows: Sequence[int]) -> fl
 def _exceeds(got: Sequence[flint.fmpq], bound: Sequence[flint.fmpq], say: Callable[[int, flint.fmpq, flint.fmpq], str]) -> str | None:
     """``say(k, got[k], bound[k])`` for the first ``k`` with ``got[k] > bound[k]``, else ``None``."""
     for k, (x, b) in enumerate(zip(got, bound)):
-        if x > b:
+        if greater(x, b):
             return say(k, x, b)
     return None
 

@@ -10,7 +10,7 @@ import flint
 from exactpte import MarkovRewardProcess
 
 from ..claimed import Claimed
-from ..linalg import Exact, column_norms_inf, norm_inf, orbits, random_vector, vec
+from ..linalg import Exact, column_norms_inf, greater, norm_inf, orbits, random_vector, vec
 from ..registry import NOT_APPLICABLE, Context, Outcome, check, mismatch, sampled
 
 
@@ -150,6 +150,6 @@ def _return_error(ctx: Context) -> Outcome:
         g, v = norm_inf(dg), norm_inf(dv)
         for T in horizons:
             err, bound = errs[T][k], T * g + 2 * v
-            if err > bound:
+            if greater(err, bound):
                 return f"return error {err} exceeds T||dg|| + 2||dv|| = {bound} at T = {T}"
     return sampled(len(trials) * len(horizons))

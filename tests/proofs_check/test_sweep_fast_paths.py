@@ -298,3 +298,41 @@ def test_fourier_members_are_the_intersections_they_replace(monkeypatch):
             assert new == old
             verdicts.append(new is None)
     assert True in verdicts and False in verdicts
+
+
+def _near_ties(rng, k):
+    """Rationals many of which round to the same double: x, x + 1/10^30, x - 1/10^30, their negatives, zeros, values
+    below the double range, past it, and Python ints."""
+    out = []
+    for _ in range(k):
+        x = flint.fmpq(rng.randint(-9, 9), rng.randint(1, 4))
+        kind = rng.randrange(7)
+        if kind == 0:
+            x += flint.fmpq(rng.choice((-1, 1)), 10**30)
+        elif kind == 1:
+            x = flint.fmpq(rng.choice((-1, 0, 1)), 10**400)
+        elif kind == 2:
+            x = flint.fmpq(rng.choice((-1, 1)) * 10**400 + rng.randint(-2, 2), 3)
+        elif kind == 3:
+            x = rng.randint(-3, 3)
+        out.append(x)
+    return out
+
+
+def test_ordering_through_doubles_is_the_exact_order():
+    """linalg's exact_max, argmax, all_nonnegative, greater and norm_inf (doubles first, exact where they tie) equal
+    Python's max, max(key=), all(x >= 0), > and max(abs) on lists full of near ties, tiny and huge values."""
+    from proofs_check.linalg import all_nonnegative, argmax, exact_max, greater
+
+    rng = random.Random(9)
+    for _ in range(3000):
+        xs = _near_ties(rng, rng.randint(1, 9))
+        assert exact_max(xs) == max(xs) and norm_inf(xs) == max(map(abs, xs))
+        idx = rng.sample(range(len(xs)), rng.randint(1, len(xs)))
+        assert argmax(xs, idx) == max(idx, key=xs.__getitem__)
+        assert all_nonnegative(xs) == all(x >= 0 for x in xs)
+        assert all_nonnegative([abs(x) for x in xs])
+        a, b = rng.choice(xs), rng.choice(xs)
+        assert greater(a, b) == (a > b) and greater(b, a) == (b > a)
+        assert not greater(a, a)
+    assert norm_inf([]) == 0
