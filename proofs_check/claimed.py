@@ -80,15 +80,21 @@ class Claimed:
         return [row[c] for row in self.basis]
 
     def basis_matrix(self) -> flint.fmpq_mat:
-        """The claimed basis as an ``n x N`` matrix (a new one each call: the caller may change it)."""
-        n, N, flat = len(self.basis), self.N, self._basis_entries
-        if flat is not None:
-            return flint.fmpq_mat(n, N, flat)
-        M = flint.fmpq_mat(n, N)  # a ragged basis: entry by entry, an IndexError for a short row
-        for s in range(n):
-            for j in range(N):
+        """The claimed basis as an ``n x N`` matrix (a new one each call: the caller may change it; a copy of one
+        built once, as a matrix from its entries costs 25x a copy)."""
+        if self._basis_matrix is not None:
+            return flint.fmpq_mat(self._basis_matrix)
+        M = flint.fmpq_mat(len(self.basis), self.N)  # a ragged basis: entry by entry, an IndexError for a short row
+        for s in range(len(self.basis)):
+            for j in range(self.N):
                 M[s, j] = self.basis[s][j]
         return M
+
+    @functools.cached_property
+    def _basis_matrix(self) -> flint.fmpq_mat | None:
+        """The basis as a matrix, built once (``None`` for a ragged basis); only ever copied out."""
+        flat = self._basis_entries
+        return None if flat is None else flint.fmpq_mat(len(self.basis), self.N, flat)
 
     @functools.cached_property
     def _basis_entries(self) -> list[flint.fmpq] | None:

@@ -7,7 +7,7 @@ from math import lcm
 
 import flint
 
-from ..linalg import all_nonnegative, argmax, column_norms_inf, exact_max, greater, matvec, nullspace, norm_inf, random_integers, random_vector, rank, rank_lower_bound, row_l1, same_span
+from ..linalg import all_nonnegative, argmax, column_norms_inf, exact_max, greater, identity, matvec, nullspace, norm_inf, random_integers, random_vector, rank, rank_lower_bound, row_l1, same_span
 from ..registry import Context, NotApplicable, NotClaimed, Outcome, PiHat, check, few, mismatch
 from . import pihat_sparse
 from .decomposition import random_projection
@@ -230,7 +230,7 @@ def _fixed_point_matrix(P: flint.fmpq_mat, bh: Sequence[Sequence[flint.fmpq]], a
     PW = flint.fmpq_mat([[P[s, j] for j in W] for s in W])
     PA = flint.fmpq_mat([[P[a, j] for j in W] for a in anchors])
     BW = flint.fmpq_mat([[bh[s][k] for k in range(len(anchors))] for s in W])
-    one = flint.fmpq_mat(len(W), len(W), [int(i == j) for i in range(len(W)) for j in range(len(W))])
+    one = identity(len(W))
     return one - PW + BW * PA
 
 

@@ -9,7 +9,7 @@ import random
 
 from ..certificates import contraction_certificate, quotient_charpolys, quotient_matrix
 from ..claimed import Claimed
-from ..linalg import col, column_basis, columns, identity, in_span, in_span_all, join, mat_poly, mat_poly_apply, matvec, nullspace, random_integers, random_vector, rank, same_span, vec
+from ..linalg import col, column_basis, columns, exact_integers, identity, in_span, in_span_all, join, mat_poly, mat_poly_apply, matvec, nullspace, random_integers, random_vector, rank, same_span, vec
 from ..registry import NOT_APPLICABLE, Context, Held, Outcome, check, few, mismatch
 
 
@@ -157,7 +157,7 @@ def random_projection(rng: random.Random, K: flint.fmpq_mat) -> flint.fmpq_mat |
     (range ``ker L``); ``None`` when ``K`` is rank deficient."""
     n, N = K.nrows(), K.ncols()
     for _ in range(20):
-        L = flint.fmpq_mat(N, n, random_integers(rng, -3, 3, N * n))
+        L = flint.fmpq_mat(N, n, exact_integers(random_integers(rng, -3, 3, N * n)))
         M = L * K
         if N == 0 or rank(M) == N:
             return identity(n) - (K * M.inv() * L if N else flint.fmpq_mat(n, n))

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import flint
 
 from ..certificates import LYAPUNOV_MAX_DIM, positive_definite, stein_solution
-from ..linalg import identity
+from ..linalg import identity, integer_identity
 from ..registry import Context, NotChecked, Outcome, block_route, check
 from ..routes import RouteTooLargeError
 from . import stability_krylov
@@ -123,7 +123,7 @@ def _steps(M: flint.fmpq_mat, alpha: int, t0: int) -> tuple[flint.fmpz, list[fli
     ``B_t = (t + t0 - α)D I + αM'``."""
     q = M.nrows()
     Mn, D = M.numer_denom()
-    one = flint.fmpz_mat(q, q, [int(i == j) for i in range(q) for j in range(q)])
+    one = integer_identity(q)
     return D, [one * ((t + t0 - alpha) * D) + Mn * alpha for t in range(HORIZON)]
 
 

@@ -378,3 +378,25 @@ def test_invariant_constant_decides_as_with_sets():
             assert got == want
             decided[got is None] += 1
     assert decided[True] and decided[False]
+
+
+def test_cached_matrices_are_copied_out():
+    """identity, integer_identity and Claimed.basis_matrix hand out copies of matrices built once: changing one does
+    not change the next; exact_integers builds the same matrix as the ints; random_vector's shared fractions are the
+    values drawn."""
+    from proofs_check.linalg import exact_integers, integer_identity
+
+    for n in (0, 1, 4, 9):
+        I = identity(n)
+        if n:
+            I[0, n - 1] += 5
+            Z = integer_identity(n)
+            Z[n - 1, 0] = 7
+        assert identity(n) == flint.fmpq_mat(n, n, [int(i == j) for i in range(n) for j in range(n)])
+        assert integer_identity(n) == flint.fmpz_mat(n, n, [int(i == j) for i in range(n) for j in range(n)])
+    ints = [random.Random(1).randint(-70, 70) for _ in range(40)]
+    assert flint.fmpq_mat(5, 8, exact_integers(ints)) == flint.fmpq_mat(5, 8, ints)
+    ctx = next(_contexts(1))
+    B = ctx.claimed.basis_matrix()
+    B[0, 0] += 1
+    assert ctx.claimed.basis_matrix() == flint.fmpq_mat([list(row) for row in ctx.claimed.basis]) != B
