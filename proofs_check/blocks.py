@@ -66,11 +66,13 @@ def _solve(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:
 class BlockRoutes:
     """Exact objects of one chain computed block by block (see the module docstring)."""
 
-    def __init__(self, chain: MarkovRewardProcess, *, max_block: int = BLOCK_LIMIT) -> None:
+    def __init__(self, chain: MarkovRewardProcess, *, max_block: int = BLOCK_LIMIT, graph: SupportGraph | None = None) -> None:
         self.chain = chain
         self.n = chain.n
         self.max_block = max_block
         self.rows = [dict(chain.row(s)) for s in range(chain.n)]
+        if graph is not None:  # the chain's support graph, already analysed (the dense routes' own)
+            self.__dict__["graph"] = graph
 
     def _require(self, size: int, what: str) -> None:
         if size > self.max_block:

@@ -131,7 +131,9 @@ class Context:
         if self._blocks is None:
             from .blocks import BLOCK_LIMIT, BlockRoutes
 
-            self._blocks = BlockRoutes(self.chain, max_block=max(BLOCK_LIMIT, self.routes.max_dense))
+            # the support graph (proofs_check's own analysis) shared with the dense routes: built once per chain
+            graph = self.routes.graph if self.routes.chain is self.chain else None
+            self._blocks = BlockRoutes(self.chain, max_block=max(BLOCK_LIMIT, self.routes.max_dense), graph=graph)
         return self._blocks
 
 

@@ -400,3 +400,15 @@ def test_cached_matrices_are_copied_out():
     B = ctx.claimed.basis_matrix()
     B[0, 0] += 1
     assert ctx.claimed.basis_matrix() == flint.fmpq_mat([list(row) for row in ctx.claimed.basis]) != B
+
+
+def test_block_routes_share_the_dense_routes_graph():
+    """A context's block routes analyse the support graph once, with the dense routes (the same object, the same
+    classes and periods as a graph of their own)."""
+    from proofs_check.blocks import BlockRoutes
+
+    for ctx in _contexts(15, seed="graph"):
+        assert ctx.blocks.graph is ctx.routes.graph
+        own = BlockRoutes(ctx.chain)
+        assert own.graph is not ctx.routes.graph
+        assert (own.classes, own.phases, own.transient_blocks) == (ctx.blocks.classes, ctx.blocks.phases, ctx.blocks.transient_blocks)
