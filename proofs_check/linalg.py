@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TypeAlias, cast
+from typing import TypeAlias, TypeVar, cast
 
 import flint
 
@@ -358,6 +358,9 @@ def subtract_scaled(out: dict[int, flint.fmpq], x: Exact, column: Mapping[int, E
 # is the exact one.  A value past the double range (``OverflowError``) sends the whole call to the exact comparisons.
 
 
+_E = TypeVar("_E", flint.fmpq, flint.fmpz, int)
+
+
 def _doubles(values: Sequence[Exact]) -> list[float] | None:
     try:
         return [float(x) for x in values]
@@ -365,7 +368,7 @@ def _doubles(values: Sequence[Exact]) -> list[float] | None:
         return None
 
 
-def exact_max(values: Sequence[Exact]) -> Exact:
+def exact_max(values: Sequence[_E]) -> _E:
     """``max(values)`` (the first maximal entry) decided by doubles where they differ and exactly where they tie.
 
     >>> exact_max([flint.fmpq(1, 3), flint.fmpq(10**30 + 1, 3 * 10**30), flint.fmpq(-2)])
@@ -375,7 +378,7 @@ def exact_max(values: Sequence[Exact]) -> Exact:
     if fl is None or not fl:
         return max(values)
     top = max(fl)
-    best: Exact | None = None
+    best: _E | None = None
     for x, f in zip(values, fl):
         if f == top and (best is None or x > best):  # only values whose double ties the largest can be the max
             best = x
