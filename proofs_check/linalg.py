@@ -462,17 +462,50 @@ def join(A: flint.fmpq_mat, B: flint.fmpq_mat) -> flint.fmpq_mat:
     return _side_by_side(A, B, n) if A.ncols() + B.ncols() else flint.fmpq_mat(n, 0)
 
 
+_PLACEMENTS: dict[tuple[int, int, int], flint.fmpq_mat] = {}
+
+
+def _placement(k: int, at: int, width: int) -> flint.fmpq_mat:
+    """The ``k x width`` 0/1 matrix putting ``k`` columns at columns ``at..at+k-1`` (built once; only multiplied)."""
+    E = _PLACEMENTS.get((k, at, width))
+    if E is None:
+        E = flint.fmpq_mat(k, width)
+        for i in range(k):
+            E[i, at + i] = 1
+        _PLACEMENTS[(k, at, width)] = E
+    return E
+
+
 def _side_by_side(A: flint.fmpq_mat, B: flint.fmpq_mat, rows: int) -> flint.fmpq_mat:
-    """The first ``rows`` rows of ``[A | B]`` (an ``IndexError`` when either has fewer)."""
-    a, b = A.tolist(), B.tolist()
-    if len(a) < rows or len(b) < rows:
-        raise IndexError(f"[A | B] needs {rows} rows, A has {len(a)} and B {len(b)}")
-    return flint.fmpq_mat([ra + rb for ra, rb in zip(a[:rows], b[:rows])])
+    """The first ``rows`` rows of ``[A | B]`` (an ``IndexError`` when either has fewer).
+
+    Two products with 0/1 placement matrices, ``A [I 0] + B [0 I]``, in flint (reading both matrices out entry by entry
+    and building the result from lists costs about twice as much)."""
+    a, b = A.ncols(), B.ncols()
+    if A.nrows() == B.nrows() == rows:
+        if not b:
+            return flint.fmpq_mat(A)
+        if not a:
+            return flint.fmpq_mat(B)
+        return A * _placement(a, 0, a + b) + B * _placement(b, a, a + b)
+    ra, rb = A.tolist(), B.tolist()
+    if len(ra) < rows or len(rb) < rows:
+        raise IndexError(f"[A | B] needs {rows} rows, A has {len(ra)} and B {len(rb)}")
+    return flint.fmpq_mat([x + y for x, y in zip(ra[:rows], rb[:rows])])
 
 
 def columns(A: flint.fmpq_mat, keep: Sequence[int]) -> flint.fmpq_mat:
-    """The columns ``keep`` of ``A``."""
-    return flint.fmpq_mat([[row[j] for j in keep] for row in A.tolist()]) if keep else flint.fmpq_mat(A.nrows(), 0)
+    """The columns ``keep`` of ``A`` (``A`` times a 0/1 selection matrix).
+
+    >>> columns(flint.fmpq_mat([[1, 2, 3], [4, 5, 6]]), [2, 0]).tolist()
+    [[3, 1], [6, 4]]
+    """
+    if not keep:
+        return flint.fmpq_mat(A.nrows(), 0)
+    S = flint.fmpq_mat(A.ncols(), len(keep))
+    for t, j in enumerate(keep):
+        S[j, t] = 1
+    return A * S
 
 
 def column_basis(A: flint.fmpq_mat) -> flint.fmpq_mat:

@@ -412,3 +412,25 @@ def test_block_routes_share_the_dense_routes_graph():
         own = BlockRoutes(ctx.chain)
         assert own.graph is not ctx.routes.graph
         assert (own.classes, own.phases, own.transient_blocks) == (ctx.blocks.classes, ctx.blocks.phases, ctx.blocks.transient_blocks)
+
+
+def test_joins_and_column_selections_by_products_equal_the_lists():
+    """linalg's [A | B] and column selection by 0/1 products equal the matrices built from the entries' lists, for
+    empty blocks too, and keep refusing blocks with too few rows."""
+    from proofs_check.linalg import _side_by_side, columns, join
+
+    rng = random.Random(12)
+    for _ in range(300):
+        n, a, b = rng.randint(1, 9), rng.randint(0, 5), rng.randint(0, 5)
+        A, B = _random_matrix(rng, n, a), _random_matrix(rng, n, b)
+        rows_a, rows_b = A.tolist(), B.tolist()
+        if a + b:
+            assert join(A, B) == flint.fmpq_mat([x + y for x, y in zip(rows_a, rows_b)])
+        rows = rng.randint(1, n)
+        if a and b:
+            assert _side_by_side(A, B, rows) == flint.fmpq_mat([x + y for x, y in zip(rows_a[:rows], rows_b[:rows])])
+        if a:
+            keep = [rng.randrange(a) for _ in range(rng.randint(1, 6))]
+            assert columns(A, keep) == flint.fmpq_mat([[row[j] for j in keep] for row in rows_a])
+    with pytest.raises(IndexError):
+        _side_by_side(_random_matrix(rng, 2, 2), _random_matrix(rng, 3, 1), 3)
