@@ -122,7 +122,7 @@ class Claimed:
 
         if not all(len(row) == N for row in rows):
             return by_entries
-        B = flint.fmpq_mat(len(rows), N, [x for row in rows for x in row])
+        B = self.basis_matrix() if basis is None else flint.fmpq_mat(len(rows), N, [x for row in rows for x in row])
 
         def apply(v: Sequence[Exact]) -> list[flint.fmpq]:
             if len(v) != len(rows):
@@ -141,7 +141,8 @@ class Claimed:
             return [one(v) for v in vectors]
         V = flint.fmpq_mat(n, k, [v[s] for s in range(n) for v in vectors])
         VA = flint.fmpq_mat(N, k, [v[a] for a in self.anchor_states for v in vectors])
-        out = (V - flint.fmpq_mat(n, N, [x for row in rows for x in row]) * VA).entries()
+        B = self.basis_matrix() if basis is None else flint.fmpq_mat(n, N, [x for row in rows for x in row])
+        out = (V - B * VA).entries()
         return [out[j::k] for j in range(k)]
 
     def projection_matrix(self) -> flint.fmpq_mat:

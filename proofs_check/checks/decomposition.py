@@ -146,7 +146,7 @@ def _wellposed(ctx: Context) -> Outcome:
     W = [s for s in range(n) if s not in set(c.anchor_states)]
     IP = ctx.routes.I - ctx.routes.P
     K = ctx.routes.K
-    M = flint.fmpq_mat([[row[j] for j in W] + krow for row, krow in zip(IP.tolist(), K.tolist())])
+    M = join(columns(IP, W), K)  # [(I-P)|_W | K]
     if M.ncols() != n or rank(M) < n:
         return "the gauge-fixed system [(I-P)|_W, K] is singular: v* would not be unique"
     return general_projection_problem(ctx)

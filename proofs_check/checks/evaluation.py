@@ -10,7 +10,7 @@ import flint
 from exactpte import MarkovRewardProcess
 
 from ..claimed import Claimed
-from ..linalg import Exact, column_norms_inf, greater, norm_inf, orbits, random_vector, vec
+from ..linalg import Exact, column_norms_inf, exact_integers, greater, norm_inf, orbits, random_vector, vec
 from ..registry import NOT_APPLICABLE, Context, Outcome, check, mismatch, sampled
 
 
@@ -30,10 +30,11 @@ def _telescoping(ctx: Context) -> Outcome:
     GV = _columns([list(ctx.chain.r)] * len(vs), n) - V + P * V  # g_v = r - (I - P) v, one column per v
     horizons = _horizons(ctx.claimed)
     sums = orbits(P, GV, horizons)  # sum_{t<T} P^t g_v for every horizon, in one pass
+    ones = flint.fmpq_mat(1, len(vs), exact_integers([1] * len(vs)))
     for T in horizons:
         J = routes.returns(T)
         PV = routes.P_pow(T) * V  # P^T v per column; column 0 is P^T v*
-        if sums[T] + V - PV != J * flint.fmpq_mat(1, len(vs), [1] * len(vs)):
+        if sums[T] + V - PV != J * ones:
             return f"return identity fails at T = {T}"
         # the claimed split: persistent orbit from theta and b (P b_(i,k) = b_(i,k-1)) plus boundary
         persistent = _orbit_sum(ctx.claimed, T)
@@ -60,8 +61,7 @@ def _orbit_sum(c: Claimed, T: int) -> list[flint.fmpq]:
         whole = sum((c.theta[base + p] for p in range(d)), flint.fmpq(0)) * laps if laps else flint.fmpq(0)
         coeffs.append(whole + sum((c.theta[base + (k + t) % d] for t in range(rest)), flint.fmpq(0)))
     if all(len(row) == len(coeffs) for row in c.basis):  # one product
-        return (flint.fmpq_mat(len(c.basis), len(coeffs), [x for row in c.basis for x in row])
-                * flint.fmpq_mat(len(coeffs), 1, coeffs)).entries()
+        return (c.basis_matrix() * flint.fmpq_mat(len(coeffs), 1, coeffs)).entries()
     return [sum((a * b for a, b in zip(coeffs, row)), flint.fmpq(0)) for row in c.basis]
 
 
@@ -143,7 +143,7 @@ def _return_error(ctx: Context) -> Outcome:
     V = _columns([[a + b for a, b in zip(c.v_star, dv)] for _, dv in trials], n)  # v^ per trial
     horizons = _horizons(c)
     sums = orbits(P, G, horizons)
-    ones = flint.fmpq_mat(1, len(trials), [1] * len(trials))
+    ones = flint.fmpq_mat(1, len(trials), exact_integers([1] * len(trials)))
     diffs = {T: sums[T] + V - routes.P_pow(T) * V - routes.returns(T) * ones for T in horizons}  # J^_T - J_T per trial
     errs = {T: column_norms_inf(diffs[T]) for T in horizons}  # ||J^_T - J_T|| per trial
     for k, (dg, dv) in enumerate(trials):
