@@ -313,10 +313,11 @@ def _b_identify(ctx: Context) -> Outcome:
         return f"the claimed basis has rank {rank(Bm)}, expected N = {c.N}"
     if not same_span(Bm, ctx.routes.K_power(c.periods)):
         return "span(b) != ker(P^D - I)"
-    for j in range(c.N):
-        if any(x != 0 for x in c.project(c.b(j))):
-            return f"Pi b_{c.anchors[j][:2]} != 0"
-    Pi = c.projection_matrix()
+    Pi = c.projection_matrix()  # Pi e_j = project(e_j) (test_projection_matrix_is_the_projection_of_the_unit_vectors)
+    PiB = Pi * Bm  # column j: Pi b_j, all N at once
+    if PiB != flint.fmpq_mat(n, c.N):
+        j = next(j for j in range(c.N) if any(PiB[s, j] != 0 for s in range(n)))
+        return f"Pi b_{c.anchors[j][:2]} != 0"
     if Pi * Pi != Pi:  # the whole matrix: idempotent for every v, not on a sampled one
         return "Pi is not idempotent"
     if rank(Pi) != n - c.N:

@@ -434,3 +434,46 @@ def test_joins_and_column_selections_by_products_equal_the_lists():
             assert columns(A, keep) == flint.fmpq_mat([[row[j] for j in keep] for row in rows_a])
     with pytest.raises(IndexError):
         _side_by_side(_random_matrix(rng, 2, 2), _random_matrix(rng, 3, 1), 3)
+
+
+def _b_identify_by_projections(ctx):
+    from proofs_check.linalg import same_span
+
+    c, n = ctx.claimed, ctx.chain.n
+    Bm = c.basis_matrix()
+    if rank(Bm) != c.N:
+        return f"the claimed basis has rank {rank(Bm)}, expected N = {c.N}"
+    if not same_span(Bm, ctx.routes.K_power(c.periods)):
+        return "span(b) != ker(P^D - I)"
+    for j in range(c.N):
+        if any(x != 0 for x in c.project(c.b(j))):
+            return f"Pi b_{c.anchors[j][:2]} != 0"
+    Pi = c.projection_matrix()
+    if Pi * Pi != Pi:
+        return "Pi is not idempotent"
+    if rank(Pi) != n - c.N:
+        return f"rank Pi = {rank(Pi)}, expected n - N = {n - c.N}"
+    for j, (_, _, a) in enumerate(c.anchors):
+        for l_ in range(c.N):
+            if c.basis[a][l_] != (1 if l_ == j else 0):
+                return f"delta property fails: b column {l_} at anchor {a} is {c.basis[a][l_]}"
+    return None
+
+
+def test_b_identify_projects_the_basis_in_one_product():
+    """lem:main_b_identify's Pi b_j = 0 read off Pi B (one product) decides and words its failures as the N
+    projections did: exact claims, corrupted ones, moved anchors and a basis in another order of the same span."""
+    rng = random.Random(21)
+    decided = {True: 0, False: 0}
+    for ctx in _contexts(60, seed="identify"):
+        c = ctx.claimed
+        claims = [c, *_corrupted(c, rng)]
+        if c.N > 1:
+            claims.append(c.replace(anchors=c.anchors[1:] + c.anchors[:1]))  # columns no longer match their anchors
+            claims.append(c.replace(basis=tuple(row[1:] + row[:1] for row in c.basis)))
+        for claim in claims:
+            ctx2 = Context(ctx.chain, claim, ctx.routes, 7)
+            got = decomposition._b_identify(ctx2)
+            assert got == _b_identify_by_projections(ctx2)
+            decided[got is None] += 1
+    assert decided[True] and decided[False]
