@@ -65,9 +65,9 @@ def quotient_charpolys(P: flint.fmpq_mat, K: flint.fmpq_mat,
     if K.ncols() == 0:
         return flint.fmpq_poly([1]), whole
     # coordinates of P K in the basis K
-    KtK = K.transpose() * K
-    A = KtK.solve(K.transpose() * (P * K))
-    if P * K != K * A:
+    Kt, PK = K.transpose(), P * K
+    A = (Kt * K).solve(Kt * PK)
+    if PK != K * A:
         return None, None
     restricted = A.charpoly()
     quotient, rem = divmod(whole, restricted)

@@ -220,4 +220,8 @@ class Routes:
         shares a root with the squarefree cyclotomic part of the characteristic polynomial (each root of the
         divisor is an eigenvalue of ``P``; a root of unity among them is a root of some cyclotomic factor
         ``Φ_m`` of the characteristic polynomial).  One gcd instead of a factorization."""
-        return divisor.gcd(flint.fmpq_poly(self.cyclotomic[1])).degree() >= 1
+        return divisor.gcd(self._cyclotomic_squarefree).degree() >= 1
+
+    @cached_property
+    def _cyclotomic_squarefree(self) -> flint.fmpq_poly:
+        return flint.fmpq_poly(self.cyclotomic[1])
