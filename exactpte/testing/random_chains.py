@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["ChainBounds", "build_chain", "draw_spec", "random_chain", "random_small_chain", "parametrize", "ChainSpec", "FAMILIES",
+__all__ = ["ChainBounds", "build_chain", "randint_of", "draw_spec", "random_chain", "random_small_chain", "parametrize", "ChainSpec", "FAMILIES",
            "draw_sweep_chain", "sweep_chain"]
 
 IntSource = Callable[[int, int], int]
@@ -273,8 +273,36 @@ def sweep_chain(seed: int | str, *, min_states: int = 1, max_states: int = 12, m
     >>> sweep_chain("0:1", min_states=2, max_states=5).n in range(2, 6)
     True
     """
-    return draw_sweep_chain(random.Random(seed).randint, min_states=min_states, max_states=max_states,
+    return draw_sweep_chain(randint_of(random.Random(seed)), min_states=min_states, max_states=max_states,
                             max_period=max_period, max_out_degree=max_out_degree)
+
+
+def randint_of(rng: random.Random) -> IntSource:
+    """``rng.randint`` without its three Python frames per draw: the same values from the same generator state.
+
+    CPython's ``randint(a, b)`` is ``randrange(a, b + 1)``, which draws ``r = getrandbits(k)`` with
+    ``k = (b - a + 1).bit_length()`` until ``r < b - a + 1`` and returns ``a + r`` (``Random._randbelow_with_getrandbits``);
+    where the generator's ``_randbelow`` is another one (a subclass, another Python), ``rng.randint`` itself.
+
+    >>> a, b = random.Random(3), random.Random(3)
+    >>> [randint_of(a)(-2, 5) for _ in range(6)] == [b.randint(-2, 5) for _ in range(6)]
+    True
+    """
+    if type(rng)._randbelow is not random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
+        return rng.randint
+    getrandbits = rng.getrandbits
+
+    def integer(a: int, b: int) -> int:
+        span = b - a + 1
+        if span <= 0:
+            return rng.randint(a, b)  # randint's own error for an empty range
+        k = span.bit_length()
+        r = getrandbits(k)
+        while r >= span:
+            r = getrandbits(k)
+        return a + r
+
+    return integer
 
 
 def _weights(integer: IntSource, k: int, max_denominator: int) -> list[tuple[int, int]]:

@@ -26,3 +26,21 @@ def test_pinned_seed():
     c = sweep_chain("7331:5", max_states=5)
     assert [c.row(s) for s in range(c.n)] == [((0, 1),), ((0, flint.fmpq(3, 5)), (1, flint.fmpq(2, 5)))]
     assert c.r == (-3, 0)
+
+
+def test_sweep_chains_draw_as_randint_does():
+    """sweep_chain's integer source (randint_of: randint's draws without its frames) builds the same chains as
+    random.Random(seed).randint, and leaves the generator in the same state."""
+    import random
+
+    from exactpte.io import chain_to_dict
+    from exactpte.testing.random_chains import draw_sweep_chain, randint_of, sweep_chain
+
+    for i in range(200):
+        seed = f"7331:{i}"
+        assert chain_to_dict(sweep_chain(seed, min_states=1, max_states=12)) == chain_to_dict(
+            draw_sweep_chain(random.Random(seed).randint, min_states=1, max_states=12))
+    a, b = random.Random(5), random.Random(5)
+    fast = randint_of(a)
+    assert [fast(lo, lo + w) for lo in range(-3, 3) for w in range(0, 40)] == [b.randint(lo, lo + w) for lo in range(-3, 3) for w in range(0, 40)]
+    assert a.random() == b.random()
