@@ -209,11 +209,23 @@ class Routes:
         K = self.K
         return K * (K.transpose() * K).inv() * K.transpose() if K.ncols() else flint.fmpq_mat(self.n, self.n)
 
+    @cached_property
+    def K_annihilator(self) -> flint.fmpz_mat:
+        """An integer matrix with kernel exactly ``span K``: its rows span the orthogonal complement ``ker Kᵀ``
+        (``ker A = (ker Kᵀ)^⊥ = span K``), scaled by their common denominator (the same kernel)."""
+        return nullspace(self.K.transpose()).transpose().numer_denom()[0]
+
     def in_K(self, v: Sequence[flint.fmpq | int]) -> bool:
-        """Whether ``v`` lies in ``K(P)``: exactly when the orthogonal projector onto ``span K`` fixes it
-        (as :func:`~proofs_check.linalg.in_span` with the basis ``K``, by one product instead of a rank)."""
-        x = flint.fmpq_mat(self.n, 1, list(v))
-        return self.K_projector * x == x
+        """Whether ``v`` lies in ``K(P)``: exactly when :attr:`K_annihilator` sends it to zero (as
+        :func:`~proofs_check.linalg.in_span` with the basis ``K``, by one integer product instead of a rank; the
+        orthogonal projector :attr:`K_projector` fixing it is the same condition)."""
+        return self.in_K_all(flint.fmpq_mat(self.n, 1, list(v)))
+
+    def in_K_all(self, X: flint.fmpq_mat) -> bool:
+        """Whether every column of ``X`` lies in ``K(P)``: ``A X = 0`` for the integer :attr:`K_annihilator` ``A``
+        (``X``'s integer numerators over their common denominator: no rational product)."""
+        A = self.K_annihilator
+        return not A.nrows() or A * X.numer_denom()[0] == flint.fmpz_mat(A.nrows(), X.ncols())
 
     def has_peripheral_root(self, divisor: flint.fmpq_poly) -> bool:
         """Whether a divisor of the characteristic polynomial has a root of unity among its roots: exactly when it

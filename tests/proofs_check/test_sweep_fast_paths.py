@@ -477,3 +477,27 @@ def test_b_identify_projects_the_basis_in_one_product():
             assert got == _b_identify_by_projections(ctx2)
             decided[got is None] += 1
     assert decided[True] and decided[False]
+
+
+def test_in_K_by_the_integer_annihilator_equals_the_projector():
+    """Routes.in_K (A x = 0, A an integer matrix with kernel span K) decides as the orthogonal projector onto span K
+    (K_projector x = x): vectors of K, of K plus a perturbation, random vectors, several columns at once, and the
+    edge subspaces {0} and R^n."""
+    rng = random.Random(17)
+    seen = {True: 0, False: 0}
+    for ctx in _contexts(60, seed="annihilator"):
+        routes, n = ctx.routes, ctx.chain.n
+        K = routes.K
+        for _ in range(4):
+            inside = vec(K * _random_matrix(rng, K.ncols(), 1)) if K.ncols() else [flint.fmpq(0)] * n
+            for v in (inside, [x + (flint.fmpq(1, 7) if s == 0 else 0) for s, x in enumerate(inside)], random_vector(rng, n)):
+                want = routes.K_projector * flint.fmpq_mat(n, 1, v) == flint.fmpq_mat(n, 1, v)
+                assert routes.in_K(v) == want
+                seen[want] += 1
+            X = flint.fmpq_mat(n, 2, [x for pair in zip(inside, random_vector(rng, n)) for x in pair])
+            assert routes.in_K_all(X) == (routes.K_projector * X == X)
+        for edge, members in ((flint.fmpq_mat(n, 0), False), (identity(n), True)):
+            r2 = Routes(ctx.chain)
+            r2.__dict__["K"] = edge
+            assert r2.in_K([flint.fmpq(0)] * n) and r2.in_K(random_vector(rng, n)) == members
+    assert seen[True] and seen[False]
