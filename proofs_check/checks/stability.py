@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import flint
 
 from ..certificates import LYAPUNOV_MAX_DIM, positive_definite, stein_solution
-from ..linalg import identity, integer_identity
+from ..linalg import columns, integer_identity
 from ..registry import Context, NotChecked, Outcome, block_route, check
 from ..routes import RouteTooLargeError
 from . import stability_krylov
@@ -82,13 +82,10 @@ def _build(ctx: Context) -> _Setup | stability_krylov.KrylovSetup | str | NotChe
     problem = _precondition(ctx)
     if problem is not None:
         return problem
-    Pi = identity(n)
-    for s in range(n):
-        for j, a in enumerate(A):
-            Pi[s, a] -= c.basis[s][j]
+    Pi = c.projection_matrix()  # I with Pi[s, a_j] -= b_j(s)
     PiP = Pi * routes.P
-    M = flint.fmpq_mat([[PiP[i, j] for j in W] for i in W]) if W else flint.fmpq_mat(0, 0)
-    G = flint.fmpq_mat([[Pi[i, j] for j in range(n)] for i in W]) if W else flint.fmpq_mat(0, n)
+    M = columns(columns(PiP, W).transpose(), W).transpose() if W else flint.fmpq_mat(0, 0)  # rows and columns W
+    G = columns(Pi.transpose(), W).transpose() if W else flint.fmpq_mat(0, n)  # rows W
     H = stein_solution(M) if W else flint.fmpq_mat(0, 0)
     if H is None or (W and not positive_definite(H)):
         return "Pi P does not contract on range(Pi) (no H > 0 with H - M^T H M = I): the lemma's contraction fails for the claimed b"

@@ -501,3 +501,30 @@ def test_in_K_by_the_integer_annihilator_equals_the_projector():
             r2.__dict__["K"] = edge
             assert r2.in_K([flint.fmpq(0)] * n) and r2.in_K(random_vector(rng, n)) == members
     assert seen[True] and seen[False]
+
+
+def test_stability_setup_reads_the_projection_matrix():
+    """The stability lemmas' M = (Pi P)|_W and G = Pi|_{W rows} from the claim's projection matrix and 0/1 selections
+    equal the entry-by-entry construction, on exact and corrupted claims."""
+    from proofs_check.checks import stability
+
+    rng = random.Random(8)
+    built = 0
+    for ctx in _contexts(40, seed="stability"):
+        for claim in [ctx.claimed, *_corrupted(ctx.claimed, rng)]:
+            c, n = claim, ctx.chain.n
+            ctx2 = Context(ctx.chain, claim, ctx.routes, 7)
+            setup = stability._build(ctx2)
+            if not isinstance(setup, stability._Setup):
+                continue
+            W = [s for s in range(n) if s not in set(c.anchor_states)]
+            Pi = identity(n)
+            for s in range(n):
+                for j, a in enumerate(c.anchor_states):
+                    Pi[s, a] -= c.basis[s][j]
+            PiP = Pi * ctx.routes.P
+            M = flint.fmpq_mat([[PiP[i, j] for j in W] for i in W]) if W else flint.fmpq_mat(0, 0)
+            G = flint.fmpq_mat([[Pi[i, j] for j in range(n)] for i in W]) if W else flint.fmpq_mat(0, n)
+            assert setup.M == M and setup.noises[0] == G * G.transpose() * stability.SIGMA**2
+            built += 1
+    assert built >= 20
