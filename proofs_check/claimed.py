@@ -147,7 +147,12 @@ class Claimed:
 
     def projection_matrix(self) -> flint.fmpq_mat:
         """``Π`` as an ``n x n`` matrix, column ``j`` = ``Π e_j`` (:meth:`project` of the unit vectors):
-        ``Π[s, a_j] -= b_j(s)`` on the identity (vector by vector for a ragged basis)."""
+        ``Π[s, a_j] -= b_j(s)`` on the identity (vector by vector for a ragged basis); a new matrix each call, a copy
+        of one built once."""
+        return flint.fmpq_mat(self._projection_matrix)
+
+    @functools.cached_property
+    def _projection_matrix(self) -> flint.fmpq_mat:
         n, N, anchors = len(self.basis), self.N, self.anchor_states
         if any(len(row) != N for row in self.basis) or any(not 0 <= a < n for a in anchors):
             units = [[flint.fmpq(int(i == j)) for i in range(n)] for j in range(n)]

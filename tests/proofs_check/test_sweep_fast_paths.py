@@ -400,6 +400,10 @@ def test_cached_matrices_are_copied_out():
     B = ctx.claimed.basis_matrix()
     B[0, 0] += 1
     assert ctx.claimed.basis_matrix() == flint.fmpq_mat([list(row) for row in ctx.claimed.basis]) != B
+    Pi = ctx.claimed.projection_matrix()
+    Pi[0, 0] += 1
+    units = [[flint.fmpq(int(i == j)) for i in range(ctx.chain.n)] for j in range(ctx.chain.n)]
+    assert ctx.claimed.projection_matrix() == flint.fmpq_mat([ctx.claimed.project(u) for u in units]).transpose() != Pi
 
 
 def test_block_routes_share_the_dense_routes_graph():
