@@ -532,3 +532,154 @@ def test_stability_setup_reads_the_projection_matrix():
             assert setup.M == M and setup.noises[0] == G * G.transpose() * stability.SIGMA**2
             built += 1
     assert built >= 20
+
+
+
+def _nullspace_by_entries(M):
+    """The nullspace as it was built before: entry by entry into an fmpq_mat."""
+    m, n = M.nrows(), M.ncols()
+    if m == 0:
+        return identity(n)
+    R, rk = M.rref()
+    pivots, row = [], 0
+    for c in range(n):
+        if row < rk and R[row, c] != 0:
+            pivots.append(c)
+            row += 1
+    free = [c for c in range(n) if c not in pivots]
+    N = flint.fmpq_mat(n, len(free))
+    for j, f in enumerate(free):
+        N[f, j] = 1
+        for i, p in enumerate(pivots):
+            N[p, j] = -R[i, f]
+    return N
+
+
+def test_nullspace_from_lists_equals_the_entrywise_one():
+    from proofs_check.linalg import nullspace
+    rng = random.Random(3535)
+    for _ in range(300):
+        m, n, r = rng.randint(0, 6), rng.randint(0, 6), rng.randint(0, 3)
+        A, B = _random_matrix(rng, m, r), _random_matrix(rng, r, n)  # rank <= r: nontrivial kernels
+        M = A * B if r else flint.fmpq_mat(m, n)
+        assert nullspace(M) == _nullspace_by_entries(M)
+        assert M * nullspace(M) == flint.fmpq_mat(m, nullspace(M).ncols())
+
+
+def test_basis_matrix_flat_equals_entrywise_and_is_a_copy():
+    for ctx in _contexts(15, "basis-matrix"):
+        for claim in [ctx.claimed, *_corrupted(ctx.claimed, random.Random(1))]:
+            n, N = len(claim.basis), claim.N
+            M = flint.fmpq_mat(n, N)
+            for s in range(n):
+                for j in range(N):
+                    M[s, j] = claim.basis[s][j]
+            B = claim.basis_matrix()
+            assert B == M
+            if n and N:
+                B[0, 0] += 1  # a caller changing its matrix does not change the claim's next one
+                assert claim.basis_matrix() == M
+    ragged = ctx.claimed.replace(basis=ctx.claimed.basis[:-1] + (ctx.claimed.basis[-1][:-1],))
+    if ctx.claimed.N:
+        with pytest.raises(IndexError):
+            ragged.basis_matrix()
+
+
+def _wellposed_as_before(ctx):
+    """thm:wellposed's gauge-fixed matrix and augmented fixed-point systems built entry by entry (as before)."""
+    routes, n, c = ctx.routes, ctx.chain.n, ctx.claimed
+    W = [s for s in range(n) if s not in set(c.anchor_states)]
+    IP, K = routes.I - routes.P, routes.K
+    M = flint.fmpq_mat([[IP[i, j] for j in W] + [K[i, j] for j in range(K.ncols())] for i in range(n)])
+    return M
+
+
+def test_wellposed_decides_as_before_on_exact_and_corrupted_claims():
+    rng = random.Random(77)
+    for ctx in _contexts(25, "wellposed"):
+        M = _wellposed_as_before(ctx)
+        W = [s for s in range(ctx.chain.n) if s not in set(ctx.claimed.anchor_states)]
+        IP, K = ctx.routes.I - ctx.routes.P, ctx.routes.K
+        assert M == flint.fmpq_mat([[row[j] for j in W] + krow for row, krow in zip(IP.tolist(), K.tolist())])
+        verdicts = [decomposition._wellposed(Context(ctx.chain, claim, ctx.routes, 7))
+                    for claim in [ctx.claimed, *_corrupted(ctx.claimed, rng)]]
+        assert verdicts[0] is None
+        assert verdicts[2] is not None  # v* off the fixed point is caught
+
+
+def _general_projection_by_rref(ctx, trials=2):
+    """thm:wellposed's random-projection part as it was: one rref of the 2n x (n + 1) system
+    [(I - Pi P); (I - Pi)] v = [Pi r; 0] (the decision only: None, 'not unique', 'no fixed point', 'g', 'v*')."""
+    from proofs_check.linalg import pivot_columns
+    routes, n = ctx.routes, ctx.chain.n
+    rng = ctx.rng("wellposed-projections")
+    r = routes.r
+    for _ in range(trials):
+        Pi = decomposition.random_projection(rng, routes.K)
+        if Pi is None:
+            return "rank deficient"
+        A = (routes.I - Pi * routes.P).entries() + (routes.I - Pi).entries()
+        rhs = (Pi * r).entries() + [0] * n
+        R, rk = flint.fmpq_mat(2 * n, n + 1, [x for i in range(2 * n) for x in (*A[i * n:(i + 1) * n], rhs[i])]).rref()
+        pivots = pivot_columns(R, rk)
+        if sum(1 for p in pivots if p < n) < n:
+            return "not unique"
+        if n in pivots:
+            return "no fixed point"
+        v = flint.fmpq_mat(n, 1, [R[i, n] for i in range(n)])
+        if not routes.in_K(vec(r - (routes.I - routes.P) * v)):
+            return "g"
+        if not routes.in_K([a - b for a, b in zip(vec(v), ctx.claimed.v_star)]):
+            return "v*"
+    return None
+
+
+def _decision(message):
+    if message is None:
+        return None
+    for word, key in (("rank deficient", "rank deficient"), ("not unique", "not unique"), ("no fixed point", "no fixed point"),
+                      ("g = r", "g"), ("v* is not", "v*")):
+        if word in message:
+            return key
+    raise AssertionError(message)
+
+
+def test_general_projection_solve_decides_as_the_rref():
+    """The square solve decides as the 2n-row rref it replaced: on exact claims, on v* moved off its class, and on
+    a wrong K (a column dropped or added: the fixed point is then not unique, or g leaves K)."""
+    rng = random.Random(5)
+    seen = set()
+    for ctx in _contexts(30, "projection-solve"):
+        claims = [ctx.claimed, *_corrupted(ctx.claimed, rng)]
+        K = ctx.routes.K
+        wrong = [decomposition.columns(K, list(range(K.ncols() - 1)))] if K.ncols() > 1 else []
+        if K.ncols() < ctx.chain.n:
+            wrong.append(decomposition.join(K, flint.fmpq_mat(ctx.chain.n, 1, [rng.randint(-2, 2) for _ in range(ctx.chain.n)])))
+        for Kw in [None, *wrong]:
+            routes = Routes(ctx.chain)
+            if Kw is not None:
+                routes.__dict__["K"] = Kw  # the cached route replaced: K_projector and in_K follow it
+            for claim in claims:
+                c = Context(ctx.chain, claim, routes, 7)
+                got, want = _decision(decomposition.general_projection_problem(c)), _general_projection_by_rref(c)
+                assert got == want
+                seen.add(want)
+    assert {None, "v*"} <= seen and len(seen) >= 3
+
+
+def test_quotient_theorems_share_the_claimed_quotient_and_decide_alike():
+    """thm:minimal_quotient and thm:quotient_contraction read the claimed quotient from ctx.shared: the same verdicts
+    whichever runs first, and as when each computes it itself (a fresh context per check), on exact and corrupted claims."""
+    rng = random.Random(11)
+    for ctx in _contexts(20, "quotient-share"):
+        for claim in [ctx.claimed, *_corrupted(ctx.claimed, rng)]:
+            alone = [_outcome(f(Context(ctx.chain, claim, Routes(ctx.chain), 7)))
+                     for f in (decomposition._minimal_quotient, decomposition._quotient_contraction)]
+            both = Context(ctx.chain, claim, Routes(ctx.chain), 7)
+            first = _outcome(decomposition._quotient_contraction(both))
+            assert [_outcome(decomposition._minimal_quotient(both)), first] == alone
+
+
+def _outcome(out):
+    """An outcome as comparable data (a Held has no equality of its own)."""
+    return (type(out).__name__, getattr(out, "note", out))
