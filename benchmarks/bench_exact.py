@@ -10,7 +10,11 @@ Three tables, every figure measured in this run on this machine:
    probabilities with denominators <= 10.  Each size runs in a fresh process (peak RSS is that
    process's), per stage: structure, class solves (stationary distributions, gauge systems),
    the phase basis on T, the basis combinations (g*, ψ, ρ, P∞v* on T), h (classical route),
-   v*, the rest (dense basis, absorption); "rho only" is ``dec.rho`` on a fresh chain (no basis).
+   v*, the rest (the ``n x N`` basis and the absorption probabilities as values: the block solves hold them
+   as numerators over shared denominators, cancelled only when asked for); "rho only" is ``dec.rho`` on a
+   fresh chain (no basis).  "floor" is the CPU time of building every non-integer ``fmpq`` of the answer
+   from its own lowest-terms numerator and denominator: python-flint's constructor takes one gcd of the
+   entry's size, so no route that returns these values can spend less (the basis' share in brackets).
    "bits" is the largest denominator of v* and of the basis.  Every stage is timed in wall clock and in
    the process's CPU seconds ("cpu total", and a "cpu by stage" line under each row; the load average
    beside it): on a shared machine the wall clock stretches with the load and the CPU figures are the
@@ -116,8 +120,32 @@ def one_size(n: int, seed: int) -> dict:
         "stages_cpu": cpu, "total_cpu": sum(cpu.values()), "load": open("/proc/loadavg").read().split()[0] if os.path.exists("/proc/loadavg") else "-",
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "bits_v": bits(dec.v_star), "bits_b": bits(x for row in dec.basis_sparse for x in row.values()),
-        "rho": [str(x) for x in dec.rho],
+        "rho": [str(x) for x in dec.rho], **answer_floor(dec),
     }
+
+
+def answer_floor(dec) -> dict:
+    """CPU seconds to build every non-integer value of the answer from its lowest terms (one gcd each), in
+    total and for the basis alone: a lower bound for any route returning ``fmpq`` values."""
+    import flint
+    import exactpte
+
+    def fractions(value):
+        if isinstance(value, flint.fmpq):
+            if value.q != 1:
+                yield value.p, value.q
+        elif isinstance(value, (tuple, list)):
+            for x in value:
+                yield from fractions(x)
+
+    floor = {}
+    for name in exactpte.results.decomposition.QUANTITIES:
+        pairs = list(fractions(getattr(dec, name)))
+        start = time.process_time()
+        for p, q in pairs:
+            flint.fmpq(p, q)
+        floor[name] = time.process_time() - start
+    return {"floor": sum(floor.values()), "floor_basis": floor.get("basis", 0.0)}
 
 
 def storm_rho_file(path: str, prop: str) -> dict:
@@ -166,7 +194,7 @@ def random_table(sizes, seed: int, storm_cap: float, storm_max: int | None = Non
     storm = have_stormpy()
     head = (f"{'n':>6} {'|T|':>5} {'block':>5} {'structure':>9} {'classes':>8} {'basis':>7} {'combine':>7} {'h':>6} "
             f"{'v*':>5} {'rest':>5} {'total':>7} {'rho only':>8} {'peak MB':>8} {'bits v*':>7} {'bits b':>6} "
-            f"{'storm rho':>9} {'storm/total':>11} {'cpu total':>9} {'storm cpu':>9} {'cpu ratio':>9} {'load':>5}")
+            f"{'storm rho':>9} {'storm/total':>11} {'cpu total':>9} {'floor':>13} {'storm cpu':>9} {'cpu ratio':>9} {'load':>5}")
     print("random reducible periodic chains, large transient SCCs (seconds; one process per size; stage columns wall clock,"
           " 'cpu' columns process CPU time, the figure that compares on a shared machine)")
     print(head)
@@ -194,7 +222,7 @@ def random_table(sizes, seed: int, storm_cap: float, storm_max: int | None = Non
         print(f"{n:6d} {r['T']:5d} {r['block']:5d} {st['structure']:9.3f} {st['class solves']:8.2f} {st['phase basis']:7.2f} "
               f"{st['combinations']:7.2f} {st['h']:6.2f} {st['v*']:5.2f} {st['rest']:5.2f} {r['total']:7.2f} "
               f"{r['rho_only']:8.2f} {r['peak_mb']:8.0f} {r['bits_v']:7d} {r['bits_b']:6d} {storm_col} {ratio} "
-              f"{r['total_cpu']:9.2f} {storm_cpu} {cpu_ratio} {r['load']:>5}", flush=True)
+              f"{r['total_cpu']:9.2f} {r['floor']:6.2f} ({r['floor_basis']:5.2f}) {storm_cpu} {cpu_ratio} {r['load']:>5}", flush=True)
         print("       cpu by stage: " + ", ".join(f"{k} {v:.2f}" for k, v in r["stages_cpu"].items()), flush=True)
         if storm_skipped and t_storm is None and storm:
             print(f"       (Storm exceeded the {storm_cap:.0f} s cap; larger sizes skip it)", flush=True)

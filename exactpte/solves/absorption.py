@@ -8,6 +8,7 @@ so a chain whose transient part is a DAG needs no matrix solve at all.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from exactpte.model.chain import Chain
@@ -199,10 +200,12 @@ def _solve_state(chain: Chain, s: int, const: dict[int, SparseVector], X_0: dict
             outside.append((j, q))
     if loop is None and not acc and len(outside) == 1:
         # a deterministic step (a row of one entry is 1): the successor's vector itself, shared (stored
-        # vectors are never mutated); most states of protocol models (brp, crowds) are such steps
-        successor = X_0.get(outside[0][0])
+        # vectors and pieces are never mutated); most states of protocol models (brp, crowds) are such steps
+        successor, piece = X_0.get(outside[0][0]), pieces.get((outside[0][0], 0))
         if successor:
             X_0[s] = successor
+        if piece is not None:
+            pieces[(s, 0)] = piece
         return
     _flow_in(field, outside, X_0, pieces, 0, acc)
     if loop is not None:  # x = c + q x  =>  x = c / (1 - q)
@@ -258,6 +261,12 @@ def _solve_block(field: Field[Any], scc: Sequence[int], Q_rows: list[list[tuple[
     for k, (nums, den) in enumerate(phases):
         for a, s in enumerate(scc):
             exact = values[k]
+            if exact is None and keep_shared:
+                # the caller reads these states from their pieces: each value is cancelled (a gcd of the
+                # answer's size) only if it is ever asked for (TransientBasis.rows), not here
+                if any(v != 0 for v in nums[a]):
+                    pieces[(s, k)] = Shared(active, nums[a], den)
+                continue
             row = exact[a] if exact is not None else [field.fraction(v, den) for v in nums[a]]
             if _store(X[k], s, zip(active, row)) and nums is not None:
                 pieces[(s, k)] = Shared(active, nums[a], den)
@@ -370,24 +379,55 @@ def extend_to_transient(chain: Chain, structure: Structure, x: list[Any], base: 
     return x
 
 
-class TransientBasis(NamedTuple):
-    """The phase basis on ``T``: ``rows[s] = {column: b_c(s)}`` (nonzero entries), and ``shared[s]``,
-    the entries a block solve gave as :class:`Shared` pieces (numerators over the solve's denominator),
-    for sums over the basis (:func:`~exactpte.solves.work.weighted_sums`); ``absorption[s] = {i: α_i(s)}``
-    and ``absorption_shared[s]`` likewise, by class.  (When the field splits periods, the periodic
-    columns come from the cyclotomic components (:mod:`~exactpte.solves.cyclotomic`), without pieces: sums
+class TransientBasis:
+    """The phase basis on ``T``: ``rows[s] = {column: b_c(s)}`` (nonzero entries), ``absorption[s] = {i: α_i(s)}``,
+    and how they are held: ``shared[s]`` (``absorption_shared[s]``), the entries a block solve gave as
+    :class:`Shared` pieces (numerators over the solve's common denominator), and ``rest[s]``
+    (``absorption_rest[s]``), the other entries as field elements.  Sums over the basis
+    (:func:`~exactpte.solves.summation.weighted_sums`) read the pieces and the rest; ``rows`` and
+    ``absorption`` cancel the pieces' entries (one gcd of the answer's size each: most of the phase
+    basis' cost on large chains) on first access only.  (When the field splits periods, the periodic
+    columns come from the cyclotomic components (:mod:`~exactpte.solves.cyclotomic`), in ``rest``: sums
     over them are taken on the components.)"""
 
-    rows: dict[int, SparseVector]
-    shared: dict[int, list[Shared]]
-    absorption: dict[int, SparseVector]
-    absorption_shared: dict[int, list[Shared]]
+    def __init__(self, field: Field[Any], rest: dict[int, SparseVector], shared: dict[int, list[Shared]],
+                 absorption_rest: dict[int, SparseVector], absorption_shared: dict[int, list[Shared]]) -> None:
+        self.field = field
+        self.rest, self.shared = rest, shared
+        self.absorption_rest, self.absorption_shared = absorption_rest, absorption_shared
+
+    @cached_property
+    def rows(self) -> dict[int, SparseVector]:
+        """``{s: {column: b_c(s)}}``, nonzero entries in column order."""
+        return _materialise(self.field, self.rest, self.shared)
+
+    @cached_property
+    def absorption(self) -> dict[int, SparseVector]:
+        """``{s: {i: α_i(s)}}``, nonzero entries in class order."""
+        return _materialise(self.field, self.absorption_rest, self.absorption_shared)
+
+
+def _materialise(field: Field[Any], rest: dict[int, SparseVector], shared: dict[int, list[Shared]]) -> dict[int, SparseVector]:
+    """Rows from their values and pieces (each piece entry cancelled once: pieces shared by states, e.g. along
+    deterministic steps, are cancelled once for all of them)."""
+    done: dict[int, dict[int, Any]] = {}  # id(piece) -> {column: value} (the pieces stay alive in shared)
+    out: dict[int, SparseVector] = {}
+    for s, values in rest.items():
+        row = dict(values)
+        for piece in shared.get(s, ()):
+            key = id(piece)
+            if key not in done:
+                done[key] = {c: field.fraction(v, piece.den) for c, v in zip(piece.columns, piece.nums) if v != 0}
+            for c, v in done[key].items():
+                row.setdefault(c, v)
+        out[s] = dict(sorted(row.items()))
+    return out
 
 
 def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Shared], columns: list[dict[int, int]],
              transient: Sequence[int]) -> tuple[dict[int, SparseVector], dict[int, list[Shared]]]:
-    """A solve's answer ``X[k][s] = {i: value}`` as rows ``{s: {columns[k][i]: value}}`` (classes missing
-    from ``columns[k]`` left out) and the block solves' pieces over those columns."""
+    """A solve's answer as rows ``{s: {columns[k][i]: value}}`` of the entries held as values (``X[k][s] = {i: value}``;
+    classes missing from ``columns[k]`` left out) and the block solves' pieces over those columns."""
     rows: dict[int, SparseVector] = {s: {} for s in transient}
     pieces: dict[int, list[Shared]] = {s: [] for s in transient}
     for k, Xk in enumerate(X):
@@ -398,21 +438,33 @@ def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Sha
                 c = column.get(i)
                 if c is not None:
                     row[c] = v
-            piece = solved.get((s, k))
-            if piece is None:
-                continue
-            cols, nums = [], []
-            for i, n in zip(piece.columns, piece.nums):
-                c = column.get(i)
-                if c is not None:
-                    cols.append(c)
-                    nums.append(n)
-            mine = pieces[s]
-            if mine and (mine[-1].den is piece.den or mine[-1].den == piece.den):  # the phases of one solve: one piece
-                mine[-1].columns.extend(cols)
-                mine[-1].nums.extend(nums)
-            elif cols:
-                mine.append(Shared(cols, nums, piece.den))
+    by_state: dict[int, list[tuple[int, Shared]]] = {}
+    for (s, k), piece in solved.items():
+        by_state.setdefault(s, []).append((k, piece))
+    built: dict[tuple[tuple[int, int], ...], Shared | None] = {}  # states sharing pieces (deterministic steps) share these
+    for s, items in by_state.items():
+        groups: list[list[tuple[int, Shared]]] = []
+        for k, piece in sorted(items, key=lambda item: item[0]):
+            last = groups[-1][-1][1] if groups else None
+            if last is not None and (last.den is piece.den or last.den == piece.den):  # the phases of one solve: one piece
+                groups[-1].append((k, piece))
+            else:
+                groups.append([(k, piece)])
+        for group in groups:
+            key = tuple((k, id(piece)) for k, piece in group)
+            if key not in built:
+                cols, nums = [], []
+                for k, piece in group:
+                    column = columns[k]
+                    for i, n in zip(piece.columns, piece.nums):
+                        c = column.get(i)
+                        if c is not None:
+                            cols.append(c)
+                            nums.append(n)
+                built[key] = Shared(cols, nums, group[0][1].den) if cols else None
+            mine = built[key]
+            if mine is not None:
+                pieces[s].append(mine)
     return rows, pieces
 
 
@@ -483,8 +535,7 @@ def transient_basis(chain: Chain, structure: Structure, *, spectrum: Spectrum | 
             for s in S.transient:
                 rows[s].update(more_rows[s])
                 pieces[s].extend(more_pieces.get(s, ()))
-    return TransientBasis({s: dict(sorted(row.items())) for s, row in rows.items()}, pieces,
-                          {s: dict(sorted(row.items())) for s, row in absorption.items()}, absorption_shared)
+    return TransientBasis(field, rows, pieces, absorption, absorption_shared)
 
 
 def phase_offset_basis(chain: Chain, structure: Structure) -> dict[int, SparseVector]:

@@ -166,7 +166,7 @@ class DecompositionWork:
         periodic = [self.S.periods[i] > 1 for i in classes]
         B = self.basis_transient
         splits: SplitCache = {}
-        rho, Pinf_v = weighted_sums(field, B.absorption, [self.class_gain, self.class_mean_v], shared=B.absorption_shared,
+        rho, Pinf_v = weighted_sums(field, B.absorption_rest, [self.class_gain, self.class_mean_v], shared=B.absorption_shared,
                                     groups=range(len(self.S.classes)), splits=splits)
         if not any(periodic):
             return {"g_star": rho, "psi": {s: field.zero for s in rho}, "Pinf_v": Pinf_v, "rho": rho}
@@ -175,7 +175,7 @@ class DecompositionWork:
         gain_i = self.class_gain
         w_g = [t - gain_i[i] if p else field.zero for t, i, p in zip(self.theta, classes, periodic)]
         w_psi = [c if p else field.zero for c, p in zip(self.psi_coords, periodic)]
-        dg, psi = weighted_sums(field, B.rows, [w_g, w_psi], shared=B.shared, groups=classes, splits=splits)
+        dg, psi = weighted_sums(field, B.rest, [w_g, w_psi], shared=B.shared, groups=classes, splits=splits)
         return {"g_star": {s: rho[s] + x for s, x in dg.items()}, "psi": psi, "Pinf_v": Pinf_v, "rho": rho}
 
     def _sums_on_components(self) -> dict[str, dict[int, Any]]:
