@@ -478,7 +478,7 @@ def random_projections_problem(ctx: Context, trials: int = 3) -> str | None:
             return f"random projection {t} with kernel span(b) is not a projection killing b"  # pragma: no cover
         vs = [random_vector(rng, n) for _ in range(2)]
         V = _columns(vs, range(n))
-        X = V - Pi * V  # v - Pi v, one column per v: in K(P) exactly when the projector onto span K fixes it
+        X = V - Pi * V  # v - Pi v, one column per v: in K(P) exactly when the annihilator of span K kills it
         if not ctx.routes.in_K_all(X):
             return f"random projection {t} with kernel span(b): v - Pi v is not in K(P), so span(b) is not K(P)"
     return None
