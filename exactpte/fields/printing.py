@@ -33,7 +33,7 @@ Examples
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from math import gcd
 from typing import Any
 
@@ -170,12 +170,39 @@ def _factors(f: Any) -> tuple[int, list[tuple[Any, int]]]:
         c, factors = _base(f.context()).factor(f)
     else:
         c, factors = _normalised(*factor(f))
-    keys = [(sum(g.degrees()), len(g)) for g, _ in factors]
+    keys = [_order_key(g) for g, _ in factors]
     if len(set(keys)) == len(keys):
         order = sorted(range(len(factors)), key=keys.__getitem__)
     else:  # a tie: the text decides (computed only then)
-        order = sorted(range(len(factors)), key=lambda i: (*keys[i], str(factors[i][0])))
+        order = sorted(range(len(factors)), key=lambda i: (*keys[i], _tie_text(factors[i][0])))
     return c, [factors[i] for i in order]
+
+
+_KEYS: dict[int, tuple[Any, tuple[int, int], list[str]]] = {}
+"""By the id of a factor object (held, so the id stays valid): its order key and, once asked, its
+text; the factor base hands out the same objects again and again (the parameters tie every time)."""
+
+
+def _held(g: Any) -> tuple[Any, tuple[int, int], list[str]]:
+    hit = _KEYS.get(id(g))
+    if hit is None or hit[0] is not g:
+        if len(_KEYS) > 20_000:
+            _KEYS.clear()
+        hit = _KEYS[id(g)] = (g, (int(sum(g.degrees())), len(g)), [])
+    return hit
+
+
+def _order_key(g: Any) -> tuple[int, int]:
+    """The sum of ``g``'s degrees and its number of terms."""
+    return _held(g)[1]
+
+
+def _tie_text(g: Any) -> str:
+    """flint's text of ``g`` (in its own context), which orders factors of equal :func:`_order_key`."""
+    texts = _held(g)[2]
+    if not texts:
+        texts.append(str(g))
+    return texts[0]
 
 
 _INT_BOUND = 2**31
@@ -465,6 +492,20 @@ class TextCache:
     def text(self, num: Any, den: Any, names: Sequence[str]) -> str:
         """:func:`rational_text` of ``num / den``, remembered."""
         return self._entry(num, den, names)[2]
+
+    def texts(self, values: Iterable[Any], names: Sequence[str]) -> list[str]:
+        """:meth:`text` of each value (an object with ``num`` and ``den``), in one loop: a numerator
+        object met before is found by identity without a call."""
+        by_id, entry, out = self._by_id, self._entry, []
+        put = out.append
+        for x in values:
+            num, den = x.num, x.den
+            hit = by_id.get(id(num))
+            if hit is not None and hit[0] is num and (hit[1] is den or hit[1] == den):
+                put(hit[2][2])
+            else:
+                put(entry(num, den, names)[2])
+        return out
 
     def latex(self, num: Any, den: Any, names: Sequence[str]) -> str:
         """:func:`rational_latex` of ``num / den``, from the remembered pieces of its text."""
