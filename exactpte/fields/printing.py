@@ -496,7 +496,8 @@ class TextCache:
     def texts(self, values: Iterable[Any], names: Sequence[str]) -> list[str]:
         """:meth:`text` of each value (an object with ``num`` and ``den``), in one loop: a numerator
         object met before is found by identity without a call."""
-        by_id, entry, out = self._by_id, self._entry, []
+        by_id, entry = self._by_id, self._entry
+        out: list[str] = []
         put = out.append
         for x in values:
             num, den = x.num, x.den
