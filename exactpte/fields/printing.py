@@ -562,10 +562,30 @@ def rational_text(num: Any, den: Any, names: Sequence[str], cache: TextCache | N
 _POWER = re.compile(r"\*\*([0-9]+)")
 
 
+_SUPERSCRIPTS: dict[str, str] = {}
+"""``"12"`` -> ``"^{12}"``: the exponents met (a polynomial's text holds thousands, of few values)."""
+
+
 def latex_of_text(text: str) -> str:
     """A polynomial's text in :func:`polynomial_form`'s syntax as LaTeX (``2*(p - 1)**2`` as
-    ``2 (p - 1)^{2}``)."""
-    return _POWER.sub(r"^{\1}", text).replace("*", " ")
+    ``2 (p - 1)^{2}``): ``**k`` as ``^{k}`` (the text split at the powers in one C call, each
+    exponent's superscript looked up, no Python per power), then ``*`` as a space.
+
+    >>> latex_of_text("-3*p**2*q**10 + p*(q - 1)**2")
+    '-3 p^{2} q^{10} + p (q - 1)^{2}'
+    """
+    parts = _POWER.split(text)
+    if len(parts) > 1:
+        exponents = parts[1::2]
+        new = set(exponents).difference(_SUPERSCRIPTS)
+        if new:
+            if len(_SUPERSCRIPTS) > 100_000:
+                _SUPERSCRIPTS.clear()
+                new = set(exponents)
+            _SUPERSCRIPTS.update((k, f"^{{{k}}}") for k in new)
+        parts[1::2] = map(_SUPERSCRIPTS.__getitem__, exponents)
+        text = "".join(parts)
+    return text.replace("*", " ")
 
 
 def _latex(num: Any, den: Any, pieces: Pieces | None) -> str:
