@@ -300,7 +300,7 @@ class FactorBase:
 
 class _Known:
     """A known irreducible factor ``g``: its value at the base's point, degrees, how often it was used,
-    whether its coefficients are small (:data:`_INT_BOUND`), and its powers met so far."""
+    whether its coefficients are small (:data:`_INT_BOUND`), and its powers met so far (at most 32, of at most 4,096 terms)."""
 
     __slots__ = ("g", "value", "degrees", "used", "small", "powers")
 
@@ -326,7 +326,7 @@ class _Known:
             power = self.powers.get(e)
             if power is None:
                 power = self.g**e
-                if len(self.powers) < 64:
+                if len(self.powers) < 32 and len(power) <= 4096:  # memory stays bounded
                     self.powers[e] = power
             q = _exact(r, power if m is None else power * m)
             if q is not None:
