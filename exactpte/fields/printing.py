@@ -292,9 +292,9 @@ class FactorBase:
     def _learn(self, factors: list[tuple[Any, int]]) -> bool:
         """Add new irreducible factors; whether their coefficients are all below :data:`_INT_BOUND`."""
         new = [_Known(g, self.point) for g, _ in factors]
-        self.known += new
-        if len(self.known) > self.LIMIT:
+        if len(self.known) + len(new) > self.LIMIT:  # the least used half goes (the new ones stay)
             del self.known[self.LIMIT // 2:]
+        self.known += new
         return all(k.small for k in new)
 
 

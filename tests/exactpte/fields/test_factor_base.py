@@ -140,3 +140,15 @@ def test_brp_writes_as_with_factor():
     assert dec.to_json(include_P_inf=False) == plain
     dec.field._texts = printing.TextCache()
     assert dec.to_json(include_P_inf=False) == plain  # the base warm from the first write
+
+
+def test_a_full_base_keeps_its_most_used_factors_and_the_new_ones():
+    """Past FactorBase.LIMIT factors the least used half is dropped, the new ones kept; answers unchanged."""
+    base = FactorBase(CTX)
+    base.LIMIT = 6
+    for k in range(10):
+        f = (p * q - 1)**2 * (p + k * q + 1) * (q + k * s + 2)
+        assert by_base(base, f) == reference(f)
+        assert len(base.known) <= 6
+    assert str(p * q - 1) in [str(k.g) for k in base.known]  # used every time: kept
+    assert str(q + 9 * s + 2) in [str(k.g) for k in base.known]  # new: kept
