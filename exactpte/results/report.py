@@ -11,6 +11,7 @@ Every number is printed through the field (``field.to_text`` / ``field.to_latex`
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -90,14 +91,16 @@ def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None, parts: 
         else:
             values += list(getattr(dec, key))
     if isinstance(dec.chain, ParametricChain):  # factors with no root in the valid region left out
-        firsts: dict[int, Any] = {}  # one value per denominator object, in order of first appearance (same conditions)
-        for x in values:
-            firsts.setdefault(id(x.den), x)
+        # one value per denominator object, in order of its first appearance (conditions read only .den)
+        firsts: dict[int, Any] = dict(zip(map(id, map(_DEN, values)), values))
         return dec.chain.conditions(list(firsts.values()))
     for x in values:
         for factor in dec.field.denominator_factors(x):
             seen.setdefault(f"{factor} != 0", None)
     return list(seen)
+
+
+_DEN = operator.attrgetter("den")
 
 
 class _Over:
