@@ -8,8 +8,9 @@ canonical, a function of the cancelled fraction only, and cheap to compute:
   ``1 - 2*q/3``); over 1 the numerator alone;
 - each polynomial expanded (flint's own ``str`` in a lex context: one C call, no Python per term),
   except a small one (at most :data:`SMALL_TERMS` terms and total degree :data:`SMALL_DEGREE`),
-  printed factored when that is shorter (``(p + q)**2``, ``-(p - 1)*(q + 2)**2``); a large
-  polynomial is never factored, so printing never pays for a factorisation;
+  printed factored when that is shorter (``(p + q)**2``, ``-(p - 1)*(q + 2)**2``), and a product
+  along paths (:data:`PRODUCT_TERMS`), printed factored; those factorisations are found by trial
+  division with the factors met before (:class:`FactorBase`), and no other polynomial is factored;
 - parentheses only where the syntax needs them (a sum before ``/``; a product or sum after it).
 
 Terms are ordered lexicographically with the parameters sorted by name, highest first, as sympy
@@ -220,10 +221,11 @@ class FactorBase:
     (the same irreducible factors, multiplicities and constant): the monomial content is split off
     first, each known factor ``g`` is divided out as often as it divides, and a cofactor that is
     neither constant nor divisible by a known factor goes to ``factor`` (its factors are then known).
-    How often ``g`` divides is read from one integer: ``f(a)`` at a fixed point ``a`` (primes from
-    29 up: small values are cheap to compute, large ones rarely overcount), which ``g(a)**e`` divides when ``g**e`` divides ``f``; so the number of times ``g(a)``
-    divides ``f(a)`` bounds ``e`` (and is ``e`` unless the cofactor's value shares ``g(a)``), and one
-    exact division by ``g**e`` proves it (a failed one lowers ``e``).  A factor whose value is 0 or
+    How often ``g`` divides is read from one integer: ``f(a)`` at a fixed point ``a`` (primes from 29
+    up: small values are cheap to compute, large ones rarely overcount), which ``g(a)**e`` divides
+    when ``g**e`` divides ``f``; so the number of times ``g(a)`` divides ``f(a)`` bounds ``e`` (and is
+    ``e`` unless the cofactor's value shares ``g(a)``), and one exact division by ``g**e`` proves it
+    (a failed one lowers ``e``).  A factor whose value is 0 or
     +-1 there, or a polynomial that vanishes there, is tried by repeated division.  Where ``factor``
     would fall back to its coarse split (:data:`_INT_BOUND`), ``factor`` itself is called.
 
@@ -300,7 +302,8 @@ class FactorBase:
 
 class _Known:
     """A known irreducible factor ``g``: its value at the base's point, degrees, how often it was used,
-    whether its coefficients are small (:data:`_INT_BOUND`), and its powers met so far (at most 32, of at most 4,096 terms)."""
+    whether its coefficients are small (:data:`_INT_BOUND`), and its powers met so far (at most 32,
+    of at most 4,096 terms each)."""
 
     __slots__ = ("g", "value", "degrees", "used", "small", "powers")
 
