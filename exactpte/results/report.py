@@ -65,11 +65,15 @@ def check_only(only: Only) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(x for x in items if x not in STRUCTURE_KEYS))
 
 
-def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None, parts: Mapping[str, Any] | None = None) -> list[str]:
+def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None, parts: Mapping[str, Any] | None = None,
+                printed: bool = False) -> list[str]:
     """Where a parametric decomposition holds: the generic region of the chain, then
     ``f != 0`` for every irreducible factor of a denominator of an output (of the ``only``
     quantities when given; empty over ``QQ``).  ``parts``: the quantities written as sums of parts
-    (the factored form), whose parts' denominators are read instead (where the written form holds)."""
+    (the factored form), whose parts' denominators are read instead (where the written form holds).
+    ``printed``: the outputs' texts were just printed (:func:`to_dict`), so one value per distinct
+    text is read (the text is a function of the value: equal texts, equal denominators), each text
+    found again by identity; otherwise one value per denominator object."""
     if not dec.field.is_parametric:
         return []
     seen: dict[str, None] = {}
@@ -91,8 +95,11 @@ def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None, parts: 
         else:
             values += list(getattr(dec, key))
     if isinstance(dec.chain, ParametricChain):  # factors with no root in the valid region left out
-        # one value per denominator object, in order of its first appearance (conditions read only .den)
-        firsts: dict[int, Any] = dict(zip(map(id, map(_DEN, values)), values))
+        # one value per distinct text (or denominator object), the keys in order of first appearance:
+        # each denominator's first appearance keeps its place (the conditions read only .den)
+        texts = getattr(dec.field, "to_texts", None) if printed and not parts else None
+        found: Iterable[Any] = texts(values) if texts is not None else map(id, map(_DEN, values))
+        firsts: dict[Any, Any] = dict(zip(found, values))
         return dec.chain.conditions(list(firsts.values()))
     for x in values:
         for factor in dec.field.denominator_factors(x):
@@ -187,7 +194,7 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
             step(key)
     if dec.field.is_parametric:
         out["params"] = _params(dec)
-        out["assumptions"] = assumptions(dec, only=only, parts=all_parts)
+        out["assumptions"] = assumptions(dec, only=only, parts=all_parts, printed=names is None)
     for key in keys:
         if key in ("P_inf", "hitting_times"):
             step(key)

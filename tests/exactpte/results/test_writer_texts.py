@@ -326,3 +326,19 @@ def test_csv_and_latex_writers_print_the_canonical_texts() -> None:
     assert [r[report.COLUMNS.index("rho")] for r in rows[1:]] == [dec.field.to_text(x) for x in dec.rho]
     latex = report.to_latex(dec)
     assert all(f"${dec.field.to_latex(x)}$" in latex for x in dec.v_star)
+
+
+@pytest.mark.parametrize("seed", [1, 11, 42])
+def test_assumptions_read_from_printed_texts_are_the_same(seed: int) -> None:
+    """After the texts are printed the assumptions read one value per distinct text, not one per
+    denominator object: the same conditions in the same order (the text is a function of the value);
+    seeds 11 and 42 have denominators' factors among them."""
+    from exactpte.results import report
+
+    rng = random.Random(seed)
+    chain = parametrize(random_chain(10, seed=seed, n_classes=2), rng.randint, params=("p", "q"), max_rows=5)
+    dec = decompose(chain)
+    report.to_dict(dec, include_P_inf=False)
+    assert report.assumptions(dec, printed=True) == report.assumptions(dec)
+    assert seed == 1 or len(report.assumptions(dec)) > 2
+    assert json.loads(dec.to_json(include_P_inf=False))["assumptions"] == report.assumptions(dec)
