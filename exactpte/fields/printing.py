@@ -477,7 +477,14 @@ class TextCache:
         hit = self._by_id.get(id(num))
         if hit is not None and hit[0] is num and (hit[1] is den or hit[1] == den):  # one numerator object over
             return hit[2]  # equal denominators held by distinct objects (a constant 1 made for every entry)
-        bucket = self._by_value.setdefault((len(num), num.total_degree(), len(den), den.total_degree()), [])
+        return self._found(num, den, names)
+
+    def _found(self, num: Any, den: Any, names: Sequence[str]) -> Entry:
+        """The entry of a numerator object not met before: found by value (sizes, then ``==``) or made."""
+        key = (len(num), num.total_degree(), len(den), den.total_degree())
+        bucket = self._by_value.get(key)
+        if bucket is None:
+            bucket = self._by_value[key] = []
         for entry in bucket:
             if entry[0] == num and entry[1] == den:
                 break
@@ -499,7 +506,7 @@ class TextCache:
     def texts(self, values: Iterable[Any], names: Sequence[str]) -> list[str]:
         """:meth:`text` of each value (an object with ``num`` and ``den``), in one loop: a numerator
         object met before is found by identity without a call."""
-        by_id, entry = self._by_id, self._entry
+        by_id, found = self._by_id, self._found
         out: list[str] = []
         put = out.append
         for x in values:
@@ -508,7 +515,7 @@ class TextCache:
             if hit is not None and hit[0] is num and (hit[1] is den or hit[1] == den):
                 put(hit[2][2])
             else:
-                put(entry(num, den, names)[2])
+                put(found(num, den, names)[2])
         return out
 
     def latex(self, num: Any, den: Any, names: Sequence[str]) -> str:
