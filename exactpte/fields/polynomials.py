@@ -64,7 +64,8 @@ __all__ = ["factor", "irreducible_factors", "coprime_base", "shared_irreducible_
 
 def factor(f: flint.fmpz_mpoly) -> tuple[flint.fmpz | int, list[tuple[flint.fmpz_mpoly, int]]]:
     """``f.factor()``, or ``f`` as its own single factor when python-flint cannot order the factors
-    (its sort overflows on coefficients of 2^63 and more): still a correct factorisation, only coarser."""
+    (its sort compares coefficients as C ints: it can overflow on a factor with a coefficient of 2^31
+    or more): still a correct factorisation, only coarser."""
     try:
         return f.factor()
     except OverflowError:

@@ -8,8 +8,9 @@ canonical, a function of the cancelled fraction only, and cheap to compute:
   ``1 - 2*q/3``); over 1 the numerator alone;
 - each polynomial expanded (flint's own ``str`` in a lex context: one C call, no Python per term),
   except a small one (at most :data:`SMALL_TERMS` terms and total degree :data:`SMALL_DEGREE`),
-  printed factored when that is shorter (``(p + q)**2``, ``-(p - 1)*(q + 2)**2``); a large
-  polynomial is never factored, so printing never pays for a factorisation;
+  printed factored when that is shorter (``(p + q)**2``, ``-(p - 1)*(q + 2)**2``), and a product
+  along paths (:data:`PRODUCT_TERMS`), printed factored; those factorisations are found by trial
+  division with the factors met before (:class:`FactorBase`), and no other polynomial is factored;
 - parentheses only where the syntax needs them (a sum before ``/``; a product or sum after it).
 
 Terms are ordered lexicographically with the parameters sorted by name, highest first, as sympy
@@ -33,15 +34,16 @@ Examples
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from math import gcd
 from typing import Any
 
 import flint
+from flint.utils.flint_exceptions import DomainError
 
 from exactpte.fields.polynomials import factor
 
-__all__ = ["poly_text", "polynomial_form", "rational_text", "rational_latex", "latex_of_text", "TextCache", "signature"]
+__all__ = ["poly_text", "polynomial_form", "rational_text", "rational_latex", "latex_of_text", "TextCache", "signature", "FactorBase"]
 
 _SEPARATOR = re.compile(r" ([+-]) ")
 """Between the terms of flint's text (a term's own sign is never spaced: ``-3*p``)."""
@@ -145,10 +147,9 @@ def _product(factors: list[tuple[Any, int]], names: Sequence[str]) -> str:
     return "*".join(out)
 
 
-def _factors(f: Any) -> tuple[int, list[tuple[Any, int]]]:
-    """``f = c * prod g**e`` with primitive ``g`` of positive leading coefficient, sorted canonically:
-    by the sum of the degrees, the number of terms, then (only among ties) flint's text."""
-    c, raw = factor(f)
+def _normalised(c: Any, raw: Sequence[tuple[Any, Any]]) -> tuple[int, list[tuple[Any, int]]]:
+    """A factorisation ``(c, [(g, e), ...])`` with each ``g`` of positive leading coefficient (``c``
+    takes the signs)."""
     c = int(c)
     factors = []
     for g, e in raw:
@@ -156,12 +157,221 @@ def _factors(f: Any) -> tuple[int, list[tuple[Any, int]]]:
             g = -g
             c = c * (-1) ** int(e)
         factors.append((g, int(e)))
-    keys = [(sum(g.degrees()), len(g)) for g, _ in factors]
+    return c, factors
+
+
+def _factors(f: Any) -> tuple[int, list[tuple[Any, int]]]:
+    """``f = c * prod g**e`` with primitive ``g`` of positive leading coefficient, sorted canonically:
+    by the sum of the degrees, the number of terms, then (only among ties) flint's text.
+
+    The factors are :func:`~exactpte.fields.polynomials.factor`'s, found by trial division with the
+    factors met before (:class:`FactorBase`) when that is cheaper: a polynomial of more than
+    :data:`SMALL_TERMS` terms goes through its ring's base, a smaller one to ``factor`` directly."""
+    if len(f) > SMALL_TERMS:
+        c, factors = _base(f.context()).factor(f)
+    else:
+        c, factors = _normalised(*factor(f))
+    keys = [_order_key(g) for g, _ in factors]
     if len(set(keys)) == len(keys):
         order = sorted(range(len(factors)), key=keys.__getitem__)
     else:  # a tie: the text decides (computed only then)
-        order = sorted(range(len(factors)), key=lambda i: (*keys[i], str(factors[i][0])))
+        order = sorted(range(len(factors)), key=lambda i: (*keys[i], _tie_text(factors[i][0])))
     return c, [factors[i] for i in order]
+
+
+_KEYS: dict[int, tuple[Any, tuple[int, int], list[str]]] = {}
+"""By the id of a factor object (held, so the id stays valid): its order key and, once asked, its
+text; the factor base hands out the same objects again and again (the parameters tie every time)."""
+
+
+def _held(g: Any) -> tuple[Any, tuple[int, int], list[str]]:
+    hit = _KEYS.get(id(g))
+    if hit is None or hit[0] is not g:
+        if len(_KEYS) > 20_000:
+            _KEYS.clear()
+        hit = _KEYS[id(g)] = (g, (int(sum(g.degrees())), len(g)), [])
+    return hit
+
+
+def _order_key(g: Any) -> tuple[int, int]:
+    """The sum of ``g``'s degrees and its number of terms."""
+    return _held(g)[1]
+
+
+def _tie_text(g: Any) -> str:
+    """flint's text of ``g`` (in its own context), which orders factors of equal :func:`_order_key`."""
+    texts = _held(g)[2]
+    if not texts:
+        texts.append(str(g))
+    return texts[0]
+
+
+_INT_BOUND = 2**31
+"""python-flint's ``factor`` orders its factors by comparing coefficients as C ``int``s: a factor
+with a coefficient of absolute value 2^31 or more can make it raise (:func:`factor` then falls back
+to the content split), so a factorisation with such a factor is left to ``factor`` itself."""
+
+
+class FactorBase:
+    """The irreducible factors met in one polynomial ring, to factor the next polynomial by trial
+    division: outputs are products of a few factors (a path's probability is a product of
+    transition probabilities), so a known factor divides most polynomials, exactly and repeatedly.
+
+    :meth:`factor` gives exactly what :func:`~exactpte.fields.polynomials.factor` gives, normalised
+    (the same irreducible factors, multiplicities and constant): the monomial content is split off
+    first, each known factor ``g`` is divided out as often as it divides, and a cofactor that is
+    neither constant nor divisible by a known factor goes to ``factor`` (its factors are then known).
+    How often ``g`` divides is read from one integer: ``f(a)`` at a fixed point ``a`` (primes from 29
+    up: small values are cheap to compute, large ones rarely overcount), which ``g(a)**e`` divides
+    when ``g**e`` divides ``f``; so the number of times ``g(a)`` divides ``f(a)`` bounds ``e`` (and is
+    ``e`` unless the cofactor's value shares ``g(a)``), and one exact division by ``g**e`` proves it
+    (a failed one lowers ``e``).  A factor whose value is 0 or
+    +-1 there, or a polynomial that vanishes there, is tried by repeated division.  Where ``factor``
+    would fall back to its coarse split (:data:`_INT_BOUND`), ``factor`` itself is called.
+
+    Only the speed depends on what the base holds; the result never does.
+
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("p", "q"), "degrevlex")
+    >>> p, q = ctx.gens()
+    >>> base = FactorBase(ctx)
+    >>> base.factor(-6 * p**3 * (p*q - 3)**5 * (q + 2))
+    (-6, [(p, 3), (q + 2, 1), (p*q - 3, 5)])
+    >>> base.factor(p * (p*q - 3)**2 * (p + q)), len(base.known)
+    ((1, [(p, 1), (p*q - 3, 2), (p + q, 1)]), 3)
+    """
+
+    LIMIT = 256
+    """At most this many factors are kept (the most used, when more are met)."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.gens = ctx.gens()
+        self.point = _point(len(self.gens))
+        self.known: list[_Known] = []  # the most used first
+
+    def factor(self, f: Any) -> tuple[int, list[tuple[Any, int]]]:
+        """``f = c * prod g**e`` (``f`` not constant), each ``g`` irreducible, primitive, with a positive
+        leading coefficient; the factors in no particular order."""
+        m = f.term_content()  # the content times the monomial content: divided out with the first factor
+        found = [(x, int(a)) for x, a in zip(self.gens, m.monoms()[0]) if a]
+        r, small = self._divide(f, None if m.is_one() else m, found)
+        if not r.is_constant():
+            try:
+                c, raw = r.factor()
+            except OverflowError:
+                return _normalised(*factor(f))
+            c, new = _normalised(c, raw)
+            found += new
+            small = self._learn(new) and small
+            r = r.context().constant(c)
+        if not small:  # python-flint's factor(f) may take its coarse fallback: ask it
+            return _normalised(*factor(f))
+        return int(m.leading_coefficient()) * int(r.leading_coefficient()), found
+
+    def _divide(self, f: Any, m: Any, found: list[tuple[Any, int]]) -> tuple[Any, bool]:
+        """``r = f / m`` with every known factor divided out (appended to ``found``), and whether those
+        factors' coefficients are all below :data:`_INT_BOUND`.  ``m`` (the term content, or None)
+        is divided out with the first factor found (one division, not two)."""
+        r, degrees, small, used = f, f.degrees(), True, False
+        value = int(f(*self.point)) if m is None else int(f(*self.point)) // int(m(*self.point))
+        for k in self.known:
+            if any(a > b for a, b in zip(k.degrees, degrees)):
+                continue
+            if m is not None and (k.value in (0, 1, -1) or value == 0):  # repeated division: r / m first
+                r, m = r / m, None
+            e, r, value = k.divide_out(r, value, self.point, m)
+            if e:
+                m = None
+                found.append((k.g, e))
+                k.used += 1
+                small, used = small and k.small, True
+                if r.is_constant():
+                    break
+                degrees = r.degrees()
+        if used:
+            self.known.sort(key=_uses)
+        return (r if m is None else r / m), small
+
+    def _learn(self, factors: list[tuple[Any, int]]) -> bool:
+        """Add new irreducible factors; whether their coefficients are all below :data:`_INT_BOUND`."""
+        new = [_Known(g, self.point) for g, _ in factors]
+        if len(self.known) + len(new) > self.LIMIT:  # the least used half goes (the new ones stay)
+            del self.known[self.LIMIT // 2:]
+        self.known += new
+        return all(k.small for k in new)
+
+
+class _Known:
+    """A known irreducible factor ``g``: its value at the base's point, degrees, how often it was used,
+    whether its coefficients are small (:data:`_INT_BOUND`), and its powers met so far (at most 32,
+    of at most 4,096 terms each)."""
+
+    __slots__ = ("g", "value", "degrees", "used", "small", "powers")
+
+    def __init__(self, g: Any, point: Sequence[Any]) -> None:
+        self.g, self.value, self.degrees, self.used = g, int(g(*point)), g.degrees(), 1
+        self.small = all(-_INT_BOUND < int(c) < _INT_BOUND for c in g.coeffs())
+        self.powers: dict[int, Any] = {1: g}
+
+    def divide_out(self, r: Any, value: int, point: Sequence[Any], m: Any = None) -> tuple[int, Any, int]:
+        """``(e, r / (m * g**e), its value)`` with ``e`` the multiplicity of ``g`` in ``r / m``, whose
+        value is ``value`` (``m``: a monomial dividing ``r``, or None, and None when ``g``'s value
+        is 0 or +-1 or ``value`` is 0); ``e = 0``: ``r`` unchanged."""
+        w = self.value
+        if w in (0, 1, -1) or value == 0:  # no valuation to read (``m`` already divided out then)
+            e = 0
+            while (q := _exact(r, self.g)) is not None:
+                r, e = q, e + 1
+            return e, r, (int(r(*point)) if e else value)
+        e, v = 0, value
+        while v % w == 0:
+            v, e = v // w, e + 1
+        while e:
+            power = self.powers.get(e)
+            if power is None:
+                power = self.g**e
+                if len(self.powers) < 32 and len(power) <= 4096:  # memory stays bounded
+                    self.powers[e] = power
+            q = _exact(r, power if m is None else power * m)
+            if q is not None:
+                return e, q, value // w**e
+            e -= 1
+        return 0, r, value
+
+
+def _uses(k: _Known) -> int:
+    return -k.used
+
+
+def _exact(f: Any, g: Any) -> Any:
+    """``f / g`` when ``g`` divides ``f`` exactly, else None."""
+    try:
+        return f / g
+    except DomainError:
+        return None
+
+
+def _point(n: int) -> list[flint.fmpz]:
+    """``n`` distinct primes from 29 up: where :class:`FactorBase` evaluates."""
+    out: list[flint.fmpz] = []
+    x = flint.fmpz(29)
+    while len(out) < n:
+        if x.is_prime():
+            out.append(x)
+        x += 2
+    return out
+
+
+_BASES: dict[Any, FactorBase] = {}
+"""One :class:`FactorBase` per polynomial ring (a context), kept across writes."""
+
+
+def _base(ctx: Any) -> FactorBase:
+    base = _BASES.get(ctx)
+    if base is None:
+        if len(_BASES) > 64:
+            _BASES.clear()
+        base = _BASES[ctx] = FactorBase(ctx)
+    return base
 
 
 SMALL_TERMS = 16
@@ -267,7 +477,14 @@ class TextCache:
         hit = self._by_id.get(id(num))
         if hit is not None and hit[0] is num and (hit[1] is den or hit[1] == den):  # one numerator object over
             return hit[2]  # equal denominators held by distinct objects (a constant 1 made for every entry)
-        bucket = self._by_value.setdefault((len(num), num.total_degree(), len(den), den.total_degree()), [])
+        return self._found(num, den, names)
+
+    def _found(self, num: Any, den: Any, names: Sequence[str]) -> Entry:
+        """The entry of a numerator object not met before: found by value (sizes, then ``==``) or made."""
+        key = (len(num), num.total_degree(), len(den), den.total_degree())
+        bucket = self._by_value.get(key)
+        if bucket is None:
+            bucket = self._by_value[key] = []
         for entry in bucket:
             if entry[0] == num and entry[1] == den:
                 break
@@ -285,6 +502,21 @@ class TextCache:
     def text(self, num: Any, den: Any, names: Sequence[str]) -> str:
         """:func:`rational_text` of ``num / den``, remembered."""
         return self._entry(num, den, names)[2]
+
+    def texts(self, values: Iterable[Any], names: Sequence[str]) -> list[str]:
+        """:meth:`text` of each value (an object with ``num`` and ``den``), in one loop: a numerator
+        object met before is found by identity without a call."""
+        by_id, found = self._by_id, self._found
+        out: list[str] = []
+        put = out.append
+        for x in values:
+            num, den = x.num, x.den
+            hit = by_id.get(id(num))
+            if hit is not None and hit[0] is num and (hit[1] is den or hit[1] == den):
+                put(hit[2][2])
+            else:
+                put(found(num, den, names)[2])
+        return out
 
     def latex(self, num: Any, den: Any, names: Sequence[str]) -> str:
         """:func:`rational_latex` of ``num / den``, from the remembered pieces of its text."""
@@ -340,10 +572,30 @@ def rational_text(num: Any, den: Any, names: Sequence[str], cache: TextCache | N
 _POWER = re.compile(r"\*\*([0-9]+)")
 
 
+_SUPERSCRIPTS: dict[str, str] = {}
+"""``"12"`` -> ``"^{12}"``: the exponents met (a polynomial's text holds thousands, of few values)."""
+
+
 def latex_of_text(text: str) -> str:
     """A polynomial's text in :func:`polynomial_form`'s syntax as LaTeX (``2*(p - 1)**2`` as
-    ``2 (p - 1)^{2}``)."""
-    return _POWER.sub(r"^{\1}", text).replace("*", " ")
+    ``2 (p - 1)^{2}``): ``**k`` as ``^{k}`` (the text split at the powers in one C call, each
+    exponent's superscript looked up, no Python per power), then ``*`` as a space.
+
+    >>> latex_of_text("-3*p**2*q**10 + p*(q - 1)**2")
+    '-3 p^{2} q^{10} + p (q - 1)^{2}'
+    """
+    parts = _POWER.split(text)
+    if len(parts) > 1:
+        exponents = parts[1::2]
+        new = set(exponents).difference(_SUPERSCRIPTS)
+        if new:
+            if len(_SUPERSCRIPTS) > 100_000:
+                _SUPERSCRIPTS.clear()
+                new = set(exponents)
+            _SUPERSCRIPTS.update((k, f"^{{{k}}}") for k in new)
+        parts[1::2] = map(_SUPERSCRIPTS.__getitem__, exponents)
+        text = "".join(parts)
+    return text.replace("*", " ")
 
 
 def _latex(num: Any, den: Any, pieces: Pieces | None) -> str:

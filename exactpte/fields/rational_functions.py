@@ -20,7 +20,7 @@ Examples
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Union
 
@@ -356,6 +356,10 @@ class RationalFunctionField:
         them (``P∞`` rows of one class, ``ρ`` on a class).
         """
         return self._texts.text(x.num, x.den, self.params)
+
+    def to_texts(self, xs: Iterable[RationalFunction]) -> list[str]:
+        """:meth:`to_text` of each of ``xs``, in one loop (the writers' many values)."""
+        return self._texts.texts(xs, self.params)
 
     def denominator_factors(self, x: RationalFunction) -> list[str]:
         """The irreducible non-constant factors of the denominator of ``x``, as text."""

@@ -11,6 +11,7 @@ Every number is printed through the field (``field.to_text`` / ``field.to_latex`
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -64,11 +65,15 @@ def check_only(only: Only) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(x for x in items if x not in STRUCTURE_KEYS))
 
 
-def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None, parts: Mapping[str, Any] | None = None) -> list[str]:
+def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None, parts: Mapping[str, Any] | None = None,
+                printed: bool = False) -> list[str]:
     """Where a parametric decomposition holds: the generic region of the chain, then
     ``f != 0`` for every irreducible factor of a denominator of an output (of the ``only``
     quantities when given; empty over ``QQ``).  ``parts``: the quantities written as sums of parts
-    (the factored form), whose parts' denominators are read instead (where the written form holds)."""
+    (the factored form), whose parts' denominators are read instead (where the written form holds).
+    ``printed``: the outputs' texts were just printed (:func:`to_dict`), so one value per distinct
+    text is read (the text is a function of the value: equal texts, equal denominators), each text
+    found again by identity; otherwise one value per denominator object."""
     if not dec.field.is_parametric:
         return []
     seen: dict[str, None] = {}
@@ -90,14 +95,19 @@ def assumptions(dec: Decomposed, *, only: tuple[str, ...] | None = None, parts: 
         else:
             values += list(getattr(dec, key))
     if isinstance(dec.chain, ParametricChain):  # factors with no root in the valid region left out
-        firsts: dict[int, Any] = {}  # one value per denominator object, in order of first appearance (same conditions)
-        for x in values:
-            firsts.setdefault(id(x.den), x)
+        # one value per distinct text (or denominator object), the keys in order of first appearance:
+        # each denominator's first appearance keeps its place (the conditions read only .den)
+        texts = getattr(dec.field, "to_texts", None) if printed and not parts else None
+        found: Iterable[Any] = texts(values) if texts is not None else map(id, map(_DEN, values))
+        firsts: dict[Any, Any] = dict(zip(found, values))
         return dec.chain.conditions(list(firsts.values()))
     for x in values:
         for factor in dec.field.denominator_factors(x):
             seen.setdefault(f"{factor} != 0", None)
     return list(seen)
+
+
+_DEN = operator.attrgetter("den")
 
 
 class _Over:
@@ -143,7 +153,8 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
     names = DenominatorNames(dec.field) if factored else None  # the factored form's hook
     all_parts = {key: p for key in keys if names is not None and (p := _parts(dec, key)) is not None}
     text = names if names is not None else dec.field.to_text
-    s: Callable[[Iterable[Any]], list[str]] = lambda v: [text(x) for x in v]
+    batch = getattr(dec.field, "to_texts", None) if names is None else None  # a parametric field's one-loop printer
+    s: Callable[[Iterable[Any]], list[str]] = batch if batch is not None else (lambda v: [text(x) for x in v])
     out: dict[str, Any] = {"format": FORMAT, **structure_dict(dec)}
     def put(key: str) -> None:
         parts = all_parts.get(key)  # the factored form: sums of parts where known
@@ -154,9 +165,13 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
                 else dec.basis_sparse
             for state, sparse in enumerate(sparse_rows):
                 row = [zero] * dec.structure.N
-                mine = parts.get(state, {}) if parts is not None else {}
-                for c, x in sparse.items():
-                    row[c] = names.parts(mine[c]) if names is not None and c in mine else text(x)
+                if names is None:
+                    for c, t in zip(sparse, s(sparse.values())):
+                        row[c] = t
+                else:
+                    mine = parts.get(state, {}) if parts is not None else {}
+                    for c, x in sparse.items():
+                        row[c] = names.parts(mine[c]) if c in mine else text(x)
                 rows.append(row)
             out[key] = rows
         elif complete and parts is not None and names is not None:
@@ -179,7 +194,7 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
             step(key)
     if dec.field.is_parametric:
         out["params"] = _params(dec)
-        out["assumptions"] = assumptions(dec, only=only, parts=all_parts)
+        out["assumptions"] = assumptions(dec, only=only, parts=all_parts, printed=names is None)
     for key in keys:
         if key in ("P_inf", "hitting_times"):
             step(key)
@@ -206,23 +221,31 @@ def to_json(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
     return json.dumps(data, indent=indent) if indent is not None else dumps(data)
 
 
+_PRINTABLE = bytes(c for c in range(0x20, 0x7F) if c not in b'"\\')
+"""The bytes ``json.dumps`` writes as they are: printable ASCII but ``"`` and ``\\``."""
+
+
 def _plain(s: str) -> bool:
-    """Whether ``json.dumps`` writes ``s`` as it is between quotes: printable ASCII without ``"`` or ``\\``."""
-    return s.isascii() and s.isprintable() and '"' not in s and "\\" not in s
+    """Whether ``json.dumps`` writes ``s`` as it is between quotes: printable ASCII without ``"`` or ``\\``
+    (one pass over the bytes: nothing is left once those are deleted)."""
+    return s.isascii() and not s.encode("ascii").translate(None, _PRINTABLE)
 
 
 def dumps(data: Any) -> str:
     """``json.dumps(data)`` (default separators, ASCII), faster on the answers' shape: a list of strings
     is joined in one call, after each of its distinct strings is checked once for characters to
-    escape (the answers repeat long texts thousands of times).
+    escape (the answers repeat long texts thousands of times), and the pieces are joined once at
+    the end (each byte copied once more, not once per level of nesting).
 
-    >>> data = {"a": ["1/2", "p**2 - q", 'say "hi"', "é", "\x7f"], "b": [[1, None, True], []], "c": 2.5, "d": ["x", 1]}
+    >>> data = {"a": ["1/2", "p**2 - q", 'say "hi"', "é", "\x7f", "a\\b"], "b": [[1, None, True], []], "c": 2.5, "d": ["x", 1]}
     >>> dumps(data) == json.dumps(data)
     True
     """
     checked: set[str] = set()
+    out: list[str] = []
+    put = out.append
 
-    def value(x: Any) -> str:
+    def value(x: Any) -> None:
         if type(x) is list:
             if x and type(x[0]) is str:
                 try:
@@ -233,13 +256,27 @@ def dumps(data: Any) -> str:
                     fresh = set(x) - checked
                     if all(_plain(s) for s in fresh):
                         checked.update(fresh)
-                        return f'["{joined}"]'
-            return "[" + ", ".join([value(y) for y in x]) + "]"
-        if type(x) is dict:
-            return "{" + ", ".join([f"{json.dumps(k)}: {value(v)}" for k, v in x.items()]) + "}"
-        return json.dumps(x)
+                        put('["')
+                        put(joined)
+                        put('"]')
+                        return
+            put("[")
+            for i, y in enumerate(x):
+                if i:
+                    put(", ")
+                value(y)
+            put("]")
+        elif type(x) is dict:
+            put("{")
+            for i, (k, v) in enumerate(x.items()):
+                put(f"{', ' if i else ''}{json.dumps(k)}: ")
+                value(v)
+            put("}")
+        else:
+            put(json.dumps(x))
 
-    return value(data)
+    value(data)
+    return "".join(out)
 
 
 def table(dec: Decomposed) -> str:
@@ -328,9 +365,6 @@ def to_csv(dec: Decomposed, *, only: Only = None) -> str:
     >>> to_csv(exactpte.decompose(exactpte.example("periodic"))).splitlines()[:2]
     ['state,label,where,r,g_star,v_star,rho,h,psi', '0,0,F0/C0,1,1,0,1/2,1/4,1/4']
     """
-    import csv
-    import io
-
     columns = COLUMNS
     only = check_only(only)
     if only is not None:
@@ -338,11 +372,42 @@ def to_csv(dec: Decomposed, *, only: Only = None) -> str:
         if not per_state:
             raise UsageError(f"CSV holds per-state quantities; only= names none of {', '.join(COLUMNS[4:])}")
         columns = COLUMNS[:4] + tuple(per_state)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows(per_state_rows(dec, columns=columns))
-    return out.getvalue()
+    return _csv_text([list(columns), *per_state_rows(dec, columns=columns)])
+
+
+_CSV_PLAIN = bytes(c for c in range(0x20, 0x7F) if c not in b',"')
+"""The bytes a CSV field may hold and still be written as it is (printable ASCII but ``,`` and ``"``)."""
+
+
+def _csv_text(rows: Sequence[Sequence[str]]) -> str:
+    """``csv.writer(..., lineterminator="\\n")``'s text of rows of strings, faster on long fields: a row
+    whose fields are all plain (non-empty printable ASCII without ``,`` or ``"``, no space at either
+    end; each distinct field checked once, in one pass over its bytes) is joined with commas; any
+    other row goes through ``csv.writer`` (quoting as it does).
+
+    >>> rows = [["state", "rho"], ["0", "(1 - p)/2"], ["1", "a,b"], ["2", 'say "hi"'], ["3", ""], ["4", " x"]]
+    >>> import csv, io
+    >>> out = io.StringIO(); csv.writer(out, lineterminator="\\n").writerows(rows)
+    >>> _csv_text(rows) == out.getvalue()
+    True
+    """
+    import csv
+    import io
+
+    checked: set[str] = set()
+    lines = []
+    for row in rows:
+        fresh = [f for f in row if f not in checked]
+        if len(row) > 1 and all(type(f) is str and f and f.isascii() and f[0] != " " and f[-1] != " "
+                                and not f.encode("ascii").translate(None, _CSV_PLAIN) for f in fresh):
+            checked.update(fresh)
+            lines.append(",".join(row))
+        else:
+            out = io.StringIO()
+            csv.writer(out, lineterminator="\n").writerow(row)
+            lines.append(out.getvalue()[:-1])
+    lines.append("")
+    return "\n".join(lines) if len(lines) > 1 else ""
 
 
 def to_html(dec: Decomposed) -> str:

@@ -268,3 +268,77 @@ def test_latex_is_written_from_the_same_pieces() -> None:
              "-2*p/3": r"- \frac{2 p}{3}", "1-p": "1 - p", "-(p-1)*(q+2)^2": r"-(p - 1) (q + 2)^{2}", "5/7": r"\frac{5}{7}"}
     for text, latex in cases.items():
         assert F.to_latex(F.convert(text)) == latex, text
+
+
+# -- the fast paths are the standard library's bytes ---------------------------------------------------
+FIELD_CHARS = st.sampled_from(["a", "1", " ", ",", '"', "\n", "\r", "\t", "é", "\x7f", "*", "\\", "#", "(", "-"])
+
+
+@settings(scaled(300 / 40))
+@given(rows=st.lists(st.lists(st.text(FIELD_CHARS, max_size=5), min_size=1, max_size=4), max_size=4))
+def test_the_fast_csv_text_is_csv_writers(rows: list[list[str]]) -> None:
+    """The CSV writer's rows joined with commas where every field is plain are ``csv.writer``'s text byte
+    for byte: quoted fields (commas, quotes, line breaks), empty fields, a row of one empty field."""
+    import csv
+    import io
+
+    from exactpte.results.report import _csv_text
+
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    assert _csv_text(rows) == out.getvalue()
+
+
+@settings(scaled(300 / 40))
+@given(data=st.recursive(st.none() | st.booleans() | st.integers() | st.text(FIELD_CHARS, max_size=4),
+                         lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(FIELD_CHARS, max_size=3), inner, max_size=3),
+                         max_leaves=12))
+def test_the_fast_json_text_is_json_dumps_on_any_data(data: Any) -> None:
+    """report.dumps (pieces joined once, plain strings checked by one pass over their bytes) is json.dumps."""
+    from exactpte.results.report import dumps
+
+    assert dumps(data) == json.dumps(data)
+
+
+@settings(scaled(300 / 40))
+@given(text=st.lists(st.sampled_from(["p", "q", "*", "**", "2", "10", " + ", "(", ")", "-"]), max_size=30).map("".join))
+def test_latex_powers_are_the_regex_templates(text: str) -> None:
+    """latex_of_text's split-and-look-up of the powers gives the regular expression's substitution."""
+    import re
+
+    from exactpte.fields.printing import latex_of_text
+
+    assert latex_of_text(text) == re.sub(r"\*\*([0-9]+)", r"^{\1}", text).replace("*", " ")
+
+
+def test_csv_and_latex_writers_print_the_canonical_texts() -> None:
+    """The per-state CSV and LaTeX of a parametric decomposition hold the field's texts (the CSV parsed
+    back by the csv module)."""
+    import csv
+    import io
+
+    import exactpte
+    from exactpte.results import report
+
+    dec = exactpte.decompose(exactpte.example("two-state-pq"))
+    rows = list(csv.reader(io.StringIO(report.to_csv(dec))))
+    assert rows[0] == list(report.COLUMNS)
+    assert [r[report.COLUMNS.index("rho")] for r in rows[1:]] == [dec.field.to_text(x) for x in dec.rho]
+    latex = report.to_latex(dec)
+    assert all(f"${dec.field.to_latex(x)}$" in latex for x in dec.v_star)
+
+
+@pytest.mark.parametrize("seed", [1, 11, 42])
+def test_assumptions_read_from_printed_texts_are_the_same(seed: int) -> None:
+    """After the texts are printed the assumptions read one value per distinct text, not one per
+    denominator object: the same conditions in the same order (the text is a function of the value);
+    seeds 11 and 42 have denominators' factors among them."""
+    from exactpte.results import report
+
+    rng = random.Random(seed)
+    chain = parametrize(random_chain(10, seed=seed, n_classes=2), rng.randint, params=("p", "q"), max_rows=5)
+    dec = decompose(chain)
+    report.to_dict(dec, include_P_inf=False)
+    assert report.assumptions(dec, printed=True) == report.assumptions(dec)
+    assert seed == 1 or len(report.assumptions(dec)) > 2
+    assert json.loads(dec.to_json(include_P_inf=False))["assumptions"] == report.assumptions(dec)
