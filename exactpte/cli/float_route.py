@@ -31,6 +31,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from exactpte.cli.types import positive_int, tolerance
@@ -167,11 +168,18 @@ def load_float_chain(path: str, args: argparse.Namespace, tol: float | None) -> 
 
 
 def _row_sums(P: Sequence[Sequence[Any]] | None, edges: Sequence[Sequence[Any]] | None) -> tuple[list[float], float]:
-    """Each row's float sum and the most negative entry (0 when none)."""
+    """Each row's float sum and the most negative entry (0 when none).  An exact text entry (``"1/3"``,
+    ``"0.6"``: kept exact by the float route) counts with its value, so a row of texts far from 1 gets
+    no float suggestion; a text that is no number is left to the exact reader's refusal."""
     sums: dict[int, float] = {}
     low = 0.0
     items = ((i, x) for i, row in enumerate(P) for x in row) if P is not None else ((e[0], e[2]) for e in edges or ())
     for i, x in items:
+        if isinstance(x, str):
+            try:
+                x = float(Fraction(x.strip()))
+            except (ValueError, ZeroDivisionError, OverflowError):
+                continue
         if isinstance(x, (int, float)) and not isinstance(x, bool):
             sums[i] = sums.get(i, 0.0) + float(x)
             low = min(low, float(x))
