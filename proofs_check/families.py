@@ -430,7 +430,10 @@ def check_stratum(index: int, stratum: Any, *, only: Sequence[str] | None = None
     chain = stratum.chain
     claimed = from_decomposition(stratum.decomposition, with_P_inf=False, with_hitting_times=False)
     region = region_of(stratum, chain)
-    return prove(chain, claimed, region, only=only, seed=seed, stratum=index, one_chain_stratum=region is None)
+    verdicts = prove(chain, claimed, region, only=only, seed=seed, stratum=index, one_chain_stratum=region is None)
+    for v in verdicts:  # a stratum that is one chain has no region: name its point ("p = 0, q = 0"), not "a single chain"
+        v.where = v.where or tuple(stratum.where)
+    return verdicts
 
 
 def check_family(chain: ParametricChain, *, only: Sequence[str] | None = None, seed: int = 0) -> list[FamilyVerdict]:

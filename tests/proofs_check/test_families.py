@@ -33,6 +33,9 @@ def test_every_stratum_proved(chain: exactpte.ParametricChain) -> None:
     assert sum(v.holds is True and v.strength == "proved" for v in generic) >= 20
     strata = exactpte.stratify(chain).strata
     assert {v.stratum for v in verdicts} == set(range(len(strata)))
+    # every stratum is named by its conditions, a single point too (p = 0, q = 0), never left blank
+    assert {v.stratum: tuple(v.where) for v in verdicts} == {k: tuple(s.where) for k, s in enumerate(strata)}
+    assert ("p = 0", "q = 0") in {tuple(v.where) for v in verdicts}
 
 
 def test_stratum_verdicts_agree_with_rational_checks_at_points(chain: exactpte.ParametricChain) -> None:
