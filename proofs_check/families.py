@@ -549,7 +549,7 @@ def verdict_lines(verdicts: Sequence[FamilyVerdict]) -> str:
     counts: dict[str, int] = {}
     for v in verdicts:
         if v.holds is not None:
-            tag = "failed" if v.holds is False else v.strength
+            tag = "failed" if v.holds is False else Strength(v.strength).value  # "proved", not "Strength.PROVED"
             counts[tag] = counts.get(tag, 0) + 1
     lines.append(", ".join(f"{n} {tag}" for tag, n in sorted(counts.items())) + f" ({len(verdicts)} verdicts)")
     return "\n".join(lines)

@@ -4,6 +4,7 @@ checks at points of each stratum, wrong closed forms refuted at a rational point
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import flint
@@ -107,6 +108,7 @@ def test_cli_chain_and_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["result", str(bad), "--chain", str(path)]) == 1
     out = capsys.readouterr().out
     assert "FAIL" in out and "the rational check" in out
+    assert re.fullmatch(r"\d+ failed, \d+ proved \(\d+ verdicts\)", out.rstrip().splitlines()[-1])  # strengths by name
 
 
 def test_claim_expressions_are_parsed_never_evaluated(chain: exactpte.ParametricChain, tmp_path: Path,
