@@ -51,10 +51,16 @@ def _rows(text: str) -> list[tuple[int, list[str]]]:
             if ln.strip() and not ln.lstrip().startswith("#")]
 
 
-def _strip_header(rows: list[tuple[int, list[str]]],
-                  headers: tuple[tuple[str, ...], ...]) -> tuple[list[tuple[int, list[str]]], tuple[str, ...] | None]:
+def _strip_header(rows: list[tuple[int, list[str]]], headers: tuple[tuple[str, ...], ...],
+                  source: str = "<csv>") -> tuple[list[tuple[int, list[str]]], tuple[str, ...] | None]:
+    """The rows after a header that spells one of ``headers`` (any case), and that header.  A first row
+    with no digit at all is a misspelt header (``src,target,probability``), refused as one."""
     if rows and tuple(c.lower() for c in rows[0][1]) in headers:
         return rows[1:], tuple(c.lower() for c in rows[0][1])
+    if rows and not any(ch.isdigit() for c in rows[0][1] for ch in c):
+        k, row = rows[0]
+        spelled = " or ".join(repr(",".join(h)) for h in headers)
+        raise ChainFileError(f"{source}: line {k}: {','.join(row)[:60]!r} is neither data nor the header {spelled}")
     return rows, None
 
 
@@ -67,7 +73,7 @@ def edge_rows(edges: str, rewards: str | None, *, value: Callable[[str, str], V]
     >>> edge_rows("0,1,1\n1,0,1/2\n1,1,1/2\n", "state,reward\n0,1\n1,0\n", value=lambda t, w: t, zero="0")
     (2, [(0, 1, '1'), (1, 0, '1/2'), (1, 1, '1/2')], ['1', '0'])
     """
-    rows, _ = _strip_header(_rows(edges), (EDGE_HEADER,))
+    rows, _ = _strip_header(_rows(edges), (EDGE_HEADER,), source)
     triples = []
     for k, row in rows:
         where = f"{source}: line {k}"
@@ -104,7 +110,7 @@ def read_edge_csv(edges: str, rewards: str | None = None, *, n: int | None = Non
 
 
 def _reward_column(text: str, n: int, source: str, value: Callable[[str, str], V]) -> list[V]:
-    rows, header = _strip_header(_rows(text), REWARD_HEADERS)
+    rows, header = _strip_header(_rows(text), REWARD_HEADERS, source)
     if not rows:
         raise ChainFileError(f"{source}: no rewards")
     width = len(header) if header is not None else len(rows[0][1])
