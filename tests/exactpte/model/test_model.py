@@ -183,3 +183,14 @@ def test_a_point_off_the_family_is_refused_without_the_check_false_advice():
         chain.check_point({"p": "1/2"})
     with pytest.raises(GenericRegionError, match=r"; unknown \['pp'\]$"):
         chain.check_point({"p": "1/2", "q": "1/2", "pp": 1})
+
+
+def test_an_expression_without_declared_parameters_says_how_to_declare_them():
+    from exactpte.errors import EntryError
+
+    with pytest.raises(EntryError, match=r"P\[0\]\[0\] is '1-p', which is not an exact number .*parameters \(p\) needs them "
+                                         r"declared: ParametricChain\(\.\.\., params=\[\.\.\.\]\)"):
+        exactpte.MarkovRewardProcess([["1-p", "p"], [0, 1]], [0, 0])
+    with pytest.raises(EntryError) as e:  # no letter, no parameter hint
+        exactpte.MarkovRewardProcess([["1/0", 1], [0, 1]], [0, 0])
+    assert "params" not in str(e.value)
