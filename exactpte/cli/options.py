@@ -25,10 +25,11 @@ __all__ = ["ArgumentParser", "add_chain_options", "add_command", "load_chain", "
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a usage error exits 2 with one line and no usage dump."""
+    """argparse, but a usage error exits 2 with one line and no usage dump: the line ends by naming
+    the help that lists the options (``exactpte decompose: error: ... (see 'exactpte decompose --help')``)."""
 
     def error(self, message: str) -> NoReturn:  # noqa: D401 - argparse's signature
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
 def add_chain_options(sp: argparse.ArgumentParser, *, positional: bool = True) -> None:
