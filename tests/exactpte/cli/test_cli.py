@@ -175,3 +175,8 @@ def test_a_usage_error_is_one_line_naming_the_help(capsys, argv, prog):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(f"{prog}: error: ") and err.endswith(f" (see '{prog} --help')\n")
+
+
+def test_draw_into_a_missing_folder_is_a_named_error(tmp_path, capsys):
+    code, out, err = run(capsys, "draw", "--example", "branching", "-o", str(tmp_path / "no" / "b.png"))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "no folder" in err
