@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the chain machinery loads only when a command runs (start-u
     from exactpte.model.chain import Chain
 
 __all__ = ["ArgumentParser", "add_chain_options", "add_command", "load_chain", "parse_anchors", "positive_int",
-           "nonnegative_int", "tolerance", "figure_size", "run_guarded", "check_output"]
+           "nonnegative_int", "tolerance", "figure_size", "run_guarded", "check_output", "check_folder"]
 
 PICTURE_ENDINGS = (".svg", ".png", ".pdf")
 
@@ -85,6 +85,22 @@ def check_output(path: str | None, option: str, *, picture: bool = False) -> Non
         from exactpte.plots.common import pyplot
 
         pyplot()  # the plot extra, named when missing
+
+
+def check_folder(path: str | None, option: str) -> None:
+    """Refuse, before any work, an output folder that cannot be made or written (its parent missing,
+    a file of that name, no permission); the folder itself may not exist yet."""
+    if path is None:
+        return
+    if os.path.exists(path):
+        if not os.path.isdir(path) or not os.access(path, os.W_OK):
+            raise UsageError(f"{option} {path}: " + ("a file, not a folder" if not os.path.isdir(path) else "cannot write there"))
+        return
+    parent = os.path.dirname(os.path.abspath(path))
+    while not os.path.exists(parent) and os.path.dirname(parent) != parent:  # makedirs makes the missing parents too
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+        raise UsageError(f"{option} {path}: cannot make the folder ({parent} is not a writable folder)")
 
 
 def parse_anchors(text: str | None) -> list[int] | None:
