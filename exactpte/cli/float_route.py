@@ -73,6 +73,24 @@ _FRACTION = re.compile(r"[+-]?\d+/\d+", re.ASCII)
 _NONZERO_DIGIT = re.compile(r"[1-9]")
 
 
+def _float_index(token: str, where: str) -> int:
+    """A state index of a float-route CSV: ASCII digits, or a decimal whose exact value is a non-negative
+    integer, as ``np.savetxt`` writes a float array's index columns (``2.000000000000000000e+00`` is 2;
+    ``2.5`` and ``-1.0`` are refused).
+
+    >>> _float_index("2.000000000000000000e+00", "e.csv: line 1"), _float_index("7", "e.csv: line 1")
+    (2, 7)
+    """
+    from exactpte.io.common import state_index
+
+    if _DECIMAL.fullmatch(token) and not _INTEGER.fullmatch(token) and len(token) <= 40:
+        value = Fraction(token)
+        if value.denominator == 1 and 0 <= value < 10**12:
+            return int(value)
+        raise ChainFileError(f"{where}: {token[:30]!r} is not a state index (a non-negative integer)")
+    return state_index(token, where)
+
+
 def _float_token(token: str, where: str) -> Any:
     """A number token of a float-route file (a CSV cell, or a JSON float through ``parse_float``): an integer, a float (a decimal literal), or
     the text of an exact fraction (``1/3``, read exactly later); anything else is refused by name:
@@ -111,7 +129,7 @@ def float_rows(path: str, rewards: str | None = None) -> dict[str, Any]:
         name = name.removesuffix(codec)
     if name.endswith(".csv"):
         n, edges, r = edge_rows(read_text(path), read_text(rewards) if rewards else None, value=_float_token, zero=0,
-                                source=str(path), reward_source=str(rewards))
+                                source=str(path), reward_source=str(rewards), index=_float_index)
         return {"n": n, "edges": edges, "r": r}
     if rewards is not None:
         raise UsageError(f"--rewards goes with a .csv edge list on the float route; a .json chain file has its 'r' ({path})")
