@@ -194,3 +194,15 @@ def test_an_expression_without_declared_parameters_says_how_to_declare_them():
     with pytest.raises(EntryError) as e:  # no letter, no parameter hint
         exactpte.MarkovRewardProcess([["1/0", 1], [0, 1]], [0, 0])
     assert "params" not in str(e.value)
+
+
+def test_an_integer_array_of_numerators_without_denominator_is_told_its_denominator():
+    from exactpte.errors import RowSumError
+
+    with pytest.raises(RowSumError, match=r"row 0 sums to 4, expected exactly 1 \(every row of this integer array sums to 4: "
+                                          r"if the entries are numerators, pass denominator=4\)"):
+        exactpte.MarkovRewardProcess(np.array([[1, 3], [0, 4]]), [1, 0])
+    assert exactpte.MarkovRewardProcess(np.array([[1, 3], [0, 4]]), [1, 0], denominator=4).n == 2
+    with pytest.raises(RowSumError) as e:  # rows of different sums: a wrong matrix, no denominator to suggest
+        exactpte.MarkovRewardProcess(np.array([[1, 1], [0, 1]]), [1, 0])
+    assert "denominator=" not in str(e.value)
