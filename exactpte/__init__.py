@@ -20,7 +20,7 @@ from exactpte import _legacy
 from typing import TYPE_CHECKING, Any
 
 # The public names, each with the module that defines it: the one list (``__all__`` is derived from
-# it; the TYPE_CHECKING block below repeats it for type checkers, and tests/test_public_api.py checks
+# it; the TYPE_CHECKING block below repeats it for type checkers, and tests/exactpte/test_public_api.py checks
 # the two agree).  They load on first use (PEP 562), so `exactpte --help` and `import exactpte.errors`
 # do not pay for numpy, scipy and python-flint.
 _LAZY = {

@@ -430,7 +430,10 @@ def check_stratum(index: int, stratum: Any, *, only: Sequence[str] | None = None
     chain = stratum.chain
     claimed = from_decomposition(stratum.decomposition, with_P_inf=False, with_hitting_times=False)
     region = region_of(stratum, chain)
-    return prove(chain, claimed, region, only=only, seed=seed, stratum=index, one_chain_stratum=region is None)
+    verdicts = prove(chain, claimed, region, only=only, seed=seed, stratum=index, one_chain_stratum=region is None)
+    for v in verdicts:  # a stratum that is one chain has no region: name its point ("p = 0, q = 0"), not "a single chain"
+        v.where = v.where or tuple(stratum.where)
+    return verdicts
 
 
 def check_family(chain: ParametricChain, *, only: Sequence[str] | None = None, seed: int = 0) -> list[FamilyVerdict]:
@@ -546,7 +549,7 @@ def verdict_lines(verdicts: Sequence[FamilyVerdict]) -> str:
     counts: dict[str, int] = {}
     for v in verdicts:
         if v.holds is not None:
-            tag = "failed" if v.holds is False else v.strength
+            tag = "failed" if v.holds is False else Strength(v.strength).value  # "proved", not "Strength.PROVED"
             counts[tag] = counts.get(tag, 0) + 1
     lines.append(", ".join(f"{n} {tag}" for tag, n in sorted(counts.items())) + f" ({len(verdicts)} verdicts)")
     return "\n".join(lines)

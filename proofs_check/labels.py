@@ -4,7 +4,7 @@ Extracted from the paper's LaTeX source in order of appearance (``\\label{...}``
 to exact or statistical check keys (``proofs-check list`` shows them) or to a reason: a
 definition-free heading, a displayed equation checked inside its result, an algorithm judged
 through its theorem, a figure reproduced by the experiments script, a remark.
-``tests/test_labels.py`` fails when a label has neither.
+``tests/proofs_check/test_identities.py`` fails when a label has neither.
 
 Examples
 --------

@@ -42,7 +42,7 @@ def load_json(path: str | os.PathLike[str], *, exact_floats: bool = False) -> di
         data = json.loads(text, object_pairs_hook=_unique, parse_float=_chain_number if exact_floats else float,
                           parse_int=lambda s: int(s) if len(s) <= 4000 else s)  # longer: kept as a 'p' string
     except (OSError, EOFError, UnicodeDecodeError, zlib.error) as e:
-        raise ValueError(f"{path}: cannot read ({e})") from None
+        raise ValueError(f"{path}: cannot read ({getattr(e, 'strerror', None) or e})") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
     except (ValueError, RecursionError) as e:

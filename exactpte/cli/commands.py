@@ -25,6 +25,7 @@ from exactpte.cli.options import (
     ArgumentParser,
     add_chain_options,
     add_command,
+    check_output,
     figure_size,
     load_chain,
     nonnegative_int,
@@ -233,8 +234,7 @@ def _draw(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
     from exactpte.plots import draw, save
     from exactpte.results.decomposition import decompose
 
-    if not args.output.lower().endswith((".svg", ".png", ".pdf")):
-        raise UsageError(f"-o takes a .svg, .png or .pdf file, got {args.output!r}")
+    check_output(args.output, "-o", picture=True)
     if args.strata:
         from exactpte.plots.strata import plot_strata
         from exactpte.results.stratify import stratify

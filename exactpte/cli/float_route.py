@@ -31,6 +31,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from exactpte.cli.types import positive_int, tolerance
@@ -72,6 +73,24 @@ _FRACTION = re.compile(r"[+-]?\d+/\d+", re.ASCII)
 _NONZERO_DIGIT = re.compile(r"[1-9]")
 
 
+def _float_index(token: str, where: str) -> int:
+    """A state index of a float-route CSV: ASCII digits, or a decimal whose exact value is a non-negative
+    integer, as ``np.savetxt`` writes a float array's index columns (``2.000000000000000000e+00`` is 2;
+    ``2.5`` and ``-1.0`` are refused).
+
+    >>> _float_index("2.000000000000000000e+00", "e.csv: line 1"), _float_index("7", "e.csv: line 1")
+    (2, 7)
+    """
+    from exactpte.io.common import state_index
+
+    if _DECIMAL.fullmatch(token) and not _INTEGER.fullmatch(token) and len(token) <= 40:
+        value = Fraction(token)
+        if value.denominator == 1 and 0 <= value < 10**12:
+            return int(value)
+        raise ChainFileError(f"{where}: {token[:30]!r} is not a state index (a non-negative integer)")
+    return state_index(token, where)
+
+
 def _float_token(token: str, where: str) -> Any:
     """A number token of a float-route file (a CSV cell, or a JSON float through ``parse_float``): an integer, a float (a decimal literal), or
     the text of an exact fraction (``1/3``, read exactly later); anything else is refused by name:
@@ -110,7 +129,7 @@ def float_rows(path: str, rewards: str | None = None) -> dict[str, Any]:
         name = name.removesuffix(codec)
     if name.endswith(".csv"):
         n, edges, r = edge_rows(read_text(path), read_text(rewards) if rewards else None, value=_float_token, zero=0,
-                                source=str(path), reward_source=str(rewards))
+                                source=str(path), reward_source=str(rewards), index=_float_index)
         return {"n": n, "edges": edges, "r": r}
     if rewards is not None:
         raise UsageError(f"--rewards goes with a .csv edge list on the float route; a .json chain file has its 'r' ({path})")
@@ -167,11 +186,18 @@ def load_float_chain(path: str, args: argparse.Namespace, tol: float | None) -> 
 
 
 def _row_sums(P: Sequence[Sequence[Any]] | None, edges: Sequence[Sequence[Any]] | None) -> tuple[list[float], float]:
-    """Each row's float sum and the most negative entry (0 when none)."""
+    """Each row's float sum and the most negative entry (0 when none).  An exact text entry (``"1/3"``,
+    ``"0.6"``: kept exact by the float route) counts with its value, so a row of texts far from 1 gets
+    no float suggestion; a text that is no number is left to the exact reader's refusal."""
     sums: dict[int, float] = {}
     low = 0.0
     items = ((i, x) for i, row in enumerate(P) for x in row) if P is not None else ((e[0], e[2]) for e in edges or ())
     for i, x in items:
+        if isinstance(x, str):
+            try:
+                x = float(Fraction(x.strip()))
+            except (ValueError, ZeroDivisionError, OverflowError):
+                continue
         if isinstance(x, (int, float)) and not isinstance(x, bool):
             sums[i] = sums.get(i, 0.0) + float(x)
             low = min(low, float(x))

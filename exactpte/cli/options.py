@@ -21,14 +21,17 @@ if TYPE_CHECKING:  # the chain machinery loads only when a command runs (start-u
     from exactpte.model.chain import Chain
 
 __all__ = ["ArgumentParser", "add_chain_options", "add_command", "load_chain", "parse_anchors", "positive_int",
-           "nonnegative_int", "tolerance", "figure_size", "run_guarded"]
+           "nonnegative_int", "tolerance", "figure_size", "run_guarded", "check_output", "check_folder"]
+
+PICTURE_ENDINGS = (".svg", ".png", ".pdf")
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a usage error exits 2 with one line and no usage dump."""
+    """argparse, but a usage error exits 2 with one line and no usage dump: the line ends by naming
+    the help that lists the options (``exactpte decompose: error: ... (see 'exactpte decompose --help')``)."""
 
     def error(self, message: str) -> NoReturn:  # noqa: D401 - argparse's signature
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
 def add_chain_options(sp: argparse.ArgumentParser, *, positional: bool = True) -> None:
@@ -57,6 +60,47 @@ def add_command(sub: Any, name: str, summary: str, examples: Sequence[str]) -> a
     description = textwrap.fill(summary[0].upper() + summary[1:] + ".", width=78)  # the raw formatter keeps the examples' lines
     return cast(argparse.ArgumentParser, sub.add_parser(name, help=summary, description=description, epilog=epilog,
                                                          formatter_class=argparse.RawDescriptionHelpFormatter))
+
+
+def check_output(path: str | None, option: str, *, picture: bool = False) -> None:
+    """Refuse, before any work, an output file that cannot be written: its folder missing or not
+    writable, or (``picture``) an ending other than ``.svg``, ``.png``, ``.pdf`` or no matplotlib, so a
+    long run never ends in a traceback over its last write.
+
+    >>> check_output("out/x.json", "--json")
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.UsageError: --json out/x.json: no folder 'out' to write it in
+    """
+    if path is None:
+        return
+    if picture and not path.lower().endswith(PICTURE_ENDINGS):
+        raise UsageError(f"{option} takes a .svg, .png or .pdf file, got {path!r}")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"{option} {path}: no folder {folder!r} to write it in")
+    if os.path.isdir(path) or not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError(f"{option} {path}: cannot write there" + (" (a directory)" if os.path.isdir(path) else ""))
+    if picture:
+        from exactpte.plots.common import pyplot
+
+        pyplot()  # the plot extra, named when missing
+
+
+def check_folder(path: str | None, option: str) -> None:
+    """Refuse, before any work, an output folder that cannot be made or written (its parent missing,
+    a file of that name, no permission); the folder itself may not exist yet."""
+    if path is None:
+        return
+    if os.path.exists(path):
+        if not os.path.isdir(path) or not os.access(path, os.W_OK):
+            raise UsageError(f"{option} {path}: " + ("a file, not a folder" if not os.path.isdir(path) else "cannot write there"))
+        return
+    parent = os.path.dirname(os.path.abspath(path))
+    while not os.path.exists(parent) and os.path.dirname(parent) != parent:  # makedirs makes the missing parents too
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+        raise UsageError(f"{option} {path}: cannot make the folder ({parent} is not a writable folder)")
 
 
 def parse_anchors(text: str | None) -> list[int] | None:

@@ -84,7 +84,7 @@ def loads(text: str, *, source: str = "<string>") -> Chain:
     try:
         return note_decimals(from_dict(data, source=source), decimals)
     except RowSumError as e:  # 0.3333333333333333 is not 1/3: say how to bring float rows in
-        raise RowSumError(f"{e}; decimals are read exactly, so rounded values do not sum to 1: write fractions "
+        raise RowSumError(f"{e}; decimals are read exactly (0.1 is 1/10): if the row holds rounded floats, write fractions "
                           "(\"1/3\"), or import float rows under a stated rule with MarkovRewardProcess.from_float") from None
 
 

@@ -319,8 +319,16 @@ class MarkovRewardProcess(Chain):
             return to_fmpq(x, where, policy) * scale
 
         rows = dense_rows(P, denominator)
-        with _float_hint(policy):
-            self._init(len(rows), sparse_from_dense(rows, convert), r, labels, policy)
+        try:
+            with _float_hint(policy):
+                self._init(len(rows), sparse_from_dense(rows, convert), r, labels, policy)
+        except RowSumError as e:  # numpy integers with no denominator=: numerators read as probabilities
+            sums = set(P.sum(axis=1).tolist()) if denominator is None and getattr(getattr(P, "dtype", None), "kind", "") in "iu" \
+                and getattr(P, "ndim", 0) == 2 else set()
+            if len(sums) == 1 and min(sums) > 1:
+                raise RowSumError(f"{e} (every row of this integer array sums to {min(sums)}: if the entries are numerators, "
+                                  f"pass denominator={min(sums)})") from None
+            raise
 
     @classmethod
     def from_float(

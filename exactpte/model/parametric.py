@@ -151,7 +151,8 @@ class ParametricChain(Chain):
         missing = [p for p in self.params if p not in given]
         extra = [k for k in given if k not in self.params]
         if missing or extra:
-            raise GenericRegionError(f"a point needs a value for each parameter {list(self.params)}; missing {missing}, unknown {extra}")
+            wrong = "; ".join(f"{what} {names}" for what, names in (("missing", missing), ("unknown", extra)) if names)
+            raise GenericRegionError(f"a point needs a value for each parameter {list(self.params)}; {wrong}")
         return [to_fmpq(given[p], f"value of {p}") for p in self.params]
 
     def check_point(self, point: Mapping[Any, Any]) -> list[flint.fmpq]:
@@ -162,10 +163,12 @@ class ParametricChain(Chain):
                 x = e.evaluate(values)
             except ZeroDivisionError:
                 raise GenericRegionError(f"P[{i}][{j}] = {e} has a pole at this point") from None
-            if x <= 0:
-                what = "vanishes" if x == 0 else f"is {x} < 0"
+            if x < 0:  # no chain there at all: chain.at(point, check=False) would not help
+                raise GenericRegionError(f"P[{i}][{j}] = {e} is {x} < 0 at this point: not a probability, so no chain "
+                                         f"of the family lies there (the generic region: {', '.join(self.assumptions())})")
+            if x == 0:
                 raise GenericRegionError(
-                    f"P[{i}][{j}] = {e} {what} at this point: it leaves the generic region (the support changes); "
+                    f"P[{i}][{j}] = {e} vanishes at this point: it leaves the generic region (the support changes); "
                     f"decompose chain.at(point, check=False) instead of substituting into the closed form")
         return values
 

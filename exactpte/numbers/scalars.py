@@ -212,9 +212,12 @@ def _parse_string(s: str, where: str) -> flint.fmpq:
     except EntryError as e:
         raise EntryError(f"{where}: {e}") from None
     if q is None:
+        names = sorted(set(re.findall(r"[A-Za-z_]\w*", s)) - {"e", "E"}) if len(s) <= 200 else []
+        symbolic = (f"; an expression of parameters ({', '.join(names[:4])}) needs them declared: ParametricChain(..., "
+                    f"params=[...]), or \"params\": [...] in a chain file") if names and not re.search(r"nan|inf", s, re.I) else ""
         raise EntryError(
             f"{where} is {s!r}, which is not an exact number (write it as an integer, "
-            f"a fraction 'p/q', or a decimal such as '0.25')"
+            f"a fraction 'p/q', or a decimal such as '0.25'){symbolic}"
         )
     return q
 

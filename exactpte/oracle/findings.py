@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -94,11 +95,16 @@ class Report:
         for how in self.readings:
             lines.append(f"read: {how}")
         if self.not_judged:
-            lines.append(f"not judged (keys the oracle does not know): {', '.join(self.not_judged)}")
+            lines.append(f"not judged (keys the oracle does not know): {', '.join(map(self._guess, self.not_judged))}")
         if self.not_claimed:
             lines.append(f"not claimed (not judged): {', '.join(self.not_claimed)}")
         lines.append("agrees" if self.ok else "DISAGREES")
         return "\n".join(lines)
+
+    def _guess(self, key: str) -> str:
+        """An unknown key, with the unclaimed quantity it likely misspells (``hh (did you mean h?)``)."""
+        close = difflib.get_close_matches(key, self.not_claimed, n=1, cutoff=0.6)
+        return f"{key} (did you mean {close[0]}?)" if close else key
 
     def to_dict(self) -> dict[str, Any]:
         """The report as a JSON-ready dict."""

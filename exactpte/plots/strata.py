@@ -27,7 +27,9 @@ def _stratum_label(stratum: Any) -> str:
 def what_changes(stratum: Any, generic: Any) -> str:
     """What differs on ``stratum`` from the ``generic`` stratum, said briefly: the states that turn
     transient or recurrent, the periods (``period 3 → 1``) and the number of classes; ``same
-    structure`` when only the closed forms differ (a denominator or numerator vanishes there).
+    structure, other closed form`` when only the closed forms differ (a denominator vanishes there), ``same
+    structure and closed forms`` when an entry vanishes and nothing else changes (g*, v*, ρ, h, ψ are
+    the generic closed forms restricted to the stratum).
     The stratum's equations lead (``q = 0: b1 transient``); the region's inequalities, which every
     stratum shares, are left out.
 
@@ -56,7 +58,25 @@ def what_changes(stratum: Any, generic: Any) -> str:
         changes.append(f"{word} {', '.join(map(str, there.periods))} → {', '.join(map(str, here.periods))}")
     if len(here.classes) != len(there.classes):
         changes.append(f"{len(there.classes)} → {len(here.classes)} classes")
-    return f"{head}: {'; '.join(changes) if changes else 'same structure, other closed form'}"
+    if changes:
+        return f"{head}: {'; '.join(changes)}"
+    if _restricts(stratum, generic):
+        return f"{head}: same structure and closed forms (an entry vanishes)"
+    return f"{head}: same structure, other closed form"
+
+
+def _restricts(stratum: Any, generic: Any) -> bool:
+    """Whether the stratum's g*, v*, ρ, h and ψ are the generic closed forms with the stratum's
+    substitution made (exactly: composed in the stratum's field; a generic denominator that vanishes
+    identically there means they are not)."""
+    here, there = stratum.decomposition, generic.decomposition
+    F, G = there.chain.field, here.chain.field
+    images = [stratum.substitution[p] if p in stratum.substitution else G.variable(p) for p in F.params]
+    try:
+        return all(F.compose(x, images, G) == y for key in ("g_star", "v_star", "rho", "h", "psi")
+                   for x, y in zip(getattr(there, key), getattr(here, key)))
+    except ZeroDivisionError:
+        return False
 
 
 def _value(strat: Any, point: dict[str, Any], quantity: str, state: int) -> float | None:

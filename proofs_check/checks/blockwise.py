@@ -3,7 +3,7 @@
 Each function here is registered as the block version of a dense check (same key, same
 statement): it judges the same claim against objects computed block by block (``ρ``, ``h``,
 ``b``, ``π`` from one strongly connected block at a time; ``K(P)`` as ``{x : P^D x = x}`` with
-``dim K = Σ d_i``) and sparse exact identities.  ``tests/test_mutations.py`` runs every mutation
+``dim K = Σ d_i``) and sparse exact identities.  ``tests/proofs_check/test_mutations.py`` runs every mutation
 through these versions too (``max_dense=0``).
 """
 

@@ -4,6 +4,7 @@ checks at points of each stratum, wrong closed forms refuted at a rational point
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import flint
@@ -33,6 +34,9 @@ def test_every_stratum_proved(chain: exactpte.ParametricChain) -> None:
     assert sum(v.holds is True and v.strength == "proved" for v in generic) >= 20
     strata = exactpte.stratify(chain).strata
     assert {v.stratum for v in verdicts} == set(range(len(strata)))
+    # every stratum is named by its conditions, a single point too (p = 0, q = 0), never left blank
+    assert {v.stratum: tuple(v.where) for v in verdicts} == {k: tuple(s.where) for k, s in enumerate(strata)}
+    assert ("p = 0", "q = 0") in {tuple(v.where) for v in verdicts}
 
 
 def test_stratum_verdicts_agree_with_rational_checks_at_points(chain: exactpte.ParametricChain) -> None:
@@ -104,6 +108,7 @@ def test_cli_chain_and_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["result", str(bad), "--chain", str(path)]) == 1
     out = capsys.readouterr().out
     assert "FAIL" in out and "the rational check" in out
+    assert re.fullmatch(r"\d+ failed, \d+ proved \(\d+ verdicts\)", out.rstrip().splitlines()[-1])  # strengths by name
 
 
 def test_claim_expressions_are_parsed_never_evaluated(chain: exactpte.ParametricChain, tmp_path: Path,

@@ -150,3 +150,25 @@ def test_result_text_report_shortens_a_hostile_claims_huge_numbers(tmp_path, cap
     assert pc_main(["result", str(path), "--chain", str(chain), "--max-dense", "2"]) == 1
     out = capsys.readouterr().out
     assert "FAIL" in out and "(5000 digits)" in out and max(len(line) for line in out.splitlines()) < 1000
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["sweep", "--chains", "2", "--json", "{tmp}/no/r.json"], "--json {tmp}/no/r.json: no folder '{tmp}/no' to write it in"),
+    (["sweep", "--chains", "2", "--json", "{tmp}"], "cannot write there (a directory)"),
+    (["sweep", "--chains", "2", "--plot", "{tmp}/cov.txt"], "--plot takes a .svg, .png or .pdf file"),
+    (["exhaustive", "--max-states", "1", "--json", "{tmp}/no/r.json"], "no folder '{tmp}/no'"),
+    (["sweep", "--chains", "2", "--failures", "{tmp}/file.txt"], "--failures {tmp}/file.txt: a file, not a folder"),
+])
+def test_an_output_that_cannot_be_written_is_refused_before_the_run(tmp_path, capsys, monkeypatch, argv, message):
+    """A report or picture the run could not write ends neither in a traceback nor after the work: exit 2 at once."""
+    import proofs_check.cli as cli
+
+    def never(*args, **kwargs):
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr(cli, "sweep", never)
+    monkeypatch.setattr("proofs_check.exhaustive.exhaustive", never)
+    (tmp_path / "file.txt").write_text("")
+    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv] + ["--quiet"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message.replace("{tmp}", str(tmp_path)) in err

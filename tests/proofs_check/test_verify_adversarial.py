@@ -126,6 +126,11 @@ def test_a_corrupt_gzip_file_is_a_named_error_and_a_byte_order_mark_is_read(tmp_
     assert trusted.verify(trusted.load_json(tmp_path / "bom.json"), chain_dict(BRANCHING)).valid
 
 
+def test_a_missing_file_is_named_without_errno(tmp_path):
+    with pytest.raises(ValueError, match=r"nosuch\.json: cannot read \(No such file or directory\)$"):
+        trusted.load_json(tmp_path / "nosuch.json")
+
+
 def test_non_string_keys_through_the_python_api_are_unknown_keys_not_a_type_error():
     report = trusted.verify({**claim_of(BRANCHING), 1: "x", "zz": 2}, chain_dict(BRANCHING))
     assert not report.valid and report.failure[0] in (1, "zz")

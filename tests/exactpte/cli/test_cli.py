@@ -161,3 +161,22 @@ def test_every_worked_example_in_the_help_parses():
             parsers[tool].parse_args(argv)  # a usage error exits 2 (SystemExit): the test fails
             seen += 1
     assert seen >= 20
+
+
+@pytest.mark.parametrize("argv, prog", [
+    ([], "exactpte"),
+    (["decompose"], "exactpte decompose"),
+    (["decompose", "--example"], "exactpte decompose"),
+    (["check", "x.json"], "exactpte check"),
+])
+def test_a_usage_error_is_one_line_naming_the_help(capsys, argv, prog):
+    """A usage error (no command, a missing argument) is one line on standard error that ends by
+    naming the help listing the options, exit 2."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"{prog}: error: ") and err.endswith(f" (see '{prog} --help')\n")
+
+
+def test_draw_into_a_missing_folder_is_a_named_error(tmp_path, capsys):
+    code, out, err = run(capsys, "draw", "--example", "branching", "-o", str(tmp_path / "no" / "b.png"))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "no folder" in err

@@ -106,3 +106,22 @@ def test_float_json_refuses_a_positive_probability_that_underflows_to_zero(tmp_p
     assert "underflows" in err and err.count("\n") == 1, err
     path.write_text('{"P": [[1.0, 0.0], [1.0, 0e5]], "r": [0.5, 0]}')
     assert main(["decompose", str(path), "--floats", "exact", "--json", "--only", "rho"]) == 0
+
+
+def test_float_csv_as_np_savetxt_writes_it(tmp_path, capsys):
+    """np.savetxt(..., delimiter=",") on a float array writes the index columns as floats too
+    (0.000000000000000000e+00): the float route reads them as the integers they are; the exact reader
+    refuses them naming that route; an index that is not an integer is refused on both."""
+    import numpy as np
+
+    np.savetxt(tmp_path / "e.csv", np.array([[0, 0, 1 / 3], [0, 1, 1 / 3], [0, 2, 1 / 3], [1, 1, 1], [2, 2, 1]]), delimiter=",")
+    np.savetxt(tmp_path / "r.csv", np.array([1.0, 0.0, 2.0]), delimiter=",")
+    edges, rewards = str(tmp_path / "e.csv"), str(tmp_path / "r.csv")
+    assert main(["decompose", edges, "--rewards", rewards, "--floats", "exact", "--json", "--only", "rho"]) == 0
+    assert json.loads(capsys.readouterr().out)["rho"] == ["1", "0", "2"]
+    assert main(["decompose", edges, "--rewards", rewards, "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "'0.000000000000000000e+00' is not a state index" in err and "--floats exact reads the indices" in err
+    (tmp_path / "e.csv").write_text("0,0,0.5\n0,1.5,0.5\n1,1,1\n")
+    assert main(["decompose", edges, "--floats", "exact", "--json"]) == 2
+    assert "line 2: '1.5' is not a state index" in capsys.readouterr().err

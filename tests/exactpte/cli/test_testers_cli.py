@@ -52,6 +52,26 @@ def test_a_row_far_from_one_gets_no_float_suggestion(tmp_path, capsys):
     assert "more than tol" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("P", [
+    [["0.5", "0.6"], [0, 1]],          # exact texts far from 1: the row is wrong, no float option repairs it
+    [["-1/2", "3/2"], [0, 1]],         # a negative text is no float residue
+    [["1/3", 0.5, 0.5], [0, 1, 0], [0, 0, 1]],
+])
+def test_exact_text_entries_count_in_the_float_suggestion(tmp_path, capsys, P):
+    path = _write(tmp_path, "c.json", {"P": P, "r": [0] * len(P)})
+    assert main(["decompose", path, "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "from the command line" not in err and err.count("\n") == 1
+
+
+def test_a_float_row_with_an_exact_text_entry_is_suggested_the_float_route(tmp_path, capsys):
+    path = _write(tmp_path, "c.json", {"P": [["1/3", 1 / 3, 1 / 3], [0, 1, 0], [0, 0, 1]], "r": [1, 0, 2]})
+    assert main(["decompose", path, "--json"]) == 2
+    assert "from the command line: --floats exact (float rows" in capsys.readouterr().err
+    assert main(["decompose", path, "--floats", "exact", "--json", "--only", "rho"]) == 0
+    assert _rho(capsys) == ["1", "0", "2"]
+
+
 def _rho(capsys: Any) -> list[str]:
     return json.loads(capsys.readouterr().out)["rho"]
 

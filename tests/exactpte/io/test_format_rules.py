@@ -178,7 +178,9 @@ CASES = {
     ],
     "csv-edges": [
         ("m.csv", "0,\u0661,1\n1,1,1\n", {}, ChainFileError, "not a state index"),
-        ("m.csv", "from,to,p\n0,1,1\n1,1,1\n", {}, ChainFileError, "'from' is not a state index"),
+        ("m.csv", "from,to,p\n0,1,1\n1,1,1\n", {}, ChainFileError,
+         "line 1: 'from,to,p' is neither data nor the header 'source,target,probability'"),
+        ("m.csv", "0,1,1\nfrom,to,p\n1,1,1\n", {}, ChainFileError, "line 2: 'from' is not a state index"),
         ("m.csv", "0,1\n1,1,1\n", {}, ChainFileError, "expected 'source,target,probability'"),
     ],
     "csv-rewards": [
@@ -187,6 +189,8 @@ CASES = {
         ("m.csv", "0,1,1\n1,1,1\n", {"rewards": ("r.csv", "0,1\n")}, ChainFileError, r"no reward for state\(s\) \[1\]"),
         ("m.csv", "0,1,1\n1,1,1\n", {"rewards": ("r.csv", "0,1\n5\n")}, ChainFileError, "not a mix"),
         ("m.csv", "0,0,1\n", {"rewards": ("r.csv", "reward\n0,0\n")}, ChainFileError, "every row is 'reward', not a mix"),  # found by fuzzing
+        ("m.csv", "0,0,1\n", {"rewards": ("r.csv", "rewards\n0\n")}, ChainFileError,
+         "line 1: 'rewards' is neither data nor the header 'state,reward' or 'reward'"),
     ],
 }
 

@@ -166,3 +166,43 @@ def test_chain_equality_and_dense():
     b = MarkovRewardProcess.from_edges(2, [(0, 0, "1/2"), (0, 1, "1/2"), (1, 1, 1)], [1, 0])
     assert a == b and hash(a) == hash(b)
     assert a.dense() == [[flint.fmpq(1, 2), flint.fmpq(1, 2)], [0, 1]]
+
+
+def test_a_point_off_the_family_is_refused_without_the_check_false_advice():
+    """A parameter point where an entry is negative holds no chain: chain.at(point, check=False) cannot help,
+    so the refusal does not suggest it; a point with a missing or unknown parameter names only what is wrong."""
+    from exactpte.errors import GenericRegionError
+
+    chain = exactpte.ParametricChain([["1-p", "p"], ["q", "1-q"]], [1, 0], params=["p", "q"])
+    with pytest.raises(GenericRegionError, match=r"P\[0\]\[0\] = 1 - p is -1/2 < 0 .*no chain of the family") as e:
+        chain.check_point({"p": "3/2", "q": "1/2"})
+    assert "check=False" not in str(e.value) and "0 < p < 1, 0 < q < 1" in str(e.value)
+    with pytest.raises(GenericRegionError, match=r"vanishes at this point.*check=False"):  # a lower stratum: still a chain
+        chain.check_point({"p": 0, "q": "1/2"})
+    with pytest.raises(GenericRegionError, match=r"missing \['q'\]$"):
+        chain.check_point({"p": "1/2"})
+    with pytest.raises(GenericRegionError, match=r"; unknown \['pp'\]$"):
+        chain.check_point({"p": "1/2", "q": "1/2", "pp": 1})
+
+
+def test_an_expression_without_declared_parameters_says_how_to_declare_them():
+    from exactpte.errors import EntryError
+
+    with pytest.raises(EntryError, match=r"P\[0\]\[0\] is '1-p', which is not an exact number .*parameters \(p\) needs them "
+                                         r"declared: ParametricChain\(\.\.\., params=\[\.\.\.\]\)"):
+        exactpte.MarkovRewardProcess([["1-p", "p"], [0, 1]], [0, 0])
+    with pytest.raises(EntryError) as e:  # no letter, no parameter hint
+        exactpte.MarkovRewardProcess([["1/0", 1], [0, 1]], [0, 0])
+    assert "params" not in str(e.value)
+
+
+def test_an_integer_array_of_numerators_without_denominator_is_told_its_denominator():
+    from exactpte.errors import RowSumError
+
+    with pytest.raises(RowSumError, match=r"row 0 sums to 4, expected exactly 1 \(every row of this integer array sums to 4: "
+                                          r"if the entries are numerators, pass denominator=4\)"):
+        exactpte.MarkovRewardProcess(np.array([[1, 3], [0, 4]]), [1, 0])
+    assert exactpte.MarkovRewardProcess(np.array([[1, 3], [0, 4]]), [1, 0], denominator=4).n == 2
+    with pytest.raises(RowSumError) as e:  # rows of different sums: a wrong matrix, no denominator to suggest
+        exactpte.MarkovRewardProcess(np.array([[1, 1], [0, 1]]), [1, 0])
+    assert "denominator=" not in str(e.value)

@@ -95,6 +95,10 @@ def test_candidate_with_no_known_key(dec):
     # an unknown key is never silently ignored: listed as not judged (issue 33), refused with strict=True
     report = compare({"foo": [1], "rho": f(dec.rho)}, dec)
     assert report.ok and report.not_judged == ("foo",) and "not judged (keys the oracle does not know): foo" in report.table()
+    # a misspelt quantity is named with the unclaimed key it likely means; the report still lists it as not judged
+    report = compare({"rho": f(dec.rho), "hh": f(dec.h), "time": 3}, dec)
+    assert report.not_judged == ("hh", "time")
+    assert "not judged (keys the oracle does not know): hh (did you mean h?), time\n" in report.table()
     with pytest.raises(exactpte.CandidateError, match="keys the oracle does not know: 'foo'"):
         compare({"foo": [1], "rho": f(dec.rho)}, dec, strict=True)
     with pytest.raises(exactpte.CandidateError, match="none of the compared quantities .* \\(not judged: foo\\)"):

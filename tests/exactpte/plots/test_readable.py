@@ -123,6 +123,9 @@ def test_what_changes_names_the_transient_state_and_the_period() -> None:
     assert "q = 0: a transient; period 1 → 2" in said
     assert "p = 1, q = 1: period 1 → 3" in said
     assert "p = 0: b1, b2 transient" in said
+    # p = 1 drops the edge a -> a only: the generic closed forms hold there restricted (exactly), and the legend says so
+    assert "p = 1: same structure and closed forms (an entry vanishes)" in said
+    assert not any("other closed form" in text for text in said)
 
 
 def test_draw_cli_takes_dpi_and_size(pyplot: Any, tmp_path: Any) -> None:
