@@ -34,7 +34,16 @@ __all__ = [
     "RouteTooLargeError",
     "UsageError",
     "UnknownNameError",
+    "brief",
 ]
+
+
+def brief(text: object, limit: int = 60) -> str:
+    """``text`` as quoted in an error message: whole when at most ``limit`` characters, else its first and last
+    characters and its length (a row summing to ``1 + 10^-99999``, written by a 30-byte file, was printed whole:
+    200,000 characters of error)."""
+    t = str(text)
+    return t if len(t) <= limit else f"{t[: limit // 2 - 3]}...{t[-(limit // 2 - 3):]} ({len(t)} characters)"
 
 
 class ExactpteError(Exception):
