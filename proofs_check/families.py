@@ -484,8 +484,8 @@ def parametric_claim(data: Mapping[str, Any], chain: ParametricChain) -> Claimed
     def leaf(x: Any, where: str) -> Any:
         if isinstance(x, bool) or not isinstance(x, (str, int)):
             raise ChainFileError(f"result {where} must be a number or an expression string, got {x!r:.40}")
-        try:
-            return F.convert(x, f"result {where}")
+        try:  # an answer's bounds (RESULT_ENTRY: p**70 on a path of 71 states), not a chain entry's
+            return F.read_result(x, f"result {where}") if isinstance(x, str) else F.convert(x, f"result {where}")
         except ExactpteError as e:
             raise ChainFileError(str(e)) from None
 
@@ -546,7 +546,7 @@ def verdict_lines(verdicts: Sequence[FamilyVerdict]) -> str:
     counts: dict[str, int] = {}
     for v in verdicts:
         if v.holds is not None:
-            tag = "failed" if v.holds is False else v.strength
+            tag = "failed" if v.holds is False else Strength(v.strength).value  # (the enum printed as "Strength.PROVED")
             counts[tag] = counts.get(tag, 0) + 1
     lines.append(", ".join(f"{n} {tag}" for tag, n in sorted(counts.items())) + f" ({len(verdicts)} verdicts)")
     return "\n".join(lines)
@@ -566,11 +566,17 @@ def family_main(args: Any, chain: ParametricChain) -> int:
     if args.command == "chain":
         verdicts = check_family(chain, only=args.only)
     else:
-        try:
-            with open(args.result, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise ChainFileError(f"{args.result}: cannot read the result ({e})") from None
+        from exactpte.results.factored import expand
+
+        from .claimed import read_result_json
+
+        data = read_result_json(args.result, parametric_n=chain.n)  # a key twice, an unknown key, another n: refused
+        if "params" in data and (not isinstance(data["params"], list) or sorted(map(str, data["params"])) != sorted(chain.field.params)):
+            raise ChainFileError(f"{args.result}: params {data['params']!r:.60} are not the chain's {list(chain.field.params)}")
+        try:  # the --factored form: its names written out (bounded), then read as any entry
+            data = expand(data)
+        except ValueError as e:
+            raise ChainFileError(f"{args.result}: {e}") from None
         verdicts = check_claim(chain, parametric_claim(data, chain), only=args.only)
     print(json.dumps([v.to_dict() for v in verdicts], indent=1) if args.json else verdict_lines(verdicts))
     problems = _unmet(verdicts, [x for x in (args.require or "").replace(" ", "").split(",") if x], args.strict)
