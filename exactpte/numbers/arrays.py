@@ -111,22 +111,22 @@ def sparse_from_edges(n: Any, edges: Any, convert: Callable[[Any, str], Any], *,
         raise UsageError(f"duplicates must be 'error' or 'sum', got {duplicates!r}")
     n_int = as_int(n)
     if n_int is None or n_int < 1:
-        raise ShapeError(f"n must be a positive int, got {n!r}")
+        raise ShapeError(f"n must be a positive int, got {brief(n, quoted=True)}")
     n = n_int
     if isinstance(edges, (str, bytes, Mapping)) or not isinstance(edges, Iterable):
         raise ShapeError(f"edges must be a sequence of (i, j, p) triples, got {type(edges).__name__}")
     edges = list(edges)
     if n > len(edges):
-        raise ShapeError(f"n = {n} states need at least n transitions (every row sums to 1), but "
+        raise ShapeError(f"n = {brief(n)} states need at least n transitions (every row sums to 1), but "
                          f"{len(edges)} edge{'' if len(edges) == 1 else 's'} {'is' if len(edges) == 1 else 'are'} given")
     row_maps: list[dict[int, Any]] = [dict() for _ in range(n)]
     for e_idx, edge in enumerate(edges):
         if isinstance(edge, (str, bytes, Mapping)) or not isinstance(edge, (tuple, list)) or len(edge) != 3:
-            raise ShapeError(f"edge {e_idx} is {edge!r:.60}, expected a triple (i, j, p)")
+            raise ShapeError(f"edge {e_idx} is {brief(edge, quoted=True)}, expected a triple (i, j, p)")
         i, j, p = edge
         for name, s in (("source", i), ("target", j)):
             if as_int(s) is None or not 0 <= s < n:
-                raise ShapeError(f"edge {e_idx} has {name} {s!r:.30}, expected a state index in 0..{n - 1}")
+                raise ShapeError(f"edge {e_idx} has {name} {brief(s, 30, quoted=True)}, expected a state index in 0..{n - 1}")
         i, j = int(i), int(j)
         q = convert(p, f"edge {e_idx} ({i} -> {j})")
         if duplicates == "sum" and isinstance(q, flint.fmpq) and q < 0:  # (checked before a sum could hide it)
