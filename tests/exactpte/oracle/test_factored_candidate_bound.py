@@ -33,3 +33,21 @@ def test_expand_counts_before_it_builds_and_still_reads_a_real_answer():
     dec = exactpte.decompose(exactpte.example("two-state-pq"))
     d = json.loads(dec.to_json(factored=True))
     assert [dec.field.read_result(t) for t in expand(d)["h"]] == list(dec.h)
+
+
+def test_an_npz_candidate_that_decompresses_hugely_is_refused_before_it_is_read(tmp_path, capsys):
+    # 195 KB on disk, 25 million zeros (200 MB) once read: 1.6 GB and 100 s before it was judged the wrong length
+    import numpy as np
+
+    chain = exactpte.example("branching")
+    exactpte.dump(chain, tmp_path / "chain.json")
+    np.savez_compressed(tmp_path / "bomb.npz", rho=np.zeros(25_000_000))
+    tracemalloc.start()
+    code = main(["check", str(tmp_path / "bomb.npz"), "--chain", str(tmp_path / "chain.json")])
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    err = capsys.readouterr().err
+    assert code == 2 and "bytes uncompressed" in err and "cannot read" not in err
+    assert peak < 60 * 2**20
+    np.savez(tmp_path / "fine.npz", rho=np.array([float(x) for x in exactpte.decompose(chain).rho]))
+    assert main(["check", str(tmp_path / "fine.npz"), "--chain", str(tmp_path / "chain.json")]) == 0
