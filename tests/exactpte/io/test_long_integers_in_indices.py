@@ -42,3 +42,11 @@ def test_brief_describes_an_integer_it_cannot_print():
     big = 10**5000 - 1  # (int(BIG) itself is refused by Python's limit)
     assert brief(big) == "<an integer of about 5001 digits>"
     assert "holding an integer" in brief([big], quoted=True)
+
+
+def test_an_anchor_of_5000_digits_on_the_command_line_is_a_usage_error(capsys):
+    from exactpte.cli.commands import main
+
+    assert main(["decompose", "--example", "branching", "--anchors", BIG + ",2,3,4,5"]) == 2
+    err = capsys.readouterr().err
+    assert "--anchors takes comma-separated state indices" in err and len(err) < 300
