@@ -462,6 +462,18 @@ def _deep(x: Any, leaf: Callable[[Any, str], Any], where: str) -> Any:
     return leaf(x, where)
 
 
+def _claim_entry() -> Any:
+    """The bounds on a parametric claim's entry (untrusted text): a chain entry's (10,000 characters, 2,000 terms,
+    20,000-bit coefficients), with an answer's exponent (``p**70`` on a path of 72 states; a power past the other
+    bounds is refused while it is formed).  ``RESULT_ENTRY`` whole (200,000 terms, 50 million characters) let a
+    2 KB entry, a sum of 120 fractions in three parameters, take 16 s and 1.1 GB before it was refused."""
+    import dataclasses
+
+    from exactpte.fields.expressions import CHAIN_ENTRY, RESULT_ENTRY
+
+    return dataclasses.replace(CHAIN_ENTRY, exponent=RESULT_ENTRY.exponent)
+
+
 def parametric_claim(data: Mapping[str, Any], chain: ParametricChain) -> Claimed:
     """A claimed decomposition in the JSON contract whose numbers are closed forms in the chain's parameters
     (expression strings as ``exactpte decompose --json`` writes them), each read by exactpte's expression
@@ -469,9 +481,11 @@ def parametric_claim(data: Mapping[str, Any], chain: ParametricChain) -> Claimed
     :func:`~proofs_check.claimed.from_json_dict`; a claim without ``absorption`` on a chain without
     transient states gets the one it implies (1 on its own class)."""
     from exactpte.errors import ChainFileError, ExactpteError
+    from exactpte.fields.expressions import parse_expression
 
     from .claimed import from_json_dict
 
+    CLAIM_ENTRY = _claim_entry()
     if not isinstance(data, Mapping):
         raise ChainFileError("a result is a JSON object (the contract of 'exactpte decompose --json')")
     F = chain.field
@@ -484,8 +498,8 @@ def parametric_claim(data: Mapping[str, Any], chain: ParametricChain) -> Claimed
     def leaf(x: Any, where: str) -> Any:
         if isinstance(x, bool) or not isinstance(x, (str, int)):
             raise ChainFileError(f"result {where} must be a number or an expression string, got {x!r:.40}")
-        try:  # an answer's bounds (RESULT_ENTRY: p**70 on a path of 71 states), not a chain entry's
-            return F.read_result(x, f"result {where}") if isinstance(x, str) else F.convert(x, f"result {where}")
+        try:  # a chain entry's bounds on the work (length, terms, bits), an answer's on the exponent (p**70 on a path)
+            return parse_expression(x, F, f"result {where}", limits=CLAIM_ENTRY) if isinstance(x, str) else F.convert(x, f"result {where}")
         except ExactpteError as e:
             raise ChainFileError(str(e)) from None
 

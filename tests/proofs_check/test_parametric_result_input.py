@@ -69,3 +69,14 @@ def test_a_factored_parametric_claim_is_read_and_a_wrong_name_fails(files, capsy
     assert _run(tmp_path, json.dumps(data)) == 0
     data["denominators"]["D1"] = "p + 2"
     assert _run(tmp_path, json.dumps(data)) == 1
+
+
+def test_a_heavy_entry_is_refused_quickly_not_expanded(files, capsys):
+    import time
+
+    tmp_path, text = files
+    data = json.loads(text)
+    data["h"] = ["+".join(f"1/(p+{i})" for i in range(1, 3000))] * 2  # 3,000 distinct factors: past a chain entry's length
+    t = time.process_time()
+    assert _run(tmp_path, json.dumps(data)) == 2
+    assert "characters" in capsys.readouterr().err and time.process_time() - t < 10
