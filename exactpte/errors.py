@@ -34,7 +34,21 @@ __all__ = [
     "RouteTooLargeError",
     "UsageError",
     "UnknownNameError",
+    "brief",
 ]
+
+
+def brief(value: object, limit: int = 60, *, quoted: bool = False) -> str:
+    """``value`` as quoted in an error message (its ``repr`` when ``quoted``): whole when at most ``limit`` characters,
+    else its first and last characters and its length (a row summing to ``1 + 10^-99999``, written by a 30-byte
+    file, was printed whole: 200,000 characters of error).  An integer past Python's 4,300-digit limit on
+    ``str(int)``, or a list holding one, is described, not converted (formatting it raised ``ValueError``)."""
+    try:
+        t = repr(value) if quoted else str(value)
+    except ValueError:
+        return (f"<an integer of about {int(abs(value).bit_length() * 0.30103) + 1} digits>" if isinstance(value, int)
+                else f"<a {type(value).__name__} holding an integer of more than 4,300 digits>")
+    return t if len(t) <= limit else f"{t[: limit // 2 - 3]}...{t[-(limit // 2 - 3):]} ({len(t)} characters)"
 
 
 class ExactpteError(Exception):

@@ -345,6 +345,16 @@ def from_json_dict(data: dict[str, Any], n: int) -> Claimed:
 
 def load_result(path: str, n: int) -> Claimed:
     """Read a JSON result file (the ``exactpte decompose --json`` contract) as a :class:`Claimed` for a chain of ``n`` states."""
+    data = _written_out(read_result_json(path), path)
+    _check_header(data, n, path)
+    return from_json_dict(data, n)
+
+
+def read_result_json(path: str, *, parametric_n: int | None = None) -> dict[str, Any]:
+    """The JSON object of a result file, else :class:`ChainFileError` (unreadable, not JSON, a key twice, nested too
+    deeply, an integer past the digit limit).  With ``parametric_n`` (a parametric chain's state count) the header
+    is checked as :func:`load_result` checks a rational result's (unknown keys, ``format``, ``n``), ``params`` and
+    ``assumptions`` allowed."""
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh, object_pairs_hook=unique_keys)
@@ -354,13 +364,13 @@ def load_result(path: str, n: int) -> Claimed:
         raise ChainFileError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
     except RecursionError:
         raise ChainFileError(f"{path}: JSON nested too deeply to be a result file") from None
-    except ValueError as e:  # a repeated key
+    except ValueError as e:  # a repeated key, an integer of more than 4,300 digits
         raise ChainFileError(f"{path}: {e}") from None
     if not isinstance(data, dict):
         raise ChainFileError(f"{path}: a result file is a JSON object")
-    data = _written_out(data, path)
-    _check_header(data, n, path)
-    return from_json_dict(data, n)
+    if parametric_n is not None:
+        _check_header({k: v for k, v in data.items() if k not in ("params", "assumptions", "denominators")}, parametric_n, path)
+    return data
 
 
 def _written_out(data: dict[str, Any], path: str) -> dict[str, Any]:

@@ -465,6 +465,18 @@ def _deep(x: Any, leaf: Callable[[Any, str], Any], where: str) -> Any:
     return leaf(x, where)
 
 
+def _claim_entry() -> Any:
+    """The bounds on a parametric claim's entry (untrusted text): a chain entry's (10,000 characters, 2,000 terms,
+    20,000-bit coefficients), with an answer's exponent (``p**70`` on a path of 72 states; a power past the other
+    bounds is refused while it is formed).  ``RESULT_ENTRY`` whole (200,000 terms, 50 million characters) let a
+    2 KB entry, a sum of 120 fractions in three parameters, take 16 s and 1.1 GB before it was refused."""
+    import dataclasses
+
+    from exactpte.fields.expressions import CHAIN_ENTRY, RESULT_ENTRY
+
+    return dataclasses.replace(CHAIN_ENTRY, exponent=RESULT_ENTRY.exponent)
+
+
 def parametric_claim(data: Mapping[str, Any], chain: ParametricChain) -> Claimed:
     """A claimed decomposition in the JSON contract whose numbers are closed forms in the chain's parameters
     (expression strings as ``exactpte decompose --json`` writes them), each read by exactpte's expression
@@ -472,9 +484,11 @@ def parametric_claim(data: Mapping[str, Any], chain: ParametricChain) -> Claimed
     :func:`~proofs_check.claimed.from_json_dict`; a claim without ``absorption`` on a chain without
     transient states gets the one it implies (1 on its own class)."""
     from exactpte.errors import ChainFileError, ExactpteError
+    from exactpte.fields.expressions import parse_expression
 
     from .claimed import from_json_dict
 
+    CLAIM_ENTRY = _claim_entry()
     if not isinstance(data, Mapping):
         raise ChainFileError("a result is a JSON object (the contract of 'exactpte decompose --json')")
     F = chain.field
@@ -487,8 +501,8 @@ def parametric_claim(data: Mapping[str, Any], chain: ParametricChain) -> Claimed
     def leaf(x: Any, where: str) -> Any:
         if isinstance(x, bool) or not isinstance(x, (str, int)):
             raise ChainFileError(f"result {where} must be a number or an expression string, got {x!r:.40}")
-        try:
-            return F.convert(x, f"result {where}")
+        try:  # a chain entry's bounds on the work (length, terms, bits), an answer's on the exponent (p**70 on a path)
+            return parse_expression(x, F, f"result {where}", limits=CLAIM_ENTRY) if isinstance(x, str) else F.convert(x, f"result {where}")
         except ExactpteError as e:
             raise ChainFileError(str(e)) from None
 
@@ -569,11 +583,17 @@ def family_main(args: Any, chain: ParametricChain) -> int:
     if args.command == "chain":
         verdicts = check_family(chain, only=args.only)
     else:
-        try:
-            with open(args.result, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise ChainFileError(f"{args.result}: cannot read the result ({e})") from None
+        from exactpte.results.factored import expand
+
+        from .claimed import read_result_json
+
+        data = read_result_json(args.result, parametric_n=chain.n)  # a key twice, an unknown key, another n: refused
+        if "params" in data and (not isinstance(data["params"], list) or sorted(map(str, data["params"])) != sorted(chain.field.params)):
+            raise ChainFileError(f"{args.result}: params {data['params']!r:.60} are not the chain's {list(chain.field.params)}")
+        try:  # the --factored form: its names written out (bounded), then read as any entry
+            data = expand(data)
+        except ValueError as e:
+            raise ChainFileError(f"{args.result}: {e}") from None
         verdicts = check_claim(chain, parametric_claim(data, chain), only=args.only)
     print(json.dumps([v.to_dict() for v in verdicts], indent=1) if args.json else verdict_lines(verdicts))
     problems = _unmet(verdicts, [x for x in (args.require or "").replace(" ", "").split(",") if x], args.strict)

@@ -12,7 +12,7 @@ KEYS = ("classes", "transient", "periods", "cyclic_classes", "anchors", "station
 NEEDS = {**dict.fromkeys(("transient", "periods", "cyclic_classes", "stationary", "class_gain", "rho", "h", "P_inf"), "classes"),
          "anchors": "cyclic_classes", **dict.fromkeys(("basis", "g_star", "v_star", "theta", "psi", "hitting_times"), "anchors")}
 _WITNESS = {"pi": "stationary", "gamma": "gamma", "B": "basis", "Lb": "basis", "theta": "theta", "rho": "rho", "g": "g_star"}
-_PQ = re.compile(r"[+-]?[0-9]+(/0*[1-9][0-9]*)?")
+_PQ, _NAMED = re.compile(r"[+-]?[0-9]+(/0*[1-9][0-9]*)?"), re.compile(r"([+-]?[0-9]+)/(D[0-9]+)")  # "p/q"; "p/D1" (--factored)
 _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?0*([0-9]{1,5}|100000))?")  # as docs/formats.md
 _FAIL = object()  # first argument of the ValueError that carries a failed condition inside this module
 def _fail(key: str, state: Any, message: str) -> NoReturn: raise ValueError(_FAIL, key, state, message)  # noqa: E704
@@ -85,7 +85,7 @@ def read_chain(data: Any) -> tuple[int, list[tuple[list[int], list[int], int]], 
             type(lab) is not list or any(type(x) is not str for x in lab) or not len(set(lab)) == len(lab) == n)):
         raise ValueError(f"chain: r must be a list of n = {n} numbers, labels null or n distinct strings")
     return n, rows, _common([_chain_number(x, f"r[{s}]") for s, x in enumerate(data["r"])])
-SIZE_FACTOR, _BUDGET, SOLVE_OPS = 32, [0], 10**6  # _BUDGET[0]: the size budget of the running verify() in bits
+SIZE_FACTOR, _BUDGET, SOLVE_OPS, _DENS = 32, [0], 10**6, {}  # _BUDGET[0]: the size budget of the running verify() in bits; _DENS: its named denominators
 """A claim's size budget: ``2^16 + SIZE_FACTOR x`` the chain's bits (n, each row's denominator, each reward).  A longer number or
 common denominator is not judged (``ValueError``): a small hostile claim cannot make the checker multiply out big numbers.  A
 witness whose elimination fills in past ``SOLVE_OPS`` steps is not solved (a sparse random 300-state chain takes 1.1e6, 8 s)."""
@@ -102,10 +102,11 @@ def _common(fracs: list[Any], key: str | None = None) -> tuple[list[int], int]: 
 @functools.lru_cache(maxsize=4096)
 def _pq(x: str) -> tuple[int, int] | None:  # a 'p/q' string as (p, q), else None
     return (int(x.partition("/")[0]), int(x.partition("/")[2] or 1)) if _PQ.fullmatch(x) else None
+def _named(x: str) -> tuple[int, int] | None: return (int(m[1]), _DENS[m[2]]) if (m := _NAMED.fullmatch(x)) and m[2] in _DENS else None  # noqa: E704  "p/D1" (--factored): never written out
 def _num(x: Any, key: str, state: Any, name: str) -> tuple[int, int]:
     if type(x) is str and len(x) > _BUDGET[0]:
         raise ValueError(f"claim: {key}: {name} has {len(x)} characters, more than the {_BUDGET[0]} bits {_OVER}")
-    if pq := (x, 1) if type(x) is int else _pq(x) if type(x) is str else None:
+    if pq := (x, 1) if type(x) is int else (_pq(x) or _named(x)) if type(x) is str else None:
         return pq
     _fail(key, state, f"{name} = {x!r:.60} is {'a float (not exact)' if type(x) is float else 'not an exact number'}: "
                       "claims hold 'p/q' strings")
@@ -353,14 +354,11 @@ class _Checker:
 def verify(claim: Any, chain: Any, *, size_factor: int = SIZE_FACTOR) -> Report:
     """Judge ``claim`` (a dict in the JSON contract) against ``chain`` (exactpte's JSON chain form): a :class:`Report`.  Unusable
     input (an invalid chain; a claim not an object, parametric or of another format) raises ``ValueError`` (exit 2 in the CLI)."""
-    if not isinstance(claim, dict):
-        raise ValueError("claim: expected one JSON object")
+    if not isinstance(claim, dict): raise ValueError("claim: expected one JSON object")  # noqa: E701
     if "params" in claim or "assumptions" in claim:
         raise ValueError("claim: a parametric claim: this checker judges rational claims only (check it at parameter points)")
     if claim.get("format", FORMAT) != FORMAT:
         raise ValueError(f"claim: format {claim['format']!r} is not {FORMAT!r} (certified enclosures, strata: not exact claims)")
-    if isinstance(dens := claim.get("denominators"), dict):  # exactpte --factored: each "p/D1" written out as "p/q" (q an integer)
-        (claim := json.loads(re.sub(r'/(D[0-9]+)"', lambda m: f'/{dens[m[1]]}"' if re.fullmatch("[1-9][0-9]*", str(dens.get(m[1]))) else m[0], json.dumps(claim)))).pop("denominators")
     digits, old = getattr(sys, "set_int_max_str_digits", lambda n: None), getattr(sys, "get_int_max_str_digits", lambda: 0)()
     digits(0)  # no limit while verifying: exact claims about large chains carry numbers of many digits
     rep = Report(); ok: set[str | None] = {None}  # noqa: E702  (the keys that held, and None: what classes rests on)
@@ -368,7 +366,9 @@ def verify(claim: Any, chain: Any, *, size_factor: int = SIZE_FACTOR) -> Report:
         ck = _Checker(claim, chain)
         _BUDGET[0] = 2**16 + size_factor * (ck.n + ck.r[1].bit_length() + sum(abs(R).bit_length() for R in ck.r[0])
                                             + sum(q.bit_length() for _, _, q in ck.rows))
-        for k in sorted(set(claim) - set(KEYS) - {"format", "n", "labels"}, key=str):
+        dens = claim["denominators"] if isinstance(claim.get("denominators"), dict) else None  # exactpte --factored: "p/D1" is p / D1's integer
+        _DENS.clear(); _DENS.update((k, _lcm({int(v[:_BUDGET[0] + 1])}, "denominators")) for k, v in ((k, str(v)) for k, v in (dens or {}).items()) if re.fullmatch("[1-9][0-9]*", v))  # noqa: E702
+        for k in sorted(set(claim) - set(KEYS) - {"format", "n", "labels"} - ({"denominators"} if dens is not None else set()), key=str):
             _fail(k, None, "unknown key: not part of the contract, so nothing it says is verified")
         _require(claim.get("n", ck.n) == ck.n and type(claim.get("n", 0)) is int, "n", None,
                  f"the claim is for n = {claim.get('n')!r} states, the chain has {ck.n}")

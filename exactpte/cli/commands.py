@@ -354,7 +354,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"{args.chain} is a parametric chain; the oracle judges float outputs of rational chains")
     for note in chain.notes:
         print(f"exactpte: note: {note}", file=sys.stderr)
-    candidate = load_candidate(args.candidate)
+    candidate = load_candidate(args.candidate, max_elements=chain.n * chain.n + chain.n)  # (an .npz bomb: bounded)
     arithmetic = args.arithmetic
     if arithmetic == "auto":
         arithmetic = "certified" if chain.n > EXACT_CHECK_LIMIT else "exact"

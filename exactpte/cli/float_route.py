@@ -136,15 +136,40 @@ def float_rows(path: str, rewards: str | None = None) -> dict[str, Any]:
     if not name.endswith(".json"):
         raise UsageError(f"the float route (--floats exact, --limit-denominator, --clip-negative) reads .json chain files "
                          f"and .csv edge lists; for {path} import in Python with MarkovRewardProcess.from_float")
-    try:
-        data = json.loads(read_text(path), parse_float=lambda token: _float_token(token, str(path)))
-    except (json.JSONDecodeError, RecursionError) as e:
+    from exactpte.io.json import KEYS, integer_literal, unique_keys
+
+    try:  # the format's rules as the exact reader keeps them (docs/formats.md); only the decimals are read otherwise
+        data = json.loads(read_text(path), parse_float=lambda token: _float_token(token, str(path)),
+                          parse_int=integer_literal, object_pairs_hook=unique_keys)
+    except json.JSONDecodeError as e:
         raise ChainFileError(f"{path}: not valid JSON ({e})") from None
-    if not isinstance(data, dict) or "r" not in data or not ("P" in data or ("n" in data and "edges" in data)):
-        raise ChainFileError(f"{path}: a chain file has 'P' (or 'n' and 'edges') and 'r'")
-    if "params" in data:
+    except (ValueError, RecursionError) as e:  # a repeated key, an integer past the digit limit, deep nesting
+        raise ChainFileError(f"{path}: {'nested too deeply' if isinstance(e, RecursionError) else e}") from None
+    if "params" in (data if isinstance(data, dict) else {}):
         raise UsageError(f"{path} is a parametric chain: the float route reads numbers, not expressions")
+    _json_form(data, str(path), KEYS)
     return data
+
+
+def _json_form(data: Any, path: str, keys: Sequence[str]) -> None:
+    """The shape rules of a JSON chain file (json-unknown-key, json-form, json-types): the float route's values are
+    checked by :func:`exactpte.model.chain.import_chain`, its shape here (a string row was split into characters,
+    a fourth entry of an edge dropped, a label 5 read as ``"5"``)."""
+    if not isinstance(data, dict) or "r" not in data or ("P" in data) == ("n" in data or "edges" in data):
+        raise ChainFileError(f"{path}: a chain file has 'r' and either 'P' (dense) or 'n' and 'edges' (sparse), not both")
+    if unknown := sorted(str(k) for k in data if k not in keys):
+        raise ChainFileError(f"{path}: unknown key(s) {unknown}; a chain file has the keys {', '.join(keys)}")
+    rows, what = (data["P"], "P") if "P" in data else (data.get("edges"), "edges")
+    if not isinstance(rows, list) or not isinstance(data["r"], list):
+        raise ChainFileError(f"{path}: '{what}' and 'r' are lists")
+    for i, row in enumerate(rows):
+        if not isinstance(row, list) or (what == "edges" and len(row) != 3):
+            raise ChainFileError(f"{path}: {what}[{i}] is {json.dumps(row)[:40]}, expected "
+                                 + ("a list of numbers" if what == "P" else "[i, j, p]"))
+    labels = data.get("labels")
+    if labels is not None and (not isinstance(labels, list) or not all(isinstance(x, str) for x in labels)):
+        bad = next((i for i, x in enumerate(labels) if not isinstance(x, str)), None) if isinstance(labels, list) else None
+        raise ChainFileError(f"{path}: {'labels' if bad is None else f'labels[{bad}]'} must be strings (one per state)")
 
 
 def _clip(value: Any, atol: float | None, where: str, clipped: list[float]) -> Any:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from exactpte.cli.float_route import float_route, float_rows, load_float_chain, suggestion
 from exactpte.cli.types import figure_size, nonnegative_int, positive_int, tolerance
-from exactpte.errors import ExactpteError, NegativeEntryError, RowSumError, UsageError
+from exactpte.errors import ExactpteError, NegativeEntryError, RowSumError, UsageError, brief
 
 if TYPE_CHECKING:  # the chain machinery loads only when a command runs (start-up time)
     from exactpte.model.chain import Chain
@@ -108,8 +108,8 @@ def parse_anchors(text: str | None) -> list[int] | None:
     if text is None:
         return None
     items = [x.strip() for x in text.split(",")]
-    if not all(x.isascii() and x.isdigit() for x in items):  # "1 2" is not 12; "-1" and "" are no states
-        raise UsageError(f"--anchors takes comma-separated state indices (e.g. 0,3,7), got {text!r}")
+    if not all(x.isascii() and x.isdigit() and len(x) <= 12 for x in items):  # "1 2" is not 12; "-1" and "" are no states
+        raise UsageError(f"--anchors takes comma-separated state indices (e.g. 0,3,7), got {brief(text, quoted=True)}")
     return [int(x) for x in items]
 
 

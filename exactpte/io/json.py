@@ -32,7 +32,7 @@ from exactpte.errors import ChainFileError, RowSumError
 from exactpte.model.parametric import ParametricChain
 from exactpte.io.common import naming, note_decimals
 
-__all__ = ["loads", "from_dict", "chain_to_dict", "dumps", "dump", "unique_keys", "KEYS"]
+__all__ = ["loads", "from_dict", "chain_to_dict", "dumps", "dump", "unique_keys", "integer_literal", "KEYS"]
 
 KEYS = ("P", "n", "edges", "r", "labels", "params")
 """The keys a chain file may have."""
@@ -73,7 +73,7 @@ def loads(text: str, *, source: str = "<string>") -> Chain:
         return _decimal(literal)
 
     try:
-        data = json.loads(text, parse_float=decimal, parse_int=_integer_literal,
+        data = json.loads(text, parse_float=decimal, parse_int=integer_literal,
                           parse_constant=_refuse_constant, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as e:
         raise ChainFileError(f"{source}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
@@ -97,7 +97,7 @@ def _decimal(text: str) -> Decimal:
         raise ValueError(f"the number {text:.40} has an exponent out of any range; write it exactly as a fraction") from None
 
 
-def _integer_literal(text: str) -> int:
+def integer_literal(text: str) -> int:
     """A JSON integer of any length, exactly: flint converts the digits, so Python's limit on
     ``int(str)`` (4,300 digits, ``sys.set_int_max_str_digits``) does not apply."""
     if len(text) <= 4000:

@@ -227,11 +227,13 @@ def _check_labels(text: str, n: int, storm: bool) -> None:
     decl = re.findall(r'([0-9]+)="([^"]*)"', " ".join(first))
     if not decl or not re.fullmatch(r'(\s*[0-9]+="[^"]*")+\s*', " ".join(first)):
         raise ChainFileError(f"labels: line {k0}: the first line of a .lab file declares labels as 0=\"name\" ...")
+    if any(len(i) > 12 for i, _ in decl):  # (int() refuses 4,301 digits)
+        raise ChainFileError(f"labels: line {k0}: a label id of more than 12 digits")
     ids = {int(i) for i, _ in decl}
     for k, parts in lines[1:]:
         if not parts[0].endswith(":"):
             raise ChainFileError(f"labels: line {k}: expected 'state: label-ids'")
         state_index(parts[0][:-1], f"labels: line {k}", n)
         for w in parts[1:]:
-            if not ascii_digits(w) or int(w) not in ids:
+            if not ascii_digits(w) or len(w) > 12 or int(w) not in ids:
                 raise ChainFileError(f"labels: line {k}: {w!r} is not a declared label id")

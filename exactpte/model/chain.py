@@ -35,7 +35,7 @@ from exactpte.numbers.arrays import (
     sparse_from_dense,
     sparse_from_edges,
 )
-from exactpte.errors import EntryError, NegativeEntryError, RowSumError, ShapeError, UsageError
+from exactpte.errors import EntryError, NegativeEntryError, RowSumError, ShapeError, UsageError, brief
 from exactpte.fields import QQ, Field, RationalField
 from exactpte.numbers.from_floats import Converter, ImportReport, check_repair, check_tol, exact_rows, repair_row, repaired_rows
 from exactpte.graph.structure import Structure, graph_structure, plain_structure
@@ -651,7 +651,7 @@ def validated_rows(
                     continue
                 if field.is_negative(q):
                     raise NegativeEntryError(
-                        f"P[{i}][{j}] is {field.to_text(q)}, "
+                        f"P[{i}][{j}] is {brief(field.to_text(q))}, "
                         + ("which is negative for every value of the parameters" if field.is_parametric and not field.is_constant(q)
                            else "expected a probability >= 0"))
                 checked.add(id(q))
@@ -661,7 +661,7 @@ def validated_rows(
         if key not in summed:
             total = sum(v[1:], v[0]) if v else field.zero
             if total != one:
-                raise RowSumError(f"row {i} sums to {field.to_text(total)}, expected exactly 1"
+                raise RowSumError(f"row {i} sums to {brief(field.to_text(total))}, expected exactly 1"
                                   + (" (identically in the parameters)" if identically else ""))
             summed.add(key)
         cols.append(tuple(c))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import flint
 
 from exactpte.numbers.scalars import as_int, numpy_if_loaded, to_fmpq
-from exactpte.errors import EntryError, LabelError, NegativeEntryError, RowSumError, ShapeError, UsageError
+from exactpte.errors import EntryError, LabelError, NegativeEntryError, RowSumError, ShapeError, UsageError, brief
 
 __all__ = [
     "Int64Array",
@@ -111,26 +111,26 @@ def sparse_from_edges(n: Any, edges: Any, convert: Callable[[Any, str], Any], *,
         raise UsageError(f"duplicates must be 'error' or 'sum', got {duplicates!r}")
     n_int = as_int(n)
     if n_int is None or n_int < 1:
-        raise ShapeError(f"n must be a positive int, got {n!r}")
+        raise ShapeError(f"n must be a positive int, got {brief(n, quoted=True)}")
     n = n_int
     if isinstance(edges, (str, bytes, Mapping)) or not isinstance(edges, Iterable):
         raise ShapeError(f"edges must be a sequence of (i, j, p) triples, got {type(edges).__name__}")
     edges = list(edges)
     if n > len(edges):
-        raise ShapeError(f"n = {n} states need at least n transitions (every row sums to 1), but "
+        raise ShapeError(f"n = {brief(n)} states need at least n transitions (every row sums to 1), but "
                          f"{len(edges)} edge{'' if len(edges) == 1 else 's'} {'is' if len(edges) == 1 else 'are'} given")
     row_maps: list[dict[int, Any]] = [dict() for _ in range(n)]
     for e_idx, edge in enumerate(edges):
         if isinstance(edge, (str, bytes, Mapping)) or not isinstance(edge, (tuple, list)) or len(edge) != 3:
-            raise ShapeError(f"edge {e_idx} is {edge!r:.60}, expected a triple (i, j, p)")
+            raise ShapeError(f"edge {e_idx} is {brief(edge, quoted=True)}, expected a triple (i, j, p)")
         i, j, p = edge
         for name, s in (("source", i), ("target", j)):
             if as_int(s) is None or not 0 <= s < n:
-                raise ShapeError(f"edge {e_idx} has {name} {s!r:.30}, expected a state index in 0..{n - 1}")
+                raise ShapeError(f"edge {e_idx} has {name} {brief(s, 30, quoted=True)}, expected a state index in 0..{n - 1}")
         i, j = int(i), int(j)
         q = convert(p, f"edge {e_idx} ({i} -> {j})")
         if duplicates == "sum" and isinstance(q, flint.fmpq) and q < 0:  # (checked before a sum could hide it)
-            raise NegativeEntryError(f"edge {e_idx} ({i} -> {j}) is {q}, expected a probability >= 0")
+            raise NegativeEntryError(f"edge {e_idx} ({i} -> {j}) is {brief(q)}, expected a probability >= 0")
         if j in row_maps[i]:
             if duplicates == "error":
                 raise ShapeError(f"edge {e_idx} repeats the transition {i} -> {j}; give each transition once "
@@ -253,7 +253,7 @@ def _check_edge_entries(n: int, rows: Int64Array, cols: Int64Array, num: Int64Ar
     bad = np.flatnonzero(num < 0)
     if len(bad):
         e = bad[0]
-        raise NegativeEntryError(f"P[{rows[e]}][{cols[e]}] is {flint.fmpq(int(num[e]), int(den[e]))}, expected a probability >= 0")
+        raise NegativeEntryError(f"P[{rows[e]}][{cols[e]}] is {brief(flint.fmpq(int(num[e]), int(den[e])))}, expected a probability >= 0")
 
 
 def csr_edges(n: int, rows: Int64Array, cols: Int64Array, num: Int64Array,
@@ -349,7 +349,7 @@ def check_row_sums(ptr: Int64Array, num: Int64Array, den: Int64Array) -> None:
     for i in sorted(bad_rows):
         total = sum((flint.fmpq(int(a), int(b)) for a, b in zip(num[ptr[i] : ptr[i + 1]], den[ptr[i] : ptr[i + 1]])), flint.fmpq(0))
         if total != 1:
-            raise RowSumError(f"row {i} sums to {total}, expected exactly 1")
+            raise RowSumError(f"row {i} sums to {brief(total)}, expected exactly 1")
 
 
 def unique_inverse(keys: "npt.NDArray[np.integer[Any]]") -> "tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.intp]]":

@@ -212,6 +212,9 @@ def expand(data: dict[str, Any]) -> dict[str, Any]:
             raise ValueError(f"the denominator {name} uses the name {used[1]}: a denominator is written in the parameters, "
                              f"names are not nested")
 
+    keep = {"format", "labels", "params", "assumptions", "conditions", "where", "substitution"}
+    _bounded(data, table, named, keep)
+
     def text(entry: str) -> str:
         def one(m: re.Match[str]) -> str:
             if m[1] not in table:
@@ -228,8 +231,31 @@ def expand(data: dict[str, Any]) -> dict[str, Any]:
             return [walk(y) for y in x]
         return x
 
-    keep = {"format", "labels", "params", "assumptions", "conditions", "where", "substitution"}
     return {k: (v if k in keep else walk(v)) for k, v in data.items() if k != "denominators"}
+
+
+EXPANSION_FACTOR = 64
+"""How much longer than the factored text its written-out form may be (plus 2^20 characters), as
+``proofs-check result`` allows: a real answer's entries share their names (crowds: 15 % shorter written out)."""
+
+
+def _bounded(data: dict[str, Any], table: dict[str, str], named: re.Pattern[str], keep: set[str]) -> None:
+    """Refuse (``ValueError``) a factored dict whose written-out text would exceed its own length times
+    :data:`EXPANSION_FACTOR` plus 2^20 characters, counted before anything is built: an 82 KB candidate naming a
+    50,000-digit denominator 4,000 times took 240 MB to write out."""
+    own = sum(len(v) for v in table.values())
+    extra = 0
+    stack: list[Any] = [v for k, v in data.items() if k not in keep and k != "denominators"]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, str):
+            own += len(x)
+            extra += sum(len(table.get(m[1], "")) + 2 for m in named.finditer(x))
+    if extra > EXPANSION_FACTOR * own + 2**20:
+        raise ValueError(f"written out, its named denominators would make it {own + extra:,} characters, more than "
+                         f"{EXPANSION_FACTOR} times its own {own:,}: not read")
 
 
 def _latex_poly(text: str) -> str:

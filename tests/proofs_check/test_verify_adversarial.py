@@ -222,3 +222,38 @@ def test_the_file_reader_reads_a_long_decimal_literal(tmp_path):
     path.write_text('{"n": 1, "edges": [[0, 0, 1]], "r": [0.' + "0" * 4999 + "1]}")
     chain = trusted.load_json(path, exact_floats=True)
     assert trusted.verify({"classes": [[0]], "class_gain": [f"1/1{'0' * 5000}"]}, chain).valid
+
+
+def test_a_factored_claim_is_judged_through_its_names_and_a_wrong_name_fails():
+    chain = exactpte.example("paper-benchmark")
+    claim = json.loads(exactpte.decompose(chain).to_json(factored=True))
+    assert trusted.verify(claim, chain_dict(chain)).valid
+    name = next(k for k, v in claim["denominators"].items() if len(v) > 10)
+    claim["denominators"][name] = str(int(claim["denominators"][name]) + 1)
+    assert not trusted.verify(claim, chain_dict(chain)).valid
+
+
+def test_a_factored_claim_whose_names_would_explode_is_not_written_out():
+    # a 180 KB claim naming one 15,000-digit denominator 12,000 times: written out into the text (as verify did), 180 MB of
+    # JSON, parsed again (0.86 GB and 7 s for 20,000 uses); read through the name, each entry shares one integer
+    import tracemalloc
+
+    chain = exactpte.example("branching")
+    claim = claim_of(chain)
+    claim["denominators"] = {"D1": "7" * 15_000}
+    claim["labels"] = ["1/D1"] * 12_000  # labels are not numbers: never rewritten (and of the wrong length: FAIL)
+    tracemalloc.start()
+    report = fast(trusted.verify, claim, chain_dict(chain))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert not report.valid and report.failure[0] == "labels"
+    assert peak < 20 * 2**20
+
+
+def test_a_label_that_looks_like_a_named_fraction_is_not_rewritten():
+    chain = exactpte.MarkovRewardProcess.from_edges(2, [(0, 1, 1), (1, 0, 1)], [1, 0], labels=["s/D1", "t"])
+    data = {**chain_dict(chain), "labels": ["s/D1", "t"]}
+    claim = {**claim_of(chain), "denominators": {"D1": "5"}}
+    assert trusted.verify(claim, data).valid
+    data["labels"] = ["s/5", "t"]  # a claim whose label is "s/D1" is not the chain's "s/5"
+    assert trusted.verify(claim, data).failure[0] == "labels"

@@ -240,7 +240,7 @@ def test_edge_inputs_are_read_exactly(tmp_path, name, content, extra, rho):
 
 def test_every_documented_rule_has_a_test():
     documented = re.findall(r"^\| `([a-z0-9-]+)` \|", DOCS.read_text(encoding="utf-8"), flags=re.M)
-    oracle_rules = {"candidate-keys", "candidate-values", "candidate-csv", "candidate-tolerance"}
+    oracle_rules = {"candidate-keys", "candidate-values", "candidate-csv", "candidate-tolerance", "candidate-npz"}
     assert documented and set(documented) == set(CASES) | oracle_rules
 
 
@@ -276,6 +276,14 @@ def test_nonfinite_candidates_never_agree(tmp_path, chain_file, capsys, content)
     path = _write(tmp_path, "c.json", content)
     assert main(["check", str(path), "--chain", str(chain_file)]) == 1
     assert "not finite (nan or inf) at states" in capsys.readouterr().out
+
+
+def test_candidate_npz_rule(tmp_path, chain_file, capsys):
+    import numpy as np
+
+    np.savez_compressed(tmp_path / "c.npz", rho=np.zeros(10_000))  # the periodic example: n = 2, at most 6 numbers
+    assert main(["check", str(tmp_path / "c.npz"), "--chain", str(chain_file)]) == 2
+    assert "more than 6 numbers" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("atol", ["nan", "-1", "inf", "x"])
