@@ -164,12 +164,17 @@ class _Parser(Generic[E]):
         return x
 
     def expression(self) -> E:
-        x = self.term()
+        terms = [self.term()]
         while (tok := self.peek()) is not None and tok[1] in "+-" and tok[0] == "op":
             self.i += 1
             y = self.term()
-            x = self.guard(x + y if tok[1] == "+" else x - y)
-        return x
+            terms.append(y if tok[1] == "+" else -y)
+        # summed in a balanced tree, not left to right: a sum of k terms then costs about k log k term copies
+        # (and k log k gcds of small denominators) where adding each term to the growing sum cost k^2 (a
+        # 3,000-term numerator read back took 4.8 s) -- every partial sum is still bounded by guard()
+        while len(terms) > 1:
+            terms = [self.guard(terms[j] + terms[j + 1]) if j + 1 < len(terms) else terms[j] for j in range(0, len(terms), 2)]
+        return terms[0]
 
     def term(self) -> E:
         x = self.unary()
