@@ -8,6 +8,7 @@ plus the whole 5-seed reproduction at the paper's budgets.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
@@ -38,7 +39,8 @@ def stage_rates(chain, M=900, T=2600, seed=0):
     return q_w, t_w, q_sa, t_sa
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
     print(f"{'n':>6} {'episode samples':>16} {'s':>7} {'samples/s':>12} {'SA samples':>11} {'s':>7} {'samples/s':>12}")
     for n in (82, 290, 1040, 1540):
         chain = paper_benchmark(line_length=n - 47)
