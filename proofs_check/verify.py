@@ -85,7 +85,7 @@ def read_chain(data: Any) -> tuple[int, list[tuple[list[int], list[int], int]], 
             type(lab) is not list or any(type(x) is not str for x in lab) or not len(set(lab)) == len(lab) == n)):
         raise ValueError(f"chain: r must be a list of n = {n} numbers, labels null or n distinct strings")
     return n, rows, _common([_chain_number(x, f"r[{s}]") for s, x in enumerate(data["r"])])
-SIZE_FACTOR, _BUDGET, SOLVE_OPS, _DENS = 32, [0], 10**6, {}  # _BUDGET[0]: the size budget of the running verify() in bits; _DENS: its named denominators
+SIZE_FACTOR, _BUDGET, SOLVE_OPS, _DENS = 32, [0], 10**6, dict[str, int]()  # _BUDGET[0]: the size budget of the running verify() in bits; _DENS: its named denominators
 """A claim's size budget: ``2^16 + SIZE_FACTOR x`` the chain's bits (n, each row's denominator, each reward).  A longer number or
 common denominator is not judged (``ValueError``): a small hostile claim cannot make the checker multiply out big numbers.  A
 witness whose elimination fills in past ``SOLVE_OPS`` steps is not solved (a sparse random 300-state chain takes 1.1e6, 8 s)."""

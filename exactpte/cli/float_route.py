@@ -148,7 +148,8 @@ def float_rows(path: str, rewards: str | None = None) -> dict[str, Any]:
     if "params" in (data if isinstance(data, dict) else {}):
         raise UsageError(f"{path} is a parametric chain: the float route reads numbers, not expressions")
     _json_form(data, str(path), KEYS)
-    return data
+    checked: dict[str, Any] = data  # _json_form has checked it is an object of the format's keys
+    return checked
 
 
 def _json_form(data: Any, path: str, keys: Sequence[str]) -> None:
