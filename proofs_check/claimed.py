@@ -22,6 +22,7 @@ from exactpte.errors import ChainFileError, ExactpteError
 from exactpte.io import unique_keys
 from exactpte.results.quantities import QUANTITY_KEYS, STRUCTURE_KEYS
 from exactpte.results.report import FORMAT
+from exactpte.results.factored import bounded_expansion
 from exactpte import Decomposition
 
 from .linalg import subtract_scaled
@@ -396,30 +397,13 @@ def _written_out(data: dict[str, Any], path: str) -> dict[str, Any]:
     return {k: walk(v) for k, v in data.items() if k != "denominators"}
 
 
-EXPANSION_FACTOR = 64
-"""How much longer than the factored text a written-out result may be (plus 2^20 characters): a real result
-names denominators its entries share (crowds: 15 % shorter); six 200,000-digit names used in every entry
-would be hundreds of MB to judge from a file of 1.2 MB."""
-
-
 def _bounded_expansion(data: dict[str, Any], denominators: dict[str, str], path: str) -> None:
-    """Refuse a factored result whose written-out text would exceed its own size times :data:`EXPANSION_FACTOR`
-    (counted without building it)."""
-    own = extra = 0
-    stack: list[object] = [v for k, v in data.items() if k != "denominators"]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, list):
-            stack.extend(x)
-        elif isinstance(x, str):
-            own += len(x)
-            m = re.search(r"/(D[0-9]+)$", x)
-            if m and m[1] in denominators:
-                extra += len(denominators[m[1]]) - len(m[1])
-    own += sum(len(v) for v in denominators.values())
-    if extra > EXPANSION_FACTOR * own + 2**20:
-        raise ChainFileError(f"{path}: written out, its named denominators would make the result {own + extra:,} "
-                             f"characters, more than {EXPANSION_FACTOR} times its own {own:,}: not judged")
+    """Refuse a factored result whose written-out text would exceed its own size times ``EXPANSION_FACTOR``
+    (exactpte's own bound for reading factored answers, counted without building it)."""
+    try:
+        bounded_expansion(data, denominators)
+    except ValueError as e:
+        raise ChainFileError(f"{path}: {str(e).replace(': not read', ': not judged')}") from None
 
 
 RESULT_KEYS = frozenset({"format", "n", "labels", *STRUCTURE_KEYS, *QUANTITY_KEYS, *OPTIONAL_MATRICES})

@@ -8,7 +8,7 @@ check never re-runs the code it judges.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeAlias, TypeVar, cast
 
 import flint
@@ -62,26 +62,28 @@ _SMALL = {k: flint.fmpq(k) for k in range(-64, 65)}
 _FRACTIONS: dict[tuple[int, int], flint.fmpq] = {}
 
 
-def identity(n: int) -> flint.fmpq_mat:
-    """The ``n x n`` identity (a new matrix each call)."""
-    I = _IDENTITIES.get(n)
+_M = TypeVar("_M", flint.fmpq_mat, flint.fmpz_mat)
+
+
+def _identity_of(cache: dict[int, _M], make: Callable[[int, int], _M], n: int) -> _M:
+    """The ``n x n`` identity of ``make``'s type, built once per size (callers copy it)."""
+    I = cache.get(n)
     if I is None:
-        I = flint.fmpq_mat(n, n)
+        I = make(n, n)
         for i in range(n):
             I[i, i] = 1
-        _IDENTITIES[n] = I
-    return flint.fmpq_mat(I)
+        cache[n] = I
+    return I
+
+
+def identity(n: int) -> flint.fmpq_mat:
+    """The ``n x n`` identity (a new matrix each call)."""
+    return flint.fmpq_mat(_identity_of(_IDENTITIES, flint.fmpq_mat, n))
 
 
 def integer_identity(n: int) -> flint.fmpz_mat:
     """The ``n x n`` integer identity (a new matrix each call)."""
-    I = _INTEGER_IDENTITIES.get(n)
-    if I is None:
-        I = flint.fmpz_mat(n, n)
-        for i in range(n):
-            I[i, i] = 1
-        _INTEGER_IDENTITIES[n] = I
-    return flint.fmpz_mat(I)
+    return flint.fmpz_mat(_identity_of(_INTEGER_IDENTITIES, flint.fmpz_mat, n))
 
 
 def exact_integers(values: Sequence[int]) -> list[flint.fmpq]:

@@ -35,7 +35,7 @@ from typing import Any
 
 from exactpte.fields.printing import poly_text, rational_text, signature
 
-__all__ = ["DenominatorNames", "expand", "factored_latex", "to_latex_block"]
+__all__ = ["DenominatorNames", "expand", "bounded_expansion", "EXPANSION_FACTOR", "factored_latex", "to_latex_block"]
 
 SMALL = 40
 """Numerators of at most this many terms are printed by the plain form's rule (factored where that is cheap and shorter)."""
@@ -212,8 +212,7 @@ def expand(data: dict[str, Any]) -> dict[str, Any]:
             raise ValueError(f"the denominator {name} uses the name {used[1]}: a denominator is written in the parameters, "
                              f"names are not nested")
 
-    keep = {"format", "labels", "params", "assumptions", "conditions", "where", "substitution"}
-    _bounded(data, table, named, keep)
+    _bounded(data, table, named, _NOT_ENTRIES)
 
     def text(entry: str) -> str:
         def one(m: re.Match[str]) -> str:
@@ -231,15 +230,34 @@ def expand(data: dict[str, Any]) -> dict[str, Any]:
             return [walk(y) for y in x]
         return x
 
-    return {k: (v if k in keep else walk(v)) for k, v in data.items() if k != "denominators"}
+    return {k: (v if k in _NOT_ENTRIES else walk(v)) for k, v in data.items() if k != "denominators"}
 
 
 EXPANSION_FACTOR = 64
-"""How much longer than the factored text its written-out form may be (plus 2^20 characters), as
-``proofs-check result`` allows: a real answer's entries share their names (crowds: 15 % shorter written out)."""
+"""How much longer than the factored text its written-out form may be (plus 2^20 characters), here and in
+``proofs-check result``: a real answer's entries share their names (crowds: 15 % shorter written out)."""
+
+_NOT_ENTRIES = frozenset({"format", "labels", "params", "assumptions", "conditions", "where", "substitution"})
+"""Keys of a factored dict whose texts are not entries (names in them are not denominators)."""
 
 
-def _bounded(data: dict[str, Any], table: dict[str, str], named: re.Pattern[str], keep: set[str]) -> None:
+def bounded_expansion(data: dict[str, Any], table: dict[str, str], params: Sequence[str] = ()) -> None:
+    """Raise ``ValueError`` if ``data`` (a factored dict naming the denominators of ``table``) written out would be
+    more than :data:`EXPANSION_FACTOR` times its own length plus 2^20 characters, counted without building it: the
+    check :func:`expand` makes first, and ``proofs-check result`` before it reads a factored answer.
+
+    Examples
+    --------
+    >>> bounded_expansion({"g_star": ["1/D1"]}, {"D1": "3"})       # a real answer: its names are short and shared
+    >>> bounded_expansion({"g_star": ["1/D1"] * 10_000}, {"D1": "7" * 20_000})
+    Traceback (most recent call last):
+    ...
+    ValueError: written out, its named denominators would make it 200,080,000 characters, more than 64 times its own 60,000: not read
+    """
+    _bounded(data, table, _name_pattern(table, params), _NOT_ENTRIES)
+
+
+def _bounded(data: dict[str, Any], table: dict[str, str], named: re.Pattern[str], keep: frozenset[str]) -> None:
     """Refuse (``ValueError``) a factored dict whose written-out text would exceed its own length times
     :data:`EXPANSION_FACTOR` plus 2^20 characters, counted before anything is built: an 82 KB candidate naming a
     50,000-digit denominator 4,000 times took 240 MB to write out."""
