@@ -36,7 +36,7 @@ from exactpte.fields import Field
 from exactpte.graph.order import band_order
 from exactpte.graph.structure import Structure
 
-__all__ = ["in_band_order", "Component", "phase_spectrum", "basis_rows", "weighted_sums", "basis_parts", "weighted_parts", "Part"]
+__all__ = ["in_band_order", "Component", "phase_spectrum", "basis_rows", "weighted_sums", "basis_parts", "weighted_parts", "sum_parts", "Part"]
 
 
 class Component(NamedTuple):
@@ -291,17 +291,16 @@ def weighted_sums(field: Field[Any], structure: Structure, spectrum: Spectrum, w
     >>> weighted_sums(ch.field, S, phase_spectrum(ch, S), [w])[0][0] == B[0] - B[1]
     True
     """
-    out: list[dict[int, Any]] = []
-    for parts_of in weighted_parts(field, structure, spectrum, weights):
-        acc: dict[int, Any] = {}
-        for s, parts in parts_of.items():
-            if not parts:
-                acc[s] = field.zero
-                continue
-            cofactors, lcm = field.cofactors([den for _, den in parts])
-            acc[s] = field.fraction(_dot(list(zip(cofactors, (num for num, _ in parts)))), lcm)
-        out.append(acc)
-    return out
+    return [{s: sum_parts(field, parts) for s, parts in parts_of.items()} for parts_of in weighted_parts(field, structure, spectrum, weights)]
+
+
+def sum_parts(field: Field[Any], parts: Sequence[Part]) -> Any:
+    """``sum num / den`` over the parts (:data:`Part`), brought over the lcm of their denominators and cancelled
+    once (zero when there is none)."""
+    if not parts:
+        return field.zero
+    cofactors, lcm = field.cofactors([den for _, den in parts])
+    return field.fraction(_dot(list(zip(cofactors, (num for num, _ in parts)))), lcm)
 
 
 def weighted_parts(field: Field[Any], structure: Structure, spectrum: Spectrum,

@@ -229,7 +229,7 @@ class DecompositionWork:
         elif key == "g_star":
             out = g
             if not complete:  # the aperiodic classes' γ_i α_i, one part
-                rest = {s: self.transient_sums["g_star"][s] - field.fraction(*_summed(field, g[s])) for s in g}
+                rest = {s: self.transient_sums["g_star"][s] - cyclotomic.sum_parts(field, g[s]) for s in g}
                 out = {s: g[s] + ([(x.num, x.den)] if x != 0 else []) for s, x in rest.items()}
         else:
             h, Pinf_v = self.h, self._Pinf_v_T
@@ -349,13 +349,3 @@ class DecompositionWork:
         """The normalized bias by the classical route (:func:`~exactpte.solves.classical.bias`)."""
         return bias(self.chain, stationary=self.stationary, rho=self.rho)
 
-
-def _summed(field: Any, parts: Sequence[tuple[Any, Any]]) -> tuple[Any, Any]:
-    """``(num, den)`` of a sum of parts brought over the lcm of their denominators."""
-    if not parts:
-        return field.zero.num, field.one.num
-    cofactors, lcm = field.cofactors([den for _, den in parts])
-    total = None
-    for cof, (num, _) in zip(cofactors, parts):
-        total = cof * num if total is None else total + cof * num
-    return total, lcm
