@@ -91,21 +91,22 @@ class DenominatorNames:
         den = x.den
         if den.is_constant():  # nothing to name: the plain text (its path products factored: brp64_2 84 MB, expanded 950 MB)
             return str(self.field.to_text(x))
-        content = int(den.content())  # ``6*p + 6*q`` is named as ``p + q``: written ``/(6*D1)``
-        if content != 1:
-            den = den // content
-        name = self._named(den)
-        over = name if content == 1 else f"({content}*{name})"
+        over = self._over(den)
         if len(x.num) <= SMALL:  # the plain rule (``(1 - p)**14``); a big numerator is not worth factoring
             num = rational_text(x.num, self.field._one_poly, self.params)
             return f"({num})/{over}" if _is_sum(num) else f"{num}/{over}"
         num = poly_text(x.num, self.params)
         return f"({num})/{over}" if len(x.num) > 1 else f"{num}/{over}"
 
-    def _named(self, den: Any) -> str:
-        """The name of a primitive polynomial denominator with a positive leading coefficient."""
-        return self._name(den, (len(den), int(den.leading_coefficient()), tuple(den.degrees())), lambda: poly_text(den, self.params))
-
+    def _over(self, den: Any) -> str:
+        """A non-constant denominator with a positive leading coefficient as the name of its primitive part, its
+        integer content written beside it (``6*p + 6*q`` is named as ``p + q``: written ``(6*D1)``; dividing every
+        coefficient of a big numerator by the content would cost more than the text)."""
+        content = int(den.content())
+        primitive = den // content if content != 1 else den
+        name = self._name(primitive, (len(primitive), int(primitive.leading_coefficient()), tuple(primitive.degrees())),
+                          lambda: poly_text(primitive, self.params))
+        return name if content == 1 else f"({content}*{name})"
 
     def parts(self, parts: Sequence[tuple[Any, Any]]) -> str:
         """A sum of parts ``num/den`` (ring elements, not reduced: an entry of a periodic chain's basis, g*, ψ, v*
@@ -116,15 +117,11 @@ class DenominatorNames:
         for num, den in nonzero:
             if den.leading_coefficient() < 0:
                 num, den = -num, -den
-            content = int(den.content())
-            den = den // content if content != 1 else den
             if den.is_constant():
-                text = poly_text(num, self.params, content * int(den.leading_coefficient()))
+                text = poly_text(num, self.params, int(den.leading_coefficient()))
                 out.append(f"({text})" if len(nonzero) > 1 else text)
                 continue
-            name = self._named(den)
-            # the content stays beside the name: dividing every coefficient of a big numerator costs more than the text
-            over = name if content == 1 else f"({content}*{name})"
+            over = self._over(den)
             out.append(f"({poly_text(num, self.params)})/{over}" if len(num) > 1 else f"{poly_text(num, self.params)}/{over}")
         if not out:
             return "0"
@@ -212,7 +209,7 @@ def expand(data: dict[str, Any]) -> dict[str, Any]:
             raise ValueError(f"the denominator {name} uses the name {used[1]}: a denominator is written in the parameters, "
                              f"names are not nested")
 
-    _bounded(data, table, named, _NOT_ENTRIES)
+    _bounded(data, table, named)
 
     def text(entry: str) -> str:
         def one(m: re.Match[str]) -> str:
@@ -254,16 +251,16 @@ def bounded_expansion(data: dict[str, Any], table: dict[str, str], params: Seque
     ...
     ValueError: written out, its named denominators would make it 200,080,000 characters, more than 64 times its own 60,000: not read
     """
-    _bounded(data, table, _name_pattern(table, params), _NOT_ENTRIES)
+    _bounded(data, table, _name_pattern(table, params))
 
 
-def _bounded(data: dict[str, Any], table: dict[str, str], named: re.Pattern[str], keep: frozenset[str]) -> None:
+def _bounded(data: dict[str, Any], table: dict[str, str], named: re.Pattern[str]) -> None:
     """Refuse (``ValueError``) a factored dict whose written-out text would exceed its own length times
     :data:`EXPANSION_FACTOR` plus 2^20 characters, counted before anything is built: an 82 KB candidate naming a
     50,000-digit denominator 4,000 times took 240 MB to write out."""
     own = sum(len(v) for v in table.values())
     extra = 0
-    stack: list[Any] = [v for k, v in data.items() if k not in keep and k != "denominators"]
+    stack: list[Any] = [v for k, v in data.items() if k not in _NOT_ENTRIES and k != "denominators"]
     while stack:
         x = stack.pop()
         if isinstance(x, list):
