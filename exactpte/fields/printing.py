@@ -34,16 +34,18 @@ Examples
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from math import gcd
-from typing import Any
+from typing import Any, TypeVar
 
 import flint
 from flint.utils.flint_exceptions import DomainError
 
 from exactpte.fields.polynomials import factor
 
-__all__ = ["poly_text", "polynomial_form", "rational_text", "rational_latex", "latex_of_text", "TextCache", "signature", "FactorBase"]
+T = TypeVar("T")
+
+__all__ = ["poly_text", "polynomial_form", "rational_text", "rational_latex", "latex_of_text", "TextCache", "signature", "FactorBase", "remembered"]
 
 _SEPARATOR = re.compile(r" ([+-]) ")
 """Between the terms of flint's text (a term's own sign is never spaced: ``-3*p``)."""
@@ -122,18 +124,29 @@ _FACTOR_TEXTS: dict[tuple[Any, ...], list[tuple[Any, str]]] = {}
 """The texts of irreducible factors met (products along paths repeat the same few factors)."""
 
 
+def remembered(table: dict[Any, list[tuple[Any, T]]], key: Any, value: Any, make: Callable[[], T]) -> T:
+    """What ``make()`` gave for a value equal to ``value`` met before under ``key`` (a cheap invariant of the
+    value: equal values have equal keys, and ``==`` tells the values of one key apart), else ``make()``,
+    remembered.
+
+    >>> table: dict[Any, list[tuple[Any, str]]] = {}
+    >>> remembered(table, 1, 7, lambda: "seven"), remembered(table, 1, 7, lambda: "again")
+    ('seven', 'seven')
+    """
+    bucket = table.setdefault(key, [])
+    for held, result in bucket:
+        if held == value:
+            return result
+    result = make()
+    bucket.append((value, result))
+    return result
+
+
 def _factor_text(g: Any, names: Sequence[str]) -> str:
     """``poly_text(g)``, remembered by value (the factor's context names are part of the key)."""
-    bucket = _FACTOR_TEXTS.setdefault((g.context().names(), len(g), g.total_degree()), [])
-    for h, text in bucket:
-        if h == g:
-            return text
     if len(_FACTOR_TEXTS) > 20_000:
         _FACTOR_TEXTS.clear()
-        bucket = _FACTOR_TEXTS.setdefault((g.context().names(), len(g), g.total_degree()), [])
-    text = poly_text(g, names)
-    bucket.append((g, text))
-    return text
+    return remembered(_FACTOR_TEXTS, (g.context().names(), len(g), g.total_degree()), g, lambda: poly_text(g, names))
 
 
 def _product(factors: list[tuple[Any, int]], names: Sequence[str]) -> str:
@@ -528,13 +541,7 @@ class TextCache:
 
     def denominator(self, den: Any, names: Sequence[str]) -> str:
         """The canonical text of a non-constant denominator, once per distinct polynomial (they are few)."""
-        bucket = self._dens.setdefault(signature(den), [])
-        for g, text in bucket:
-            if g == den:
-                return text
-        text = polynomial_form(den, names, True)[0]
-        bucket.append((den, text))
-        return text
+        return remembered(self._dens, signature(den), den, lambda: polynomial_form(den, names, True)[0])
 
 
 def _pieces(num: Any, den: Any, names: Sequence[str], cache: TextCache | None) -> Pieces | None:

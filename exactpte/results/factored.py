@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from exactpte.fields.printing import poly_text, rational_text, signature
+from exactpte.fields.printing import poly_text, rational_text, remembered, signature
 
 __all__ = ["DenominatorNames", "expand", "bounded_expansion", "EXPANSION_FACTOR", "factored_latex", "to_latex_block"]
 
@@ -62,14 +62,12 @@ class DenominatorNames:
 
     def _name(self, den: Any, key: Any, den_text: Callable[[], str]) -> str:
         """The name of ``den`` (given when first met); ``key`` a cheap invariant of it, equality decides."""
-        bucket = self._names.setdefault(key, [])
-        for seen, name in bucket:
-            if seen == den:
-                return name
-        name = f"{self.prefix}{len(self.table) + 1}"
-        bucket.append((den, name))
-        self.table[name] = den_text()
-        return name
+        def new_name() -> str:
+            name = f"{self.prefix}{len(self.table) + 1}"
+            self.table[name] = den_text()
+            return name
+
+        return remembered(self._names, key, den, new_name)
 
     def __call__(self, x: Any) -> str:
         if not getattr(self.field, "is_parametric", False):  # fmpq: p/q with q named
@@ -78,11 +76,7 @@ class DenominatorNames:
         hit = self._by_id.get(id(x))
         if hit is not None and hit[0] is x:
             return hit[1]
-        bucket = self._by_value.setdefault((*signature(x.num), *signature(x.den)), [])
-        text = next((t for y, t in bucket if y == x), None)
-        if text is None:
-            text = self._text(x)
-            bucket.append((x, text))
+        text = remembered(self._by_value, (*signature(x.num), *signature(x.den)), x, lambda: self._text(x))
         self._by_id[id(x)] = (x, text)
         return text
 
