@@ -286,7 +286,6 @@ def _w_cap_k(ctx: SymbolicContext, f: Finding) -> None:
 @symbolic_check("lem:anchor_interpolation", "basis", "g_star")
 def _interpolation(ctx: SymbolicContext, f: Finding) -> None:
     """Every ``g in K`` equals ``sum_c g(a_c) b_c``: on each basis column and on ``g*``."""
-    anchors = ctx.claimed.anchor_states
     for name, g in [(f"b_{c}", ctx.col(c)) for c in range(ctx.claimed.N)] + [("g*", list(ctx.claimed.g_star))]:
         f.zero(f"{name} - sum {name}(a) b", ctx.Pi(g))
 

@@ -107,7 +107,7 @@ def dense_in_K(ctx: Context) -> Callable[[dict[int, flint.fmpq]], bool]:
 
 @check("lem:Pi_kernel", "Pi^2 = Pi, (Pi v)(a) = 0, ker Pi = span b, dim ker Pi = N")
 def _Pi_kernel(ctx: Context) -> Outcome:
-    c, n = ctx.claimed, ctx.chain.n
+    c = ctx.claimed
     m = projection_problem(ctx)
     if m:
         return m

@@ -9,7 +9,7 @@ import random
 
 from ..certificates import contraction_certificate, quotient_charpolys, quotient_matrix
 from ..claimed import Claimed
-from ..linalg import col, column_basis, columns, exact_integers, identity, in_span, in_span_all, join, mat_poly, mat_poly_apply, matvec, nullspace, random_integers, random_vector, rank, same_span, vec
+from ..linalg import col, column_basis, columns, exact_integers, identity, in_span, in_span_all, join, mat_poly, mat_poly_apply, matvec, nullspace, random_integers, rank, same_span, vec
 from ..registry import NOT_APPLICABLE, Context, Held, Outcome, check, few, mismatch
 
 
@@ -168,7 +168,7 @@ def general_projection_problem(ctx: Context, trials: int = 2) -> str | None:
     """``thm:wellposed`` for random projections ``Π`` with kernel ``K(P)`` (not only the anchor ``Π``): the
     fixed point ``v = Π(r + P v)`` in ``range(Π)`` exists and is unique, ``g = r - (I-P)v ∈ K(P)``, and
     ``v - v*`` lies in ``K(P)`` (the class ``[v*]`` in ``R^n/K`` does not depend on ``Π``)."""
-    routes, n = ctx.routes, ctx.chain.n
+    routes = ctx.routes
     rng = ctx.rng("wellposed-projections")
     r = routes.r
     for t in range(trials):
