@@ -107,10 +107,13 @@ def parse_anchors(text: str | None) -> list[int] | None:
     """``--anchors A,B,...`` as a list of states (``None`` when not given)."""
     if text is None:
         return None
+    from exactpte.io.common import index_value
+
     items = [x.strip() for x in text.split(",")]
-    if not all(x.isascii() and x.isdigit() and len(x) <= 12 for x in items):  # "1 2" is not 12; "-1" and "" are no states
+    states = [index_value(x) for x in items]  # "1 2" is not 12; "-1" and "" are no states
+    if None in states:
         raise UsageError(f"--anchors takes comma-separated state indices (e.g. 0,3,7), got {brief(text, quoted=True)}")
-    return [int(x) for x in items]
+    return [s for s in states if s is not None]
 
 
 def load_chain(args: argparse.Namespace, path: str | None = None) -> Chain:

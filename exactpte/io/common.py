@@ -13,7 +13,7 @@ from exactpte.numbers.scalars import parse_number
 from exactpte.model.chain import Chain
 from exactpte.errors import ChainFileError, ExactpteError, InvalidChainError
 
-__all__ = ["DECIMAL_NOTE", "note_decimals", "ascii_digits", "state_index", "exact_value", "naming"]
+__all__ = ["DECIMAL_NOTE", "note_decimals", "ascii_digits", "MAX_INDEX_DIGITS", "index_value", "state_index", "exact_value", "naming"]
 
 DECIMAL_NOTE = "decimal numbers were read as exact decimals (0.1 = 1/10), not as binary floats"
 
@@ -37,11 +37,25 @@ def ascii_digits(token: str) -> bool:
     return token.isascii() and token.isdigit()
 
 
+MAX_INDEX_DIGITS = 12
+"""Most digits of a state index, a count or a label id in a file or an option (``int`` refuses 4,301 digits, and no
+chain has 10^12 states)."""
+
+
+def index_value(token: str) -> int | None:
+    """``token`` as a non-negative integer when it is at most :data:`MAX_INDEX_DIGITS` ASCII digits, else ``None``.
+
+    >>> index_value("42"), index_value("7" * 13), index_value("-1"), index_value("١")
+    (42, None, None, None)
+    """
+    return int(token) if ascii_digits(token) and len(token) <= MAX_INDEX_DIGITS else None
+
+
 def state_index(token: str, where: str, n: int | None = None) -> int:
-    """A state index token (ASCII digits only, at most 12), in ``0..n-1`` when ``n`` is given."""
-    if not ascii_digits(token) or len(token) > 12:
+    """A state index token (:func:`index_value`), in ``0..n-1`` when ``n`` is given."""
+    i = index_value(token)
+    if i is None:
         raise ChainFileError(f"{where}: {token[:20]!r} is not a state index (a non-negative integer)")
-    i = int(token)
     if n is not None and i >= n:
         raise ChainFileError(f"{where}: state {i} is outside 0..{n - 1}")
     return i

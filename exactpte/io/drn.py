@@ -37,7 +37,7 @@ from exactpte.model.chain import Chain, MarkovRewardProcess, check_chain
 from exactpte.errors import ChainFileError, ExactpteError, brief
 from exactpte.fields import RationalFunctionField
 from exactpte.model.parametric import ParametricChain, parameter_field
-from exactpte.io.common import ascii_digits, naming, note_decimals
+from exactpte.io.common import MAX_INDEX_DIGITS, ascii_digits, index_value, naming, note_decimals
 
 __all__ = ["to_drn", "read_drn"]
 
@@ -147,12 +147,13 @@ class _Reader:
         if "@nr_states" not in head:
             raise self.error(None, "missing '@nr_states' before '@model'")
         k, text = head["@nr_states"]
-        if not ascii_digits(text) or len(text) > 12 or int(text) < 1:  # (the length first: int() refuses 4,301 digits)
+        n = index_value(text)
+        if n is None or n < 1:
             raise self.error(k, f"@nr_states must be followed by a positive integer, got {brief(text, quoted=True)}")
-        head["n"] = int(text)
+        head["n"] = n
         if "@nr_choices" in head:
             k, text = head["@nr_choices"]
-            if not ascii_digits(text) or len(text) > 12 or int(text) != head["n"]:
+            if index_value(text) != head["n"]:
                 raise self.error(k, f"@nr_choices is {brief(text, quoted=True)}; a DTMC has one choice per state ({head['n']})")
         head["params"] = head["@parameters"][1].split() if "@parameters" in head else []
         head["reward_names"] = head["@reward_models"][1].split() if "@reward_models" in head else []
@@ -185,7 +186,7 @@ class _Reader:
                     raise self.error(k, f"cannot read {ln[:60]!r} (expected 'state ID [rewards] labels')")
                 sid = m.group(1)
                 expected = current + 1
-                if ascii_digits(sid) and (len(sid) > 12 or int(sid) >= n):  # (the length first: int() refuses 4,301 digits)
+                if ascii_digits(sid) and ((i := index_value(sid)) is None or i >= n):
                     raise self.error(k, f"state {brief(sid)} is past @nr_states = {n}")
                 if not ascii_digits(sid) or int(sid) != expected:
                     raise self.error(k, f"states must be numbered 0, 1, ... in order without gaps or repeats: expected state {expected}, got {sid[:20]!r}")
@@ -211,7 +212,8 @@ class _Reader:
                 if not has_action:
                     raise self.error(k, "a transition before the state's action line")
                 target = target.rstrip()
-                if not (target.isdigit() and target.isascii()) or len(target) > 12 or int(target) >= n:
+                # index_value inline (the loop's one line per transition)
+                if not (target.isdigit() and target.isascii()) or len(target) > MAX_INDEX_DIGITS or int(target) >= n:
                     raise self.error(k, f"transition target {target[:20]!r} is not a state in 0..{n - 1}")
                 j = int(target)
                 if j in targets:

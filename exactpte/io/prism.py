@@ -31,7 +31,7 @@ from exactpte.numbers.scalars import parse_number
 from exactpte.model.chain import MarkovRewardProcess, check_chain
 from exactpte.errors import ChainFileError, UsageError
 from exactpte.model.to_float import to_float
-from exactpte.io.common import ascii_digits, exact_value, naming, note_decimals, state_index
+from exactpte.io.common import MAX_INDEX_DIGITS, exact_value, index_value, naming, note_decimals, state_index
 
 __all__ = ["to_prism", "read_prism"]
 
@@ -71,9 +71,10 @@ def _lines(text: str) -> list[tuple[int, list[str]]]:
 
 
 def _count_header(parts: list[str], where: str, what: str) -> tuple[int, int]:
-    if len(parts) != 2 or not all(ascii_digits(p) and len(p) <= 12 for p in parts):
+    counts = [index_value(p) for p in parts]
+    if len(counts) != 2 or counts[0] is None or counts[1] is None:
         raise ChainFileError(f"{where}: the first line is '{what}' (two non-negative integers), got {' '.join(parts)[:40]!r}")
-    return int(parts[0]), int(parts[1])
+    return counts[0], counts[1]
 
 
 def read_prism(tra: str, srew: str | None = None, lab: str | None = None, *, trew: str | None = None,
@@ -227,13 +228,13 @@ def _check_labels(text: str, n: int, storm: bool) -> None:
     decl = re.findall(r'([0-9]+)="([^"]*)"', " ".join(first))
     if not decl or not re.fullmatch(r'(\s*[0-9]+="[^"]*")+\s*', " ".join(first)):
         raise ChainFileError(f"labels: line {k0}: the first line of a .lab file declares labels as 0=\"name\" ...")
-    if any(len(i) > 12 for i, _ in decl):  # (int() refuses 4,301 digits)
-        raise ChainFileError(f"labels: line {k0}: a label id of more than 12 digits")
-    ids = {int(i) for i, _ in decl}
+    ids = {index_value(i) for i, _ in decl}
+    if None in ids:
+        raise ChainFileError(f"labels: line {k0}: a label id of more than {MAX_INDEX_DIGITS} digits")
     for k, parts in lines[1:]:
         if not parts[0].endswith(":"):
             raise ChainFileError(f"labels: line {k}: expected 'state: label-ids'")
         state_index(parts[0][:-1], f"labels: line {k}", n)
         for w in parts[1:]:
-            if not ascii_digits(w) or len(w) > 12 or int(w) not in ids:
+            if index_value(w) not in ids:
                 raise ChainFileError(f"labels: line {k}: {w!r} is not a declared label id")
