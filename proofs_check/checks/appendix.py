@@ -7,7 +7,7 @@ from math import lcm
 
 import flint
 
-from ..linalg import all_nonnegative, argmax, column_norms_inf, exact_max, greater, identity, matvec, nullspace, norm_inf, random_integers, random_vector, rank, rank_lower_bound, row_l1, same_span
+from ..linalg import all_nonnegative, argmax, column_norms_inf, exact_max, greater, identity, matvec, nullspace, norm_inf, random_integers, random_vector, rank, rank_lower_bound, row_l1, same_span, subtract_scaled
 from ..registry import Context, NotApplicable, NotClaimed, Outcome, PiHat, check, few, mismatch
 from . import pihat_sparse
 from .decomposition import random_projection
@@ -83,13 +83,8 @@ def quotient_class_problem(ctx: Context, in_K: Callable[[dict[int, flint.fmpq]],
     an independent route)."""
     c = ctx.claimed
     for a in c.anchor_states:
-        w = c.project_sparse({a: ONE})
-        diff = {s: -x for s, x in w.items()}
-        z = diff.get(a, ZERO) + 1
-        if z:
-            diff[a] = z
-        else:
-            diff.pop(a, None)
+        diff = {a: ONE}  # e_a - Pi e_a
+        subtract_scaled(diff, ONE, c.project_sparse({a: ONE}))
         if not in_K(diff):
             return f"e_{a} - Pi e_{a} is not in K(P): [Pi v] != [v] for v = e_{a}"
     return None
