@@ -13,6 +13,8 @@ from typing import TypeAlias, TypeVar, cast
 
 import flint
 
+from exactpte.testing.random_chains import randint_of
+
 Exact: TypeAlias = "flint.fmpq | flint.fmpz | int"
 """An exact rational entry of a vector (``fmpq_mat`` accepts all three)."""
 
@@ -323,18 +325,9 @@ def random_vector(rng: random.Random, n: int, *, bound: int = 9) -> list[flint.f
 
 def random_integers(rng: random.Random, low: int, high: int, k: int) -> list[int]:
     """``k`` draws of ``rng.randint(low, high)`` (equivalently ``rng.choice(range(low, high + 1))``): the same values
-    from the same seed.  CPython draws ``low + r`` with ``r = rng.getrandbits(b)``, ``b = (high - low + 1).bit_length()``,
-    redrawn while ``r > high - low``; done here without ``randint``'s and ``choice``'s Python frames."""
-    if k <= 0:
-        return []
-    getrandbits, span = rng.getrandbits, high - low + 1
-    bits, out = span.bit_length(), []
-    for _ in range(k):
-        r = getrandbits(bits)
-        while r >= span:
-            r = getrandbits(bits)
-        out.append(low + r)
-    return out
+    from the same seed, without ``randint``'s Python frames (:func:`exactpte.testing.random_chains.randint_of`)."""
+    draw = randint_of(rng)
+    return [draw(low, high) for _ in range(k)]
 
 
 def subtract_scaled(out: dict[int, flint.fmpq], x: Exact, column: Mapping[int, Exact]) -> None:
