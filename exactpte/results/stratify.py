@@ -227,7 +227,7 @@ def _real_point_exists(level: _Level, pending: list[RingElement], neqs: list[Rin
     varying = [e for e in entries if not e.is_constant()]
     if any(vanishes_in_region(F, varying, f) is False for f in pending):
         return False
-    return True if _witness(level, pending, neqs) else None
+    return True if _witness(level, pending, neqs, entries) else None
 
 
 def _point_on_line(pending: list[flint.fmpz_poly], entries: list[tuple[flint.fmpz_poly, flint.fmpz_poly]],
@@ -254,12 +254,12 @@ WITNESS_GRID = 7
 """Rational values per fixed parameter when looking for a valid point on a stratum of several parameters."""
 
 
-def _witness(level: _Level, pending: list[RingElement], neqs: list[RingElement]) -> bool:
+def _witness(level: _Level, pending: list[RingElement], neqs: list[RingElement], entries: list[RationalFunction]) -> bool:
     """A valid real point on ``pending = 0`` found on the lines of a grid of the region's box: every
     parameter but one fixed at ``lo + (hi - lo) j / (WITNESS_GRID + 1)``, the free one's roots checked
-    exactly (:func:`_point_on_line`).  ``False`` means none was found, not that there is none."""
+    exactly (:func:`_point_on_line`; ``entries``: the chain's entries).  ``False`` means none was found, not that there
+    is none."""
     F = level.rf
-    entries = [e for _i, _j, e in level.chain.edges()]
     box = bounding_box(F, [e for e in entries if not e.is_constant()]) or [(flint.fmpq(0), flint.fmpq(1))] * len(F.params)
     grids = [[lo + (hi - lo) * flint.fmpq(j, WITNESS_GRID + 1) for j in range(1, WITNESS_GRID + 1)] for lo, hi in box]
     for free, name in enumerate(F.params):
