@@ -1,7 +1,7 @@
 """The trusted checker's cost beside the decomposition's (run by hand: ``python benchmarks/bench_verify.py``).
 
 For each chain: the decomposition (``exactpte.decompose`` and every quantity of the JSON contract but ``P_inf``,
-then the JSON text), and the verification of that claim by ``proofs_check/verify.py`` (parsing the claim's JSON
+then the JSON text), and the verification of that claim by ``proofs_check/trusted/verify.py`` (parsing the claim's JSON
 text, then ``verify``).  Chains: the random benchmark family of ``bench_exact.py`` (30 % transient states, most in
 one strongly connected block) and Storm's example DTMCs in ``benchmarks/data``.  Each chain runs in a fresh
 process; times are the best of ``--repeats`` runs (default 1; the models' claims are large).  ``--result`` also
@@ -38,7 +38,7 @@ def load(spec: str):
 
 def one(spec: str, repeats: int, result_max: int) -> dict:
     import exactpte
-    from proofs_check import verify as trusted
+    from proofs_check.trusted import verify as trusted
 
     exactpte.decompose(exactpte.example("paper-benchmark")).to_json()  # imports and first calls out of the clock
     t_dec = t_ver = t_parse = float("inf")
@@ -60,7 +60,7 @@ def one(spec: str, repeats: int, result_max: int) -> dict:
            "parse": t_parse, "verify": t_ver, "result": None}
     if chain.n <= result_max:
         from proofs_check.checks import run_checks
-        from proofs_check.claimed import from_json_dict
+        from proofs_check.judging.readers import from_json_dict
 
         t0 = time.perf_counter()
         verdicts = run_checks(chain, from_json_dict(json.loads(text), chain.n))

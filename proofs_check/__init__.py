@@ -14,13 +14,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .checks import CHECKS, Verdict, run_checks
-from .claimed import Claimed, from_decomposition, load_result
-from .conjectures import CONJECTURES, conjecture, run_conjecture
-from .shrink import shrink
+from proofs_check.checks import CHECKS, Verdict, run_checks
+from proofs_check.judging.claims import Claimed, from_decomposition
+from proofs_check.judging.readers import load_result
+from proofs_check.runs.conjectures import CONJECTURES, conjecture, run_conjecture
+from proofs_check.runs.shrink import shrink
+
+from proofs_check import _legacy
 
 if TYPE_CHECKING:
     from exactpte import MarkovRewardProcess
+
+_legacy.install()
 
 __all__ = ["CHECKS", "Verdict", "run_checks", "check_chain", "Claimed", "from_decomposition", "load_result",
            "conjecture", "run_conjecture", "CONJECTURES", "shrink"]

@@ -310,7 +310,7 @@ def test_every_test_needing_an_extra_is_marked_with_it():
 
 
 # -- the folders are the layers ------------------------------------------------------------------------------
-FLOORS = ("errors", "progress", "numbers", "fields", "graph", "model", "solves", "plots", "results", "certified",
+FLOORS = ("errors", "progress", "deprecation", "numbers", "fields", "graph", "model", "solves", "plots", "results", "certified",
           "io", "oracle", "estimator", "testing", "cli")
 """exactpte's floors from the bottom up (docs/architecture.md): a module imports its own floor or lower ones."""
 TOP_LEVEL = ("__init__", "__main__", "_legacy")  # the public API, `python -m exactpte`, old paths: above every floor
@@ -376,3 +376,75 @@ def test_no_property_test_caps_the_thorough_profile():
              for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if line.replace(" ", "").startswith("@settings(max_" + "examples=")]
     assert fixed == []
+
+
+# -- proofs_check's folders are its layers too ---------------------------------------------------------------------
+PC_FLOORS = ("trusted", "algebra", "routes", "judging", "checks", "statistical", "symbolic", "runs", "cli")
+"""proofs_check's floors from the bottom up (docs/architecture.md): a module imports its own floor or lower ones.
+``trusted`` (the small checker, standard library only) is the bottom: it imports nothing of either package."""
+PC_TOP_LEVEL = ("__init__", "__main__", "_legacy")  # the public API, `python -m proofs_check`, old paths: above every floor
+PC_MAX_TOP_LEVEL_MODULES = 6
+
+
+def _pc_floor(module: str) -> int:
+    part = module.split(".")[1] if "." in module else "__init__"
+    return len(PC_FLOORS) if part in PC_TOP_LEVEL else PC_FLOORS.index(part)
+
+
+def test_proofs_check_modules_sit_on_named_floors_and_its_top_level_is_small():
+    top = sorted(p.stem for p in (ROOT / "proofs_check").glob("*.py"))
+    assert len(top) <= PC_MAX_TOP_LEVEL_MODULES, top
+    assert set(top) <= set(PC_TOP_LEVEL), set(top) - set(PC_TOP_LEVEL)
+    floors = {name.split(".")[1] for name in _graph() if name.startswith("proofs_check.") and name.count(".") >= 1}
+    assert floors <= set(PC_FLOORS) | set(PC_TOP_LEVEL), floors - set(PC_FLOORS) - set(PC_TOP_LEVEL)
+
+
+def test_no_proofs_check_import_runs_up_a_floor():
+    """Every arrow of proofs_check points down its floors (imports inside functions and TYPE_CHECKING blocks
+    included); the old paths' package hooks (``__getattr__`` serving ``_legacy``) are the one way up, on purpose."""
+    up = sorted(f"{m} -> {d}" for m, deps in _graph().items() if m.startswith("proofs_check")
+                for d in deps if d.startswith("proofs_check") and d != "proofs_check._legacy" and _pc_floor(d) > _pc_floor(m))
+    assert up == []
+
+
+def test_the_trusted_checker_imports_neither_package():
+    """``proofs_check/trusted/verify.py`` runs with the standard library alone; its policy reads only its report."""
+    deps = _graph()
+    assert deps["proofs_check.trusted.verify"] == set()
+    assert deps["proofs_check.trusted.policy"] <= {"proofs_check.trusted.verify", "exactpte.errors"}
+
+
+def test_proofs_check_reaches_neither_exactpte_cli_nor_testing_outside_its_cli():
+    """Checking code builds on exactpte's product API: only proofs_check's own command line may use exactpte's
+    command-line helpers, and nothing of proofs_check uses exactpte's test helpers."""
+    offenders = sorted(f"{m} -> {d}" for m, deps in _graph().items() if m.startswith("proofs_check")
+                       for d in deps
+                       if d.startswith("exactpte.testing") or (d.startswith("exactpte.cli") and not m.startswith("proofs_check.cli")))
+    assert offenders == []
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_tests_mirror_the_packages(package):
+    """``tests/<package>/`` has one folder per subpackage of the package (and no other folder), and every test file
+    sits in the folder of the subpackage it tests or at the tree's top for the package as a whole."""
+    subpackages = {p.parent.name for p in (ROOT / package).glob("*/__init__.py")}
+    test_folders = {p.name for p in (ROOT / "tests" / package).iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert test_folders <= subpackages, test_folders - subpackages
+    missing = {s for s in subpackages - test_folders
+               if any((ROOT / package / s).rglob("*.py")) and s not in UNTESTED_FOLDERS.get(package, ())}
+    assert missing == set(), f"no tests/{package}/<folder> for {sorted(missing)}"
+    nested = [str(p.relative_to(ROOT)) for p in (ROOT / "tests" / package).rglob("test_*.py")
+              if len(p.relative_to(ROOT / "tests" / package).parts) > 2]
+    assert nested == []
+
+
+UNTESTED_FOLDERS: dict[str, tuple[str, ...]] = {}
+"""Subpackages without a test folder of their own, with the reason (none: every folder has its tests)."""
+
+
+def test_no_two_test_files_share_a_name():
+    """One name, one test file: ``pytest -k`` and failure reports name a file unambiguously."""
+    names: dict[str, list[str]] = {}
+    for p in (ROOT / "tests").rglob("test_*.py"):
+        names.setdefault(p.name, []).append(str(p.relative_to(ROOT)))
+    assert {n: ps for n, ps in names.items() if len(ps) > 1} == {}

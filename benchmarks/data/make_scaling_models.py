@@ -9,7 +9,7 @@
   ``num_rounds`` (one per pick).
 
 Both are built with Storm's exact (rational) builder and exported to DRN (gzip).  They are the
-scaling cases of ``proofs-check chain`` (``tests/proofs_check/test_verdict_scaling.py``).
+scaling cases of ``proofs-check chain`` (``tests/proofs_check/checks/test_verdict_scaling.py``).
 """
 
 import gzip

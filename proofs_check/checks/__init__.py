@@ -1,10 +1,10 @@
 """One exact check per labelled result of the paper, one module per part of the paper.
 
-Each check judges a :class:`~proofs_check.claimed.Claimed` decomposition of a chain against
-objects computed by independent routes (:mod:`proofs_check.routes`) and returns ``None`` when
+Each check judges a :class:`~proofs_check.judging.claims.Claimed` decomposition of a chain against
+objects computed by independent routes (:mod:`proofs_check.routes.dense`) and returns ``None`` when
 the identity holds, a string naming what fails (with the states where it fails) otherwise, or
-:data:`~proofs_check.registry.NOT_APPLICABLE`.  Importing this package registers every check in
-:data:`~proofs_check.registry.CHECKS`, in the paper's order.
+:data:`~proofs_check.judging.registry.NOT_APPLICABLE`.  Importing this package registers every check in
+:data:`~proofs_check.judging.registry.CHECKS`, in the paper's order.
 
 - :mod:`~proofs_check.checks.structure`: the claimed structure against the support graph;
 - :mod:`~proofs_check.checks.decomposition`: Sections 2–3;
@@ -17,16 +17,16 @@ the identity holds, a string naming what fails (with the states where it fails) 
 - :mod:`~proofs_check.checks.peripheral`: the quotient theorems by structure and ``P`` restricted to small subspaces.
 """
 
-from ..registry import CHECKS, NOT_APPLICABLE, Check, Context, NotApplicable, NotClaimed, Verdict, run_checks
-from . import structure  # registration happens on import: structure first, then the paper's order
-from . import decomposition
-from . import evaluation
-from . import appendix
-from . import stability
-from . import quantities
-from . import certified
-from . import blockwise  # noqa: F401  (registers block versions of the main identities, used past 300 states)
-from . import peripheral  # noqa: F401  (block versions of thm:minimal_quotient, thm:quotient_contraction: structure, no charpoly of P)
+from proofs_check.judging.registry import CHECKS, NOT_APPLICABLE, Check, Context, NotApplicable, NotClaimed, Verdict, run_checks
+from proofs_check.checks import structure
+from proofs_check.checks import decomposition
+from proofs_check.checks import evaluation
+from proofs_check.checks import appendix
+from proofs_check.checks import stability
+from proofs_check.checks import quantities
+from proofs_check.checks import certified
+from proofs_check.checks import blockwise
+from proofs_check.checks import peripheral
 
 SECTIONS = (structure, decomposition, evaluation, appendix, stability, quantities, certified)
 """The check modules, in the paper's order."""

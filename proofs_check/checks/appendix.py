@@ -7,10 +7,10 @@ from math import lcm
 
 import flint
 
-from ..linalg import all_nonnegative, argmax, column_norms_inf, exact_max, greater, identity, matvec, nullspace, norm_inf, random_integers, random_vector, rank, rank_lower_bound, row_l1, same_span, subtract_scaled
-from ..registry import Context, NotApplicable, NotClaimed, Outcome, PiHat, check, few, mismatch
-from . import pihat_sparse
-from .decomposition import random_projection
+from proofs_check.algebra.linalg import all_nonnegative, argmax, column_norms_inf, exact_max, greater, identity, matvec, nullspace, norm_inf, random_integers, random_vector, rank, rank_lower_bound, row_l1, same_span, subtract_scaled
+from proofs_check.judging.registry import Context, NotApplicable, NotClaimed, Outcome, PiHat, check, few, mismatch
+from proofs_check.checks import pihat_sparse
+from proofs_check.checks.decomposition import random_projection
 
 ZERO, ONE = flint.fmpq(0), flint.fmpq(1)
 
@@ -58,7 +58,7 @@ def projection_problem(ctx: Context) -> str | None:
     versions).  ``Π`` is linear and fixes every ``v`` vanishing at the anchors (its formula
     ``Π v = v - Σ_j v(a_j) b_j`` reads ``v`` elsewhere only through ``v`` itself, checked on one such vector), so
     both identities hold for all ``v`` exactly when they hold on the ``N`` unit vectors ``e_a`` at the anchors.
-    The unit vectors and their images are sparse (:meth:`~proofs_check.claimed.Claimed.project_sparse`): ``N``
+    The unit vectors and their images are sparse (:meth:`~proofs_check.judging.claims.Claimed.project_sparse`): ``N``
     projections cost the basis' nonzeros, not ``N`` dense products with the ``n x N`` basis."""
     c, n = ctx.claimed, ctx.chain.n
     anchors = c.anchor_states

@@ -1,9 +1,9 @@
-"""The main identities on block routes (:mod:`proofs_check.blocks`), for chains past ``--max-dense``.
+"""The main identities on block routes (:mod:`proofs_check.routes.blocks`), for chains past ``--max-dense``.
 
 Each function here is registered as the block version of a dense check (same key, same
 statement): it judges the same claim against objects computed block by block (``ρ``, ``h``,
 ``b``, ``π`` from one strongly connected block at a time; ``K(P)`` as ``{x : P^D x = x}`` with
-``dim K = Σ d_i``) and sparse exact identities.  ``tests/proofs_check/test_mutations.py`` runs every mutation
+``dim K = Σ d_i``) and sparse exact identities.  ``tests/proofs_check/checks/test_mutations.py`` runs every mutation
 through these versions too (``max_dense=0``).
 """
 
@@ -14,12 +14,12 @@ from typing import Any
 
 import flint
 
-from ..graph import SupportGraph
-from ..linalg import Exact, random_vector, rank, rank_lower_bound
-from ..registry import NOT_APPLICABLE, Context, NotChecked, Outcome, block_route, few, mismatch, sampled
-from .appendix import projection_problem, quotient_class_problem
-from .decomposition import indicator_problem
-from .evaluation import _orbit_sum
+from proofs_check.algebra.graph import SupportGraph
+from proofs_check.algebra.linalg import Exact, random_vector, rank, rank_lower_bound
+from proofs_check.judging.registry import NOT_APPLICABLE, Context, NotChecked, Outcome, block_route, few, mismatch, sampled
+from proofs_check.checks.appendix import projection_problem, quotient_class_problem
+from proofs_check.checks.decomposition import indicator_problem
+from proofs_check.checks.evaluation import _orbit_sum
 
 ZERO = flint.fmpq(0)
 
@@ -231,7 +231,7 @@ def _P_inf(ctx: Context) -> Outcome:
     if c.problem("P_inf"):
         return f"malformed claim: {c.problem('P_inf')}"
     if c.P_inf is None:
-        from ..registry import NotClaimed
+        from proofs_check.judging.registry import NotClaimed
 
         return NotClaimed("P_inf")
     for s, row in enumerate(c.P_inf):
@@ -252,7 +252,7 @@ def _claimed_in_K(ctx: Context) -> str | None:
 
 def _claimed_in_K_problem(ctx: Context) -> str | None:
     """:func:`_claimed_in_K`, decided once per chain (three checks ask it): each column's ``P^D b`` through the
-    nonzeros of ``b`` only (:meth:`~proofs_check.blocks.BlockRoutes.in_K_sparse`), so the ``N`` columns together
+    nonzeros of ``b`` only (:meth:`~proofs_check.routes.blocks.BlockRoutes.in_K_sparse`), so the ``N`` columns together
     cost about one pass of ``P`` over the basis' nonzeros, not ``N`` passes over the whole chain."""
     c, B = ctx.claimed, ctx.blocks
     if c.N != B.N:
@@ -408,7 +408,7 @@ def _transient_cost(ctx: Context) -> Outcome:
 
 @block_route("prop:deterministic_cycle")
 def _det_cycle(ctx: Context) -> Outcome:
-    from .evaluation import _cycle_order
+    from proofs_check.checks.evaluation import _cycle_order
 
     order = _cycle_order(ctx.chain)
     if order is None:

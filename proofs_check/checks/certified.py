@@ -4,7 +4,7 @@ Certified enclosures are computed from the chain in floats with checked bounds
 (:func:`exactpte.decompose_certified`, :mod:`exactpte.certified`).  This is *not* one of the
 independent routes: it runs exactpte's structure code and anchors, so it is reported apart
 (kind ``cross-check``, its own line in the summary).  It never compares across conventions: the
-claim is first moved exactly into exactpte's convention (:mod:`proofs_check.conventions`: classes
+claim is first moved exactly into exactpte's convention (:mod:`proofs_check.judging.conventions`: classes
 by smallest state, phase 0 at the smallest state, exactpte's anchors, by the claim's own basis), so a
 valid answer in any convention lands on exactpte's numbers and a wrong one does not.
 (``decompose_certified`` takes no anchors, so the claim is moved rather than the enclosures.)
@@ -23,10 +23,10 @@ from exactpte.certified import Interval
 from exactpte.errors import ExactpteError
 from exactpte.graph.view import anchor_list
 
-from ..claimed import Claimed
-from ..conventions import canonical, reanchor
-from ..floats import float_range_problem, shown
-from ..registry import Context, NotChecked, Outcome, check, few
+from proofs_check.judging.claims import Claimed
+from proofs_check.judging.conventions import canonical, reanchor
+from proofs_check.algebra.floats import float_range_problem, shown
+from proofs_check.judging.registry import Context, NotChecked, Outcome, check, few
 
 if TYPE_CHECKING:
     from exactpte import CertifiedDecomposition

@@ -7,10 +7,10 @@ import flint
 
 import random
 
-from ..certificates import contraction_certificate, quotient_charpolys, quotient_matrix
-from ..claimed import Claimed
-from ..linalg import col, column_basis, columns, exact_integers, identity, in_span, in_span_all, join, mat_poly, mat_poly_apply, matvec, nullspace, random_integers, rank, same_span, vec
-from ..registry import NOT_APPLICABLE, Context, Held, Outcome, check, few, mismatch
+from proofs_check.routes.certificates import contraction_certificate, quotient_charpolys, quotient_matrix
+from proofs_check.judging.claims import Claimed
+from proofs_check.algebra.linalg import col, column_basis, columns, exact_integers, identity, in_span, in_span_all, join, mat_poly, mat_poly_apply, matvec, nullspace, random_integers, rank, same_span, vec
+from proofs_check.judging.registry import NOT_APPLICABLE, Context, Held, Outcome, check, few, mismatch
 
 
 @check("lem:invariant_constant_on_class", "Px = x implies x constant on every closed class")

@@ -9,9 +9,9 @@ import flint
 
 from exactpte import MarkovRewardProcess
 
-from ..claimed import Claimed
-from ..linalg import Exact, column_norms_inf, exact_integers, greater, norm_inf, orbits, random_vector, vec
-from ..registry import NOT_APPLICABLE, Context, Outcome, check, mismatch, sampled
+from proofs_check.judging.claims import Claimed
+from proofs_check.algebra.linalg import Exact, column_norms_inf, exact_integers, greater, norm_inf, orbits, random_vector, vec
+from proofs_check.judging.registry import NOT_APPLICABLE, Context, Outcome, check, mismatch, sampled
 
 
 def _horizons(c: Claimed) -> list[int]:

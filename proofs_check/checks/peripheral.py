@@ -1,5 +1,5 @@
 """``thm:minimal_quotient`` and ``thm:quotient_contraction`` on chains past the dense routes, decided exactly by
-structure and small exact algebra (:mod:`proofs_check.quotient`), never by a float.
+structure and small exact algebra (:mod:`proofs_check.routes.quotient`), never by a float.
 
 The claimed ``span(b)`` is tested, then every ``K'`` of the dense route's family, each through ``P`` restricted to
 ``K'`` (a ``dim K' x dim K'`` matrix) and the periods of the support graph: ``span(b)`` minus one class, minus one
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import flint
 
-from ..quotient import coordinate_subspaces, cyclotomic_degree, peripheral_factors, restricted_operator, sub_operator
-from ..registry import Context, Held, NotChecked, Outcome, block_route
+from proofs_check.routes.quotient import coordinate_subspaces, cyclotomic_degree, peripheral_factors, restricted_operator, sub_operator
+from proofs_check.judging.registry import Context, Held, NotChecked, Outcome, block_route
 
 SOURCE_BLOCK_LIMIT = 200
 """Largest transient source block whose ``P[U, U]`` characteristic polynomial the strictly-larger test computes."""
@@ -202,7 +202,7 @@ def _semisimple(ctx: Context) -> Outcome:
     ``K`` not fixed by ``P^D`` is an exact failure."""
     from math import lcm
 
-    from ..linalg import MODULAR_PRIMES
+    from proofs_check.algebra.linalg import MODULAR_PRIMES
 
     n, B = ctx.chain.n, ctx.blocks
     D = lcm(*ctx.claimed.periods) if ctx.claimed.periods else 1

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 import flint
 
-from ..linalg import norm_inf, random_vector
-from ..registry import Context, Outcome
+from proofs_check.algebra.linalg import norm_inf, random_vector
+from proofs_check.judging.registry import Context, Outcome
 
 DENSE_ENTRIES = 1_000_000
 """Past ``n * N`` entries the two lemmas run on sparse rows."""

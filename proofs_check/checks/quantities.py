@@ -4,7 +4,7 @@ The theorem checks judge ``g*``, ``v*``, ``b`` and ``theta`` (required by the co
 the other quantities when they are there; these checks make each optional quantity a verdict of
 its own, so a claim that leaves one out says "not claimed: <quantity>" for it (never "held"), and
 a claim whose key could not be read (NaN, infinities, floats, text, wrong shape) fails it.
-Routes: :class:`~proofs_check.blocks.BlockRoutes` (proofs_check's own Tarjan, per-block exact
+Routes: :class:`~proofs_check.routes.blocks.BlockRoutes` (proofs_check's own Tarjan, per-block exact
 solves with flint, never exactpte's solvers); claimed classes are matched with the route's by
 their states, so any class order and any order of states inside a class is judged as claimed.
 """
@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 import flint
 
-from ..registry import CheckFunc, Context, NotClaimed, Outcome, check, few, mismatch
+from proofs_check.judging.registry import CheckFunc, Context, NotClaimed, Outcome, check, few, mismatch
 
 ONE = flint.fmpq(1)
 

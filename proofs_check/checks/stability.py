@@ -21,7 +21,7 @@ start and the covariance ``Σ_t`` only on the noise law, so the four (start, law
 mean recursions (vectors) and two covariance recursions, run in integers (a common denominator, no
 rational normalization per entry); ``trace(HΣ_t)`` is computed exactly whenever the exact bound
 ``λ_max(H) trace(Σ_t)`` (Gershgorin) does not already decide the comparison.  The setup (``Π``, ``M``, ``H``, ...) is built once per chain and shared
-by the three lemmas (:meth:`~proofs_check.registry.Context.shared`).
+by the three lemmas (:meth:`~proofs_check.judging.registry.Context.shared`).
 
 Two exact bounds decide most comparisons before the recursions run (the same decisions; the tests compare both
 ways): ``H - MᵀHM = I`` makes every step ``A_t`` (``a_t ≤ 1``) non-expanding in ``‖·‖_H``, so
@@ -37,11 +37,11 @@ from dataclasses import dataclass
 
 import flint
 
-from ..certificates import LYAPUNOV_MAX_DIM, positive_definite, stein_solution
-from ..linalg import columns, integer_identity
-from ..registry import Context, NotChecked, Outcome, block_route, check
-from ..routes import RouteTooLargeError
-from . import stability_krylov
+from proofs_check.routes.certificates import LYAPUNOV_MAX_DIM, positive_definite, stein_solution
+from proofs_check.algebra.linalg import columns, integer_identity
+from proofs_check.judging.registry import Context, NotChecked, Outcome, block_route, check
+from proofs_check.routes.dense import RouteTooLargeError
+from proofs_check.checks import stability_krylov
 
 HORIZON = 25
 SIGMA = flint.fmpq(1, 100)

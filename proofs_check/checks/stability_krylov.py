@@ -36,10 +36,10 @@ from math import lcm
 
 import flint
 
-from ..certificates import positive_definite, stein_solution
-from ..floats import nearest_float, shown
-from ..linalg import subtract_scaled
-from ..registry import Context, NotChecked
+from proofs_check.routes.certificates import positive_definite, stein_solution
+from proofs_check.algebra.floats import nearest_float, shown
+from proofs_check.algebra.linalg import subtract_scaled
+from proofs_check.judging.registry import Context, NotChecked
 
 BLOCK_STEIN_MAX = 40
 """The largest closed block (recurrent non-anchor states of one class) given an exact Stein solution."""

@@ -10,13 +10,13 @@ Each claimed structural object gets its own key, so a report names the wrong cla
 - ``structure:anchors`` — one anchor per cyclic class, each inside its claimed ``C_{i,k}``;
 - ``structure:basis_order`` — basis columns (one per anchor) follow the ``(class, phase)`` order.
 
-The graph is analysed by :class:`proofs_check.graph.SupportGraph`, independent of exactpte's code.
+The graph is analysed by :class:`proofs_check.algebra.graph.SupportGraph`, independent of exactpte's code.
 """
 
 from __future__ import annotations
 
-from ..graph import SupportGraph
-from ..registry import Context, NotClaimed, Outcome, check, few
+from proofs_check.algebra.graph import SupportGraph
+from proofs_check.judging.registry import Context, NotClaimed, Outcome, check, few
 
 
 def _graph(ctx: Context) -> SupportGraph:

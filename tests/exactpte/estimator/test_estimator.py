@@ -21,14 +21,7 @@ from exactpte.estimator import (
 from exactpte.estimator.algorithms import harmonic_step_size, structure_from
 from exactpte.estimator.experiments import edge_deletion, storage_proxy
 from exactpte.testing.random_chains import random_chain
-from proofs_check.statistical import (
-    check_g_rate,
-    check_learned_contraction,
-    check_query_count,
-    check_sa_rate,
-    check_support_recovery,
-    check_weight_concentration,
-)
+from proofs_check.statistical.checks import check_g_rate, check_learned_contraction, check_query_count, check_sa_rate, check_support_recovery, check_weight_concentration
 
 NOISY = random_chain(20, seed=3, n_classes=2)  # periods (2, 2), genuine sampling noise everywhere
 

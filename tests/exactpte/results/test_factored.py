@@ -95,8 +95,8 @@ def _rational(name: str) -> exactpte.MarkovRewardProcess:
 def test_rational_factored_results_pass_every_reader(name: str, tmp_path: Path) -> None:
     """A rational result in the factored form: the verify checker and proofs-check's result reader accept it as
     they accept the plain one; a wrong integer in the name table is rejected by both."""
-    from proofs_check.claimed import load_result
-    from proofs_check.verify import verify
+    from proofs_check.judging.readers import load_result
+    from proofs_check.trusted.verify import verify
     from exactpte.io import dump
     from exactpte.oracle.candidates import load_candidate
 
@@ -125,7 +125,7 @@ def test_rational_factored_results_pass_every_reader(name: str, tmp_path: Path) 
 
 
 def load_result_plain(dec: Any, tmp_path: Path, n: int) -> Any:
-    from proofs_check.claimed import load_result
+    from proofs_check.judging.readers import load_result
 
     path = tmp_path / "plain.json"
     path.write_text(dec.to_json())

@@ -8,7 +8,7 @@ from hypothesis import given
 
 import exactpte
 from exactpte.testing.strategies import chains
-from proofs_check.routes import Routes
+from proofs_check.routes.dense import Routes
 
 CONTRACT_KEYS = {"classes", "transient", "periods", "cyclic_classes", "anchors", "basis", "v_star", "g_star",
                  "theta", "P_inf", "rho", "h", "psi"}

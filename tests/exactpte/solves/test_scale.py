@@ -19,8 +19,8 @@ from exactpte.graph.components import reverse_topological_components, strongly_c
 from exactpte.graph.structure import chain_structure
 from exactpte.graph.support import support_matrix
 from exactpte.testing.random_chains import random_chain
-from proofs_check.claimed import from_decomposition
-from proofs_check.registry import run_checks
+from proofs_check.judging.claims import from_decomposition
+from proofs_check.judging.registry import run_checks
 from conftest import scaled
 
 

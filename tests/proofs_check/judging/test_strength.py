@@ -1,0 +1,88 @@
+"""Every verdict says what a "held" is worth (issue 31): ``strength`` on every verdict, in the text table, the JSON
+report and ``proofs-check list``, and docs/verdict-strength.md in step with the registry.  Before: no verdict had a
+strength, and a check on four random vectors printed the same "ok" as an identity decided for every vector."""
+
+import json
+import re
+
+import pytest
+
+import exactpte
+from paths import ROOT
+from proofs_check.checks import CHECKS, run_checks
+from proofs_check.judging.claims import from_decomposition
+from proofs_check.cli import main
+from proofs_check.judging.registry import Verdict, strength_label
+from proofs_check.statistical.tests import ALPHA
+from proofs_check.statistical.checks import STATISTICAL
+from proofs_check.judging.strength import Strength
+
+DOC = ROOT / "docs" / "verdict-strength.md"
+
+
+def test_every_verdict_in_the_json_report_carries_its_strength(capsys):
+    assert main(["chain", "--example", "branching", "--json"]) == 0
+    verdicts = json.loads(capsys.readouterr().out)
+    assert {v["key"] for v in verdicts} == set(CHECKS)
+    for v in verdicts:
+        if v["holds"] is None:  # n/a, not claimed, not checked: decided nothing, so it rests on no evidence
+            assert v["strength"] is None, v
+            continue
+        assert Strength(v["strength"]) is CHECKS[v["key"]].strength or v["strength"] == "witnesses", v
+        if v["strength"] == "witnesses":
+            assert isinstance(v["witnesses"], int) and v["witnesses"] >= 1
+    assert {v["key"]: v["strength"] for v in verdicts}["certified:enclosures"] == "certified"
+
+
+def test_witness_counts_are_the_ones_decided():
+    chain = exactpte.example("periodic")  # D = 2: horizons {1, 2, 7, 20}, not 5 of them
+    (v,) = run_checks(chain, from_decomposition(exactpte.decompose(chain)), only=["lem:app_telescoping"])
+    assert v.holds and v.strength is Strength.WITNESSES and v.witnesses == 2 * 4
+
+
+def test_sampled_checks_made_exact_say_exact():
+    chain = exactpte.example("paper-benchmark")
+    claim = from_decomposition(exactpte.decompose(chain))
+    for v in run_checks(chain, claim, only=["lem:Pi_identity", "lem:Pi_kernel", "lem:main_b_identify", "thm:quotient_contraction"]):
+        assert v.holds and v.strength is Strength.EXACT and v.witnesses is None, v
+
+
+def test_text_table_and_list_show_the_strength(capsys):
+    assert main(["chain", "--example", "branching"]) == 0
+    table = capsys.readouterr().out
+    assert re.search(r"^lem:app_telescoping\s+ok\s+witnesses \(N = \d+\)", table, re.M)
+    assert re.search(r"^thm:wellposed\s+ok\s+exact", table, re.M)
+    assert re.search(r"^prop:deterministic_cycle\s+n/a\s+-", table, re.M)  # decided nothing: no strength shown
+    assert main(["list"]) == 0
+    listing = capsys.readouterr().out
+    for key, chk in CHECKS.items():
+        assert f"{key}  [{chk.kind}]  [{strength_label(chk.strength, witnesses=chk.witnesses)}]" in listing
+    for key in STATISTICAL:
+        assert f"{key}  [statistical]  [statistical (level {ALPHA:g})]" in listing
+
+
+def test_statistical_verdicts_state_their_level():
+    from proofs_check.statistical.checks import check_query_count
+
+    v = check_query_count(exactpte.example("branching"), runs=2, alpha=0.05)
+    assert v.strength is Strength.STATISTICAL and v.level == 0.05 and v.to_dict()["level"] == 0.05
+
+
+def test_verdict_serialises_strength_as_its_string_value():
+    d = Verdict("k", "s", True, strength=Strength.WITNESSES, witnesses=3).to_dict()
+    assert d["strength"] == "witnesses" and d["witnesses"] == 3 and json.dumps(d)
+
+
+def test_a_witness_check_must_state_its_number():
+    from proofs_check.judging.registry import check
+
+    with pytest.raises(ValueError):
+        check("x:y", "statement", strength=Strength.WITNESSES)
+
+
+def test_docs_page_lists_every_check_with_its_strength():
+    text = DOC.read_text()
+    rows = dict(re.findall(r"^\| `([^`]+)` \| ([^|]+?) \|$", text, re.M))
+    expected = {k: strength_label(c.strength, witnesses=c.witnesses) for k, c in CHECKS.items()}
+    expected.update({k: strength_label(Strength.STATISTICAL, level=ALPHA) for k in STATISTICAL})
+    assert rows == expected
