@@ -25,7 +25,7 @@ from typing import Any
 import flint
 
 from exactpte.numbers.scalars import to_fmpq
-from exactpte.model.chain import Chain, MarkovRewardProcess
+from exactpte.model.chain import Chain, Csr, MarkovRewardProcess, csr_of_rows
 from exactpte.numbers.arrays import check_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
 from exactpte.errors import GenericRegionError, SymbolicEntryError
 from exactpte.fields import RationalFunction, RationalFunctionField, polynomials
@@ -66,6 +66,16 @@ def parameter_field(params: Sequence[Any]) -> RationalFunctionField:
     return RationalFunctionField(names)
 
 
+def _parametric_parts(field: RationalFunctionField, rows: Sequence[Sequence[tuple[int, Any]]], r: Any,
+                      labels: Sequence[str] | None) -> tuple[Csr, tuple[RationalFunction, ...], tuple[str, ...] | None]:
+    """A parametric chain's parts from sparse rows over ``field``, checked in this order: the rows
+    (:func:`~exactpte.model.chain.validated_rows`, sums identically 1), the reward, the labels."""
+    n = len(rows)
+    csr = csr_of_rows(rows, field, identically=True)
+    reward = tuple(field.convert(x, f"r[{i}]") for i, x in enumerate(reward_vector(r, n)))
+    return csr, reward, check_labels(labels, n)
+
+
 class ParametricChain(Chain):
     """A Markov reward process whose entries are rational functions of parameters.
 
@@ -79,10 +89,9 @@ class ParametricChain(Chain):
     r: tuple[RationalFunction, ...]
 
     def __init__(self, P: Any, r: Any, *, params: Sequence[Any], labels: Sequence[str] | None = None) -> None:
-        F = self._start(params, labels)
-        self.n = len(rows := dense_rows(P))
-        self._set_rows(sparse_from_dense(rows, F.convert), identically=True)
-        self._finish(r)
+        F = parameter_field(params)
+        csr, reward, names = _parametric_parts(F, sparse_from_dense(dense_rows(P), F.convert), r, labels)
+        self._assign(csr, reward, labels=names, field=F)
 
     @classmethod
     def from_edges(cls, n: int, edges: Any, r: Any, *, params: Sequence[Any], labels: Sequence[str] | None = None) -> "ParametricChain":
@@ -94,12 +103,9 @@ class ParametricChain(Chain):
         >>> [(j, str(e)) for j, e in m.row(0)]
         [(0, '1 - p'), (1, 'p')]
         """
-        self = cls.__new__(cls)
-        F = self._start(params, labels)
-        self.n = n
-        self._set_rows(sparse_from_edges(n, edges, F.convert), identically=True)
-        self._finish(r)
-        return self
+        F = parameter_field(params)
+        csr, reward, names = _parametric_parts(F, sparse_from_edges(n, edges, F.convert), r, labels)
+        return cls._from_csr(csr, reward, labels=names, field=F)
 
     @classmethod
     def from_rows(cls, rows: Sequence[Sequence[tuple[int, Any]]], r: Sequence[Any], *, field: RationalFunctionField,
@@ -116,24 +122,13 @@ class ParametricChain(Chain):
         >>> m.field is F, [str(e) for _, e in m.row(0)]
         (True, ['1 - p', 'p'])
         """
-        self = cls.__new__(cls)
-        self.field, self.params, self._labels_in = field, field.params, labels
-        self.n = len(rows)
-        self._set_rows(rows, identically=True)
-        self._finish(r)
-        return self
+        csr, reward, names = _parametric_parts(field, rows, r, labels)
+        return cls._from_csr(csr, reward, labels=names, field=field)
 
-    def _start(self, params: Sequence[Any], labels: Any) -> RationalFunctionField:
-        F = parameter_field(params)
-        self.field = F
-        self.params = F.params
-        self._labels_in = labels
-        return F
-
-    def _finish(self, r: Any) -> None:
-        self.r = tuple(self.field.convert(x, f"r[{i}]") for i, x in enumerate(reward_vector(r, self.n)))
-        self.labels = check_labels(self.__dict__.pop("_labels_in"), self.n)
-        self.notes: tuple[str, ...] = ()
+    @property
+    def params(self) -> tuple[str, ...]:
+        """The parameter names, in the order of the field ``QQ(params)``."""
+        return self.field.params
 
     def __repr__(self) -> str:
         return f"ParametricChain(n={self.n}, params={list(self.params)})"
