@@ -29,9 +29,8 @@ False
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from exactpte.errors import CandidateError, UsageError
 from exactpte.model.chain import Chain, MarkovRewardProcess
@@ -114,12 +113,12 @@ def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float =
                 raise CandidateError(f"atol = rtol = 0 asks for exact agreement, which the float oracle cannot judge for "
                                      f"{place:.60} (no float holds it): give a tolerance, or judge exact claims with "
                                      "`proofs-check verify`")
-    certified = sys.modules.get("exactpte.certified")  # loaded whenever a certified reference exists: start-up time
-    if certified is not None and isinstance(reference, certified.CertifiedDecomposition):
-        report = compare_certified(cand, reference, atol, rtol)
-        report.findings += derived_findings(derived, reference.structure, _absorbing_states(reference.chain))
+    dec = _exact_reference(reference)
+    if dec is None:  # certified enclosures
+        enclosures = _certified_reference(reference)
+        report = compare_certified(cand, enclosures, atol, rtol)
+        report.findings += derived_findings(derived, enclosures.structure, _absorbing_states(enclosures.chain))
         return _with_native(report, native)
-    dec = reference if isinstance(reference, Decomposition) else decompose(cast("Chain", reference))
     if dec.field.is_parametric:
         raise UsageError("the oracle compares float candidates with a rational chain; substitute a point first (dec.at(point))")
     _reference_fits_floats(dec, cand)
@@ -135,6 +134,28 @@ def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float =
     findings += matrix_findings(cand, orc, atol, rtol)
     findings += absorbing_findings(cand, dec, atol, rtol)
     return _with_native(Report(findings, up_to_gauge, not_claimed(cand)), native)
+
+
+def _exact_reference(reference: Reference) -> Decomposition | None:
+    """The exact decomposition a reference gives (a chain is decomposed here), or ``None`` for any other
+    reference: certified enclosures, :func:`_certified_reference`."""
+    if isinstance(reference, Decomposition):
+        return reference
+    if isinstance(reference, Chain):
+        return decompose(reference)
+    return None
+
+
+def _certified_reference(reference: object) -> CertifiedDecomposition:
+    """``reference`` as certified enclosures, or a :class:`~exactpte.errors.UsageError` naming the kinds of
+    reference.  ``exactpte.certified`` is imported here, only for a reference that is neither a chain nor an
+    exact decomposition: the exact path does not pay for its import (numpy, scipy)."""
+    from exactpte.certified import CertifiedDecomposition
+
+    if not isinstance(reference, CertifiedDecomposition):
+        raise UsageError(f"compare takes a chain, its Decomposition or its CertifiedDecomposition as the reference, "
+                         f"got {type(reference).__name__}")
+    return reference
 
 
 def _with_native(report: Report, native: NativeCandidate) -> Report:
