@@ -28,7 +28,7 @@ from collections.abc import Callable
 import flint
 
 from exactpte.numbers.scalars import parse_number
-from exactpte.model.chain import MarkovRewardProcess, check_chain
+from exactpte.model.chain import MarkovRewardProcess, require_chain
 from exactpte.errors import ChainFileError, UsageError
 from exactpte.model.to_float import to_float
 from exactpte.io.common import MAX_INDEX_DIGITS, exact_value, index_value, naming, note_decimals, state_index
@@ -44,7 +44,7 @@ def to_prism(chain: MarkovRewardProcess, *, numbers: str = "fraction", flavour: 
     explicit parsers only read floating point (PRISM, Storm): that file is *not* exact.
     Storm's explicit parser wants ``dtmc`` in place of the header line (``flavour="storm"``).
     """
-    check_chain(chain)
+    require_chain(chain)
     if chain.field.is_parametric:
         raise UsageError("PRISM explicit files hold numbers; write a parametric chain with to_drn or as a JSON chain file")
     if numbers not in ("fraction", "float"):

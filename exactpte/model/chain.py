@@ -40,11 +40,15 @@ from exactpte.fields import QQ, Field, RationalField
 from exactpte.numbers.from_floats import Converter, ImportReport, check_repair, check_tol, exact_rows, repair_row, repaired_rows
 from exactpte.graph.structure import Structure, graph_structure, plain_structure
 from exactpte.graph.support import SMALL_GRAPH, csr_graph
+from exactpte.deprecation import renamed
 
 if TYPE_CHECKING:  # pragma: no cover
     import scipy.sparse as sp
 
-__all__ = ["Chain", "MarkovRewardProcess", "check_chain", "validated_rows", "import_chain", "MAX_DENSE_STATES"]
+__all__ = ["Chain", "MarkovRewardProcess", "require_chain", "validated_rows", "import_chain", "MAX_DENSE_STATES"]
+
+if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
+    __getattr__ = renamed(__name__, {"check_chain": "require_chain"})
 
 MAX_DENSE_STATES = 5000
 """The most states for which :attr:`Chain.P` builds the dense matrix (25 million entries)."""
@@ -628,8 +632,18 @@ def _exact_parts(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], r: Any, label
     return csr, tuple(to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(reward_vector(r, n))), check_labels(labels, n)
 
 
-def check_chain(chain: Any) -> Chain:
-    """``chain`` itself, after checking it is a chain (:class:`~exactpte.errors.UsageError` otherwise)."""
+def require_chain(chain: Any) -> Chain:
+    """``chain`` itself, after checking it is a chain (:class:`~exactpte.errors.UsageError` otherwise).
+
+    (Formerly ``check_chain``: a ``check_*`` name runs checks and returns verdicts; the old name warns for one release.)
+
+    Examples
+    --------
+    >>> require_chain("chain.json")
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.UsageError: expected a MarkovRewardProcess or ParametricChain, got str (read a file with exactpte.load)
+    """
     if not isinstance(chain, Chain):
         raise UsageError(f"expected a MarkovRewardProcess or ParametricChain, got {type(chain).__name__}"
                          + (" (read a file with exactpte.load)" if isinstance(chain, (str, bytes)) else ""))

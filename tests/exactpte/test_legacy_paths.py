@@ -1,8 +1,9 @@
-"""Old import paths (exactpte 0.1's flat modules) keep working for one release, with a DeprecationWarning
-that names the new home, and give the very objects of the new modules."""
+"""Old import paths (exactpte 0.1's flat modules) and old names of renamed functions keep working for one
+release, with a DeprecationWarning that names the new home, and give the very objects of the new modules."""
 
 import importlib
 import sys
+import warnings
 
 import pytest
 
@@ -34,3 +35,31 @@ def test_a_moved_module_keeps_its_own_spec():
 def test_an_unknown_old_name_is_still_an_import_error():
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("exactpte.no_such_module")
+
+
+RENAMED = [
+    # argument validators were check_*; a check_* name now always runs checks and returns verdicts (issue 40)
+    ("exactpte.model.chain", "check_chain", "require_chain"),
+]
+"""(module, old name, new name) of every function renamed within its module."""
+
+
+@pytest.mark.parametrize("module, old, new", RENAMED)
+def test_an_old_name_warns_and_gives_the_renamed_object(module, old, new):
+    mod = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=rf"{module}\.{old} moved to {module}\.{new} \(renamed\)"):
+        got = getattr(mod, old)
+    assert got is getattr(mod, new) and old not in getattr(mod, "__all__", ())
+    with pytest.raises(AttributeError):
+        getattr(mod, old + "_no_such_name")
+
+
+def test_an_old_name_reaches_through_an_old_path_too():
+    sys.modules.pop("exactpte.chain", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        from exactpte.chain import check_chain  # the old path and the old name: a warning each
+    from exactpte.model.chain import require_chain
+
+    assert check_chain is require_chain
+    assert [str(w.message).split(" moved to")[0] for w in caught] == ["exactpte.chain", "exactpte.model.chain.check_chain"]
