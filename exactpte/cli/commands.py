@@ -25,7 +25,7 @@ from exactpte.cli.options import (
     ArgumentParser,
     add_chain_options,
     add_command,
-    check_output,
+    require_writable_file,
     figure_size,
     load_chain,
     nonnegative_int,
@@ -234,7 +234,7 @@ def _draw(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
     from exactpte.plots import draw, save
     from exactpte.results.decomposition import decompose
 
-    check_output(args.output, "-o", picture=True)
+    require_writable_file(args.output, "-o", picture=True)
     if args.strata:
         from exactpte.plots.strata import plot_strata
         from exactpte.results.stratify import stratify

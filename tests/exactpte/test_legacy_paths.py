@@ -40,6 +40,7 @@ def test_an_unknown_old_name_is_still_an_import_error():
 RENAMED = [
     # argument validators were check_*; a check_* name now always runs checks and returns verdicts (issue 40)
     ("exactpte.model.chain", "check_chain", "require_chain"),
+    ("exactpte.cli.options", "check_output", "require_writable_file"),
 ]
 """(module, old name, new name) of every function renamed within its module."""
 
