@@ -22,10 +22,10 @@ if TYPE_CHECKING:  # the chain machinery loads only when a command runs (start-u
     from exactpte.model.chain import Chain
 
 __all__ = ["ArgumentParser", "add_chain_options", "add_command", "load_chain", "parse_anchors", "positive_int",
-           "nonnegative_int", "tolerance", "figure_size", "run_guarded", "require_writable_file", "check_folder"]
+           "nonnegative_int", "tolerance", "figure_size", "run_guarded", "require_writable_file", "require_writable_folder"]
 
 if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
-    __getattr__ = renamed(__name__, {"check_output": "require_writable_file"})
+    __getattr__ = renamed(__name__, {"check_output": "require_writable_file", "check_folder": "require_writable_folder"})
 
 PICTURE_ENDINGS = (".svg", ".png", ".pdf")
 
@@ -91,7 +91,7 @@ def require_writable_file(path: str | None, option: str, *, picture: bool = Fals
         pyplot()  # the plot extra, named when missing
 
 
-def check_folder(path: str | None, option: str) -> None:
+def require_writable_folder(path: str | None, option: str) -> None:
     """Refuse, before any work, an output folder that cannot be made or written (its parent missing,
     a file of that name, no permission); the folder itself may not exist yet."""
     if path is None:

@@ -41,6 +41,7 @@ RENAMED = [
     # argument validators were check_*; a check_* name now always runs checks and returns verdicts (issue 40)
     ("exactpte.model.chain", "check_chain", "require_chain"),
     ("exactpte.cli.options", "check_output", "require_writable_file"),
+    ("exactpte.cli.options", "check_folder", "require_writable_folder"),
 ]
 """(module, old name, new name) of every function renamed within its module."""
 
