@@ -42,6 +42,7 @@ RENAMED = [
     ("exactpte.model.chain", "check_chain", "require_chain"),
     ("exactpte.cli.options", "check_output", "require_writable_file"),
     ("exactpte.cli.options", "check_folder", "require_writable_folder"),
+    ("exactpte.solves.evaluation", "check_horizon", "require_horizon"),
 ]
 """(module, old name, new name) of every function renamed within its module."""
 
