@@ -43,7 +43,7 @@ from exactpte.oracle.keys import ALIASES, KEYS, NOT_NUMBERS
 from exactpte.oracle.peers import DERIVED_KEYS, NativeCandidate, derived_findings, read_native
 from exactpte.oracle.stationary import per_class_findings
 from exactpte.oracle.structure import structure_findings
-from exactpte.oracle.values import check_tolerance, exact_values_no_float_holds, index, nearest_float, no_float_holds, plain, vector
+from exactpte.oracle.values import require_tolerance, exact_values_no_float_holds, index, nearest_float, no_float_holds, plain, vector
 from exactpte.oracle.vectors import matrix_findings, vector_findings
 from exactpte.results.decomposition import Decomposition, decompose
 from exactpte.results.quantities import COMPUTED, NESTED
@@ -101,7 +101,7 @@ def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float =
     ...
     exactpte.errors.UsageError: atol must be a finite number >= 0, got -1
     """
-    atol, rtol = check_tolerance(atol, "atol"), check_tolerance(rtol, "rtol")
+    atol, rtol = require_tolerance(atol, "atol"), require_tolerance(rtol, "rtol")
     native = _candidate_keys(candidate, reference, strict)
     cand = {k: v for k, v in native.values.items() if k not in DERIVED_KEYS}
     derived = {k: v for k, v in native.values.items() if k in DERIVED_KEYS}

@@ -43,6 +43,8 @@ RENAMED = [
     ("exactpte.cli.options", "check_output", "require_writable_file"),
     ("exactpte.cli.options", "check_folder", "require_writable_folder"),
     ("exactpte.solves.evaluation", "check_horizon", "require_horizon"),
+    ("exactpte.oracle.values", "check_tolerance", "require_tolerance"),
+    ("exactpte.oracle", "check_tolerance", "require_tolerance"),
 ]
 """(module, old name, new name) of every function renamed within its module."""
 
