@@ -45,6 +45,7 @@ RENAMED = [
     ("exactpte.solves.evaluation", "check_horizon", "require_horizon"),
     ("exactpte.oracle.values", "check_tolerance", "require_tolerance"),
     ("exactpte.oracle", "check_tolerance", "require_tolerance"),
+    ("exactpte.results.report", "check_only", "require_quantities"),
 ]
 """(module, old name, new name) of every function renamed within its module."""
 
