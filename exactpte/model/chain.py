@@ -37,7 +37,7 @@ from exactpte.numbers.arrays import (
 )
 from exactpte.errors import EntryError, NegativeEntryError, RowSumError, ShapeError, UsageError, brief
 from exactpte.fields import QQ, Field, RationalField
-from exactpte.numbers.from_floats import Converter, ImportReport, check_repair, check_tol, exact_rows, repair_row, repaired_rows
+from exactpte.numbers.from_floats import Converter, ImportReport, check_repair, require_tol, exact_rows, repair_row, repaired_rows
 from exactpte.graph.structure import Structure, graph_structure, plain_structure
 from exactpte.graph.support import SMALL_GRAPH, csr_graph
 from exactpte.deprecation import renamed
@@ -435,7 +435,7 @@ class MarkovRewardProcess(Chain):
             with _float_hint(policy):
                 csr, reward, names = _exact_parts(rows, r, labels, policy)
             return cls._from_csr(csr, reward, labels=names)
-        tol_q, convert, summed = check_tol(tol), Converter(policy), [0]
+        tol_q, convert, summed = require_tol(tol), Converter(policy), [0]
         raw = sparse_from_edges(n, edges, convert, duplicates=duplicates, summed=summed)
         check_repair(repair)
         rows, report = repaired_rows(raw, repair, tol_q, convert, summed[0])
@@ -517,7 +517,7 @@ class MarkovRewardProcess(Chain):
         (True, "3 rows repaired by the 'largest' rule")
         """
         fpolicy = FloatPolicy(floats, limit_denominator)
-        tol_q = check_tol(tol)
+        tol_q = require_tol(tol)
         check_repair(repair)
         convert = Converter(fpolicy)
         mats, rewards, policy = _mdp_tables(transitions, rewards, policy)

@@ -46,6 +46,7 @@ RENAMED = [
     ("exactpte.oracle.values", "check_tolerance", "require_tolerance"),
     ("exactpte.oracle", "check_tolerance", "require_tolerance"),
     ("exactpte.results.report", "check_only", "require_quantities"),
+    ("exactpte.numbers.from_floats", "check_tol", "require_tol"),
 ]
 """(module, old name, new name) of every function renamed within its module."""
 
