@@ -37,7 +37,7 @@ from exactpte.numbers.arrays import (
 )
 from exactpte.errors import EntryError, NegativeEntryError, RowSumError, ShapeError, UsageError, brief
 from exactpte.fields import QQ, Field, RationalField
-from exactpte.numbers.from_floats import Converter, ImportReport, check_repair, require_tol, exact_rows, repair_row, repaired_rows
+from exactpte.numbers.from_floats import Converter, ImportReport, require_repair, require_tol, exact_rows, repair_row, repaired_rows
 from exactpte.graph.structure import Structure, graph_structure, plain_structure
 from exactpte.graph.support import SMALL_GRAPH, csr_graph
 from exactpte.deprecation import renamed
@@ -437,7 +437,7 @@ class MarkovRewardProcess(Chain):
             return cls._from_csr(csr, reward, labels=names)
         tol_q, convert, summed = require_tol(tol), Converter(policy), [0]
         raw = sparse_from_edges(n, edges, convert, duplicates=duplicates, summed=summed)
-        check_repair(repair)
+        require_repair(repair)
         rows, report = repaired_rows(raw, repair, tol_q, convert, summed[0])
         exact_r = [to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(reward_vector(r, len(rows)))]
         return cls._from_exact_rows(rows, exact_r, labels=labels, notes=report.notes())
@@ -518,7 +518,7 @@ class MarkovRewardProcess(Chain):
         """
         fpolicy = FloatPolicy(floats, limit_denominator)
         tol_q = require_tol(tol)
-        check_repair(repair)
+        require_repair(repair)
         convert = Converter(fpolicy)
         mats, rewards, policy = _mdp_tables(transitions, rewards, policy)
         n, A = len(mats[0]), len(mats)

@@ -59,10 +59,10 @@ from exactpte.numbers.arrays import dense_rows, sparse_from_dense, sparse_from_e
 from exactpte.errors import ExactpteError, NegativeEntryError, RowSumError, ShapeError, UsageError
 from exactpte.deprecation import renamed
 
-__all__ = ["exact_rows", "repaired_rows", "check_repair", "ImportReport", "RowRepair", "repair_row", "Converter", "REPAIRS", "require_tol"]
+__all__ = ["exact_rows", "repaired_rows", "require_repair", "ImportReport", "RowRepair", "repair_row", "Converter", "REPAIRS", "require_tol"]
 
 if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
-    __getattr__ = renamed(__name__, {"check_tol": "require_tol"})
+    __getattr__ = renamed(__name__, {"check_tol": "require_tol", "check_repair": "require_repair"})
 
 REPAIRS = ("largest", "proportional", None)
 """The repair rules: ``"largest"``, ``"proportional"``, or ``None`` (rows must sum to exactly 1)."""
@@ -170,7 +170,7 @@ def require_tol(tol: Any) -> flint.fmpq:
     return t
 
 
-def check_repair(repair: Any) -> str | None:
+def require_repair(repair: Any) -> str | None:
     """``repair`` after checking it names a rule (:data:`REPAIRS`)."""
     if repair not in REPAIRS:
         raise UsageError(f"repair must be 'largest', 'proportional' or None, got {repair!r}")
@@ -304,7 +304,7 @@ def exact_rows(
     """
     policy = FloatPolicy("exact", limit_denominator)
     tol_q = require_tol(tol)
-    repair = check_repair(repair)
+    repair = require_repair(repair)
     convert = Converter(policy)
     summed = [0]
     rows = _raw_rows(rows_or_edges, n, convert, duplicates, summed)

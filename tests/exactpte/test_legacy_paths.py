@@ -47,6 +47,7 @@ RENAMED = [
     ("exactpte.oracle", "check_tolerance", "require_tolerance"),
     ("exactpte.results.report", "check_only", "require_quantities"),
     ("exactpte.numbers.from_floats", "check_tol", "require_tol"),
+    ("exactpte.numbers.from_floats", "check_repair", "require_repair"),
 ]
 """(module, old name, new name) of every function renamed within its module."""
 
