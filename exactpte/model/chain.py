@@ -22,7 +22,7 @@ import flint
 
 from exactpte.numbers.scalars import FloatPolicy, to_fmpq
 from exactpte.numbers.arrays import (
-    check_labels,
+    require_labels,
     check_row_sums,
     csr_edges,
     dense_rows,
@@ -479,7 +479,7 @@ class MarkovRewardProcess(Chain):
         ptr, cols, num, den = csr_edges(n, rows, cols, num, den)
         check_row_sums(ptr, num, den)
         csr = (ptr.tolist(), array("q", cols.astype("int64").tobytes()), fractions_of(num, den))
-        return cls._from_csr(csr, exact_reward(r, n, reward_denominator), labels=check_labels(labels, n))
+        return cls._from_csr(csr, exact_reward(r, n, reward_denominator), labels=require_labels(labels, n))
 
     @classmethod
     def from_policy(
@@ -629,7 +629,7 @@ def _exact_parts(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], r: Any, label
     (converted under ``policy``), the labels."""
     csr = csr_of_rows(rows, QQ)
     n = len(rows)
-    return csr, tuple(to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(reward_vector(r, n))), check_labels(labels, n)
+    return csr, tuple(to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(reward_vector(r, n))), require_labels(labels, n)
 
 
 def require_chain(chain: Any) -> Chain:

@@ -26,7 +26,7 @@ import flint
 
 from exactpte.numbers.scalars import to_fmpq
 from exactpte.model.chain import Chain, Csr, MarkovRewardProcess, csr_of_rows
-from exactpte.numbers.arrays import check_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
+from exactpte.numbers.arrays import require_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
 from exactpte.errors import GenericRegionError, SymbolicEntryError
 from exactpte.fields import RationalFunction, RationalFunctionField, polynomials
 from exactpte.fields.printing import signature
@@ -73,7 +73,7 @@ def _parametric_parts(field: RationalFunctionField, rows: Sequence[Sequence[tupl
     n = len(rows)
     csr = csr_of_rows(rows, field, identically=True)
     reward = tuple(field.convert(x, f"r[{i}]") for i, x in enumerate(reward_vector(r, n)))
-    return csr, reward, check_labels(labels, n)
+    return csr, reward, require_labels(labels, n)
 
 
 class ParametricChain(Chain):

@@ -16,6 +16,7 @@ import flint
 
 from exactpte.numbers.scalars import as_int, numpy_if_loaded, to_fmpq
 from exactpte.errors import EntryError, LabelError, NegativeEntryError, RowSumError, ShapeError, UsageError, brief
+from exactpte.deprecation import renamed
 
 __all__ = [
     "Int64Array",
@@ -24,7 +25,7 @@ __all__ = [
     "sparse_from_edges",
     "reward_vector",
     "vector_entries",
-    "check_labels",
+    "require_labels",
     "sequence_of",
     "denominator_scale",
     "edge_arrays",
@@ -34,6 +35,9 @@ __all__ = [
     "exact_reward",
     "unique_inverse",
 ]
+
+if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
+    __getattr__ = renamed(__name__, {"check_labels": "require_labels"})
 
 
 if TYPE_CHECKING:  # numpy is imported by the functions that take arrays, not by the exact route's input
@@ -169,7 +173,7 @@ def vector_entries(r: Any) -> list[Any]:
     return out
 
 
-def check_labels(labels: Sequence[Any] | None, n: int) -> tuple[str, ...] | None:
+def require_labels(labels: Sequence[Any] | None, n: int) -> tuple[str, ...] | None:
     """Labels as strings, one per state, all different (``None`` stays ``None``)."""
     if labels is None:
         return None

@@ -48,6 +48,7 @@ RENAMED = [
     ("exactpte.results.report", "check_only", "require_quantities"),
     ("exactpte.numbers.from_floats", "check_tol", "require_tol"),
     ("exactpte.numbers.from_floats", "check_repair", "require_repair"),
+    ("exactpte.numbers.arrays", "check_labels", "require_labels"),
 ]
 """(module, old name, new name) of every function renamed within its module."""
 
