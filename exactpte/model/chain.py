@@ -23,7 +23,7 @@ import flint
 from exactpte.numbers.scalars import FloatPolicy, to_fmpq
 from exactpte.numbers.arrays import (
     require_labels,
-    check_row_sums,
+    require_stochastic_rows,
     csr_edges,
     dense_rows,
     denominator_scale,
@@ -477,7 +477,7 @@ class MarkovRewardProcess(Chain):
         """
         n, (rows, cols, num, den) = edge_arrays(n, rows, cols, numerators, denominators)
         ptr, cols, num, den = csr_edges(n, rows, cols, num, den)
-        check_row_sums(ptr, num, den)
+        require_stochastic_rows(ptr, num, den)
         csr = (ptr.tolist(), array("q", cols.astype("int64").tobytes()), fractions_of(num, den))
         return cls._from_csr(csr, exact_reward(r, n, reward_denominator), labels=require_labels(labels, n))
 

@@ -30,14 +30,14 @@ __all__ = [
     "denominator_scale",
     "edge_arrays",
     "csr_edges",
-    "check_row_sums",
+    "require_stochastic_rows",
     "fractions_of",
     "exact_reward",
     "unique_inverse",
 ]
 
 if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
-    __getattr__ = renamed(__name__, {"check_labels": "require_labels"})
+    __getattr__ = renamed(__name__, {"check_labels": "require_labels", "check_row_sums": "require_stochastic_rows"})
 
 
 if TYPE_CHECKING:  # numpy is imported by the functions that take arrays, not by the exact route's input
@@ -326,7 +326,7 @@ def exact_reward(r: Any, n: int, reward_denominator: int = 1) -> tuple[flint.fmp
     return tuple(to_fmpq(x, f"r[{i}]") * scale for i, x in enumerate(reward_vector(r, n)))
 
 
-def check_row_sums(ptr: Int64Array, num: Int64Array, den: Int64Array) -> None:
+def require_stochastic_rows(ptr: Int64Array, num: Int64Array, den: Int64Array) -> None:
     """Every row of the CSR arrays sums to exactly 1 (:class:`~exactpte.errors.RowSumError` naming the first that does not).
 
     Vectorised over each row's least common denominator ``D_s`` when ``D_s`` and the scaled

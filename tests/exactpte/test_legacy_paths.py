@@ -49,6 +49,7 @@ RENAMED = [
     ("exactpte.numbers.from_floats", "check_tol", "require_tol"),
     ("exactpte.numbers.from_floats", "check_repair", "require_repair"),
     ("exactpte.numbers.arrays", "check_labels", "require_labels"),
+    ("exactpte.numbers.arrays", "check_row_sums", "require_stochastic_rows"),
 ]
 """(module, old name, new name) of every function renamed within its module."""
 
