@@ -27,6 +27,7 @@ import flint
 from exactpte.numbers.scalars import to_fmpq
 from exactpte.model.chain import Chain, Csr, MarkovRewardProcess, csr_of_rows
 from exactpte.numbers.arrays import require_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
+from exactpte.deprecation import warn_renamed
 from exactpte.errors import GenericRegionError, SymbolicEntryError
 from exactpte.fields import RationalFunction, RationalFunctionField, polynomials
 from exactpte.fields.printing import signature
@@ -150,8 +151,20 @@ class ParametricChain(Chain):
             raise GenericRegionError(f"a point needs a value for each parameter {list(self.params)}; {wrong}")
         return [to_fmpq(given[p], f"value of {p}") for p in self.params]
 
-    def check_point(self, point: Mapping[Any, Any]) -> list[flint.fmpq]:
-        """The point's values, after checking it lies in the generic region (every support entry > 0)."""
+    def require_generic_point(self, point: Mapping[Any, Any]) -> list[flint.fmpq]:
+        """The point's values, after checking it lies in the generic region (every support entry > 0);
+        :class:`~exactpte.errors.GenericRegionError` otherwise.
+
+        Examples
+        --------
+        >>> m = ParametricChain([["1-p", "p"], [1, 0]], [1, 0], params=["p"])
+        >>> m.require_generic_point({"p": "1/3"})
+        [1/3]
+        >>> m.require_generic_point({"p": 1})
+        Traceback (most recent call last):
+        ...
+        exactpte.errors.GenericRegionError: P[0][0] = 1 - p vanishes at this point: it leaves the generic region (the support changes); decompose chain.at(point, check=False) instead of substituting into the closed form
+        """
         values = self._point(point)
         for i, j, e in self.edges():
             try:
@@ -167,10 +180,16 @@ class ParametricChain(Chain):
                     f"decompose chain.at(point, check=False) instead of substituting into the closed form")
         return values
 
+    def check_point(self, point: Mapping[Any, Any]) -> list[flint.fmpq]:
+        """Deprecated name of :meth:`require_generic_point` (a ``check_*`` name runs checks and returns verdicts),
+        kept for one release."""
+        warn_renamed("exactpte.ParametricChain.check_point", "exactpte.ParametricChain.require_generic_point")
+        return self.require_generic_point(point)
+
     def at(self, point: Mapping[Any, Any], *, check: bool = True) -> MarkovRewardProcess:
         """The rational chain at ``point`` (``{"p": "1/3", ...}``); ``check`` refuses points outside
         the generic region, ``check=False`` allows them (the structure may then differ)."""
-        values = self.check_point(point) if check else self._point(point)
+        values = self.require_generic_point(point) if check else self._point(point)
 
         def value(x: RationalFunction, where: str) -> flint.fmpq:
             try:

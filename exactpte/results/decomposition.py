@@ -294,7 +294,7 @@ class Decomposition(StructureShortcuts):
         """
         if not isinstance(self.chain, ParametricChain):
             raise UsageError("at() applies to a decomposition of a ParametricChain")
-        values = self.chain.check_point(point)
+        values = self.chain.require_generic_point(point)
         rational = self.chain.at(point)
         ev = self.field.evaluate
 

@@ -73,3 +73,12 @@ def test_an_old_name_reaches_through_an_old_path_too():
 
     assert check_chain is require_chain
     assert [str(w.message).split(" moved to")[0] for w in caught] == ["exactpte.chain", "exactpte.model.chain.check_chain"]
+
+
+def test_an_old_method_name_warns_and_gives_the_renamed_method_s_answer():
+    from exactpte import ParametricChain
+
+    chain = ParametricChain([["1-p", "p"], [1, 0]], [1, 0], params=["p"])
+    with pytest.warns(DeprecationWarning, match=r"ParametricChain\.check_point moved to exactpte\.ParametricChain\.require_generic_point"):
+        values = chain.check_point({"p": "1/3"})
+    assert values == chain.require_generic_point({"p": "1/3"})
