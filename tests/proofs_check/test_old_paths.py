@@ -32,3 +32,19 @@ def test_an_old_module_that_is_a_package_now_serves_its_old_names(package):
     with pytest.raises(AttributeError):
         getattr(pkg, "no_such_name")
 
+
+RENAMED = [
+    # the registry's decorator was `check`; a check_* name now always runs checks and returns verdicts (issue 40)
+    ("proofs_check.judging.registry", "check", "register_check"),
+]
+"""(module, old name, new name) of every function renamed within its module."""
+
+
+@pytest.mark.parametrize("module, old, new", RENAMED)
+def test_an_old_name_warns_and_gives_the_renamed_object(module, old, new):
+    mod = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=rf"{module}\.{old} moved to {module}\.{new} \(renamed\)"):
+        got = getattr(mod, old)
+    assert got is getattr(mod, new) and old not in getattr(mod, "__all__", ())
+    with pytest.raises(AttributeError):
+        getattr(mod, old + "_no_such_name")

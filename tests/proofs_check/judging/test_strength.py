@@ -93,10 +93,10 @@ def test_verdicts_serialise_strength_as_a_plain_string_and_size_only_where_it_ha
 
 
 def test_a_witness_check_must_state_its_number():
-    from proofs_check.judging.registry import check
+    from proofs_check.judging.registry import register_check
 
     with pytest.raises(ValueError):
-        check("x:y", "statement", strength=Strength.WITNESSES)
+        register_check("x:y", "statement", strength=Strength.WITNESSES)
 
 
 def test_docs_page_lists_every_check_with_its_strength():
