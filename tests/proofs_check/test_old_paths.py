@@ -36,6 +36,7 @@ def test_an_old_module_that_is_a_package_now_serves_its_old_names(package):
 RENAMED = [
     # the registry's decorator was `check`; a check_* name now always runs checks and returns verdicts (issue 40)
     ("proofs_check.judging.registry", "check", "register_check"),
+    ("proofs_check.judging.readers", "check_header", "require_result_header"),
 ]
 """(module, old name, new name) of every function renamed within its module."""
 
