@@ -152,7 +152,7 @@ def read_prism(tra: str, srew: str | None = None, lab: str | None = None, *, tre
     if srew is None and trew is None:
         notes.append("no reward file given: r = 0")
     if lab is not None:
-        _check_labels(lab, n, storm)
+        _require_label_file(lab, n, storm)
     with naming(source):
         chain = MarkovRewardProcess.from_edges(n, edges, r)
     chain.notes = chain.notes + tuple(notes)
@@ -206,7 +206,7 @@ def _transition_rewards(text: str, n: int, storm: bool, source: str) -> dict[tup
     return out
 
 
-def _check_labels(text: str, n: int, storm: bool) -> None:
+def _require_label_file(text: str, n: int, storm: bool) -> None:
     """A ``.lab`` file's form: declarations, then states in range naming declared labels."""
     lines = _lines(text) if not storm else [(k, ln.split()) for k, ln in enumerate(text.splitlines(), 1) if ln.strip()]
     if not lines:

@@ -239,11 +239,11 @@ def edge_arrays(n: Any, rows: Any, cols: Any, numerators: Any,
     if not len(rows) == len(cols) == len(num) == len(den):
         raise ShapeError(f"rows, cols, numerators, denominators have lengths {len(rows)}, {len(cols)}, {len(num)}, "
                          f"{len(den)}; expected one entry per transition in each")
-    _check_edge_entries(n, rows, cols, num, den)
+    _require_edge_entries(n, rows, cols, num, den)
     return n, (rows, cols, num, den)
 
 
-def _check_edge_entries(n: int, rows: Int64Array, cols: Int64Array, num: Int64Array, den: Int64Array) -> None:
+def _require_edge_entries(n: int, rows: Int64Array, cols: Int64Array, num: Int64Array, den: Int64Array) -> None:
     """Indices in ``0..n-1``, denominators ``>= 1``, numerators ``>= 0`` (the first fault named)."""
     import numpy as np
 
