@@ -478,6 +478,30 @@ def test_proofs_check_reaches_neither_exactpte_cli_nor_testing_outside_its_cli()
     assert offenders == []
 
 
+VERDICT_TYPES = ("Verdict", "FamilyVerdict", "CheckResult")
+"""What a ``check_*`` function of proofs_check returns: verdicts (alone, in a list, or in a sweep job's result)."""
+
+
+def test_a_check_name_means_running_checks():
+    """``check_*`` names one thing: run checks and return verdicts.  exactpte's argument validators are ``require_*``
+    (its only checks are the oracle's command, ``cli.commands._check``), and every module-level ``check_*`` of
+    proofs_check is annotated to return verdicts (the trusted checker's ``check_<key>`` methods judge one claimed
+    key each into its report)."""
+    wrong = []
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in tree.body:
+                if not isinstance(node, ast.FunctionDef) or not node.name.lstrip("_").startswith("check"):
+                    continue
+                returns = ast.unparse(node.returns) if node.returns is not None else ""
+                if package == "exactpte" and node.name not in ("_check", "_check_command"):
+                    wrong.append(f"{path.relative_to(ROOT)}: {node.name} (a validator is require_*)")
+                elif package == "proofs_check" and not any(t in returns for t in VERDICT_TYPES):
+                    wrong.append(f"{path.relative_to(ROOT)}: {node.name} -> {returns or '?'} (a check returns verdicts)")
+    assert wrong == []
+
+
 @pytest.mark.parametrize("package", PACKAGES)
 def test_tests_mirror_the_packages(package):
     """``tests/<package>/`` has one folder per subpackage of the package (and no other folder), and every test file
