@@ -2,23 +2,16 @@
 release, with a DeprecationWarning naming the new home, and give the very objects of the new modules."""
 
 import importlib
-import sys
 
 import pytest
 
 from proofs_check._legacy import MOVED, MOVED_ATTRIBUTES
+from old_names import assert_old_name_gives_the_renamed_object, assert_old_path_gives_the_new_objects
 
 
 @pytest.mark.parametrize("old", sorted(MOVED))
 def test_an_old_module_path_warns_and_gives_the_new_objects(old):
-    sys.modules.pop(old, None)
-    with pytest.warns(DeprecationWarning, match=f"{old} moved to"):
-        module = importlib.import_module(old)
-    homes = (MOVED[old],) if isinstance(MOVED[old], str) else MOVED[old]
-    for home in homes:
-        new = importlib.import_module(home)
-        for name in getattr(new, "__all__", ()):
-            assert getattr(module, name) is getattr(new, name), (old, home, name)
+    assert_old_path_gives_the_new_objects(old, MOVED)
 
 
 @pytest.mark.parametrize("package", sorted(MOVED_ATTRIBUTES))
@@ -43,9 +36,4 @@ RENAMED = [
 
 @pytest.mark.parametrize("module, old, new", RENAMED)
 def test_an_old_name_warns_and_gives_the_renamed_object(module, old, new):
-    mod = importlib.import_module(module)
-    with pytest.warns(DeprecationWarning, match=rf"{module}\.{old} moved to {module}\.{new} \(renamed\)"):
-        got = getattr(mod, old)
-    assert got is getattr(mod, new) and old not in getattr(mod, "__all__", ())
-    with pytest.raises(AttributeError):
-        getattr(mod, old + "_no_such_name")
+    assert_old_name_gives_the_renamed_object(module, old, new)
