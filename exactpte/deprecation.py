@@ -1,9 +1,10 @@
-"""Moved modules: an old import path kept working for one release, with a :class:`DeprecationWarning`.
+"""Moved modules and renamed names: an old import path or name kept working for one release, with a :class:`DeprecationWarning`.
 
 When a module moves, its old name is mapped to its new home (or to the modules it was split into) by an
 import hook on :data:`sys.meta_path`: ``import old.name`` still works, warns naming the new path, and gives the
 very module object of the new home (so ``isinstance`` checks and monkeypatching see one module).  exactpte's
-old flat paths use it (``exactpte._legacy``), and so does proofs_check for its own moved modules.
+old flat paths use it (``exactpte._legacy``), and so does proofs_check for its own moved modules.  A function
+renamed within its module keeps its old name the same way: the module's ``__getattr__`` is :func:`renamed`.
 
 Examples
 --------
@@ -24,10 +25,11 @@ import importlib.abc
 import importlib.machinery
 import sys
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import ModuleType
+from typing import Any
 
-__all__ = ["ModuleAliases", "alias_modules"]
+__all__ = ["ModuleAliases", "alias_modules", "renamed", "warn_renamed"]
 
 Moved = Mapping[str, "str | tuple[str, ...]"]
 
@@ -77,3 +79,37 @@ def alias_modules(moved: Moved) -> None:
     finder already installed for an equal table is kept)."""
     if not any(isinstance(f, ModuleAliases) and f.moved == moved for f in sys.meta_path):
         sys.meta_path.append(ModuleAliases(moved))
+
+
+def warn_renamed(old: str, new: str, *, stacklevel: int = 3) -> None:
+    """The :class:`DeprecationWarning` of a renamed name (``old`` and ``new`` as dotted paths), in the words of
+    a moved module's: ``old moved to new``."""
+    warnings.warn(f"{old} moved to {new} (renamed); the old name is removed in the next release", DeprecationWarning,
+                  stacklevel=stacklevel)
+
+
+def renamed(module: str, names: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module-level ``__getattr__`` for ``module`` that serves each old name of ``names`` (old → new) for one
+    release: the object of the new name, after :func:`warn_renamed`; any other name is an ``AttributeError`` as
+    usual.  A module binds it outside type checking, so mypy sees only the new names (an old one is an error
+    there, not ``Any``): ``if not TYPE_CHECKING: __getattr__ = renamed(__name__, {"old": "new"})``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> getter = renamed("exactpte.deprecation", {"doctest_old_alias": "alias_modules"})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     getter("doctest_old_alias") is alias_modules
+    True
+    >>> str(caught[0].message)
+    'exactpte.deprecation.doctest_old_alias moved to exactpte.deprecation.alias_modules (renamed); the old name is removed in the next release'
+    """
+    def __getattr__(name: str) -> Any:
+        new = names.get(name)
+        if new is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warn_renamed(f"{module}.{name}", f"{module}.{new}")
+        return getattr(sys.modules[module], new)
+
+    return __getattr__

@@ -17,8 +17,11 @@ so a broken install of an extra cannot pass as "skipped".  ``python -m pytest -m
 just those tests.
 """
 
+import contextlib
 import os
 import random
+import time
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -39,6 +42,21 @@ collect_ignore_glob = ["data/*"]
 def scaled(fraction: float) -> settings:
     """Settings with ``fraction`` of the active profile's examples (at least 5): for costly properties."""
     return settings(max_examples=max(5, int(settings.default.max_examples * fraction)))
+
+
+@contextlib.contextmanager
+def cpu_budget(seconds: float) -> Iterator[None]:
+    """Fail if the block takes more than ``seconds`` of this process's CPU time (``time.process_time``).
+
+    A hang guard for the default suite, which runs in parallel on a shared machine: the wall clock stretches with
+    the load, this process's CPU time does not.  Each use states the time it measures and so its margin.  The
+    budget holds also when the block raises (an expected error must come in time too)."""
+    start = time.process_time()
+    try:
+        yield
+    finally:  # also when the block raises (an expected error must come within the budget too)
+        spent = time.process_time() - start
+        assert spent < seconds, f"{spent:.2f} s of CPU, over the budget of {seconds} s"
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -369,13 +369,68 @@ def test_proofs_check_uses_public_names_of_exactpte_only():
     assert private == []
 
 
+PROFILE_CALLS = ("register_profile", "load_profile", "get_profile")
+"""Calls that make or pick a Hypothesis profile: conftest.py's business alone."""
+
+
+def fixed_example_counts(source: str, *, conftest: bool = False) -> list[int]:
+    """Lines of ``source`` that fix a property test's number of examples, whatever the spelling: a ``max_examples=``
+    keyword in any call (``settings(...)``, ``@settings(...)``, ``hypothesis.settings``, an alias, ``find(...,
+    settings=settings(...))``, ``dict(...)``), a ``"max_examples"`` key in a dict literal (``**{...}``), an
+    assignment to an attribute ``max_examples``, and outside conftest.py a profile registered, loaded or read.
+    conftest.py may do all of it: its profiles and ``scaled(fraction)`` are where the number comes from.
+
+    >>> fixed_example_counts("@settings(max_examples = 300)\\ndef test(): pass")
+    [1]
+    """
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            if not conftest and any(k.arg == "max_examples" for k in node.keywords):
+                lines.append(node.lineno)
+            elif not conftest and isinstance(node.func, ast.Attribute) and node.func.attr in PROFILE_CALLS:
+                lines.append(node.lineno)
+        elif isinstance(node, ast.Dict) and not conftest:
+            if any(isinstance(k, ast.Constant) and k.value == "max_examples" for k in node.keys):
+                lines.append(node.lineno)
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Attribute) and t.attr == "max_examples" for t in targets):
+                lines.append(node.lineno)
+    return sorted(set(lines))
+
+
 def test_no_property_test_caps_the_thorough_profile():
     """Budgets of property tests scale with the active profile (``scaled(fraction)``), so the
-    ``thorough`` profile runs every property longer; a fixed ``max_examples=`` would cap it."""
-    fixed = [f"{p.relative_to(ROOT)}:{i}" for p in (ROOT / "tests").rglob("test_*.py")
-             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-             if line.replace(" ", "").startswith("@settings(max_" + "examples=")]
+    ``thorough`` profile runs every property longer; a fixed number of examples would cap it (every .py file
+    of tests/, test or helper, read as a syntax tree: no spelling or spacing escapes)."""
+    fixed = [f"{p.relative_to(ROOT)}:{line}" for p in sorted((ROOT / "tests").rglob("*.py"))
+             for line in fixed_example_counts(p.read_text(encoding="utf-8"), conftest=p == ROOT / "tests" / "conftest.py")]
     assert fixed == []
+
+
+@pytest.mark.parametrize("source", [
+    "@settings(max_examples=300)\ndef test(): pass",
+    "@settings( max_examples = 300 , deadline=None)\ndef test(): pass",
+    "@hypothesis.settings(deadline=None,\n    max_examples=N)\ndef test(): pass",
+    "from hypothesis import settings as s\n@s(max_examples=10)\ndef test(): pass",
+    "m = find(st.integers(), bool, settings=settings(database=None, max_examples=300))",
+    "FEW = settings(max_examples=max(5, settings.default.max_examples // 2))",
+    "@settings(**{'max_examples': 3})\ndef test(): pass",
+    "kw = dict(max_examples=3)",
+    "settings.default.max_examples = 3",
+    "settings.register_profile('mine', max_examples=3)",
+    "settings.register_profile('mine', parent=settings.get_profile('ci'))",
+    "settings.load_profile('thorough')",
+])
+def test_the_example_count_guard_catches_every_spelling(source):
+    assert fixed_example_counts(source) != []
+
+
+def test_the_example_count_guard_lets_scaled_budgets_and_conftest_through():
+    assert fixed_example_counts("@settings(scaled(30/40), deadline=None)\ndef test(): pass") == []
+    assert fixed_example_counts("m = find(s, f, settings=settings(scaled(300/40), database=None))") == []
+    assert fixed_example_counts((ROOT / "tests" / "conftest.py").read_text(encoding="utf-8"), conftest=True) == []
 
 
 # -- proofs_check's folders are its layers too ---------------------------------------------------------------------
@@ -421,6 +476,30 @@ def test_proofs_check_reaches_neither_exactpte_cli_nor_testing_outside_its_cli()
                        for d in deps
                        if d.startswith("exactpte.testing") or (d.startswith("exactpte.cli") and not m.startswith("proofs_check.cli")))
     assert offenders == []
+
+
+VERDICT_TYPES = ("Verdict", "FamilyVerdict", "CheckResult")
+"""What a ``check_*`` function of proofs_check returns: verdicts (alone, in a list, or in a sweep job's result)."""
+
+
+def test_a_check_name_means_running_checks():
+    """``check_*`` names one thing: run checks and return verdicts.  exactpte's argument validators are ``require_*``
+    (its only checks are the oracle's command, ``cli.commands._check``), and every module-level ``check_*`` of
+    proofs_check is annotated to return verdicts (the trusted checker's ``check_<key>`` methods judge one claimed
+    key each into its report)."""
+    wrong = []
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in tree.body:
+                if not isinstance(node, ast.FunctionDef) or not node.name.lstrip("_").startswith("check"):
+                    continue
+                returns = ast.unparse(node.returns) if node.returns is not None else ""
+                if package == "exactpte" and node.name not in ("_check", "_check_command"):
+                    wrong.append(f"{path.relative_to(ROOT)}: {node.name} (a validator is require_*)")
+                elif package == "proofs_check" and not any(t in returns for t in VERDICT_TYPES):
+                    wrong.append(f"{path.relative_to(ROOT)}: {node.name} -> {returns or '?'} (a check returns verdicts)")
+    assert wrong == []
 
 
 @pytest.mark.parametrize("package", PACKAGES)

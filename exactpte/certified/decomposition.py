@@ -34,7 +34,7 @@ import flint
 import numpy as np
 import scipy.sparse as sp
 
-from exactpte.model.chain import Chain, MarkovRewardProcess, check_chain
+from exactpte.model.chain import Chain, MarkovRewardProcess, require_chain
 from exactpte.errors import UsageError
 from exactpte.model.to_float import split_sparse_matrix, split_values
 from exactpte.progress import Progress
@@ -110,7 +110,7 @@ def decompose_certified(chain: Chain, *, tol: float = 1e-9, progress: Progress |
     >>> all(cert.contains(exactpte.decompose(chain)).values()), max(cert.widths().values()) < 1e-12
     (True, True)
     """
-    check_chain(chain)
+    require_chain(chain)
     if chain.field.is_parametric or not isinstance(chain, MarkovRewardProcess):
         raise UsageError("certified arithmetic applies to rational chains (a MarkovRewardProcess)")
     if not (isinstance(tol, (int, float)) and np.isfinite(tol) and tol > 0):

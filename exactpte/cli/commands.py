@@ -25,7 +25,7 @@ from exactpte.cli.options import (
     ArgumentParser,
     add_chain_options,
     add_command,
-    check_output,
+    require_writable_file,
     figure_size,
     load_chain,
     nonnegative_int,
@@ -187,9 +187,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         if not (args.json or args.csv or (args.strata and (args.latex or args.table))):
             raise UsageError("--only applies to --json or --csv output (and with --strata to --latex and --table)")
         _refuse(used, ("--no-p-inf", "--p-inf", "--hitting-times"), "does not combine with --only (name P_inf or hitting_times in --only)")
-        from exactpte.results.report import check_only
+        from exactpte.results.report import require_quantities
 
-        check_only(args.only)  # a bad name is refused before any work
+        require_quantities(args.only)  # a bad name is refused before any work
     if args.certified:
         _refuse(used, ("--strata", "--only", "--anchors", "--latex", "--table", "--csv", "--hitting-times", "--no-p-inf", "--p-inf", "--factored"),
                 "does not combine with --certified (enclosures print as text or --json, without P_inf: "
@@ -234,7 +234,7 @@ def _draw(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
     from exactpte.plots import draw, save
     from exactpte.results.decomposition import decompose
 
-    check_output(args.output, "-o", picture=True)
+    require_writable_file(args.output, "-o", picture=True)
     if args.strata:
         from exactpte.plots.strata import plot_strata
         from exactpte.results.stratify import stratify
@@ -301,9 +301,9 @@ def _json_text(dec: Any, args: argparse.Namespace, show: bool) -> str:
 def _quantities_printed(args: argparse.Namespace) -> tuple[str, ...]:
     """The quantities the chosen output reads, in an order that reuses shared work (basis first)."""
     from exactpte.results.quantities import QUANTITY_KEYS, TABLE_QUANTITIES
-    from exactpte.results.report import check_only
+    from exactpte.results.report import require_quantities
 
-    only = check_only(args.only)
+    only = require_quantities(args.only)
     if args.json:
         if only is not None:
             return only

@@ -16,12 +16,16 @@ from typing import TYPE_CHECKING, Any, NoReturn, cast
 from exactpte.cli.float_route import float_route, float_rows, load_float_chain, suggestion
 from exactpte.cli.types import figure_size, nonnegative_int, positive_int, tolerance
 from exactpte.errors import ExactpteError, NegativeEntryError, RowSumError, UsageError, brief
+from exactpte.deprecation import renamed
 
 if TYPE_CHECKING:  # the chain machinery loads only when a command runs (start-up time)
     from exactpte.model.chain import Chain
 
 __all__ = ["ArgumentParser", "add_chain_options", "add_command", "load_chain", "parse_anchors", "positive_int",
-           "nonnegative_int", "tolerance", "figure_size", "run_guarded", "check_output", "check_folder"]
+           "nonnegative_int", "tolerance", "figure_size", "run_guarded", "require_writable_file", "require_writable_folder"]
+
+if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
+    __getattr__ = renamed(__name__, {"check_output": "require_writable_file", "check_folder": "require_writable_folder"})
 
 PICTURE_ENDINGS = (".svg", ".png", ".pdf")
 
@@ -62,12 +66,12 @@ def add_command(sub: Any, name: str, summary: str, examples: Sequence[str]) -> a
                                                          formatter_class=argparse.RawDescriptionHelpFormatter))
 
 
-def check_output(path: str | None, option: str, *, picture: bool = False) -> None:
+def require_writable_file(path: str | None, option: str, *, picture: bool = False) -> None:
     """Refuse, before any work, an output file that cannot be written: its folder missing or not
     writable, or (``picture``) an ending other than ``.svg``, ``.png``, ``.pdf`` or no matplotlib, so a
     long run never ends in a traceback over its last write.
 
-    >>> check_output("out/x.json", "--json")
+    >>> require_writable_file("out/x.json", "--json")
     Traceback (most recent call last):
     ...
     exactpte.errors.UsageError: --json out/x.json: no folder 'out' to write it in
@@ -87,7 +91,7 @@ def check_output(path: str | None, option: str, *, picture: bool = False) -> Non
         pyplot()  # the plot extra, named when missing
 
 
-def check_folder(path: str | None, option: str) -> None:
+def require_writable_folder(path: str | None, option: str) -> None:
     """Refuse, before any work, an output folder that cannot be made or written (its parent missing,
     a file of that name, no permission); the folder itself may not exist yet."""
     if path is None:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["Structure", "chain_structure", "graph_structure", "plain_structure"]
 
 
-def _check_successors(succ: Any) -> None:
+def _require_successors(succ: Any) -> None:
     """Successor lists of a graph on ``0..n-1`` (:class:`~exactpte.errors.ShapeError` otherwise)."""
     if isinstance(succ, (str, bytes)) or not isinstance(succ, Sequence) or not len(succ):
         raise ShapeError(f"a support graph is a non-empty list of successor lists, got {type(succ).__name__}")
@@ -184,7 +184,7 @@ def chain_structure(succ: "Sequence[Sequence[int]] | HasSupportGraph") -> Struct
     """
     if isinstance(succ, HasSupportGraph):
         return graph_structure(succ.support_graph)
-    _check_successors(succ)
+    _require_successors(succ)
     indptr = [0]
     for row in succ:
         indptr.append(indptr[-1] + len(row))

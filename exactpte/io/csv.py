@@ -25,7 +25,7 @@ from typing import TypeVar
 
 import flint
 
-from exactpte.model.chain import MarkovRewardProcess, check_chain
+from exactpte.model.chain import MarkovRewardProcess, require_chain
 from exactpte.errors import ChainFileError, UsageError
 from exactpte.io.common import exact_value, naming, note_decimals, state_index
 
@@ -40,7 +40,7 @@ REWARD_HEADERS = (("state", "reward"), ("reward",))
 
 def to_edge_csv(chain: MarkovRewardProcess) -> tuple[str, str]:
     """``(edges, rewards)`` CSV texts with headers ``source,target,probability`` and ``state,reward``."""
-    check_chain(chain)
+    require_chain(chain)
     if chain.field.is_parametric:
         raise UsageError("CSV files hold numbers; write a parametric chain with to_drn or as a JSON chain file")
     e = [",".join(EDGE_HEADER)] + [f"{i},{j},{q}" for i, j, q in chain.edges()]

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from exactpte.numbers.scalars import as_int, parse_number
-from exactpte.model.chain import Chain, MarkovRewardProcess, check_chain
+from exactpte.model.chain import Chain, MarkovRewardProcess, require_chain
 from exactpte.errors import ChainFileError, ExactpteError, brief
 from exactpte.fields import RationalFunctionField
 from exactpte.model.parametric import ParametricChain, parameter_field
@@ -57,7 +57,7 @@ def to_drn(chain: Chain, *, reward_name: str = "r") -> str:
     >>> to_drn(m).splitlines()[1:3], read_drn(to_drn(m)) == m
     (['@parameters', 'p q'], True)
     """
-    check_chain(chain)
+    require_chain(chain)
     value = _storm_value if chain.field.is_parametric else str
     params = " ".join(chain.field.params)
     lines = ["@type: DTMC", "@parameters", params, "@reward_models", reward_name,

@@ -50,7 +50,7 @@ import numpy as np
 
 from exactpte.numbers.scalars import FloatPolicy, as_int
 from exactpte.errors import NegativeEntryError, ShapeError, UsageError
-from exactpte.numbers.from_floats import Converter, ImportReport, RowRepair, check_tol, repair_row
+from exactpte.numbers.from_floats import Converter, ImportReport, RowRepair, require_tol, repair_row
 
 if TYPE_CHECKING:  # pragma: no cover
     from exactpte.model.chain import MarkovRewardProcess
@@ -254,7 +254,7 @@ def from_gym(
     if repair not in ("largest", "proportional", None):
         raise UsageError(f"repair must be 'largest', 'proportional' or None, got {repair!r}")
     convert = Converter(FloatPolicy("exact", limit_denominator))
-    tol_q = check_tol(tol)
+    tol_q = require_tol(tol)
     table = _states(transition_table(env_or_P))
     n = len(table)
     if n == 0:

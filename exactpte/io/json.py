@@ -27,7 +27,7 @@ from typing import IO, Any, NoReturn
 import flint
 
 from exactpte.numbers.scalars import MAX_DIGITS
-from exactpte.model.chain import Chain, MarkovRewardProcess, check_chain
+from exactpte.model.chain import Chain, MarkovRewardProcess, require_chain
 from exactpte.errors import ChainFileError, RowSumError
 from exactpte.model.parametric import ParametricChain
 from exactpte.io.common import naming, note_decimals
@@ -215,7 +215,7 @@ def chain_to_dict(chain: Chain, *, sparse: bool | None = None) -> dict[str, Any]
     >>> from_dict(chain_to_dict(m)) == m and from_dict(chain_to_dict(m, sparse=True)) == m
     True
     """
-    check_chain(chain)
+    require_chain(chain)
     text = chain.field.to_text
     if sparse is None:
         sparse = chain.nnz * 4 < chain.n * chain.n

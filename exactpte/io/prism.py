@@ -28,7 +28,7 @@ from collections.abc import Callable
 import flint
 
 from exactpte.numbers.scalars import parse_number
-from exactpte.model.chain import MarkovRewardProcess, check_chain
+from exactpte.model.chain import MarkovRewardProcess, require_chain
 from exactpte.errors import ChainFileError, UsageError
 from exactpte.model.to_float import to_float
 from exactpte.io.common import MAX_INDEX_DIGITS, exact_value, index_value, naming, note_decimals, state_index
@@ -44,7 +44,7 @@ def to_prism(chain: MarkovRewardProcess, *, numbers: str = "fraction", flavour: 
     explicit parsers only read floating point (PRISM, Storm): that file is *not* exact.
     Storm's explicit parser wants ``dtmc`` in place of the header line (``flavour="storm"``).
     """
-    check_chain(chain)
+    require_chain(chain)
     if chain.field.is_parametric:
         raise UsageError("PRISM explicit files hold numbers; write a parametric chain with to_drn or as a JSON chain file")
     if numbers not in ("fraction", "float"):
@@ -152,7 +152,7 @@ def read_prism(tra: str, srew: str | None = None, lab: str | None = None, *, tre
     if srew is None and trew is None:
         notes.append("no reward file given: r = 0")
     if lab is not None:
-        _check_labels(lab, n, storm)
+        _require_label_file(lab, n, storm)
     with naming(source):
         chain = MarkovRewardProcess.from_edges(n, edges, r)
     chain.notes = chain.notes + tuple(notes)
@@ -206,7 +206,7 @@ def _transition_rewards(text: str, n: int, storm: bool, source: str) -> dict[tup
     return out
 
 
-def _check_labels(text: str, n: int, storm: bool) -> None:
+def _require_label_file(text: str, n: int, storm: bool) -> None:
     """A ``.lab`` file's form: declarations, then states in range naming declared labels."""
     lines = _lines(text) if not storm else [(k, ln.split()) for k, ln in enumerate(text.splitlines(), 1) if ln.strip()]
     if not lines:

@@ -16,14 +16,14 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import flint
 
 from exactpte.numbers.scalars import FloatPolicy, to_fmpq
 from exactpte.numbers.arrays import (
-    check_labels,
-    check_row_sums,
+    require_labels,
+    require_stochastic_rows,
     csr_edges,
     dense_rows,
     denominator_scale,
@@ -37,25 +37,39 @@ from exactpte.numbers.arrays import (
 )
 from exactpte.errors import EntryError, NegativeEntryError, RowSumError, ShapeError, UsageError, brief
 from exactpte.fields import QQ, Field, RationalField
-from exactpte.numbers.from_floats import Converter, ImportReport, check_repair, check_tol, exact_rows, repair_row, repaired_rows
+from exactpte.numbers.from_floats import Converter, ImportReport, require_repair, require_tol, exact_rows, repair_row, repaired_rows
 from exactpte.graph.structure import Structure, graph_structure, plain_structure
 from exactpte.graph.support import SMALL_GRAPH, csr_graph
+from exactpte.deprecation import renamed
 
 if TYPE_CHECKING:  # pragma: no cover
     import scipy.sparse as sp
 
-__all__ = ["Chain", "MarkovRewardProcess", "check_chain", "validated_rows", "import_chain", "MAX_DENSE_STATES"]
+__all__ = ["Chain", "MarkovRewardProcess", "require_chain", "validated_rows", "import_chain", "MAX_DENSE_STATES"]
+
+if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
+    __getattr__ = renamed(__name__, {"check_chain": "require_chain"})
 
 MAX_DENSE_STATES = 5000
 """The most states for which :attr:`Chain.P` builds the dense matrix (25 million entries)."""
+
+C = TypeVar("C", bound="Chain")
+
+
+Csr: TypeAlias = "tuple[list[int], array[int], tuple[Any, ...]]"
+"""A chain's transition matrix in CSR form, ``(ptr, indices, values)``: row ``i``'s columns are
+``indices[ptr[i]:ptr[i+1]]`` (increasing), its entries ``values`` alike; ``n = len(ptr) - 1``.  A plain
+tuple: every chain is built through one, and a named tuple's constructor would cost a Python call each time."""
 
 
 class Chain:
     """What every chain offers the algorithms: sparse rows over an exact field, rewards, structure.
 
-    Subclasses set ``n``, ``field``, ``r``, ``labels``, ``notes`` and the sparse rows (through
-    :func:`validated_rows`), kept in CSR form: ``_ptr`` (row starts), ``_indices`` (an
-    ``array('q')`` of columns, increasing within a row, which numpy and scipy read without a copy) and ``_values`` (the exact entries, aligned), so
+    Every constructor ends in one place, :meth:`_assign` (``__init__`` directly, the others through
+    :meth:`_from_csr`), which sets ``n``, ``field`` (when the class does not fix it), ``r``, ``labels``,
+    ``notes`` and the sparse rows (checked by :func:`validated_rows` or, for edge arrays, vectorised),
+    kept in CSR form: ``_ptr`` (row starts), ``_indices`` (an ``array('q')`` of columns, increasing within
+    a row, which numpy and scipy read without a copy) and ``_values`` (the exact entries, aligned), so
     the support graph goes to scipy without a Python pass over the edges.
 
     Attributes
@@ -212,7 +226,7 @@ class Chain:
         >>> [str(x) for x in m.with_reward([0, "1/3"]).r], m.with_reward([0, 1]).structure is m.structure
         (['0', '1/3'], True)
         """
-        return _FieldChain(self, self.field, reward=r)
+        return _FieldChain.of(self, self.field, reward=r)
 
     def over(self, field: Field[Any]) -> "Chain":
         """The same chain with its entries in another exact field (each converted with ``field.scalar``).
@@ -227,17 +241,30 @@ class Chain:
         >>> [str(x) for x in m.over(RationalFunctionField(())).r]
         ['1', '0']
         """
-        return _FieldChain(self, field)
+        return _FieldChain.of(self, field)
 
-    def _set_rows(self, rows: Sequence[Sequence[tuple[int, Any]]], *, identically: bool = False) -> None:
-        cols, vals = validated_rows(rows, self.field, identically=identically)
-        ptr = [0]
-        for c in cols:
-            ptr.append(ptr[-1] + len(c))
-        self._set_csr(ptr, array("q", [j for c in cols for j in c]), tuple(q for v in vals for q in v))
+    # -- the one construction path ------------------------------------------------------
+    @classmethod
+    def _from_csr(cls: type[C], csr: Csr, r: tuple[Any, ...], *, labels: tuple[str, ...] | None,
+                  notes: tuple[str, ...] = (), field: Field[Any] | None = None, structure: Structure | None = None) -> C:
+        """A chain of class ``cls`` from parts already checked: every constructor but ``__init__`` ends here
+        (``__init__`` ends in :meth:`_assign`, which this calls), as sympy's ``DomainMatrix.from_rep``."""
+        self = object.__new__(cls)
+        self._assign(csr, r, labels=labels, notes=notes, field=field, structure=structure)
+        return self
 
-    def _set_csr(self, ptr: list[int], indices: array[int], values: tuple[Any, ...]) -> None:
-        self._ptr, self._indices, self._values = ptr, indices, values
+    def _assign(self, csr: Csr, r: tuple[Any, ...], *, labels: tuple[str, ...] | None, notes: tuple[str, ...] = (),
+                field: Field[Any] | None = None, structure: Structure | None = None) -> None:
+        """Set every attribute of a chain from checked parts; nothing else assigns them.  ``field``
+        is given when the class does not fix it (``MarkovRewardProcess``'s is ``QQ``); ``structure``
+        when the support graph's analysis is shared with another chain."""
+        self._ptr, self._indices, self._values = csr
+        self.n = len(self._ptr) - 1
+        self.r, self.labels, self.notes = r, labels, notes
+        if field is not None:
+            self.field = field
+        if structure is not None:
+            self.__dict__["structure"] = structure
 
     def _same_rows(self, other: "Chain") -> bool:
         return self._ptr == other._ptr and self._indices == other._indices and self._values == other._values
@@ -246,15 +273,17 @@ class Chain:
 class _FieldChain(Chain):
     """A chain's entries re-expressed in another field (:meth:`Chain.over`)."""
 
-    def __init__(self, chain: Chain, field: Field[Any], *, reward: Any = None) -> None:
-        self.n, self.field, self.labels, self.notes = chain.n, field, chain.labels, chain.notes
-        same = field is chain.field
-        self._set_csr(chain._ptr, chain._indices, chain._values if same else tuple(field.scalar(q) for q in chain._values))
+    @classmethod
+    def of(cls, chain: Chain, field: Field[Any], *, reward: Any = None) -> "_FieldChain":
+        """``chain`` over ``field``, with ``reward`` (converted) instead of its own when given."""
+        values = chain._values if field is chain.field else tuple(field.scalar(q) for q in chain._values)
         if reward is None:
-            self.r = tuple(field.scalar(x) for x in chain.r)
+            r = tuple(field.scalar(x) for x in chain.r)
         else:
-            self.r = tuple(field.convert(x, f"r[{i}]") for i, x in enumerate(reward_vector(reward, chain.n)))
-        self.__dict__["structure"] = chain.structure  # the support graph is the same: share its analysis
+            r = tuple(field.convert(x, f"r[{i}]") for i, x in enumerate(reward_vector(reward, chain.n)))
+        # the support graph is the same: share its analysis
+        return cls._from_csr((chain._ptr, chain._indices, values), r, labels=chain.labels, notes=chain.notes,
+                             field=field, structure=chain.structure)
 
     def __repr__(self) -> str:
         return f"Chain(n={self.n}, field={self.field.name})"
@@ -321,7 +350,7 @@ class MarkovRewardProcess(Chain):
         rows = dense_rows(P, denominator)
         try:
             with _float_hint(policy):
-                self._init(len(rows), sparse_from_dense(rows, convert), r, labels, policy)
+                csr, reward, names = _exact_parts(sparse_from_dense(rows, convert), r, labels, policy)
         except RowSumError as e:  # numpy integers with no denominator=: numerators read as probabilities
             sums = set(P.sum(axis=1).tolist()) if denominator is None and getattr(getattr(P, "dtype", None), "kind", "") in "iu" \
                 and getattr(P, "ndim", 0) == 2 else set()
@@ -329,6 +358,7 @@ class MarkovRewardProcess(Chain):
                 raise RowSumError(f"{e} (every row of this integer array sums to {min(sums)}: if the entries are numerators, "
                                   f"pass denominator={min(sums)})") from None
             raise
+        self._assign(csr, reward, labels=names)
 
     @classmethod
     def from_float(
@@ -366,10 +396,8 @@ class MarkovRewardProcess(Chain):
     def _from_exact_rows(cls, rows: Sequence[Sequence[tuple[int, Any]]], r: Sequence[Any], *,
                          labels: Sequence[str] | None = None, notes: tuple[str, ...] = ()) -> "MarkovRewardProcess":
         """A chain from sparse rows of exact entries (validated again) and an exact reward."""
-        self = cls.__new__(cls)
-        self._init(len(rows), rows, r, labels, FloatPolicy())
-        self.notes = tuple(notes)
-        return self
+        csr, reward, names = _exact_parts(rows, r, labels, FloatPolicy())
+        return cls._from_csr(csr, reward, labels=names, notes=tuple(notes))
 
     # -- alternative constructors -------------------------------------------------
     @classmethod
@@ -404,16 +432,15 @@ class MarkovRewardProcess(Chain):
         policy = FloatPolicy(floats, limit_denominator)
         if duplicates == "error" and repair is None:
             rows = sparse_from_edges(n, edges, lambda p, where: to_fmpq(p, where, policy))
-            self = cls.__new__(cls)
             with _float_hint(policy):
-                self._init(len(rows), rows, r, labels, policy)
-            return self
-        tol_q, convert, summed = check_tol(tol), Converter(policy), [0]
+                csr, reward, names = _exact_parts(rows, r, labels, policy)
+            return cls._from_csr(csr, reward, labels=names)
+        tol_q, convert, summed = require_tol(tol), Converter(policy), [0]
         raw = sparse_from_edges(n, edges, convert, duplicates=duplicates, summed=summed)
-        check_repair(repair)
+        require_repair(repair)
         rows, report = repaired_rows(raw, repair, tol_q, convert, summed[0])
-        reward = [to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(reward_vector(r, len(rows)))]
-        return cls._from_exact_rows(rows, reward, labels=labels, notes=report.notes())
+        exact_r = [to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(reward_vector(r, len(rows)))]
+        return cls._from_exact_rows(rows, exact_r, labels=labels, notes=report.notes())
 
     @classmethod
     def from_arrays(
@@ -450,14 +477,9 @@ class MarkovRewardProcess(Chain):
         """
         n, (rows, cols, num, den) = edge_arrays(n, rows, cols, numerators, denominators)
         ptr, cols, num, den = csr_edges(n, rows, cols, num, den)
-        check_row_sums(ptr, num, den)
-        self = cls.__new__(cls)
-        self.n = n
-        self._set_csr(ptr.tolist(), array("q", cols.astype("int64").tobytes()), fractions_of(num, den))
-        self.r = exact_reward(r, n, reward_denominator)
-        self.labels = check_labels(labels, n)
-        self.notes = ()
-        return self
+        require_stochastic_rows(ptr, num, den)
+        csr = (ptr.tolist(), array("q", cols.astype("int64").tobytes()), fractions_of(num, den))
+        return cls._from_csr(csr, exact_reward(r, n, reward_denominator), labels=require_labels(labels, n))
 
     @classmethod
     def from_policy(
@@ -495,8 +517,8 @@ class MarkovRewardProcess(Chain):
         (True, "3 rows repaired by the 'largest' rule")
         """
         fpolicy = FloatPolicy(floats, limit_denominator)
-        tol_q = check_tol(tol)
-        check_repair(repair)
+        tol_q = require_tol(tol)
+        require_repair(repair)
         convert = Converter(fpolicy)
         mats, rewards, policy = _mdp_tables(transitions, rewards, policy)
         n, A = len(mats[0]), len(mats)
@@ -571,15 +593,6 @@ class MarkovRewardProcess(Chain):
                  for i, j, x in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist())]
         return cls.from_edges(coo.shape[0], edges, r, labels=labels, duplicates="sum", repair=repair, tol=tol)
 
-    # -- validation -----------------------------------------------------------------
-    def _init(self, n: int, rows: Sequence[Sequence[tuple[int, flint.fmpq]]], r: Any, labels: Sequence[Any] | None,
-              policy: FloatPolicy) -> None:
-        self.n = n
-        self._set_rows(rows)
-        self.r = tuple(to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(reward_vector(r, n)))
-        self.labels = check_labels(labels, n)
-        self.notes: tuple[str, ...] = ()
-
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, MarkovRewardProcess)
@@ -610,8 +623,27 @@ def _float_hint(policy: FloatPolicy) -> Iterator[None]:
                           f"in from_edges/from_policy, repairs rows within a tolerance and reports the change)") from None
 
 
-def check_chain(chain: Any) -> Chain:
-    """``chain`` itself, after checking it is a chain (:class:`~exactpte.errors.UsageError` otherwise)."""
+def _exact_parts(rows: Sequence[Sequence[tuple[int, flint.fmpq]]], r: Any, labels: Sequence[Any] | None,
+                 policy: FloatPolicy) -> tuple[Csr, tuple[flint.fmpq, ...], tuple[str, ...] | None]:
+    """A rational chain's parts, checked in this order: the rows (:func:`validated_rows`), the reward
+    (converted under ``policy``), the labels."""
+    csr = csr_of_rows(rows, QQ)
+    n = len(rows)
+    return csr, tuple(to_fmpq(x, f"r[{i}]", policy) for i, x in enumerate(reward_vector(r, n))), require_labels(labels, n)
+
+
+def require_chain(chain: Any) -> Chain:
+    """``chain`` itself, after checking it is a chain (:class:`~exactpte.errors.UsageError` otherwise).
+
+    (Formerly ``check_chain``: a ``check_*`` name runs checks and returns verdicts; the old name warns for one release.)
+
+    Examples
+    --------
+    >>> require_chain("chain.json")
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.UsageError: expected a MarkovRewardProcess or ParametricChain, got str (read a file with exactpte.load)
+    """
     if not isinstance(chain, Chain):
         raise UsageError(f"expected a MarkovRewardProcess or ParametricChain, got {type(chain).__name__}"
                          + (" (read a file with exactpte.load)" if isinstance(chain, (str, bytes)) else ""))
@@ -667,6 +699,21 @@ def validated_rows(
         cols.append(tuple(c))
         vals.append(tuple(v))
     return tuple(cols), tuple(vals)
+
+
+def csr_of_rows(rows: Sequence[Sequence[tuple[int, Any]]], field: Field[Any], *, identically: bool = False) -> Csr:
+    """The CSR form of sparse rows, after :func:`validated_rows` (zeros dropped, rows checked).
+
+    Examples
+    --------
+    >>> csr_of_rows([[(0, QQ.one)], [(0, QQ.one / 2), (1, QQ.one / 2)]], QQ)
+    ([0, 1, 3], array('q', [0, 0, 1]), (1, 1/2, 1/2))
+    """
+    cols, vals = validated_rows(rows, field, identically=identically)
+    ptr = [0]
+    for c in cols:
+        ptr.append(ptr[-1] + len(c))
+    return ptr, array("q", [j for c in cols for j in c]), tuple(q for v in vals for q in v)
 
 
 def _mdp_tables(transitions: Any, rewards: Any, policy: Any) -> tuple[list[list[Sequence[Any]]], list[list[Any]], list[list[Any]]]:

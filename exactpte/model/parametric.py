@@ -25,8 +25,9 @@ from typing import Any
 import flint
 
 from exactpte.numbers.scalars import to_fmpq
-from exactpte.model.chain import Chain, MarkovRewardProcess
-from exactpte.numbers.arrays import check_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
+from exactpte.model.chain import Chain, Csr, MarkovRewardProcess, csr_of_rows
+from exactpte.numbers.arrays import require_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
+from exactpte.deprecation import warn_renamed
 from exactpte.errors import GenericRegionError, SymbolicEntryError
 from exactpte.fields import RationalFunction, RationalFunctionField, polynomials
 from exactpte.fields.printing import signature
@@ -66,6 +67,16 @@ def parameter_field(params: Sequence[Any]) -> RationalFunctionField:
     return RationalFunctionField(names)
 
 
+def _parametric_parts(field: RationalFunctionField, rows: Sequence[Sequence[tuple[int, Any]]], r: Any,
+                      labels: Sequence[str] | None) -> tuple[Csr, tuple[RationalFunction, ...], tuple[str, ...] | None]:
+    """A parametric chain's parts from sparse rows over ``field``, checked in this order: the rows
+    (:func:`~exactpte.model.chain.validated_rows`, sums identically 1), the reward, the labels."""
+    n = len(rows)
+    csr = csr_of_rows(rows, field, identically=True)
+    reward = tuple(field.convert(x, f"r[{i}]") for i, x in enumerate(reward_vector(r, n)))
+    return csr, reward, require_labels(labels, n)
+
+
 class ParametricChain(Chain):
     """A Markov reward process whose entries are rational functions of parameters.
 
@@ -79,10 +90,9 @@ class ParametricChain(Chain):
     r: tuple[RationalFunction, ...]
 
     def __init__(self, P: Any, r: Any, *, params: Sequence[Any], labels: Sequence[str] | None = None) -> None:
-        F = self._start(params, labels)
-        self.n = len(rows := dense_rows(P))
-        self._set_rows(sparse_from_dense(rows, F.convert), identically=True)
-        self._finish(r)
+        F = parameter_field(params)
+        csr, reward, names = _parametric_parts(F, sparse_from_dense(dense_rows(P), F.convert), r, labels)
+        self._assign(csr, reward, labels=names, field=F)
 
     @classmethod
     def from_edges(cls, n: int, edges: Any, r: Any, *, params: Sequence[Any], labels: Sequence[str] | None = None) -> "ParametricChain":
@@ -94,12 +104,9 @@ class ParametricChain(Chain):
         >>> [(j, str(e)) for j, e in m.row(0)]
         [(0, '1 - p'), (1, 'p')]
         """
-        self = cls.__new__(cls)
-        F = self._start(params, labels)
-        self.n = n
-        self._set_rows(sparse_from_edges(n, edges, F.convert), identically=True)
-        self._finish(r)
-        return self
+        F = parameter_field(params)
+        csr, reward, names = _parametric_parts(F, sparse_from_edges(n, edges, F.convert), r, labels)
+        return cls._from_csr(csr, reward, labels=names, field=F)
 
     @classmethod
     def from_rows(cls, rows: Sequence[Sequence[tuple[int, Any]]], r: Sequence[Any], *, field: RationalFunctionField,
@@ -116,24 +123,13 @@ class ParametricChain(Chain):
         >>> m.field is F, [str(e) for _, e in m.row(0)]
         (True, ['1 - p', 'p'])
         """
-        self = cls.__new__(cls)
-        self.field, self.params, self._labels_in = field, field.params, labels
-        self.n = len(rows)
-        self._set_rows(rows, identically=True)
-        self._finish(r)
-        return self
+        csr, reward, names = _parametric_parts(field, rows, r, labels)
+        return cls._from_csr(csr, reward, labels=names, field=field)
 
-    def _start(self, params: Sequence[Any], labels: Any) -> RationalFunctionField:
-        F = parameter_field(params)
-        self.field = F
-        self.params = F.params
-        self._labels_in = labels
-        return F
-
-    def _finish(self, r: Any) -> None:
-        self.r = tuple(self.field.convert(x, f"r[{i}]") for i, x in enumerate(reward_vector(r, self.n)))
-        self.labels = check_labels(self.__dict__.pop("_labels_in"), self.n)
-        self.notes: tuple[str, ...] = ()
+    @property
+    def params(self) -> tuple[str, ...]:
+        """The parameter names, in the order of the field ``QQ(params)``."""
+        return self.field.params
 
     def __repr__(self) -> str:
         return f"ParametricChain(n={self.n}, params={list(self.params)})"
@@ -155,8 +151,20 @@ class ParametricChain(Chain):
             raise GenericRegionError(f"a point needs a value for each parameter {list(self.params)}; {wrong}")
         return [to_fmpq(given[p], f"value of {p}") for p in self.params]
 
-    def check_point(self, point: Mapping[Any, Any]) -> list[flint.fmpq]:
-        """The point's values, after checking it lies in the generic region (every support entry > 0)."""
+    def require_generic_point(self, point: Mapping[Any, Any]) -> list[flint.fmpq]:
+        """The point's values, after checking it lies in the generic region (every support entry > 0);
+        :class:`~exactpte.errors.GenericRegionError` otherwise.
+
+        Examples
+        --------
+        >>> m = ParametricChain([["1-p", "p"], [1, 0]], [1, 0], params=["p"])
+        >>> m.require_generic_point({"p": "1/3"})
+        [1/3]
+        >>> m.require_generic_point({"p": 1})
+        Traceback (most recent call last):
+        ...
+        exactpte.errors.GenericRegionError: P[0][0] = 1 - p vanishes at this point: it leaves the generic region (the support changes); decompose chain.at(point, check=False) instead of substituting into the closed form
+        """
         values = self._point(point)
         for i, j, e in self.edges():
             try:
@@ -172,10 +180,16 @@ class ParametricChain(Chain):
                     f"decompose chain.at(point, check=False) instead of substituting into the closed form")
         return values
 
+    def check_point(self, point: Mapping[Any, Any]) -> list[flint.fmpq]:
+        """Deprecated name of :meth:`require_generic_point` (a ``check_*`` name runs checks and returns verdicts),
+        kept for one release."""
+        warn_renamed("exactpte.ParametricChain.check_point", "exactpte.ParametricChain.require_generic_point")
+        return self.require_generic_point(point)
+
     def at(self, point: Mapping[Any, Any], *, check: bool = True) -> MarkovRewardProcess:
         """The rational chain at ``point`` (``{"p": "1/3", ...}``); ``check`` refuses points outside
         the generic region, ``check=False`` allows them (the structure may then differ)."""
-        values = self.check_point(point) if check else self._point(point)
+        values = self.require_generic_point(point) if check else self._point(point)
 
         def value(x: RationalFunction, where: str) -> flint.fmpq:
             try:

@@ -16,6 +16,7 @@ import flint
 
 from exactpte.numbers.scalars import as_int, numpy_if_loaded, to_fmpq
 from exactpte.errors import EntryError, LabelError, NegativeEntryError, RowSumError, ShapeError, UsageError, brief
+from exactpte.deprecation import renamed
 
 __all__ = [
     "Int64Array",
@@ -24,16 +25,19 @@ __all__ = [
     "sparse_from_edges",
     "reward_vector",
     "vector_entries",
-    "check_labels",
+    "require_labels",
     "sequence_of",
     "denominator_scale",
     "edge_arrays",
     "csr_edges",
-    "check_row_sums",
+    "require_stochastic_rows",
     "fractions_of",
     "exact_reward",
     "unique_inverse",
 ]
+
+if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
+    __getattr__ = renamed(__name__, {"check_labels": "require_labels", "check_row_sums": "require_stochastic_rows"})
 
 
 if TYPE_CHECKING:  # numpy is imported by the functions that take arrays, not by the exact route's input
@@ -169,7 +173,7 @@ def vector_entries(r: Any) -> list[Any]:
     return out
 
 
-def check_labels(labels: Sequence[Any] | None, n: int) -> tuple[str, ...] | None:
+def require_labels(labels: Sequence[Any] | None, n: int) -> tuple[str, ...] | None:
     """Labels as strings, one per state, all different (``None`` stays ``None``)."""
     if labels is None:
         return None
@@ -235,11 +239,11 @@ def edge_arrays(n: Any, rows: Any, cols: Any, numerators: Any,
     if not len(rows) == len(cols) == len(num) == len(den):
         raise ShapeError(f"rows, cols, numerators, denominators have lengths {len(rows)}, {len(cols)}, {len(num)}, "
                          f"{len(den)}; expected one entry per transition in each")
-    _check_edge_entries(n, rows, cols, num, den)
+    _require_edge_entries(n, rows, cols, num, den)
     return n, (rows, cols, num, den)
 
 
-def _check_edge_entries(n: int, rows: Int64Array, cols: Int64Array, num: Int64Array, den: Int64Array) -> None:
+def _require_edge_entries(n: int, rows: Int64Array, cols: Int64Array, num: Int64Array, den: Int64Array) -> None:
     """Indices in ``0..n-1``, denominators ``>= 1``, numerators ``>= 0`` (the first fault named)."""
     import numpy as np
 
@@ -322,7 +326,7 @@ def exact_reward(r: Any, n: int, reward_denominator: int = 1) -> tuple[flint.fmp
     return tuple(to_fmpq(x, f"r[{i}]") * scale for i, x in enumerate(reward_vector(r, n)))
 
 
-def check_row_sums(ptr: Int64Array, num: Int64Array, den: Int64Array) -> None:
+def require_stochastic_rows(ptr: Int64Array, num: Int64Array, den: Int64Array) -> None:
     """Every row of the CSR arrays sums to exactly 1 (:class:`~exactpte.errors.RowSumError` naming the first that does not).
 
     Vectorised over each row's least common denominator ``D_s`` when ``D_s`` and the scaled

@@ -50,15 +50,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flint
 
 from exactpte.numbers.scalars import FloatPolicy, as_int, is_float_like, to_fmpq
 from exactpte.numbers.arrays import dense_rows, sparse_from_dense, sparse_from_edges
 from exactpte.errors import ExactpteError, NegativeEntryError, RowSumError, ShapeError, UsageError
+from exactpte.deprecation import renamed
 
-__all__ = ["exact_rows", "repaired_rows", "check_repair", "ImportReport", "RowRepair", "repair_row", "Converter", "REPAIRS", "check_tol"]
+__all__ = ["exact_rows", "repaired_rows", "require_repair", "ImportReport", "RowRepair", "repair_row", "Converter", "REPAIRS", "require_tol"]
+
+if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
+    __getattr__ = renamed(__name__, {"check_tol": "require_tol", "check_repair": "require_repair"})
 
 REPAIRS = ("largest", "proportional", None)
 """The repair rules: ``"largest"``, ``"proportional"``, or ``None`` (rows must sum to exactly 1)."""
@@ -153,7 +157,7 @@ def _g(q: Any) -> str:
     return f"{int(q.p) / int(q.q):.2g}" if isinstance(q, flint.fmpq) else f"{q:.2g}"
 
 
-def check_tol(tol: Any) -> flint.fmpq:
+def require_tol(tol: Any) -> flint.fmpq:
     """``tol`` (a finite number ``>= 0``: int, float, ``Fraction``, string) as an exact rational."""
     if isinstance(tol, bool):
         raise UsageError(f"tol must be a number >= 0, got {tol!r}")
@@ -166,7 +170,7 @@ def check_tol(tol: Any) -> flint.fmpq:
     return t
 
 
-def check_repair(repair: Any) -> str | None:
+def require_repair(repair: Any) -> str | None:
     """``repair`` after checking it names a rule (:data:`REPAIRS`)."""
     if repair not in REPAIRS:
         raise UsageError(f"repair must be 'largest', 'proportional' or None, got {repair!r}")
@@ -299,8 +303,8 @@ def exact_rows(
     report : ImportReport
     """
     policy = FloatPolicy("exact", limit_denominator)
-    tol_q = check_tol(tol)
-    repair = check_repair(repair)
+    tol_q = require_tol(tol)
+    repair = require_repair(repair)
     convert = Converter(policy)
     summed = [0]
     rows = _raw_rows(rows_or_edges, n, convert, duplicates, summed)

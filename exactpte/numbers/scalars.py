@@ -179,13 +179,13 @@ def parse_number(text: str) -> flint.fmpq | None:
     sign = -1 if m.group("sign") == "-" else 1
     if m.group("num") is not None:
         num, den = m.group("num"), m.group("den")
-        _check_digits(len(num) + len(den), text)
+        _require_digits(len(num) + len(den), text)
         return None if _digits(den) == 0 else flint.fmpq(sign * _digits(num), _digits(den))
     whole, frac, exp = m.group("int") or "", m.group("frac"), m.group("exp")
     frac = frac or ""
     if not whole and not frac:
         return None  # "", ".", "e5"
-    _check_digits(len(whole) + len(frac), text)
+    _require_digits(len(whole) + len(frac), text)
     e = int(exp) if exp is not None else 0
     if exp is not None and (len(exp) > 8 or abs(e) > MAX_DECIMAL_EXPONENT):
         raise EntryError(f"{text.strip()!r} has a decimal exponent beyond +-{MAX_DECIMAL_EXPONENT}; write the number exactly as a fraction")
@@ -201,7 +201,7 @@ def _digits(text: str) -> flint.fmpz:
     return flint.fmpz(text) if text else flint.fmpz(0)
 
 
-def _check_digits(count: int, text: str) -> None:
+def _require_digits(count: int, text: str) -> None:
     if count > MAX_DIGITS:
         raise EntryError(f"a number literal has {count} digits, more than the {MAX_DIGITS} allowed ({text.strip()[:20]}...)")
 

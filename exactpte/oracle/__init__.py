@@ -23,10 +23,16 @@ Examples
 True
 """
 
+from typing import TYPE_CHECKING
+
+from exactpte.deprecation import renamed
 from exactpte.oracle.comparison import compare
 from exactpte.oracle.findings import Finding, Report
 from exactpte.oracle.keys import ABSORBING_KEYS, ALIASES, EXTRA_STATE_KEYS, KEYS, VECTOR_KEYS
-from exactpte.oracle.values import check_tolerance
+from exactpte.oracle.values import require_tolerance
 
-__all__ = ["Finding", "Report", "compare", "check_tolerance", "VECTOR_KEYS", "ABSORBING_KEYS", "EXTRA_STATE_KEYS",
+__all__ = ["Finding", "Report", "compare", "require_tolerance", "VECTOR_KEYS", "ABSORBING_KEYS", "EXTRA_STATE_KEYS",
            "KEYS", "ALIASES"]
+
+if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
+    __getattr__ = renamed(__name__, {"check_tolerance": "require_tolerance"})

@@ -29,9 +29,8 @@ False
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from exactpte.errors import CandidateError, UsageError
 from exactpte.model.chain import Chain, MarkovRewardProcess
@@ -44,7 +43,7 @@ from exactpte.oracle.keys import ALIASES, KEYS, NOT_NUMBERS
 from exactpte.oracle.peers import DERIVED_KEYS, NativeCandidate, derived_findings, read_native
 from exactpte.oracle.stationary import per_class_findings
 from exactpte.oracle.structure import structure_findings
-from exactpte.oracle.values import check_tolerance, exact_values_no_float_holds, index, nearest_float, no_float_holds, plain, vector
+from exactpte.oracle.values import require_tolerance, exact_values_no_float_holds, index, nearest_float, no_float_holds, plain, vector
 from exactpte.oracle.vectors import matrix_findings, vector_findings
 from exactpte.results.decomposition import Decomposition, decompose
 from exactpte.results.quantities import COMPUTED, NESTED
@@ -102,7 +101,7 @@ def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float =
     ...
     exactpte.errors.UsageError: atol must be a finite number >= 0, got -1
     """
-    atol, rtol = check_tolerance(atol, "atol"), check_tolerance(rtol, "rtol")
+    atol, rtol = require_tolerance(atol, "atol"), require_tolerance(rtol, "rtol")
     native = _candidate_keys(candidate, reference, strict)
     cand = {k: v for k, v in native.values.items() if k not in DERIVED_KEYS}
     derived = {k: v for k, v in native.values.items() if k in DERIVED_KEYS}
@@ -114,12 +113,12 @@ def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float =
                 raise CandidateError(f"atol = rtol = 0 asks for exact agreement, which the float oracle cannot judge for "
                                      f"{place:.60} (no float holds it): give a tolerance, or judge exact claims with "
                                      "`proofs-check verify`")
-    certified = sys.modules.get("exactpte.certified")  # loaded whenever a certified reference exists: start-up time
-    if certified is not None and isinstance(reference, certified.CertifiedDecomposition):
-        report = compare_certified(cand, reference, atol, rtol)
-        report.findings += derived_findings(derived, reference.structure, _absorbing_states(reference.chain))
+    dec = _exact_reference(reference)
+    if dec is None:  # certified enclosures
+        enclosures = _certified_reference(reference)
+        report = compare_certified(cand, enclosures, atol, rtol)
+        report.findings += derived_findings(derived, enclosures.structure, _absorbing_states(enclosures.chain))
         return _with_native(report, native)
-    dec = reference if isinstance(reference, Decomposition) else decompose(cast("Chain", reference))
     if dec.field.is_parametric:
         raise UsageError("the oracle compares float candidates with a rational chain; substitute a point first (dec.at(point))")
     _reference_fits_floats(dec, cand)
@@ -135,6 +134,28 @@ def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float =
     findings += matrix_findings(cand, orc, atol, rtol)
     findings += absorbing_findings(cand, dec, atol, rtol)
     return _with_native(Report(findings, up_to_gauge, not_claimed(cand)), native)
+
+
+def _exact_reference(reference: Reference) -> Decomposition | None:
+    """The exact decomposition a reference gives (a chain is decomposed here), or ``None`` for any other
+    reference: certified enclosures, :func:`_certified_reference`."""
+    if isinstance(reference, Decomposition):
+        return reference
+    if isinstance(reference, Chain):
+        return decompose(reference)
+    return None
+
+
+def _certified_reference(reference: object) -> CertifiedDecomposition:
+    """``reference`` as certified enclosures, or a :class:`~exactpte.errors.UsageError` naming the kinds of
+    reference.  ``exactpte.certified`` is imported here, only for a reference that is neither a chain nor an
+    exact decomposition: the exact path does not pay for its import (numpy, scipy)."""
+    from exactpte.certified import CertifiedDecomposition
+
+    if not isinstance(reference, CertifiedDecomposition):
+        raise UsageError(f"compare takes a chain, its Decomposition or its CertifiedDecomposition as the reference, "
+                         f"got {type(reference).__name__}")
+    return reference
 
 
 def _with_native(report: Report, native: NativeCandidate) -> Report:

@@ -18,15 +18,19 @@ import math
 import numbers
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from exactpte.errors import CandidateError, ExactpteError, UsageError
 from exactpte.model.to_float import to_float
 from exactpte.numbers.scalars import parse_number
+from exactpte.deprecation import renamed
 
-__all__ = ["check_tolerance"]
+__all__ = ["require_tolerance"]
+
+if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
+    __getattr__ = renamed(__name__, {"check_tolerance": "require_tolerance"})
 
 NONFINITE = {"nan": math.nan, "+nan": math.nan, "-nan": math.nan, "inf": math.inf, "+inf": math.inf, "-inf": -math.inf,
              "infinity": math.inf, "+infinity": math.inf, "-infinity": -math.inf}
@@ -195,14 +199,14 @@ def few_sets(sets: Sequence[Sequence[int]], k: int = 6) -> str:
     return "[" + ", ".join(str(list(c)) for c in list(sets)[:k]) + (", ...]" if len(sets) > k else "]")
 
 
-def check_tolerance(value: Any, name: str) -> float:
+def require_tolerance(value: Any, name: str) -> float:
     """A tolerance after checking it is a finite real number ``>= 0`` (:class:`UsageError` otherwise).
 
     Examples
     --------
-    >>> check_tolerance(1e-9, "atol")
+    >>> require_tolerance(1e-9, "atol")
     1e-09
-    >>> check_tolerance(float("nan"), "atol")
+    >>> require_tolerance(float("nan"), "atol")
     Traceback (most recent call last):
     ...
     exactpte.errors.UsageError: atol must be a finite number >= 0, got nan

@@ -5,6 +5,7 @@ Without matplotlib, :func:`pyplot` raises :class:`~exactpte.errors.UsageError` n
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 from typing import Any
 
@@ -18,11 +19,12 @@ CLASS_COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948
 
 def pyplot() -> ModuleType:
     """``matplotlib.pyplot``, or a :class:`~exactpte.errors.UsageError` naming the ``plot`` extra."""
-    try:
-        import matplotlib.pyplot as plt  # headless machines fall back to the Agg backend by themselves
+    try:  # headless machines fall back to the Agg backend by themselves
+        # by name: a ModuleType whether or not matplotlib (and its types) is installed, so mypy --strict
+        # judges this module alike with and without the plot extra
+        return importlib.import_module("matplotlib.pyplot")
     except ImportError:
         raise UsageError('pictures need matplotlib: pip install ".[plot]"') from None
-    return plt
 
 
 def save(figure_or_ax: Any, path: str, *, tight: bool = True) -> None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from exactpte.solves import evaluation
 from exactpte.results import report
-from exactpte.model.chain import Chain, check_chain
+from exactpte.model.chain import Chain, require_chain
 from exactpte.solves.classical import bias, cesaro_apply
 from exactpte.solves.work import DecompositionWork
 from exactpte.errors import GenericRegionError, UsageError
@@ -294,7 +294,7 @@ class Decomposition(StructureShortcuts):
         """
         if not isinstance(self.chain, ParametricChain):
             raise UsageError("at() applies to a decomposition of a ParametricChain")
-        values = self.chain.check_point(point)
+        values = self.chain.require_generic_point(point)
         rational = self.chain.at(point)
         ev = self.field.evaluate
 
@@ -479,7 +479,7 @@ def decompose(chain: Chain, *, anchors: AnchorSpec = None) -> Decomposition:
     >>> all(r == g + v - pv for r, g, v, pv in zip(chain.r, dec.g_star, dec.v_star, Pv))
     True
     """
-    check_chain(chain)
+    require_chain(chain)
     S = chain.structure
     return Decomposition(chain, S, S.validate_anchors(anchors))
 

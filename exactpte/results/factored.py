@@ -87,7 +87,7 @@ class DenominatorNames:
             return str(self.field.to_text(x))
         over = self._over(den)
         if len(x.num) <= SMALL:  # the plain rule (``(1 - p)**14``); a big numerator is not worth factoring
-            num = rational_text(x.num, self.field._one_poly, self.params)
+            num = rational_text(x.num, self.field.one.num, self.params)
             return f"({num})/{over}" if _is_sum(num) else f"{num}/{over}"
         num = poly_text(x.num, self.params)
         return f"({num})/{over}" if len(x.num) > 1 else f"{num}/{over}"
@@ -145,13 +145,21 @@ def _one_group(text: str) -> bool:
 
 
 _NAME = re.compile(r"(D(?:EN_*)?)([0-9]+)")
+"""A denominator's name, the one place its form is written: the prefix (``D``, ``DEN``, ``DEN_``, ...:
+:func:`name_prefix`) and the index."""
+
+
+def _has_name_form(text: str, prefix: str) -> bool:
+    """Whether ``text`` is ``prefix`` followed by an index (a parameter of that form makes the prefix longer)."""
+    m = _NAME.fullmatch(text)
+    return m is not None and m[1] == prefix
 
 
 def name_prefix(params: Sequence[str]) -> str:
     """The prefix of the denominators' names for a field with these parameter names: ``D``, or ``DEN``
     when a parameter is called ``D<k>``, ``DEN_`` when one is also called ``DEN<k>``, and so on."""
     prefix = "D"
-    while any(re.fullmatch(re.escape(prefix) + "[0-9]+", p) for p in params):
+    while any(_has_name_form(p, prefix) for p in params):
         prefix = "DEN" if prefix == "D" else prefix + "_"
     return prefix
 
@@ -167,7 +175,7 @@ def _name_pattern(table: dict[str, str], params: Sequence[str]) -> re.Pattern[st
     if len(prefixes) > 1:
         raise ValueError(f"'denominators' names have one prefix, not {sorted(prefixes)}")
     prefix = prefixes.pop() if prefixes else name_prefix(params)
-    clash = [p for p in params if re.fullmatch(re.escape(prefix) + "[0-9]+", p)]
+    clash = [p for p in params if _has_name_form(p, prefix)]
     if clash:
         raise ValueError(f"the parameter {clash[0]!r} has the form of a denominator's name {prefix}<k>: the names take "
                          f"the prefix {name_prefix(params)} here")
@@ -275,17 +283,25 @@ def _latex_poly(text: str) -> str:
 def latex_entry(text: str) -> str:
     r"""An entry of the factored form in LaTeX: ``(num)/D1`` as ``\frac{num}{D_{1}}``, ``(num)/(6*D1)`` as
     ``\frac{num}{6 D_{1}}``."""
-    m = re.fullmatch(r"(.*)/(?:\(([0-9]+)\*D(?:EN_*)?([0-9]+)\)|D(?:EN_*)?([0-9]+))", text)
+    m = re.fullmatch(rf"(.*)/(?:\(([0-9]+)\*{_NAME.pattern}\)|{_NAME.pattern})", text)  # groups 3-4 and 5-6: a name's
     if m is None:
         return _latex_poly(text)
     num = m[1][1:-1] if _one_group(m[1]) else m[1]
-    scale, index = (m[2] + " ", m[3]) if m[2] else ("", m[4])
+    scale, index = (m[2] + " ", m[4]) if m[2] else ("", m[6])
     return rf"\frac{{{_latex_poly(num)}}}{{{scale}D_{{{index}}}}}"
+
+
+def _index(name: str) -> str:
+    """The index of a denominator's name (``"DEN_12"`` -> ``"12"``)."""
+    m = _NAME.fullmatch(name)
+    if m is None:
+        raise ValueError(f"{name!r:.40} is not a denominator's name (D1, D2, ...)")
+    return m[2]
 
 
 def to_latex_block(table: dict[str, str]) -> str:
     r"""The named denominators as a LaTeX ``aligned`` block: ``D_{1} &= ...``, one a line."""
-    lines = [rf"D_{{{name.lstrip('DEN_')}}} &= {_latex_poly(text)}" for name, text in table.items()]
+    lines = [rf"D_{{{_index(name)}}} &= {_latex_poly(text)}" for name, text in table.items()]
     return "\\[\n\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}\n\\]" if lines else ""
 
 

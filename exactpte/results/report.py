@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exactpte.results.factored import DenominatorNames
 from exactpte.errors import UnknownNameError, UsageError
@@ -21,13 +21,17 @@ from exactpte.model.interface import ExactResult
 from exactpte.model.parametric import ParametricChain
 from exactpte.results.quantities import CORE, NESTED, PER_STATE, QUANTITY_KEYS, STRUCTURE_KEYS, Only
 from exactpte.graph.view import structure_dict
+from exactpte.deprecation import renamed
 
 
 Decomposed = ExactResult[Any]
 """What the printers read of a decomposition (:class:`~exactpte.model.interface.ExactResult`)."""
 
-__all__ = ["FORMAT", "QUANTITY_KEYS", "check_only", "structure_dict", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
+__all__ = ["FORMAT", "QUANTITY_KEYS", "require_quantities", "structure_dict", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
            "to_html", "latex_array", "to_dataframe", "COLUMNS", "dumps"]
+
+if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
+    __getattr__ = renamed(__name__, {"check_only": "require_quantities"})
 
 COLUMNS: tuple[str, ...] = ("state", "label", "where", "r", *PER_STATE)
 """The per-state columns of :func:`to_csv`, :func:`to_html` and :func:`to_dataframe`."""
@@ -37,18 +41,18 @@ FORMAT = "exactpte.decomposition/1"
 the keys that hold computed quantities; ``only=`` selects among them, and only what is selected is computed)."""
 
 
-def check_only(only: Only) -> tuple[str, ...] | None:
+def require_quantities(only: Only) -> tuple[str, ...] | None:
     """``only`` as a tuple of :data:`QUANTITY_KEYS` (``None``: everything); a comma-separated string is accepted.
     Structure keys (``classes``, ``periods``, ...) are accepted too: they always come, so they add nothing to
     compute (``"classes"`` alone: the structure only, an empty tuple).
 
     Examples
     --------
-    >>> check_only("rho,h")
+    >>> require_quantities("rho,h")
     ('rho', 'h')
-    >>> check_only("classes,periods,rho"), check_only("classes")
+    >>> require_quantities("classes,periods,rho"), require_quantities("classes")
     (('rho',), ())
-    >>> check_only(["rho", "gain"])
+    >>> require_quantities(["rho", "gain"])
     Traceback (most recent call last):
     ...
     exactpte.errors.UnknownNameError: unknown quantity 'gain' in only=; choose from basis, theta, g_star, v_star, rho, h, psi, stationary, class_gain, P_inf, hitting_times (or the structure keys classes, periods, cyclic_classes, transient, anchors, which always come)
@@ -145,7 +149,7 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
     >>> sorted(to_dict(exactpte.decompose(exactpte.example("periodic")), only="rho,h"))[-4:]
     ['n', 'periods', 'rho', 'transient']
     """
-    only = check_only(only)
+    only = require_quantities(only)
     if only is None:
         keys = [k for k in QUANTITY_KEYS if (k != "P_inf" or include_P_inf) and (k != "hitting_times" or include_hitting_times)]
     else:
@@ -366,7 +370,7 @@ def to_csv(dec: Decomposed, *, only: Only = None) -> str:
     ['state,label,where,r,g_star,v_star,rho,h,psi', '0,0,F0/C0,1,1,0,1/2,1/4,1/4']
     """
     columns = COLUMNS
-    only = check_only(only)
+    only = require_quantities(only)
     if only is not None:
         per_state = [k for k in only if k in COLUMNS]
         if not per_state:

@@ -33,7 +33,7 @@ from exactpte.errors import GenericRegionError, InvalidChainError, UsageError
 from exactpte.fields import RationalFunction, RationalFunctionField, polynomials
 from exactpte.model.parametric import ParametricChain
 from exactpte.results.quantities import PER_STATE, REGISTRY, Only
-from exactpte.results.report import check_only
+from exactpte.results.report import require_quantities
 from exactpte.results.decomposition import Decomposition, decompose
 
 __all__ = ["Stratum", "StratifiedDecomposition", "Condition", "PER_STATE"]
@@ -272,7 +272,7 @@ class StratifiedDecomposition:
         >>> tex.count(r"\begin{cases}"), r"g^\star_\Pi(\text{on})" in tex, tex.count(r"\ \text{or}\ ") > 0
         (2, True, True)
         """
-        names = ("g_star", "rho") if quantities is None else check_only(quantities)
+        names = ("g_star", "rho") if quantities is None else require_quantities(quantities)
         assert names is not None
         blocks = []
         for name in names:
@@ -311,7 +311,7 @@ class StratifiedDecomposition:
             if s.decomposition is None:
                 body = "  pointwise: decompose each point (.at)"
             else:
-                body = s.decomposition.table() if only is None else _only_table(s.decomposition, check_only(only) or ())
+                body = s.decomposition.table() if only is None else _only_table(s.decomposition, require_quantities(only) or ())
             merged.setdefault(body, []).append(" and ".join(s.where_marked) or "everywhere")
         return "\n".join(f"[{k}] {' or '.join(f'({c})' for c in conds) if len(conds) > 1 else conds[0]}\n{body}"
                          for k, (body, conds) in enumerate(merged.items()))

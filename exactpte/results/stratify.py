@@ -35,7 +35,7 @@ from typing import Any, Union
 
 import flint
 
-from exactpte.model.chain import Chain, MarkovRewardProcess, check_chain
+from exactpte.model.chain import Chain, MarkovRewardProcess, require_chain
 from exactpte.errors import InvalidChainError, UsageError
 from exactpte.fields import QQ, Field, RationalField, RationalFunction, RationalFunctionField, polynomials
 from exactpte.fields.region import bounding_box, has_valid_point, simplest_region, vanishes_in_region
@@ -348,7 +348,7 @@ def stratify(chain: ParametricChain) -> StratifiedDecomposition:
     >>> [(s.conditions, s.decomposition.periods) for s in strat.strata]
     [(['p != 0', 'p - 1 != 0'], (1,)), (['p = 0'], (1, 1)), (['p - 1 = 0'], (2,))]
     """
-    check_chain(chain)
+    require_chain(chain)
     if not isinstance(chain, ParametricChain):
         raise UsageError("strata apply to a ParametricChain; a rational chain has a single decomposition")
     field = chain.field

@@ -13,7 +13,7 @@ from typing import Any
 
 from exactpte.numbers.scalars import as_int
 from exactpte.solves.absorption import extend_to_transient
-from exactpte.model.chain import Chain, check_chain
+from exactpte.model.chain import Chain, require_chain
 from exactpte.errors import UsageError
 from exactpte.fields import Field
 from exactpte.graph.structure import Structure
@@ -36,7 +36,7 @@ def stationary_distribution(chain: Chain, members: Sequence[int] | None = None) 
     >>> [str(p) for p in stationary_distribution(m, [0, 1])]
     ['2/5', '3/5']
     """
-    check_chain(chain)
+    require_chain(chain)
     field = chain.field
     if members is None:
         if len(chain.structure.classes) != 1:
@@ -108,7 +108,7 @@ def gain(chain: Chain, *, stationary: Sequence[Sequence[Any]] | None = None) -> 
     >>> [str(x) for x in gain(m)]
     ['3', '4', '2']
     """
-    check_chain(chain)
+    require_chain(chain)
     field = chain.field
     S = chain.structure
     if stationary is None:
@@ -184,7 +184,7 @@ def bias(chain: Chain, *, stationary: Sequence[Sequence[Any]] | None = None, rho
     >>> bias(m) == exactpte.decompose(m).h
     True
     """
-    check_chain(chain)
+    require_chain(chain)
     field = chain.field
     S = chain.structure
     if stationary is None:

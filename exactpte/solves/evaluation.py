@@ -10,22 +10,26 @@ the anchor set, by one solve per closed class and one absorbing solve on the tra
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exactpte.solves.absorption import extend_to_transient
 from exactpte.model.chain import Chain
 from exactpte.model.interface import Result
 from exactpte.numbers.scalars import as_int
 from exactpte.errors import UsageError
+from exactpte.deprecation import renamed
 
-__all__ = ["returns", "return_split", "hitting_times", "check_horizon", "Persistent"]
+__all__ = ["returns", "return_split", "hitting_times", "require_horizon", "Persistent"]
+
+if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
+    __getattr__ = renamed(__name__, {"check_horizon": "require_horizon"})
 
 
 Persistent = Result[Any]
 """What :func:`return_split` reads of a decomposition (:class:`~exactpte.model.interface.Result`)."""
 
 
-def check_horizon(T: Any) -> int:
+def require_horizon(T: Any) -> int:
     """``T`` after checking it is an int ``>= 0`` (:class:`~exactpte.errors.UsageError` otherwise)."""
     t = as_int(T)
     if t is None or t < 0:
@@ -54,7 +58,7 @@ def returns(chain: Chain, T: int) -> tuple[Any, ...]:
     >>> returns(exactpte.example("two-paths"), 20)[1]   # 3 zero-reward steps, then reward 1
     17
     """
-    T = check_horizon(T)
+    T = require_horizon(T)
     x = list(chain.r)
     J = [chain.field.zero] * chain.n
     for _ in range(T):
@@ -77,7 +81,7 @@ def return_split(dec: Persistent, T: int) -> tuple[tuple[Any, ...], tuple[Any, .
     >>> tuple(p + b for p, b in zip(persistent, boundary)) == returns(dec.chain, 7)
     True
     """
-    T = check_horizon(T)
+    T = require_horizon(T)
     zero = dec.chain.field.zero
     coeffs = []
     col = 0

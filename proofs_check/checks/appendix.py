@@ -8,14 +8,14 @@ from math import lcm
 import flint
 
 from proofs_check.algebra.linalg import all_nonnegative, argmax, column_norms_inf, exact_max, greater, identity, matvec, nullspace, norm_inf, random_integers, random_vector, rank, rank_lower_bound, row_l1, same_span, subtract_scaled
-from proofs_check.judging.registry import Context, NotApplicable, NotClaimed, Outcome, PiHat, check, few, mismatch
+from proofs_check.judging.registry import Context, NotApplicable, NotClaimed, Outcome, PiHat, register_check, few, mismatch
 from proofs_check.checks import pihat_sparse
 from proofs_check.checks.decomposition import random_projection
 
 ZERO, ONE = flint.fmpq(0), flint.fmpq(1)
 
 
-@check("lem:recurrent_decomp", "closed SCCs of the support graph = recurrent classes")
+@register_check("lem:recurrent_decomp", "closed SCCs of the support graph = recurrent classes")
 def _recurrent(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     Pinf = ctx.routes.P_inf
@@ -37,7 +37,7 @@ def _recurrent(ctx: Context) -> Outcome:
     return None
 
 
-@check("lem:shift_b", "P b_{i,k} = b_{i,k-1 mod d_i}", sparse=True)
+@register_check("lem:shift_b", "P b_{i,k} = b_{i,k-1 mod d_i}", sparse=True)
 def _shift(ctx: Context) -> Outcome:
     c = ctx.claimed
     col_of = {(i, k): j for j, (i, k, _) in enumerate(c.anchors)}
@@ -100,7 +100,7 @@ def dense_in_K(ctx: Context) -> Callable[[dict[int, flint.fmpq]], bool]:
     return in_K
 
 
-@check("lem:Pi_kernel", "Pi^2 = Pi, (Pi v)(a) = 0, ker Pi = span b, dim ker Pi = N")
+@register_check("lem:Pi_kernel", "Pi^2 = Pi, (Pi v)(a) = 0, ker Pi = span b, dim ker Pi = N")
 def _Pi_kernel(ctx: Context) -> Outcome:
     c = ctx.claimed
     m = projection_problem(ctx)
@@ -115,7 +115,7 @@ def _Pi_kernel(ctx: Context) -> Outcome:
     return None
 
 
-@check("lem:kernel_equals_peripheral", "span b = K(P)")
+@register_check("lem:kernel_equals_peripheral", "span b = K(P)")
 def _kernel_peripheral(ctx: Context) -> Outcome:
     c = ctx.claimed
     Bm = c.basis_matrix()
@@ -126,7 +126,7 @@ def _kernel_peripheral(ctx: Context) -> Outcome:
     return None
 
 
-@check("rem:peripheral_semisimple", "no Jordan blocks on the unit circle: rank(P^D - I) = rank((P^D - I)^2)")
+@register_check("rem:peripheral_semisimple", "no Jordan blocks on the unit circle: rank(P^D - I) = rank((P^D - I)^2)")
 def _semisimple(ctx: Context) -> Outcome:
     routes = ctx.routes
     D = lcm(*ctx.claimed.periods) if ctx.claimed.periods else 1
@@ -140,7 +140,7 @@ def _semisimple(ctx: Context) -> Outcome:
     return None
 
 
-@check("lem:W_norm_equiv", "W cap K = {0}")
+@register_check("lem:W_norm_equiv", "W cap K = {0}")
 def _W_cap_K(ctx: Context) -> Outcome:
     if ctx.routes.anchor_basis(ctx.claimed.anchor_states) is None:
         return "K[anchors, :] is singular: a nonzero element of K vanishes at every anchor"
@@ -181,7 +181,7 @@ def _simplex_weights(ctx: Context) -> list[list[int] | None]:
     return out
 
 
-@check("lem:vhat_star_unique", "the Pi^-projected fixed point v = Pi^(r + P v) exists and is unique", witnesses=1)  # one b^
+@register_check("lem:vhat_star_unique", "the Pi^-projected fixed point v = Pi^(r + P v) exists and is unique", witnesses=1)  # one b^
 def _vhat_unique(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     bh = perturbed_basis(ctx, flint.fmpq(1, 100))
@@ -229,7 +229,7 @@ def _fixed_point_matrix(P: flint.fmpq_mat, bh: Sequence[Sequence[flint.fmpq]], a
     return one - PW + BW * PA
 
 
-@check("lem:b_simplex", "b >= 0 and sum_{(i,k)} b_{i,k}(s) = 1 (also for b^)", sparse=True)
+@register_check("lem:b_simplex", "b >= 0 and sum_{(i,k)} b_{i,k}(s) = 1 (also for b^)", sparse=True)
 def _b_simplex(ctx: Context) -> Outcome:
     for s, row in enumerate(ctx.claimed.basis):
         if not all_nonnegative(row):
@@ -322,7 +322,7 @@ def _tight_vectors(ctx: Context, diff_rows: Sequence[Sequence[flint.fmpq]] | fli
     return out + [v, [-x for x in v]]
 
 
-@check("lem:pihat_dev", "||(Pi^ - Pi) v|| <= eps_b ||v|| when max_s ||b^(s) - b(s)||_1 <= eps_b", sparse=True,
+@register_check("lem:pihat_dev", "||(Pi^ - Pi) v|| <= eps_b ||v|| when max_s ||b^(s) - b(s)||_1 <= eps_b", sparse=True,
        witnesses=20)  # 4 b^ (learned, off the simplex, vertices, b) x 5 vectors (3 random, 2 where the bound is tight)
 def _pihat_dev(ctx: Context) -> Outcome:
     """Pi from proofs_check's own b (block routes) with the claimed anchors, eps_b measured against the claimed b, on
@@ -384,7 +384,7 @@ def _exceeds(got: Sequence[flint.fmpq], bound: Sequence[flint.fmpq], say: Callab
     return None
 
 
-@check("lem:pihat_infty_norm", "||Pi^ v|| <= 2||v|| (and the same for Pi) when every b^(s) lies on the simplex", sparse=True,
+@register_check("lem:pihat_infty_norm", "||Pi^ v|| <= 2||v|| (and the same for Pi) when every b^(s) lies on the simplex", sparse=True,
        witnesses=20)  # at most 4 bases on the simplex x 5 vectors (3 random, 2 where 2||v|| is attained)
 def _pihat_norm(ctx: Context) -> Outcome:
     """The claimed Pi, and Pi^ on learned bases on the simplex (the lemma's hypothesis: a given b^ off it is
@@ -418,7 +418,7 @@ def _pihat_norm(ctx: Context) -> Outcome:
     return None
 
 
-@check("lem:anchor_interpolation", "every g in K equals sum_(i,k) g(a_(i,k)) b_(i,k)")
+@register_check("lem:anchor_interpolation", "every g in K equals sum_(i,k) g(a_(i,k)) b_(i,k)")
 def _anchor_interp(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     K = ctx.routes.K
@@ -429,7 +429,7 @@ def _anchor_interp(ctx: Context) -> Outcome:
     return None
 
 
-@check("def:theta_star", "theta*_(i,k) = g*(a_(i,k)) and g* = sum theta* b", sparse=True)
+@register_check("def:theta_star", "theta*_(i,k) = g*(a_(i,k)) and g* = sum theta* b", sparse=True)
 def _theta(ctx: Context) -> Outcome:
     c = ctx.claimed
     m = mismatch("theta", list(c.theta), [c.g_star[a] for a in c.anchor_states], "g* at the anchors")
@@ -439,7 +439,7 @@ def _theta(ctx: Context) -> Outcome:
     return mismatch("g*", c.g_star, g, "sum theta b")
 
 
-@check("P_inf", "claimed P_inf equals the spectral projector for eigenvalue 1")
+@register_check("P_inf", "claimed P_inf equals the spectral projector for eigenvalue 1")
 def _P_inf(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     if c.problem("P_inf"):
@@ -453,7 +453,7 @@ def _P_inf(ctx: Context) -> Outcome:
     return None
 
 
-@check("lem:Pi_identity", "a projection with kernel K(P) keeps the quotient class: v - Pi v in K(P) for every v")
+@register_check("lem:Pi_identity", "a projection with kernel K(P) keeps the quotient class: v - Pi v in K(P) for every v")
 def _Pi_identity(ctx: Context) -> Outcome:
     m = projection_problem(ctx) or quotient_class_problem(ctx, dense_in_K(ctx))
     return m or random_projections_problem(ctx)

@@ -26,7 +26,7 @@ from exactpte.graph.view import anchor_list
 from proofs_check.judging.claims import Claimed
 from proofs_check.judging.conventions import canonical, reanchor
 from proofs_check.algebra.floats import float_range_problem, shown
-from proofs_check.judging.registry import Context, NotChecked, Outcome, check, few
+from proofs_check.judging.registry import Context, NotChecked, Outcome, register_check, few
 
 if TYPE_CHECKING:
     from exactpte import CertifiedDecomposition
@@ -86,7 +86,7 @@ def _flat(iv: Interval, n: int, m: int) -> Interval:
     return Interval(iv.lo.reshape(n * m), iv.hi.reshape(n * m))
 
 
-@check("certified:enclosures", "exactpte's cross-check (not independent): the claim, moved exactly into exactpte's convention, "
+@register_check("certified:enclosures", "exactpte's cross-check (not independent): the claim, moved exactly into exactpte's convention, "
        "lies inside exactpte's certified float enclosures", kind="cross-check", sparse=True)
 def _enclosures(ctx: Context) -> Outcome:
     from exactpte.certified import decompose_certified

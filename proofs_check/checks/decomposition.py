@@ -10,10 +10,10 @@ import random
 from proofs_check.routes.certificates import contraction_certificate, quotient_charpolys, quotient_matrix
 from proofs_check.judging.claims import Claimed
 from proofs_check.algebra.linalg import col, column_basis, columns, exact_integers, identity, in_span, in_span_all, join, mat_poly, mat_poly_apply, matvec, nullspace, random_integers, rank, same_span, vec
-from proofs_check.judging.registry import NOT_APPLICABLE, Context, Held, Outcome, check, few, mismatch
+from proofs_check.judging.registry import NOT_APPLICABLE, Context, Held, Outcome, register_check, few, mismatch
 
 
-@check("lem:invariant_constant_on_class", "Px = x implies x constant on every closed class")
+@register_check("lem:invariant_constant_on_class", "Px = x implies x constant on every closed class")
 def _invariant_constant(ctx: Context) -> Outcome:
     R = ctx.routes.invariant
     for j in range(R.ncols()):
@@ -78,7 +78,7 @@ def _minimal_quotient_family(ctx: Context) -> list[tuple[str, flint.fmpq_mat, bo
     return out
 
 
-@check("thm:minimal_quotient", "rho(P on R^n/K') < 1 iff K(P) is contained in K'; K(P) is the minimal such K'")
+@register_check("thm:minimal_quotient", "rho(P on R^n/K') < 1 iff K(P) is contained in K'; K(P) is the minimal such K'")
 def _minimal_quotient(ctx: Context) -> Outcome:
     B = ctx.claimed.basis_matrix()
     keeps = _claimed_quotient(ctx)[1] if rank(B) == B.ncols() else _quotient_keeps_peripheral(ctx, B)
@@ -98,7 +98,7 @@ def _minimal_quotient(ctx: Context) -> Outcome:
     return None
 
 
-@check("thm:quotient_contraction", "a norm on R^n/K(P) in which the quotient operator contracts by gamma < 1 "
+@register_check("thm:quotient_contraction", "a norm on R^n/K(P) in which the quotient operator contracts by gamma < 1 "
        "(decided exactly: no root of unity among the quotient's eigenvalues; Lyapunov certificate as an extra)")
 def _quotient_contraction(ctx: Context) -> Outcome:
     """Decided exactly: a unimodular eigenvalue of a stochastic matrix is a root of unity, so ``ρ(P̄) < 1`` exactly
@@ -121,7 +121,7 @@ def _quotient_contraction(ctx: Context) -> Outcome:
     return Held("decided exactly; a Lyapunov (or power-norm) certificate also names a contracting norm")
 
 
-@check("thm:wellposed", "unique v* in range(Pi) with v* = Pi(r + P v*); g* = r - (I-P)v* in K(P)")
+@register_check("thm:wellposed", "unique v* in range(Pi) with v* = Pi(r + P v*); g* = r - (I-P)v* in K(P)")
 def _wellposed(ctx: Context) -> Outcome:
     c, n, chain = ctx.claimed, ctx.chain.n, ctx.chain
     Pv = chain.matvec(c.v_star)
@@ -192,7 +192,7 @@ def general_projection_problem(ctx: Context, trials: int = 2) -> str | None:
     return None
 
 
-@check("cor:recover_invariant_gain", "g = P_inf g* = P_inf r")
+@register_check("cor:recover_invariant_gain", "g = P_inf g* = P_inf r")
 def _recover_gain(ctx: Context) -> Outcome:
     Pinf = ctx.routes.P_inf
     a = matvec(Pinf, ctx.claimed.g_star)
@@ -204,7 +204,7 @@ def _recover_gain(ctx: Context) -> Outcome:
     return None
 
 
-@check("prop:aperiodic_reduction", "all d_i = 1 implies K = range(P_inf) = ker(I-P), g* = rho, v* - h in ker(I-P)")
+@register_check("prop:aperiodic_reduction", "all d_i = 1 implies K = range(P_inf) = ker(I-P), g* = rho, v* - h in ker(I-P)")
 def _aperiodic(ctx: Context) -> Outcome:
     c = ctx.claimed
     if any(d != 1 for d in c.periods):
@@ -222,7 +222,7 @@ def _aperiodic(ctx: Context) -> Outcome:
     return None
 
 
-@check("thm:comparison_gain_bias", "P_inf g* = rho; unique psi in K cap ker P_inf with g* = rho + (I-P)psi; h = v* + psi - P_inf v*")
+@register_check("thm:comparison_gain_bias", "P_inf g* = rho; unique psi in K cap ker P_inf with g* = rho + (I-P)psi; h = v* + psi - P_inf v*")
 def _comparison(ctx: Context) -> Outcome:
     c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
     rho = vec(routes.rho)
@@ -263,7 +263,7 @@ def _comparison(ctx: Context) -> Outcome:
     return None
 
 
-@check("cor:projected_bias", "Pi h = v*; g* = rho + (I-P)(I-Pi)h")
+@register_check("cor:projected_bias", "Pi h = v*; g* = rho + (I-P)(I-Pi)h")
 def _projected_bias(ctx: Context) -> Outcome:
     c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
     B = routes.anchor_basis(c.anchor_states)
@@ -280,7 +280,7 @@ def _projected_bias(ctx: Context) -> Outcome:
     return mismatch("g*", c.g_star, g, "rho + (I-P)(I-Pi)h")
 
 
-@check("def:main_b", "b_{i,k}(s) = P(enter class i with phase - hitting time = k mod d_i)")
+@register_check("def:main_b", "b_{i,k}(s) = P(enter class i with phase - hitting time = k mod d_i)")
 def _def_b(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     B = ctx.routes.anchor_basis(c.anchor_states)
@@ -305,7 +305,7 @@ def indicator_problem(c: Claimed) -> str | None:
     return None
 
 
-@check("lem:main_b_identify", "{b_{i,k}} is a basis of K; Pi has kernel K; b_{i,k}(a_{j,l}) = delta")
+@register_check("lem:main_b_identify", "{b_{i,k}} is a basis of K; Pi has kernel K; b_{i,k}(a_{j,l}) = delta")
 def _b_identify(ctx: Context) -> Outcome:
     c, n = ctx.claimed, ctx.chain.n
     Bm = c.basis_matrix()

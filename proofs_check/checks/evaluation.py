@@ -11,7 +11,7 @@ from exactpte import MarkovRewardProcess
 
 from proofs_check.judging.claims import Claimed
 from proofs_check.algebra.linalg import Exact, column_norms_inf, exact_integers, greater, norm_inf, orbits, random_vector, vec
-from proofs_check.judging.registry import NOT_APPLICABLE, Context, Outcome, check, mismatch, sampled
+from proofs_check.judging.registry import NOT_APPLICABLE, Context, Outcome, register_check, mismatch, sampled
 
 
 def _horizons(c: Claimed) -> list[int]:
@@ -19,7 +19,7 @@ def _horizons(c: Claimed) -> list[int]:
     return sorted({1, 2, D, 3 * D + 1, 20})
 
 
-@check("lem:app_telescoping", "J_T = sum_{t<T} P^t g_v + v - P^T v for every v and T >= 1", witnesses=10)  # 2 v x <= 5 T
+@register_check("lem:app_telescoping", "J_T = sum_{t<T} P^t g_v + v - P^T v for every v and T >= 1", witnesses=10)  # 2 v x <= 5 T
 def _telescoping(ctx: Context) -> Outcome:
     routes, n = ctx.routes, ctx.chain.n
     ctx.routes.require_horizon(max(_horizons(ctx.claimed)))  # before any power: "not checked" past the bit budget
@@ -65,7 +65,7 @@ def _orbit_sum(c: Claimed, T: int) -> list[flint.fmpq]:
     return [sum((a * b for a, b in zip(coeffs, row)), flint.fmpq(0)) for row in c.basis]
 
 
-@check("prop:app_vstar_transient_cost", "v*(s) = E_s[sum_{t < tau_A} (r - g*)(X_t)]")
+@register_check("prop:app_vstar_transient_cost", "v*(s) = E_s[sum_{t < tau_A} (r - g*)(X_t)]")
 def _transient_cost(ctx: Context) -> Outcome:
     c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
     if not routes.in_K(c.g_star):
@@ -100,7 +100,7 @@ def _cycle_order(chain: MarkovRewardProcess) -> list[int] | None:
     return order if len(order) == n and s == 0 else None
 
 
-@check("prop:deterministic_cycle", "d-cycle: K = R^d, Pi = 0, v* = 0, g* = r; even d and r = 1{k < d/2} give ||h|| = d/8")
+@register_check("prop:deterministic_cycle", "d-cycle: K = R^d, Pi = 0, v* = 0, g* = r; even d and r = 1{k < d/2} give ||h|| = d/8")
 def _det_cycle(ctx: Context) -> Outcome:
     order = _cycle_order(ctx.chain)
     if order is None:
@@ -128,7 +128,7 @@ def _det_cycle(ctx: Context) -> Outcome:
     return None
 
 
-@check("cor:return_error", "||J^_T - J_T|| <= T||g^ - g*|| + 2||v^ - v*|| for every candidate (g^, v^)", witnesses=20)  # 4 x <= 5 T
+@register_check("cor:return_error", "||J^_T - J_T|| <= T||g^ - g*|| + 2||v^ - v*|| for every candidate (g^, v^)", witnesses=20)  # 4 x <= 5 T
 def _return_error(ctx: Context) -> Outcome:
     c, routes, n = ctx.claimed, ctx.routes, ctx.chain.n
     routes.require_horizon(max(_horizons(c)))

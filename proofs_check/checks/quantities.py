@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 import flint
 
-from proofs_check.judging.registry import CheckFunc, Context, NotClaimed, Outcome, check, few, mismatch
+from proofs_check.judging.registry import CheckFunc, Context, NotClaimed, Outcome, register_check, few, mismatch
 
 ONE = flint.fmpq(1)
 
@@ -64,19 +64,19 @@ def _route_class(ctx: Context) -> list[int] | str:
     return out
 
 
-@check("claim:rho", "the claimed classical gain rho = P_inf r (class gains spread by absorption)", sparse=True)
+@register_check("claim:rho", "the claimed classical gain rho = P_inf r (class gains spread by absorption)", sparse=True)
 @_when_claimed("rho")
 def _rho(ctx: Context) -> Outcome:
     return mismatch("rho", ctx.claimed.rho or (), ctx.blocks.rho, "P_inf r (block routes)")
 
 
-@check("claim:h", "the claimed bias h: r = rho + (I-P)h, P_inf h = 0 (deviation matrices)", sparse=True)
+@register_check("claim:h", "the claimed bias h: r = rho + (I-P)h, P_inf h = 0 (deviation matrices)", sparse=True)
 @_when_claimed("h")
 def _h(ctx: Context) -> Outcome:
     return mismatch("h", ctx.claimed.h or (), ctx.blocks.h, "the deviation matrices (block routes)")
 
 
-@check("claim:psi", "the claimed psi: g* = rho + (I-P)psi, psi in K(P), P_inf psi = 0", sparse=True)
+@register_check("claim:psi", "the claimed psi: g* = rho + (I-P)psi, psi in K(P), P_inf psi = 0", sparse=True)
 @_when_claimed("psi")
 def _psi(ctx: Context) -> Outcome:
     c, B = ctx.claimed, ctx.blocks
@@ -90,7 +90,7 @@ def _psi(ctx: Context) -> Outcome:
     return mismatch("P_inf psi", B.P_inf_apply(psi), [flint.fmpq(0)] * ctx.chain.n, "zero")
 
 
-@check("claim:stationary", "the claimed stationary distribution of every class: pi_i (I - P_F) = 0, sum pi_i = 1", sparse=True)
+@register_check("claim:stationary", "the claimed stationary distribution of every class: pi_i (I - P_F) = 0, sum pi_i = 1", sparse=True)
 @_when_claimed("stationary")
 def _stationary(ctx: Context) -> Outcome:
     where = _route_class(ctx)
@@ -105,7 +105,7 @@ def _stationary(ctx: Context) -> Outcome:
     return None
 
 
-@check("claim:class_gain", "the claimed class gains gamma_i = pi_i . r", sparse=True)
+@register_check("claim:class_gain", "the claimed class gains gamma_i = pi_i . r", sparse=True)
 @_when_claimed("class_gain")
 def _class_gain(ctx: Context) -> Outcome:
     where = _route_class(ctx)
@@ -116,7 +116,7 @@ def _class_gain(ctx: Context) -> Outcome:
     return m.replace("at states", "at classes") if m else None
 
 
-@check("claim:absorption", "the claimed absorption probabilities alpha_i(s) = P_s(end in F_i)", sparse=True)
+@register_check("claim:absorption", "the claimed absorption probabilities alpha_i(s) = P_s(end in F_i)", sparse=True)
 @_when_claimed("absorption")
 def _absorption(ctx: Context) -> Outcome:
     where = _route_class(ctx)
@@ -130,7 +130,7 @@ def _absorption(ctx: Context) -> Outcome:
     return None
 
 
-@check("claim:hitting_times", "the claimed E_s[tau_A], A the claimed anchors: 0 on A, 1 + P x elsewhere", sparse=True)
+@register_check("claim:hitting_times", "the claimed E_s[tau_A], A the claimed anchors: 0 on A, 1 + P x elsewhere", sparse=True)
 @_when_claimed("hitting_times")
 def _hitting_times(ctx: Context) -> Outcome:
     truth = ctx.blocks.hitting_cost(set(ctx.claimed.anchor_states), lambda s: ONE)
@@ -143,7 +143,7 @@ def _default_labels(n: int) -> Sequence[str]:
     return [str(s) for s in range(n)]
 
 
-@check("claim:labels", "the claimed state labels are the chain's (null or 0..n-1 for an unlabelled chain)", sparse=True)
+@register_check("claim:labels", "the claimed state labels are the chain's (null or 0..n-1 for an unlabelled chain)", sparse=True)
 def _labels(ctx: Context) -> Outcome:
     c = ctx.claimed
     problem = c.problem("labels")

@@ -39,7 +39,7 @@ import flint
 
 from proofs_check.routes.certificates import LYAPUNOV_MAX_DIM, positive_definite, stein_solution
 from proofs_check.algebra.linalg import columns, integer_identity
-from proofs_check.judging.registry import Context, NotChecked, Outcome, block_route, check
+from proofs_check.judging.registry import Context, NotChecked, Outcome, block_route, register_check
 from proofs_check.routes.dense import RouteTooLargeError
 from proofs_check.checks import stability_krylov
 
@@ -264,7 +264,7 @@ def _register(key: str, statement: str) -> None:
             return setup
         return _run(key, setup)
 
-    @check(key, statement)
+    @register_check(key, statement)
     def _lemma(ctx: Context) -> Outcome:
         return _judge(_setup(ctx))
 

@@ -16,14 +16,14 @@ The graph is analysed by :class:`proofs_check.algebra.graph.SupportGraph`, indep
 from __future__ import annotations
 
 from proofs_check.algebra.graph import SupportGraph
-from proofs_check.judging.registry import Context, NotClaimed, Outcome, check, few
+from proofs_check.judging.registry import Context, NotClaimed, Outcome, register_check, few
 
 
 def _graph(ctx: Context) -> SupportGraph:
     return ctx.routes.graph
 
 
-@check("structure:classes", "the claimed closed classes are the closed SCCs of the support graph", kind="structure")
+@register_check("structure:classes", "the claimed closed classes are the closed SCCs of the support graph", kind="structure")
 def _classes(ctx: Context) -> Outcome:
     claimed = [sorted(c) for c in ctx.claimed.classes]
     flat = [s for c in claimed for s in c]
@@ -37,7 +37,7 @@ def _classes(ctx: Context) -> Outcome:
     return f"claimed classes {few([tuple(c) for c in wrong])} are not closed classes; closed classes not claimed: {few([tuple(c) for c in missing])}"
 
 
-@check("structure:transient", "the claimed transient states are the states of no closed class", kind="structure")
+@register_check("structure:transient", "the claimed transient states are the states of no closed class", kind="structure")
 def _transient(ctx: Context) -> Outcome:
     if ctx.claimed.transient is None:
         return NotClaimed("transient")
@@ -53,7 +53,7 @@ def _transient(ctx: Context) -> Outcome:
             f"transient states not claimed: {few(sorted(set(truth) - set(got)))}")
 
 
-@check("structure:periods", "each claimed period is the gcd of the cycle lengths of its class", kind="structure")
+@register_check("structure:periods", "each claimed period is the gcd of the cycle lengths of its class", kind="structure")
 def _periods(ctx: Context) -> Outcome:
     c = ctx.claimed
     if len(c.periods) != len(c.classes):
@@ -68,7 +68,7 @@ def _periods(ctx: Context) -> Outcome:
     return None
 
 
-@check("structure:cyclic_classes", "the cyclic classes partition each class and one step goes from C_{i,k} to C_{i,k+1 mod d_i}",
+@register_check("structure:cyclic_classes", "the cyclic classes partition each class and one step goes from C_{i,k} to C_{i,k+1 mod d_i}",
        kind="structure")
 def _cyclic(ctx: Context) -> Outcome:
     c = ctx.claimed
@@ -97,7 +97,7 @@ def _cyclic(ctx: Context) -> Outcome:
     return None
 
 
-@check("structure:anchors", "one anchor a_{i,k} in every cyclic class C_{i,k}", kind="structure")
+@register_check("structure:anchors", "one anchor a_{i,k} in every cyclic class C_{i,k}", kind="structure")
 def _anchors(ctx: Context) -> Outcome:
     c = ctx.claimed
     seen = set()
@@ -115,7 +115,7 @@ def _anchors(ctx: Context) -> Outcome:
     return None
 
 
-@check("structure:basis_order", "basis columns follow the (class, phase) order of their anchors", kind="structure")
+@register_check("structure:basis_order", "basis columns follow the (class, phase) order of their anchors", kind="structure")
 def _basis_order(ctx: Context) -> Outcome:
     c = ctx.claimed
     order = [(i, k) for i, k, _ in c.anchors]

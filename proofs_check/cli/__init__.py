@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 import exactpte
-from exactpte.cli.options import (ArgumentParser, add_chain_options, add_command, check_folder, check_output, load_chain, nonnegative_int,
+from exactpte.cli.options import (ArgumentParser, add_chain_options, add_command, require_writable_folder, require_writable_file, load_chain, nonnegative_int,
                                   parse_anchors, positive_int, run_guarded)
 from exactpte import MarkovRewardProcess
 from exactpte.errors import ExactpteError, UsageError
@@ -280,9 +280,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "statistical":
         return _statistical(args)
     if args.command in ("sweep", "exhaustive"):  # a report that cannot be written is refused before the run, not after it
-        check_output(args.json, "--json")
-        check_output(getattr(args, "plot", None), "--plot", picture=True)
-        check_folder(args.failures, "--failures")
+        require_writable_file(args.json, "--json")
+        require_writable_file(getattr(args, "plot", None), "--plot", picture=True)
+        require_writable_folder(args.failures, "--failures")
     if args.command == "exhaustive":
         from proofs_check.cli.exhaustive import main_exhaustive
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exactpte.errors import ChainFileError, ExactpteError
 from exactpte.io import unique_keys
@@ -19,11 +19,15 @@ from exactpte.numbers import to_fmpq
 from exactpte.results.factored import expand
 from exactpte.results.quantities import QUANTITY_KEYS, STRUCTURE_KEYS
 from exactpte.results.report import FORMAT
+from exactpte.deprecation import renamed
 
 from proofs_check.judging.claims import Claimed, Vec
 
-__all__ = ["from_json_dict", "load_result", "read_result_json", "written_out", "check_header", "OPTIONAL_VECTORS",
+__all__ = ["from_json_dict", "load_result", "read_result_json", "written_out", "require_result_header", "OPTIONAL_VECTORS",
            "OPTIONAL_MATRICES", "RESULT_KEYS"]
+
+if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
+    __getattr__ = renamed(__name__, {"check_header": "require_result_header"})
 
 
 OPTIONAL_VECTORS = ("rho", "h", "psi", "class_gain", "hitting_times")
@@ -154,7 +158,7 @@ def from_json_dict(data: dict[str, Any], n: int) -> Claimed:
 def load_result(path: str, n: int) -> Claimed:
     """Read a JSON result file (the ``exactpte decompose --json`` contract) as a :class:`Claimed` for a chain of ``n`` states."""
     data = written_out(read_result_json(path), path)
-    check_header(data, n, path)
+    require_result_header(data, n, path)
     return from_json_dict(data, n)
 
 
@@ -177,7 +181,7 @@ def read_result_json(path: str, *, parametric_n: int | None = None) -> dict[str,
     if not isinstance(data, dict):
         raise ChainFileError(f"{path}: a result file is a JSON object")
     if parametric_n is not None:
-        check_header({k: v for k, v in data.items() if k not in ("params", "assumptions", "denominators")}, parametric_n, path)
+        require_result_header({k: v for k, v in data.items() if k not in ("params", "assumptions", "denominators")}, parametric_n, path)
     return data
 
 
@@ -205,7 +209,7 @@ RESULT_KEYS = frozenset({"format", "n", "labels", *STRUCTURE_KEYS, *QUANTITY_KEY
 """Every key a result file may hold (the JSON contract of ``exactpte decompose --json``)."""
 
 
-def check_header(data: dict[str, Any], n: int, path: str) -> None:
+def require_result_header(data: dict[str, Any], n: int, path: str) -> None:
     """Unknown keys, a ``format`` other than the exact contract's, an ``n`` other than the chain's: refused."""
     unknown = sorted(str(k) for k in data if k not in RESULT_KEYS)
     if unknown:

@@ -1,7 +1,7 @@
 """The registry of checks, what a check sees, its verdict, and the runner.
 
 A check is a function ``ctx -> None | str | NotApplicable`` registered under the paper's
-label with :func:`check`; it judges a :class:`~proofs_check.judging.claims.Claimed` decomposition
+label with :func:`register_check`; it judges a :class:`~proofs_check.judging.claims.Claimed` decomposition
 against objects computed by independent routes (:class:`~proofs_check.routes.dense.Routes`).
 :func:`run_checks` runs them and turns each outcome into a :class:`Verdict`.
 """
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 import flint
 
 from exactpte import MarkovRewardProcess
+from exactpte.deprecation import renamed
 from exactpte.errors import UnknownNameError
 
 from proofs_check.judging.claims import Claimed, Exact
@@ -27,9 +28,12 @@ from proofs_check.judging.strength import Strength
 if TYPE_CHECKING:
     from proofs_check.routes.blocks import BlockRoutes
 
-__all__ = ["CHECKS", "Check", "Verdict", "Context", "Outcome", "CheckFunc", "check", "run_checks", "NotApplicable", "NotClaimed", "NotChecked", "NOT_APPLICABLE", "block_route",
+__all__ = ["CHECKS", "Check", "Verdict", "Context", "Outcome", "CheckFunc", "register_check", "run_checks", "NotApplicable", "NotClaimed", "NotChecked", "NOT_APPLICABLE", "block_route",
            "Held", "sampled", "strength_label",
            "mismatch", "diff_states", "few", "shape_problem"]
+
+if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
+    __getattr__ = renamed(__name__, {"check": "register_check"})
 
 
 T = TypeVar("T")
@@ -221,9 +225,10 @@ CHECKS: dict[str, Check] = {}
 """Every registered check by key, in registration (paper) order."""
 
 
-def check(key: str, statement: str, kind: str = "exact", *, sparse: bool = False, strength: Strength | None = None,
-          witnesses: int | None = None) -> Callable[[CheckFunc], CheckFunc]:
-    """Decorator registering ``func(ctx) -> None | str | NotApplicable`` under ``key`` in :data:`CHECKS`.
+def register_check(key: str, statement: str, kind: str = "exact", *, sparse: bool = False, strength: Strength | None = None,
+                   witnesses: int | None = None) -> Callable[[CheckFunc], CheckFunc]:
+    """Decorator registering ``func(ctx) -> None | str | NotApplicable`` under ``key`` in :data:`CHECKS`
+    (formerly ``check``: a ``check_*`` name runs checks; the old name warns for one release).
 
     ``None`` means the identity holds, a string names what fails (with the states where it fails).
     ``strength`` says what a "held" rests on (default: ``certified`` for exactpte's float cross-check,

@@ -10,14 +10,15 @@ import tempfile
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 
 import exactpte
 from exactpte.model.to_float import float_matrix, to_floats
 from exactpte.io import to_drn, to_prism
 from exactpte.testing.strategies import chains
+from conftest import scaled
 
-PEER_SETTINGS = settings(max_examples=max(5, settings.default.max_examples // 2))  # scales with the profile
+PEER_SETTINGS = scaled(1/2)  # half the profile's examples: scales with it
 
 
 def storm_lra(stormpy, path, exact=True):

@@ -175,14 +175,14 @@ def test_a_point_off_the_family_is_refused_without_the_check_false_advice():
 
     chain = exactpte.ParametricChain([["1-p", "p"], ["q", "1-q"]], [1, 0], params=["p", "q"])
     with pytest.raises(GenericRegionError, match=r"P\[0\]\[0\] = 1 - p is -1/2 < 0 .*no chain of the family") as e:
-        chain.check_point({"p": "3/2", "q": "1/2"})
+        chain.require_generic_point({"p": "3/2", "q": "1/2"})
     assert "check=False" not in str(e.value) and "0 < p < 1, 0 < q < 1" in str(e.value)
     with pytest.raises(GenericRegionError, match=r"vanishes at this point.*check=False"):  # a lower stratum: still a chain
-        chain.check_point({"p": 0, "q": "1/2"})
+        chain.require_generic_point({"p": 0, "q": "1/2"})
     with pytest.raises(GenericRegionError, match=r"missing \['q'\]$"):
-        chain.check_point({"p": "1/2"})
+        chain.require_generic_point({"p": "1/2"})
     with pytest.raises(GenericRegionError, match=r"; unknown \['pp'\]$"):
-        chain.check_point({"p": "1/2", "q": "1/2", "pp": 1})
+        chain.require_generic_point({"p": "1/2", "q": "1/2", "pp": 1})
 
 
 def test_an_expression_without_declared_parameters_says_how_to_declare_them():

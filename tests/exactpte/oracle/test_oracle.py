@@ -409,6 +409,22 @@ def test_certified_reference_refuses_exact_only_keys_and_takes_a_scalar_gain():
     assert compare({"rho": 0.5}, decompose_certified(exactpte.example("periodic"))).ok
 
 
+def test_the_reference_kind_picks_the_route_and_any_other_reference_is_refused_by_name():
+    """A chain or its Decomposition takes the exact route, a CertifiedDecomposition the certified one (a certified
+    route refuses exact-only keys: the tell of which route ran); a reference of another kind is a UsageError naming
+    the three kinds, whether or not exactpte.certified was imported before."""
+    from exactpte.certified import decompose_certified
+
+    chain = _multichain()
+    absorption = {"absorption": [[0.5, 0.5], [1, 0], [0, 1], [0, 1]]}
+    assert compare(absorption, chain).ok and compare(absorption, exactpte.decompose(chain)).ok
+    with pytest.raises(exactpte.CandidateError, match="exact reference only"):
+        compare(absorption, decompose_certified(chain))
+    for other in ("chain.json", {"rho": [0.5]}, None):
+        with pytest.raises(exactpte.UsageError, match="a chain, its Decomposition or its CertifiedDecomposition"):
+            compare({"rho": [0.5, 0.5]}, other)
+
+
 def test_a_value_past_every_double_disagrees_without_a_traceback(tmp_path, capsys):
     """h[0] = 1e400 (JSON string) or a 5,000-digit JSON integer: a literal is the float it denotes, an
     infinity, and disagrees with the finite exact answer, exit 1 (no OverflowError, no Python

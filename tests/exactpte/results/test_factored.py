@@ -14,7 +14,7 @@ import pytest
 
 import exactpte
 from exactpte.cli.commands import main
-from exactpte.results.factored import DenominatorNames, expand
+from exactpte.results.factored import DenominatorNames, expand, latex_entry, to_latex_block
 
 PARAMETRIC = ["two-state-pq", "paths-exit", "branching-b", "cycle-ac"]
 
@@ -198,6 +198,15 @@ def test_parameters_called_d1_and_den1_get_a_third_prefix() -> None:
     texts = [names(x) for x in dec.h]
     assert names.prefix not in ("D", "DEN") and not set(names.table) & {"D1", "DEN1"}
     assert [m.field.convert(t) for t in expand({"h": texts, "denominators": names.table, "params": ["D1", "DEN1"]})["h"]] == list(dec.h)
+
+
+def test_latex_names_a_denominator_by_its_index_whatever_its_prefix() -> None:
+    """The LaTeX forms read a name's index off the one name pattern: ``D_{k}`` for ``Dk``, ``DENk``, ``DEN_k``; a key
+    that is no name is refused (removing the characters D, E, N, _ from its left, as ``lstrip`` does, read ``END7`` as 7)."""
+    assert to_latex_block({"DEN_12": "p", "D3": "q"}) == "\\[\n\\begin{aligned}\nD_{12} &= p \\\\\nD_{3} &= q\n\\end{aligned}\n\\]"
+    assert latex_entry("(p + 1)/(6*DEN__4)") == r"\frac{p + 1}{6 D_{4}}" and latex_entry("q/D7") == r"\frac{q}{D_{7}}"
+    with pytest.raises(ValueError, match="not a denominator's name"):
+        to_latex_block({"END7": "p"})
 
 
 @pytest.mark.parametrize("table, params, match", [

@@ -12,7 +12,7 @@ from paths import ROOT
 from proofs_check.checks import CHECKS, run_checks
 from proofs_check.judging.claims import from_decomposition
 from proofs_check.cli import main
-from proofs_check.judging.registry import Verdict, strength_label
+from proofs_check.judging.registry import strength_label
 from proofs_check.statistical.tests import ALPHA
 from proofs_check.statistical.checks import STATISTICAL
 from proofs_check.judging.strength import Strength
@@ -61,23 +61,42 @@ def test_text_table_and_list_show_the_strength(capsys):
         assert f"{key}  [statistical]  [statistical (level {ALPHA:g})]" in listing
 
 
-def test_statistical_verdicts_state_their_level():
+def test_statistical_verdicts_state_the_level_their_decision_used():
+    """The level a verdict states is the one its test ran at: the normal quantile in its detail is that level's
+    (1.96 at 0.05), and without ``alpha`` the level is the checks' default, ALPHA."""
     from proofs_check.statistical.checks import check_query_count
+    from proofs_check.statistical.tests import normal_quantile
 
-    v = check_query_count(exactpte.example("branching"), runs=2, alpha=0.05)
-    assert v.strength is Strength.STATISTICAL and v.level == 0.05 and v.to_dict()["level"] == 0.05
+    chain = exactpte.example("branching")  # transient states: the episode count is tested at the level
+    v = check_query_count(chain, runs=2, alpha=0.05)
+    assert v.strength is Strength.STATISTICAL and v.to_dict()["level"] == 0.05 and "+- 1.96 sd" in v.detail, v.detail
+    default = check_query_count(chain, runs=2)
+    assert default.level == ALPHA != 0.05 and f"+- {normal_quantile(ALPHA):.2f} sd" in default.detail, default.detail
+    assert default.strength_text == f"statistical (level {ALPHA:g})"
 
 
-def test_verdict_serialises_strength_as_its_string_value():
-    d = Verdict("k", "s", True, strength=Strength.WITNESSES, witnesses=3).to_dict()
-    assert d["strength"] == "witnesses" and d["witnesses"] == 3 and json.dumps(d)
+def test_verdicts_serialise_strength_as_a_plain_string_and_size_only_where_it_has_one():
+    """Every verdict of a run in JSON: ``strength`` a plain ``str`` (Strength is a str Enum: ``==`` alone would pass
+    the member itself), ``None`` for a verdict that decided nothing, ``witnesses`` exactly on witness verdicts."""
+    chain = exactpte.example("branching")
+    verdicts = run_checks(chain, from_decomposition(exactpte.decompose(chain)))
+    assert {v.strength for v in verdicts if v.holds is not None} >= {Strength.EXACT, Strength.WITNESSES}
+    assert any(v.holds is None for v in verdicts)
+    for v in verdicts:
+        d = v.to_dict()
+        assert json.loads(json.dumps(d)) == d
+        if v.holds is None:
+            assert d["strength"] is None, d
+        else:
+            assert type(d["strength"]) is str and Strength(d["strength"]) is v.strength, d
+        assert ("witnesses" in d) == (v.strength is Strength.WITNESSES) and d.get("witnesses") == v.witnesses, d
 
 
 def test_a_witness_check_must_state_its_number():
-    from proofs_check.judging.registry import check
+    from proofs_check.judging.registry import register_check
 
     with pytest.raises(ValueError):
-        check("x:y", "statement", strength=Strength.WITNESSES)
+        register_check("x:y", "statement", strength=Strength.WITNESSES)
 
 
 def test_docs_page_lists_every_check_with_its_strength():

@@ -71,7 +71,7 @@ def test_strategies_give_valid_chains(a, b):
 def test_sweep_strategy_shrinks_to_a_small_chain():
     from hypothesis import find
 
-    m = find(sweep_chains(max_states=12), lambda m: len(m.structure.transient) >= 2, settings=settings(database=None, max_examples=300))
+    m = find(sweep_chains(max_states=12), lambda m: len(m.structure.transient) >= 2, settings=settings(scaled(300/40), database=None))
     assert m.n <= 4  # two transient states and one or two absorbing states: small
 
 

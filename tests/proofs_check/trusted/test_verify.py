@@ -618,13 +618,32 @@ def test_garbage_anywhere_in_a_claim_gives_a_verdict_or_a_named_error(name, data
     assert report.valid == (report.failure is None) and ("INVALID" in report.text()) != report.valid
 
 
+@st.composite
+def near_chains(draw):
+    """A valid dense chain of at most 4 states as JSON, in half the draws with one entry (of P or r) replaced by
+    any JSON value: about half are chains, so what the reader accepts is judged too, not only what it refuses."""
+    chain = draw(chains(max_states=4))
+    data = {"P": [[str(x) for x in row] for row in chain.P], "r": [str(x) for x in chain.r]}
+    if draw(st.booleans()):
+        s = draw(st.integers(0, chain.n - 1))
+        path = draw(st.sampled_from([["P", s, draw(st.integers(0, chain.n - 1))], ["r", s]]))
+        data = _replace(data, path, draw(JSON))
+    return data
+
+
 @settings(scaled(100/40), deadline=None)
-@given(JSON)
-def test_garbage_chains_are_refused_by_name(chain):
+@given(JSON | near_chains())
+def test_garbage_chains_are_refused_by_name_and_only_chains_are_read(chain):
+    """Any JSON value: a ValueError naming the chain, or a chain exactpte reads as the same one (rows, rewards)."""
     try:
-        trusted.read_chain(chain)
+        n, rows, (R, L) = trusted.read_chain(chain)
     except ValueError as e:
-        assert str(e).startswith("chain:")
+        assert str(e).startswith("chain:"), e
+        return
+    expected = MarkovRewardProcess(chain["P"], chain["r"])  # what was accepted is a chain: exactpte reads it alike
+    assert n == expected.n and [R[s] * expected.r[s].q == L * expected.r[s].p for s in range(n)] == [True] * n
+    assert [[(j, Fraction(num, q)) for j, num in zip(cols, nums)] for cols, nums, q in rows] == \
+        [[(j, Fraction(int(x.p), int(x.q))) for j, x in expected.row(s)] for s in range(n)]
 
 
 def test_a_witness_too_large_to_solve_for_is_refused_not_judged_and_rho_needs_no_basis():
