@@ -242,6 +242,11 @@ class _Parser(Generic[E]):
                 raise self.fail(str(e)) from None
             if q is None:  # pragma: no cover - the token pattern only matches literals
                 raise self.fail(f"bad number {value!r} at position {pos}")
+            if max(int(q.p).bit_length(), int(q.q).bit_length()) > self.limits.bits:
+                # a literal is a coefficient formed too: 1e56464 is 187,572 bits and prints as 56,465 digits,
+                # which no entry of the same bounds reads back
+                raise self.fail(f"the number {value[:20]!r}{'...' if len(value) > 20 else ''} at position {pos} has more "
+                                f"than {self.limits.bits} bits")
             return self.F.scalar(q)
         if kind == "name":
             if value not in self.F.params:

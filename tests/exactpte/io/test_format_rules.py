@@ -106,6 +106,7 @@ CASES = {
         ("c.json", '{"params": ["p", "q"], "P": [["1-p", "p"], [0, 1]], "r": [0, "(p+q+1)^64"]}', {}, SymbolicEntryError, "terms is formed"),
         ("c.json", '{"params": ["p"], "P": [["1-p", "p"], [0, 1]], "r": [0, "((2^64)^64)^64"]}', {}, SymbolicEntryError, "bits is formed"),
         ("c.json", '{"params": ["p"], "P": [["1-p", "p"], [0, 1]], "r": [0, "1/(p-p)"]}', {}, SymbolicEntryError, "division by zero"),
+        ("c.json", '{"params": ["p"], "P": [["1-p", "p"], [0, 1]], "r": [0, "1e56464"]}', {}, SymbolicEntryError, "more than 20000 bits"),
         ("c.json", '{"params": ["p"], "P": [["1-p", "p"], [0, 1]], "r": [0, "' + "p+" * 6000 + 'p"]}', {}, SymbolicEntryError, "more than the 10000 allowed"),
     ],
     "expr-sign": [("c.json", '{"params": ["p"], "P": [["p - p^2 - 1", "2 - p + p^2"], [0, 1]], "r": [0, 0]}', {}, NegativeEntryError, "negative for every value")],
