@@ -27,7 +27,7 @@ from typing import Any
 import flint
 
 from exactpte import Chain
-from exactpte.fields import RationalFunctionField
+from exactpte.fields import RationalFunction, RationalFunctionField
 from exactpte.fields.region import has_valid_point, vanishes_in_region
 
 __all__ = ["Region", "region_of", "counterexample_point"]
@@ -198,8 +198,8 @@ def counterexample_point(region: Region | None, values: Sequence[Any], *, seed: 
         return None
     F = region.field
     for point in region.iter_points(seed=seed, attempts=50 * tries):
-        try:
-            x = [F.evaluate(v, point) for v in values][0]
+        try:  # a structural residual (a count, the int 1) is one constant: its value is the same at every point
+            x = [F.evaluate(v, point) if isinstance(v, RationalFunction) else flint.fmpq(v) for v in values][0]
         except ZeroDivisionError:
             continue
         if (sign is None and x != 0) or (sign is False and x < 0) or (sign is True and x <= 0):
