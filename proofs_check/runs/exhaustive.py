@@ -260,9 +260,7 @@ def exhaustive(max_states: int, *, only: Sequence[str] | None = None, conjecture
     for path in conjecture_files:
         load_conjectures(path)
     if only:
-        from proofs_check.judging.registry import CHECKS
-
-        unknown = [k for k in only if k not in CHECKS and k not in CONJECTURES]
+        unknown = [k for k in only if k not in _all_checks() and k not in CONJECTURES]
         if unknown:
             raise UnknownNameError(f"unknown check or conjecture key(s) {unknown}; see 'proofs-check list'")
     t0 = time.perf_counter()
