@@ -442,9 +442,9 @@ def code_hazards(func: Callable[..., Any]) -> list[str]:
         if id(co) in seen:
             continue
         seen.add(id(co))
-        previous: list[dis.Instruction] = []
-        for ins in dis.get_instructions(co):
-            if ins.opname == "IS_OP" and not _against_singleton(previous):
+        instructions = list(dis.get_instructions(co))
+        for i, ins in enumerate(instructions):
+            if ins.opname == "IS_OP" and not _against_singleton(instructions, i):
                 found.append("an identity test (is)")
             elif ins.opname in ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "LOAD_METHOD", "LOAD_DEREF") and ins.argval in HAZARD_NAMES:
                 found.append(HAZARD_NAMES[ins.argval])
@@ -454,16 +454,28 @@ def code_hazards(func: Callable[..., Any]) -> list[str]:
                     stack.append((target.__code__, target.__globals__))
             if isinstance(ins.argval, types.CodeType):
                 stack.append((ins.argval, globs))
-            previous = (previous + [ins])[-2:]
     return list(dict.fromkeys(found))
 
 
-def _against_singleton(previous: list[dis.Instruction]) -> bool:
-    """Whether the two operands of an ``IS_OP`` include ``None``/``True``/``False`` loaded as a constant (``x is None``
-    loads it last; ``None is x`` loads it first, then one name)."""
+def _against_singleton(instructions: list[dis.Instruction], i: int) -> bool:
+    """Whether one operand of the ``IS_OP`` at ``instructions[i]`` is ``None``/``True``/``False`` loaded as a constant:
+    the instruction before it (``x is None``), or the one before the second operand's instructions (``None is d.h``),
+    found by their stack effects; anything not read straight (a jump inside an operand) counts as not."""
     def const(ins: dis.Instruction) -> bool:
         return ins.opname == "LOAD_CONST" and any(ins.argval is s for s in SINGLETONS)
 
-    if previous and const(previous[-1]):
+    if i and const(instructions[i - 1]):
         return True
-    return len(previous) == 2 and const(previous[0]) and previous[1].opname in ("LOAD_FAST", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF")
+    depth, j = 0, i - 1
+    while j >= 0:
+        ins = instructions[j]
+        if ins.is_jump_target or "JUMP" in ins.opname:
+            return False
+        try:
+            depth += dis.stack_effect(ins.opcode, ins.arg if ins.opcode >= dis.HAVE_ARGUMENT else None)
+        except ValueError:
+            return False
+        if depth == 1:  # instructions[j:i] push the second operand: the first is what comes before
+            return j > 0 and const(instructions[j - 1])
+        j -= 1
+    return False

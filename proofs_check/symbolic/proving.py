@@ -38,6 +38,7 @@ import flint
 import exactpte
 from exactpte import Chain, Decomposition, MarkovRewardProcess
 from exactpte.fields import RationalFunction
+from exactpte.fields.region import simplest_region
 
 from proofs_check.judging.claims import Claimed, from_decomposition
 from proofs_check.judging.registry import CHECKS, NotApplicable, Verdict, run_checks
@@ -314,14 +315,38 @@ def _named(region: Region | None, point: Sequence[flint.fmpq] | None) -> dict[st
     return dict(zip(region.field.params, point))
 
 
-def stratum_where(stratum: Any) -> tuple[str, ...]:
+def stratum_where(stratum: Any, family: ParametricChain | None = None) -> tuple[str, ...]:
     """The whole of a stratum, bounds included: its equations, then its region in simplest form (``0 < p < 1,
-    p != 1/2``), or, where no simplest form was found, the validity of its chain's entries and its inequations."""
+    p != 1/2``), or, where no simplest form was found, the validity of its chain's entries and its inequations; on a
+    stratum without a closed form (``family`` given), the bounds the family's entries that do not vanish there set."""
+    eqs = [c.simplest() for c in stratum.equations]
+    if stratum.chain is None and family is not None:
+        bounds = _bounds_off(family, [c.poly for c in stratum.equations])
+        return tuple(eqs + bounds + [str(c) for c in stratum.inequations])
     if stratum.region is not None or stratum.chain is None or not getattr(stratum.chain.field, "params", ()):
         return tuple(stratum.where)
-    eqs = [c.simplest() for c in stratum.equations]
     bounds = list(stratum.chain.assumptions()) if hasattr(stratum.chain, "assumptions") else []
     return tuple(eqs + bounds + [str(c) for c in stratum.inequations])
+
+
+def _bounds_off(family: ParametricChain, equations: Sequence[Any]) -> list[str]:
+    """The region the family's entries that no equation divides set (``0 < p < 2``), in simplest form or entry by entry."""
+    F = family.field
+    entries = [e for _i, _j, e in family.edges() if not e.is_constant()]
+    kept = [e for e in dict.fromkeys(entries) if not any(_divides(g, e.num) for g in equations if not g.is_constant())]
+    if not kept:
+        return []
+    region = simplest_region(F, kept, [])
+    return list(region) if region is not None else [f"{e} > 0" for e in kept]
+
+
+def _divides(g: Any, f: Any) -> bool:
+    """Whether the polynomial ``g`` divides ``f`` exactly."""
+    try:
+        q = f / g
+    except Exception:  # not exactly divisible
+        return False
+    return bool(q * g == f)
 
 
 def rational_failure(chain: ParametricChain, claimed: Claimed, point: Sequence[flint.fmpq],
@@ -379,7 +404,7 @@ def check_stratum(index: int, stratum: Any, *, only: Sequence[str] | None = None
     on a stratum with closed forms (every route of exactpte compared), the rational checks on a stratum that is one
     chain, the rational checks at rational points of a stratum without a rational elimination (``family`` and
     ``strat``, the chain and its strata, find them)."""
-    where = stratum_where(stratum)
+    where = stratum_where(stratum, family)
     if stratum.decomposition is None:
         if family is None or strat is None:
             return [FamilyVerdict("stratum", "closed forms on the stratum", None, "not checked: no closed form holds on this "

@@ -85,8 +85,11 @@ def stratum_points(chain: ParametricChain, strat: StratifiedDecomposition, index
     entries = [e for _i, _j, e in chain.edges() if not e.is_constant()]
     box = Region(F, entries).boxes
     out = StratumPoints()
-    if len(params) == 1:
-        out.real_points = _real_points(chain, strat, index)
+    used = {k for cond in stratum.equations for k, d in enumerate(cond.poly.degrees()) if d}
+    if len(used) == 1:  # the equations fix one parameter: its real roots decide whether the stratum holds a chain
+        out.real_points = _real_points(chain, strat, index, used.pop())
+        if out.real_points and len(params) > 1:
+            out.real_points = None  # the other parameters range freely: not a finite set of chains
     for free in range(len(params)):
         others = [k for k in range(len(params)) if k != free]
         grids = [_grid(*(_bounds(box, k))) for k in others]
@@ -142,12 +145,13 @@ def _on_stratum(chain: ParametricChain, strat: StratifiedDecomposition, index: i
         return False
 
 
-def _real_points(chain: ParametricChain, strat: StratifiedDecomposition, index: int) -> int | None:
-    """With one parameter: how many real points the stratum has (its equations' gcd's real roots, each on the stratum:
-    decided at the roots that are rational, ``None`` when an irrational root may or may not lie on it)."""
+def _real_points(chain: ParametricChain, strat: StratifiedDecomposition, index: int, var: int) -> int | None:
+    """When the equations use only parameter ``var``: how many of its real values the stratum has (the equations' gcd's
+    real roots, each on the stratum: decided at the roots that are rational, ``None`` when an irrational root may or
+    may not lie on it); ``0``: the stratum holds no chain."""
     stratum = strat.strata[index]
     F = chain.field
-    polys = [flint.fmpq_poly([flint.fmpq(int(c)) for c in _dense(cond.poly)]) for cond in stratum.equations]
+    polys = [flint.fmpq_poly([flint.fmpq(int(c)) for c in _dense(cond.poly, var)]) for cond in stratum.equations]
     g = _gcd(polys)
     if g is None or g.degree() < 1:
         return None
@@ -155,11 +159,14 @@ def _real_points(chain: ParametricChain, strat: StratifiedDecomposition, index: 
     roots = _rational_roots(squarefree)
     if squarefree.degree() != len(roots):  # an irrational real root: whether its chain is valid is not decided here
         irrational = real_root_count(flint.fmpz_poly([int(c * squarefree.denom()) for c in squarefree.coeffs()])) - len(roots)
-        return None if irrational else sum(_on_stratum(chain, strat, index, {F.params[0]: x}) for x in roots)
+        if irrational:
+            return None
+    if len(F.params) > 1:
+        return len(roots)  # rational roots: points exist when the other parameters allow a chain (searched for)
     return sum(_on_stratum(chain, strat, index, {F.params[0]: x}) for x in roots)
 
 
-def _dense(poly: Any) -> list[int]:
-    """A one-variable ``fmpz_mpoly``'s coefficients, constant term first."""
-    terms = {exps[0]: c for exps, c in poly.to_dict().items()}
+def _dense(poly: Any, var: int) -> list[int]:
+    """The coefficients of an ``fmpz_mpoly`` that uses only variable ``var``, constant term first."""
+    terms = {exps[var]: c for exps, c in poly.to_dict().items()}
     return [terms.get(d, 0) for d in range(max(terms, default=0) + 1)]
