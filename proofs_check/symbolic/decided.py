@@ -8,9 +8,10 @@ receives *views* of the symbolic chain and decomposition (:func:`guarded_views`)
   (:meth:`~proofs_check.symbolic.region.Region.sign`, :meth:`~proofs_check.symbolic.region.Region.nonzero_certificate`):
   true at every point, false at every point, or *undecided*;
 - a division needs its divisor nonzero on the whole region (else undecided: at some point it would divide by zero);
-- what has no region-decided answer is refused unless its value is one constant: ``hash`` (so ``set`` and ``dict``
-  keys), ``str``/``repr``/``format`` (text), ``float``/``int``/``round`` and the other conversions, ``fmpq``'s
-  methods (``numer()``, ...);
+- what has no region-decided answer is refused unless its value is one constant: ``str``/``repr``/``format`` (text),
+  ``float``/``int``/``round`` and the other conversions, ``fmpq``'s methods (``numer()``, ...); ``hash`` (so ``set`` and
+  ``dict`` keys) is recorded as undecided and answers one value for every closed form that is not constant, so the
+  container compares them with ``==`` and the undecided comparison names where a counterexample lies;
 - the views expose only what a rational chain and its decomposition answer the same way at every point (``P``,
   ``edges()``, ``r``, ``row``, labels, the structure, every quantity of the decomposition and its methods); the field,
   the parameters and the printed forms are refused;
@@ -37,11 +38,8 @@ Examples
 ... except exactpte.UsageError:
 ...     print(guard.undecided)
 ['h[0] == v_star[0] is neither true nor false on the whole region']
->>> try:
-...     len({view_dec.rho[0], view_dec.rho[1]})
-... except exactpte.UsageError:
-...     print(guard.undecided[-1])
-hash (a set or a dict key) of rho[0] = (-r0 + r1*x0_0 - r1)/(x0_0 - 2), which is not constant on the region
+>>> len({view_dec.rho[0], view_dec.rho[1]}), guard.undecided[1]  # rho is constant on the class: one element, but hashed
+(1, 'hash (a set or a dict key) of rho[0] = (-r0 + r1*x0_0 - r1)/(x0_0 - 2), which is not constant on the region')
 >>> code_hazards(lambda chain, dec: chain.P is dec.chain.P)
 ['an identity test (is)']
 """
@@ -77,6 +75,7 @@ DECOMPOSITION_NAMES = frozenset({*COMPUTED, "basis_sparse", "P_inf", "hitting_ti
 """What a statement may read of the decomposition on a family (its text, field and evaluation are refused)."""
 
 _MISSING = object()
+_SHARED_HASH = 0x5EED
 
 
 class Guard:
@@ -87,9 +86,17 @@ class Guard:
     def __init__(self, region: Region, cache: dict[Any, bool | None] | None = None) -> None:
         self.region = region
         self.undecided: list[str] = []
+        self.targets: list[RationalFunction] = []
+        """Values an undecided decision hinges on (the difference of an undecided comparison, a divisor vanishing
+        somewhere): where they vanish is where a counterexample is likeliest (:meth:`Region.points_on`)."""
         self.read: set[str] = set()
         self.decisions = 0
         self._cache: dict[Any, bool | None] = {} if cache is None else cache
+
+    def note(self, why: str) -> None:
+        """Record that the run is not decided on the whole region, and let it go on (to find what it hinges on)."""
+        if why not in self.undecided:
+            self.undecided.append(why)
 
     def refuse(self, why: str) -> NoReturn:
         """Record that the run is not decided on the whole region, and stop it (a :class:`~exactpte.errors.UsageError`,
@@ -107,6 +114,7 @@ class Guard:
         if hit is _MISSING:
             hit = self._cache[key] = self._decide(op, d)
         if hit is None:
+            self.targets.append(d)
             self.refuse(f"{what()} is neither true nor false on the whole region")
         return bool(hit)
 
@@ -134,6 +142,7 @@ class Guard:
             if d == 0:
                 raise ZeroDivisionError("division by a closed form that is zero on the whole region")
             if not self.nonzero(d):
+                self.targets.append(d)
                 self.refuse(f"a division by {what()}, which vanishes somewhere on the region")
         elif d == 0:
             raise ZeroDivisionError("division by zero")
@@ -205,7 +214,12 @@ class Decided:
         return self._f.constant_value()
 
     def __hash__(self) -> int:
-        return hash(self._constant("hash (a set or a dict key)"))
+        if self._f.is_constant():
+            return hash(self._f.constant_value())
+        # recorded (the run is undecided), then one hash for every closed form that is not constant: a set or a dict
+        # then compares them with ==, and the comparison that is undecided names where a counterexample lies
+        self._guard.note(f"hash (a set or a dict key) of {self._name} = {_text(self._f)}, which is not constant on the region")
+        return _SHARED_HASH
 
     def __str__(self) -> str:
         return str(self._constant("text (str)"))

@@ -152,6 +152,31 @@ class Region:
         """Up to ``count`` distinct rational points of the region (:meth:`iter_points`)."""
         return list(itertools.islice(self.iter_points(seed=seed, attempts=50 * count), count))
 
+    def points_on(self, values: Sequence[Any], count: int, *, seed: int = 0) -> list[list[flint.fmpq]]:
+        """Up to ``count`` rational points of the region where one of ``values`` (rational functions) vanishes: a
+        random point of the region with one parameter, in which a value's numerator is linear, solved for.  Where a
+        statement's comparison was undecided, its counterexamples lie on such sets (``2 p = 1``, ``r0 = r1``)."""
+        F = self.field
+        out: list[list[flint.fmpq]] = []
+        for base in self.iter_points(seed=seed, attempts=20 * count):
+            for value in values:
+                num = value.num
+                for k, degree in enumerate(num.degrees()):
+                    if degree != 1 or len(out) >= count:
+                        continue
+                    images = [F.qctx.gens()[k] if j == k else F.qctx.constant(base[j]) for j in range(len(base))]
+                    line = F.qctx.from_dict({e: int(c) for e, c in num.to_dict().items()}).compose(*images)
+                    coeffs = {e[k]: c for e, c in line.to_dict().items()}
+                    if coeffs.get(1, 0) == 0:
+                        continue
+                    point = list(base)
+                    point[k] = -flint.fmpq(coeffs.get(0, 0)) / flint.fmpq(coeffs[1])
+                    if point not in out and self.contains(point):
+                        out.append(point)
+            if len(out) >= count:
+                break
+        return out
+
     def iter_points(self, *, seed: int = 0, attempts: int = 2000) -> Iterator[list[flint.fmpq]]:
         """Distinct rational points of the region, drawn from ``seed``: weights through the chart, other
         parameters small random rationals, each kept when every entry is positive and no inequation vanishes."""

@@ -138,6 +138,7 @@ def prove_statement(func: Statement, dec: Decomposition, region: Region, *, rela
     cache = {} if cache is None else cache
     hazards = code_hazards(func)
     reads: set[str] = set()
+    targets: list[Any] = []
     why = hazards[0] + " in the statement's code" if hazards else ""
     refuted: tuple[tuple[int, ...], str] | None = None
     if not hazards:
@@ -151,7 +152,7 @@ def prove_statement(func: Statement, dec: Decomposition, region: Region, *, rela
                 answer = f"the conjecture raised {type(e).__name__}: {e}"
             reads |= guard.read
             if guard.undecided:
-                why = guard.undecided[0]
+                why, targets = guard.undecided[0], guard.targets
                 break
             if answer is not None:
                 refuted = (order, answer)
@@ -160,13 +161,16 @@ def prove_statement(func: Statement, dec: Decomposition, region: Region, *, rela
             return StatementResult("proved", reads=reads, labellings=len(orders))
     if refuted is not None:
         return _refuted(func, dec, region, refuted, seed=seed, labellings=len(orders), reads=reads)
-    return _at_points(func, dec, region, orders, why, seed=seed, samples=samples, reads=reads)
+    return _at_points(func, dec, region, orders, why, seed=seed, samples=samples, reads=reads, targets=targets)
 
 
-def _points(dec: Decomposition, region: Region, count: int, seed: int) -> Iterable[tuple[dict[str, flint.fmpq], Decomposition]]:
-    """Up to ``count`` rational points of the region, each with exactpte's decomposition of the chain there."""
+def _points(dec: Decomposition, region: Region, count: int, seed: int,
+            targets: Sequence[Any] = ()) -> Iterable[tuple[dict[str, flint.fmpq], Decomposition]]:
+    """Up to ``count`` rational points of the region (first where a value an undecided decision hinged on vanishes,
+    ``targets``, then anywhere), each with exactpte's decomposition of the chain there."""
     params = region.field.params
-    for point in region.points(count, seed=seed):
+    on = region.points_on(targets, max(1, count // 2), seed=seed) if targets else []
+    for point in on + [p for p in region.points(count - len(on), seed=seed) if p not in on]:
         named = dict(zip(params, point))
         yield named, exactpte.decompose(dec.chain.at(named))  # type: ignore[attr-defined]  # a parametric chain
 
@@ -187,11 +191,11 @@ def _refuted(func: Statement, dec: Decomposition, region: Region, refuted: tuple
 
 
 def _at_points(func: Statement, dec: Decomposition, region: Region, orders: Sequence[tuple[int, ...]], why: str, *,
-               seed: int, samples: int, reads: set[str]) -> StatementResult:
+               seed: int, samples: int, reads: set[str], targets: Sequence[Any] = ()) -> StatementResult:
     """The statement at rational points of the region, under every labelling."""
     per_labelling = max(2, -(-samples // len(orders)))
     checked = points = 0
-    for named, at in _points(dec, region, per_labelling, seed):
+    for named, at in _points(dec, region, per_labelling, seed, targets):
         points += 1
         for order in orders:
             moved = at if list(order) == list(range(dec.n)) else at.relabelled(order)
