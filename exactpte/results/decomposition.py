@@ -491,13 +491,22 @@ def _relabelled_values(dec: "Decomposition", chain: Chain, S: Structure, anchors
     coeff = {c: v[a] for c, a in zip(col, new_anchor) if v[a] != 0}
     g, psi = list(dec.g_star), list(dec.psi)
     v_new = list(v)
-    if coeff:
-        w = [sum((coeff[c] * x for c, x in b[s].items() if c in coeff), F.zero) for s in range(n)]
-        Pw = dec.chain.matvec(w)
-        Pinf_w = dec.P_inf_apply(w)
-        v_new = [x - y for x, y in zip(v, w)]
-        g = [x + y - z for x, y, z in zip(g, w, Pw)]
-        psi = [x + y - z for x, y, z in zip(psi, w, Pinf_w)]
+    if coeff:  # w = sum_c coeff_c b_c is in K: P b_{i,k} = b_{i,k-1} (lem:shift_b), P∞ b_{i,k} = α_i / d_i
+        index = old.index_set
+        prev = {c: old.column_of[(i, (k - 1) % old.periods[i])] for c, (i, k) in enumerate(index)}
+        by_class: dict[int, Any] = {}
+        for c, x in coeff.items():
+            i = index[c][0]
+            by_class[i] = by_class.get(i, F.zero) + x / old.periods[i]
+        for s in range(n):
+            w = sum((x * b[s][c] for c, x in coeff.items() if c in b[s]), F.zero)
+            moved = sum((x * b[s][prev[c]] for c, x in coeff.items() if prev[c] in b[s]), F.zero)  # (P w)(s)
+            mean = sum((dec.absorption[s][i] * x for i, x in by_class.items()), F.zero)  # (P∞ w)(s)
+            v_new[s] = v[s] - w
+            if w != moved:
+                g[s] = g[s] + w - moved
+            if w != mean:
+                psi[s] = psi[s] + w - mean
 
     def per_state(x: Sequence[Any]) -> tuple[Any, ...]:
         return tuple(x[inverse[t]] for t in range(n))

@@ -128,9 +128,10 @@ def _prove(result: GraphResult, graph: Graph, checks: list[str] | None, labels: 
     proofs = _proofs(chain, dec, claimed, region, known, seed)
     denominators = Denominators(region, chain, claimed)
     cache: dict[Any, bool | None] = {}
+    moved: dict[tuple[int, ...], Any] = {}  # each labelling's decomposition, permuted once for every conjecture
     for label in labels:
         v = statement_verdict(label, CONJECTURES[label].func, dec, region, proofs=proofs, uncertified=denominators.uncertified,
-                              relabel=True, seed=seed, samples=SAMPLES, cache=cache)
+                              relabel=True, seed=seed, samples=SAMPLES, cache=cache, moved=moved)
         result.add(v, chain)
 
 

@@ -130,12 +130,15 @@ def run_at_point(func: Statement, dec: Decomposition) -> str | None:
 
 
 def prove_statement(func: Statement, dec: Decomposition, region: Region, *, relabel: bool = False, seed: int = 0,
-                    samples: int = 24, cache: dict[Any, bool | None] | None = None) -> StatementResult:
+                    samples: int = 24, cache: dict[Any, bool | None] | None = None,
+                    moved: dict[tuple[int, ...], Decomposition] | None = None) -> StatementResult:
     """The statement on every chain of ``dec``'s family (and every labelling, with ``relabel``): see the module
     docstring.  ``samples`` bounds the rational chains checked when it falls back to points (at least two points of
-    the region under every labelling); ``cache`` shares decisions between calls on one region."""
+    the region under every labelling); ``cache`` shares decisions, and ``moved`` the relabelled decompositions,
+    between the statements run on one family."""
     orders = labellings([[j for j, _ in dec.chain.row(s)] for s in range(dec.n)]) if relabel else [tuple(range(dec.n))]
     cache = {} if cache is None else cache
+    moved = {} if moved is None else moved
     hazards = code_hazards(func)
     reads: set[str] = set()
     targets: list[Any] = []
@@ -143,9 +146,10 @@ def prove_statement(func: Statement, dec: Decomposition, region: Region, *, rela
     refuted: tuple[tuple[int, ...], str] | None = None
     if not hazards:
         for order in orders:
-            moved = dec if list(order) == list(range(dec.n)) else dec.relabelled(order)
+            if order not in moved:
+                moved[order] = dec if list(order) == list(range(dec.n)) else dec.relabelled(order)
             guard = Guard(region, cache)
-            chain_view, dec_view = guarded_views(moved, guard)
+            chain_view, dec_view = guarded_views(moved[order], guard)
             try:
                 answer = judged(func(chain_view, dec_view))
             except Exception as e:  # decided on the whole region up to here: it raises at every point too

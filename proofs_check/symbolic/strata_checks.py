@@ -129,11 +129,13 @@ def _text(point: Mapping[str, flint.fmpq]) -> str:
 def statement_verdict(label: str, func: Callable[[Any, Any], object], dec: Decomposition, region: Region, *,
                       proofs: Callable[[Sequence[str]], Mapping[str, FamilyVerdict]],
                       uncertified: Callable[[Sequence[str]], list[str]], relabel: bool = False, seed: int = 0,
-                      samples: int = 24, cache: dict[Any, bool | None] | None = None) -> FamilyVerdict:
+                      samples: int = 24, cache: dict[Any, bool | None] | None = None,
+                      moved: dict[tuple[int, ...], Decomposition] | None = None) -> FamilyVerdict:
     """A statement of your own on a family (see the module docstring): ``proofs(keys)`` gives the verdicts of the
     checks that prove the closed forms it read, ``uncertified(fields)`` the denominator factors of those claimed
-    fields not certified nonzero on the region."""
-    res = prove_statement(func, dec, region, relabel=relabel, seed=seed, samples=samples, cache=cache)
+    fields not certified nonzero on the region; ``cache`` (decisions) and ``moved`` (relabelled decompositions) are
+    shared between the statements run on one family."""
+    res = prove_statement(func, dec, region, relabel=relabel, seed=seed, samples=samples, cache=cache, moved=moved)
     under = f" under each of {res.labellings} labellings" if res.labellings > 1 else ""
     if res.status == "failed":
         return FamilyVerdict(label, label, False, res.detail, strength=Strength.EXACT if res.witnesses is None else Strength.WITNESSES,
