@@ -426,7 +426,9 @@ def judged(out: object) -> str | None:
 HAZARD_NAMES = {"id": "an identity test (id)", "type": "a type test (type)", "isinstance": "a type test (isinstance)",
                 "issubclass": "a type test (issubclass)", "__class__": "a type test (__class__)", "is_": "an identity test (is_)",
                 "is_not": "an identity test (is_not)", "vars": "introspection (vars)", "__dict__": "introspection (__dict__)",
-                "getrefcount": "introspection (getrefcount)"}
+                "getrefcount": "introspection (getrefcount)", "random": "randomness (random)", "randint": "randomness (randint)",
+                "choice": "randomness (choice)", "shuffle": "randomness (shuffle)", "time": "the clock (time)",
+                "perf_counter": "the clock (perf_counter)", "monotonic": "the clock (monotonic)", "urandom": "randomness (urandom)"}
 """Names whose use makes a statement's answer depend on how exactpte represents a value, not on the value."""
 
 SINGLETONS = (None, True, False, Ellipsis)
@@ -434,9 +436,10 @@ SINGLETONS = (None, True, False, Ellipsis)
 
 def code_hazards(func: Callable[..., Any]) -> list[str]:
     """What in ``func``'s own code (nested functions, comprehensions, lambdas, and the functions of its file it calls
-    by name) answers differently for a closed form than for a number at a point, and cannot be intercepted at run
-    time: ``is`` / ``is not`` other than against ``None``, ``True``, ``False``; ``id``, ``type``, ``isinstance``,
-    ``issubclass``, ``__class__``, ``operator.is_``.  A statement with any of them is checked at points only."""
+    by name) answers differently for a closed form than for a number at a point, or differently from one run to the
+    next, and cannot be intercepted at run time: ``is`` / ``is not`` other than against ``None``, ``True``, ``False``;
+    ``id``, ``type``, ``isinstance``, ``issubclass``, ``__class__``, ``operator.is_``; randomness and the clock; a
+    global it writes.  A statement with any of them is checked at points only."""
     code = getattr(func, "__code__", None)
     if code is None:
         return []
@@ -462,6 +465,8 @@ def code_hazards(func: Callable[..., Any]) -> list[str]:
                 found.append("an identity test (is)")
             elif ins.opname in ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_ATTR", "LOAD_METHOD", "LOAD_DEREF") and ins.argval in HAZARD_NAMES:
                 found.append(HAZARD_NAMES[ins.argval])
+            if ins.opname == "STORE_GLOBAL":
+                found.append(f"state kept between runs (global {ins.argval})")
             if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
                 target = globs.get(ins.argval)
                 if isinstance(target, types.FunctionType) and target.__code__.co_filename == home:

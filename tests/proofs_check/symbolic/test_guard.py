@@ -140,3 +140,17 @@ def test_identity_and_type_tests_are_found_in_the_statements_code() -> None:
         return any(x is y for x in d.rho for y in d.h)
 
     assert code_hazards(lambda c, d: inner(c, d)) == ["an identity test (is)"]
+    assert code_hazards(lambda c, d: __import__("random").random() < 0.5) == ["randomness (random)"]
+
+
+COUNT = 0
+
+
+def _stateful(chain, dec):
+    global COUNT
+    COUNT += 1
+    return COUNT < 2
+
+
+def test_a_statement_that_keeps_state_between_runs_is_checked_at_points() -> None:
+    assert code_hazards(_stateful) == ["state kept between runs (global COUNT)"]
