@@ -184,3 +184,25 @@ def test_a_relabelling_that_forgets_the_gauge_loses_the_proof(monkeypatch: pytes
         CONJECTURES.pop("test:v_star_vanishes_at_the_anchors")
     assert honest.checks["test:v_star_vanishes_at_the_anchors"]["proved"] == 77
     assert broken.checks["test:v_star_vanishes_at_the_anchors"]["proved"] < 77
+
+
+def test_the_cli_only_option_is_the_route_read_before_the_basis(monkeypatch: pytest.MonkeyPatch, tmp_path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """``exactpte decompose --only v_star`` (``to_dict(only=...)``) reads v* before the basis: under the issue's mutant a
+    user gets another v* there than in the full output, which is why the proofs compare that route."""
+    import json
+
+    from exactpte.cli.commands import main as exactpte_main
+
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"P": [["1/2", "1/2", "0"], ["1", "0", "0"], ["1/2", "0", "1/2"]], "r": [1, 0, 0]}))
+    outputs = []
+    for flags in ([], ["--only", "v_star"]):
+        assert exactpte_main(["decompose", str(path), "--json", *flags]) == 0
+        outputs.append(json.loads(capsys.readouterr().out)["v_star"])
+    assert outputs[0] == outputs[1]
+    _v_star_without_p_inf(monkeypatch)
+    for flags in ([], ["--only", "v_star"]):
+        assert exactpte_main(["decompose", str(path), "--json", *flags]) == 0
+        outputs.append(json.loads(capsys.readouterr().out)["v_star"])
+    assert outputs[2] == outputs[0] != outputs[3]  # the full output reads the basis first: only --only is wrong
