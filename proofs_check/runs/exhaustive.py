@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -33,7 +33,7 @@ from proofs_check.judging.strength import Strength
 from proofs_check.runs.conjectures import CONJECTURES, load_conjectures
 from proofs_check.runs.jobs import run_jobs
 from proofs_check.symbolic.graphs import MAX_STATES, Graph, count_support_graphs, graph_chain, support_graphs
-from proofs_check.symbolic.proving import SAMPLES, Denominators, FamilyVerdict, point_text, prove
+from proofs_check.symbolic.proving import SAMPLES, Denominators, FamilyVerdict, foundation_proofs, point_text, prove
 from proofs_check.symbolic.region import Region
 from proofs_check.symbolic.strata_checks import statement_verdict
 
@@ -125,7 +125,7 @@ def _prove(result: GraphResult, graph: Graph, checks: list[str] | None, labels: 
             result.add(v, chain)
     if not labels:
         return
-    proofs = _proofs(chain, dec, claimed, region, known, seed)
+    proofs = foundation_proofs(chain, dec, claimed, region, known, seed=seed)
     denominators = Denominators(region, chain, claimed)
     cache: dict[Any, bool | None] = {}
     moved: dict[tuple[int, ...], Any] = {}  # each labelling's decomposition, permuted once for every conjecture
@@ -133,19 +133,6 @@ def _prove(result: GraphResult, graph: Graph, checks: list[str] | None, labels: 
         v = statement_verdict(label, CONJECTURES[label].func, dec, region, proofs=proofs, uncertified=denominators.uncertified,
                               relabel=True, seed=seed, samples=SAMPLES, cache=cache, moved=moved)
         result.add(v, chain)
-
-
-def _proofs(chain: ParametricChain, dec: Any, claimed: Any, region: Region, known: dict[str, FamilyVerdict],
-            seed: int) -> Callable[[Sequence[str]], Mapping[str, FamilyVerdict]]:
-    """The verdicts of the checks ``keys`` on the graph: the ones already run, the others proved now."""
-    def proofs(keys: Sequence[str]) -> Mapping[str, FamilyVerdict]:
-        missing = [k for k in keys if k not in known]
-        if missing:
-            full = claimed.replace(hitting_times=tuple(dec.hitting_times)) if "claim:hitting_times" in missing else claimed
-            known.update({v.key: v for v in prove(chain, full, region, only=missing, seed=seed, dec=dec)})
-        return known
-
-    return proofs
 
 
 def _status(v: FamilyVerdict) -> str:

@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from exactpte import ParametricChain
 
 __all__ = ["FamilyVerdict", "point_text", "check_family", "check_stratum", "check_claim", "prove", "rational_failure",
-           "STRUCTURE_KEYS", "SAMPLES", "ROUTE_POINTS", "Denominators", "stratum_where", "decided_on_stratum"]
+           "STRUCTURE_KEYS", "SAMPLES", "ROUTE_POINTS", "Denominators", "stratum_where", "decided_on_stratum", "foundation_proofs"]
 
 STRUCTURE_KEYS = tuple(k for k in CHECKS if k.startswith("structure:"))
 """The structure checks: they read only the support graph, which is fixed on a stratum."""
@@ -428,7 +428,8 @@ def check_stratum(index: int, stratum: Any, *, only: Sequence[str] | None = None
     verdicts = prove(stratum.chain, claimed, region, only=only, seed=seed, stratum=index, dec=stratum.decomposition)
     out = list(verdicts)
     if statements:
-        proofs = _proofs(stratum.chain, stratum.decomposition, claimed, region, {v.key: v for v in verdicts}, seed, index)
+        proofs = foundation_proofs(stratum.chain, stratum.decomposition, claimed, region, {v.key: v for v in verdicts},
+                                   seed=seed, stratum=index)
         cache: dict[Any, bool | None] = {}
         denominators = Denominators(region, stratum.chain, claimed)
         for label, func in statements:
@@ -446,15 +447,17 @@ def _at_one_chain(label: str, func: Statement, dec: Decomposition, index: int, w
                          whole=detail is None, counterexample_chain=dec.chain if detail else None)  # type: ignore[arg-type]
 
 
-def _proofs(chain: Chain, dec: Decomposition, claimed: Claimed, region: Region, known: dict[str, FamilyVerdict], seed: int,
-            index: int) -> Callable[[Sequence[str]], Mapping[str, FamilyVerdict]]:
-    """The verdicts of the checks ``keys`` on this family: the ones already run, the others proved now (the hitting
-    times claimed first when asked for: the symbolic route leaves them out to keep graphs cheap)."""
+def foundation_proofs(chain: Chain, dec: Decomposition, claimed: Claimed, region: Region, known: dict[str, FamilyVerdict], *,
+                      seed: int = 0, stratum: int = 0) -> Callable[[Sequence[str]], Mapping[str, FamilyVerdict]]:
+    """``proofs(keys)``: the verdicts of the checks ``keys`` on this family, for a statement of your own that read
+    the closed forms they prove (:func:`~proofs_check.symbolic.statements.foundations`): the ones in ``known``, the
+    others (and any ``known`` only "not claimed") proved now, with the hitting times claimed first when asked for (the
+    symbolic route leaves them out to keep graphs cheap)."""
     def proofs(keys: Sequence[str]) -> Mapping[str, FamilyVerdict]:
-        missing = [k for k in keys if k not in known]
+        missing = [k for k in keys if k not in known or known[k].status == "not claimed"]
         if missing:
             full = claimed.replace(hitting_times=tuple(dec.hitting_times)) if "claim:hitting_times" in missing else claimed
-            known.update({v.key: v for v in prove(chain, full, region, only=missing, seed=seed, stratum=index, dec=dec)})
+            known.update({v.key: v for v in prove(chain, full, region, only=missing, seed=seed, stratum=stratum, dec=dec)})
         return known
 
     return proofs

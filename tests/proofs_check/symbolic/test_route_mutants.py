@@ -206,3 +206,18 @@ def test_the_cli_only_option_is_the_route_read_before_the_basis(monkeypatch: pyt
         assert exactpte_main(["decompose", str(path), "--json", *flags]) == 0
         outputs.append(json.loads(capsys.readouterr().out)["v_star"])
     assert outputs[2] == outputs[0] != outputs[3]  # the full output reads the basis first: only --only is wrong
+
+
+def test_a_conjecture_reading_what_the_graph_run_left_unclaimed_gets_it_proved() -> None:
+    """In a full run ``claim:hitting_times`` is "not claimed" (the symbolic route leaves the hitting times out); a
+    conjecture that reads them gets them claimed and proved, so it is proved, not "exact"."""
+    @proofs_check.conjecture("test:hitting_times_nonnegative")
+    def _nonnegative(chain, dec):
+        return all(t >= 0 for t in dec.hitting_times)
+
+    try:
+        report = exhaustive(2)
+    finally:
+        CONJECTURES.pop("test:hitting_times_nonnegative")
+    assert report.checks["claim:hitting_times"]["not_claimed"] == 7
+    assert report.checks["test:hitting_times_nonnegative"]["proved"] == 7
