@@ -60,7 +60,7 @@ from exactpte.results.quantities import COMPUTED
 
 from proofs_check.symbolic.region import Region
 
-__all__ = ["Guard", "Decided", "guarded_views", "code_hazards", "CHAIN_NAMES", "DECOMPOSITION_NAMES", "judged"]
+__all__ = ["Guard", "Decided", "guarded_views", "decided_views", "code_hazards", "CHAIN_NAMES", "DECOMPOSITION_NAMES", "judged"]
 
 EXACT = (int, flint.fmpz, flint.fmpq)
 """The operands ``fmpq`` takes besides itself (``bool`` is an ``int``); anything else gets ``NotImplemented``, as from ``fmpq``."""
@@ -408,6 +408,12 @@ class _View:
 def guarded_views(dec: Decomposition, guard: Guard) -> tuple[Any, Any]:
     """``(chain, dec)`` of a symbolic decomposition as a statement sees them on a family (the module docstring)."""
     return guard.wrap(dec.chain, "chain"), guard.wrap(dec, "dec")
+
+
+def decided_views(chain: Any, dec: Decomposition, region: Region) -> tuple[Any, Any]:
+    """``(chain, dec)`` as :func:`guarded_views` gives them, under a fresh :class:`Guard` on ``region`` (the name of
+    earlier releases; ``chain`` is ``dec.chain``)."""
+    return guarded_views(dec, Guard(region))
 
 
 def judged(out: object) -> str | None:
