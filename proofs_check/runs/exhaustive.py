@@ -263,6 +263,7 @@ def exhaustive(max_states: int, *, only: Sequence[str] | None = None, conjecture
         report.add(res)
         bar.update(done, len(jobs))
     bar.close()
+    report.graphs.sort(key=lambda g: (g["n"], g["graph"]))  # the same order however the graphs ran
     report.seconds = time.perf_counter() - t0
     if failures_dir:
         _write_failures(report, failures_dir)
