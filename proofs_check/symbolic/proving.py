@@ -139,11 +139,16 @@ class _Proving:
     base: Strength
     dec: Decomposition | None
     _routes: list[RouteMismatch] | None = None
+    crash: str = ""
+    """How a route of exactpte's engine crashed, if one did (``routes:engine`` fails with it; no value differs)."""
 
     def routes(self) -> list[RouteMismatch]:
         """exactpte's routes against the decomposition proved (computed once; none without ``dec``)."""
         if self._routes is None:
-            self._routes = parametric_routes(self.dec) if self.dec is not None else []
+            try:
+                self._routes = parametric_routes(self.dec) if self.dec is not None else []
+            except Exception as e:  # a route that crashes gives a user no value at all: routes:engine says so
+                self._routes, self.crash = [], f"{type(e).__name__}: {e}"
         return self._routes
 
 
@@ -205,6 +210,8 @@ def _route_verdict(key: str, state: _Proving, points: int) -> FamilyVerdict:
     try:
         if key == "routes:engine":
             bad = state.routes()
+            if state.crash:
+                raise RuntimeError(state.crash)
             if not bad:
                 return FamilyVerdict(key, statement, True, "", time.perf_counter() - t0, strength=state.base)
             point = _named(state.region, counterexample_point(state.region, [bad[0].value], seed=state.seed)) if state.region else None
@@ -213,7 +220,8 @@ def _route_verdict(key: str, state: _Proving, points: int) -> FamilyVerdict:
         assert state.region is not None
         found, checked = rational_routes(state.dec, state.region, points=points, seed=state.seed)
     except Exception as e:  # exactpte's engine crashed on one route: a failure of this family, not an abort
-        return FamilyVerdict(key, statement, False, f"a route of exactpte's engine crashed ({type(e).__name__}: {e})",
+        why = str(e) if isinstance(e, RuntimeError) and state.crash else f"{type(e).__name__}: {e}"
+        return FamilyVerdict(key, statement, False, f"a route of exactpte's engine crashed ({why})",
                              time.perf_counter() - t0, strength=Strength.EXACT)
     if found:
         return FamilyVerdict(key, statement, False, "; ".join(m.detail for m in found[:3]), time.perf_counter() - t0,
@@ -257,9 +265,10 @@ def _judge(key: str, statement: str, found: Finding, state: _Proving) -> FamilyV
     if isinstance(sampled, FamilyVerdict):
         return sampled
     for what, value in found.nonzero:
-        if value == 0:
+        if value == 0:  # zero everywhere: any point of the region is a counterexample
+            anywhere = region.points(1, seed=seed) if region is not None else []
             return FamilyVerdict(key, statement, False, f"{what} is 0: the solution is not unique", strength=Strength.EXACT,
-                                 counterexample=_named(region, region.points(1, seed=seed)[0] if region is not None and region.points(1, seed=seed) else None))
+                                 counterexample=_named(region, anywhere[0] if anywhere else None))
     notes = "; ".join(found.notes)
     if sampled:
         return FamilyVerdict(key, statement, True, f"identities proved; {len(sampled[0])} inequalit(ies) held at {sampled[1]} "

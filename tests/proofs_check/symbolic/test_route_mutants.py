@@ -221,3 +221,13 @@ def test_a_conjecture_reading_what_the_graph_run_left_unclaimed_gets_it_proved()
         CONJECTURES.pop("test:hitting_times_nonnegative")
     assert report.checks["claim:hitting_times"]["not_claimed"] == 7
     assert report.checks["test:hitting_times_nonnegative"]["proved"] == 7
+
+
+def test_a_route_that_crashes_fails_routes_engine_and_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ArithmeticError("a route that crashes")
+
+    monkeypatch.setattr(exactpte, "gain", broken)
+    report = exhaustive(2, only=["routes:engine", "claim:rho", "thm:wellposed"])
+    assert report.checks["routes:engine"]["failed"] == 7 and "crashed" in report.failures[0]["detail"]
+    assert report.checks["claim:rho"]["proved"] == report.checks["thm:wellposed"]["proved"] == 7
