@@ -452,7 +452,7 @@ def check_stratum(index: int, stratum: Any, *, only: Sequence[str] | None = None
 def _at_one_chain(label: str, func: Statement, dec: Decomposition, index: int, where: Sequence[str]) -> FamilyVerdict:
     """A statement on a stratum that is one rational chain: run on it, exactly."""
     detail = run_at_point(func, dec)
-    return FamilyVerdict(label, label, detail is None, detail or "", strength=Strength.EXACT, stratum=index, where=tuple(where),
+    return FamilyVerdict(label, label, detail is None, detail or "", kind="conjecture", strength=Strength.EXACT, stratum=index, where=tuple(where),
                          whole=detail is None, counterexample_chain=dec.chain if detail else None)  # type: ignore[arg-type]
 
 

@@ -126,6 +126,11 @@ def _text(point: Mapping[str, flint.fmpq]) -> str:
     return ", ".join(f"{p} = {x}" for p, x in point.items())
 
 
+def _said(label: str, holds: bool | None, detail: str, **fields: Any) -> FamilyVerdict:
+    """A statement's verdict (kind ``conjecture``)."""
+    return FamilyVerdict(label, label, holds, detail, kind="conjecture", **fields)
+
+
 def statement_verdict(label: str, func: Callable[[Any, Any], object], dec: Decomposition, region: Region, *,
                       proofs: Callable[[Sequence[str]], Mapping[str, FamilyVerdict]],
                       uncertified: Callable[[Sequence[str]], list[str]], relabel: bool = False, seed: int = 0,
@@ -138,18 +143,18 @@ def statement_verdict(label: str, func: Callable[[Any, Any], object], dec: Decom
     res = prove_statement(func, dec, region, relabel=relabel, seed=seed, samples=samples, cache=cache, moved=moved)
     under = f" under each of {res.labellings} labellings" if res.labellings > 1 else ""
     if res.status == "failed":
-        return FamilyVerdict(label, label, False, res.detail, strength=Strength.EXACT if res.witnesses is None else Strength.WITNESSES,
+        return _said(label, False, res.detail, strength=Strength.EXACT if res.witnesses is None else Strength.WITNESSES,
                              counterexample=res.point, counterexample_chain=res.chain)
     if res.status == "witnesses":
-        return FamilyVerdict(label, label, True, res.detail, strength=Strength.WITNESSES, witnesses=res.witnesses)
+        return _said(label, True, res.detail, strength=Strength.WITNESSES, witnesses=res.witnesses)
     if res.status != "proved":
-        return FamilyVerdict(label, label, None, f"not checked: {res.detail}", strength=Strength.WITNESSES)
+        return _said(label, None, f"not checked: {res.detail}", strength=Strength.WITNESSES)
     keys, unchecked = foundations(res.reads)
     verdicts = proofs(keys)
     weak = [k for k in keys if not (verdicts[k].holds is True and verdicts[k].strength == Strength.PROVED.value)]
     failed = [k for k in weak if verdicts[k].holds is False]
     if failed:
-        return FamilyVerdict(label, label, None, f"not checked: it reads closed forms that {', '.join(failed)} refutes here "
+        return _said(label, None, f"not checked: it reads closed forms that {', '.join(failed)} refutes here "
                              f"({verdicts[failed[0]].detail[:160]})", strength=Strength.EXACT)
     fields = sorted({f for name in res.reads for f in CLAIM_FIELDS.get(name, ())})
     bad = uncertified(fields)
@@ -157,5 +162,5 @@ def statement_verdict(label: str, func: Callable[[Any, Any], object], dec: Decom
           ([f"it reads {', '.join(unchecked)}, exactpte's own solve, which no symbolic check proves"] if unchecked else []) + \
           ([f"denominator factor(s) {', '.join(bad[:3])} of what it reads not certified nonzero on the region"] if bad else [])
     if why:
-        return FamilyVerdict(label, label, True, f"decided on the whole region{under}, but " + "; ".join(why), strength=Strength.EXACT)
-    return FamilyVerdict(label, label, True, f"decided on the whole region{under}" if under else "", strength=Strength.PROVED)
+        return _said(label, True, f"decided on the whole region{under}, but " + "; ".join(why), strength=Strength.EXACT)
+    return _said(label, True, f"decided on the whole region{under}" if under else "", strength=Strength.PROVED)
