@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from exactpte.solves import evaluation
 from exactpte.results import report
-from exactpte.model.chain import Chain, require_chain
+from exactpte.model.chain import Chain, MarkovRewardProcess, require_chain
 from exactpte.solves.classical import bias, cesaro_apply
 from exactpte.solves.work import DecompositionWork
 from exactpte.errors import GenericRegionError, UsageError
@@ -310,6 +310,38 @@ class Decomposition(StructureShortcuts):
                  for name in COMPUTED}
         return Decomposition._given(rational, self.structure, self.anchors, GivenValues(**given))
 
+    def relabelled(self, order: Sequence[int], *, anchors: AnchorSpec = None) -> "Decomposition":
+        """The decomposition of the same chain with state ``s`` renamed ``order[s]``, from this one by
+        permutation and an exact change of gauge: nothing is solved again.
+
+        Relabelling permutes ``P``, ``r`` and every per-state quantity; the class order, the phase 0 of
+        each class and the canonical anchors follow the relabelled chain's own conventions (classes by
+        smallest state, phase 0 holding it, anchors the smallest state of each cyclic class), or
+        ``anchors`` (given in the new labels).  ``b``, ``ρ``, ``h``, ``π``, ``α`` and ``γ`` do not depend
+        on the anchors; moving the anchors inside their cyclic classes changes the gauge
+        (``lem:W_norm_equiv``): with ``w = Σ_c v*(a'_c) b_c ∈ K``, ``v*' = v* - w``,
+        ``g*' = g* + (I - P) w``, ``θ'_c = g*'(a'_c)`` and ``ψ' = ψ + w - P∞ w`` (so ``h = v*' + ψ' - P∞ v*'``
+        still holds, ``thm:comparison_gain_bias``).  The result equals ``decompose`` of the relabelled
+        chain, quantity by quantity.
+
+        Examples
+        --------
+        >>> import exactpte
+        >>> dec = exactpte.decompose(exactpte.example("branching"))
+        >>> order = list(reversed(range(dec.n)))
+        >>> moved = dec.relabelled(order)
+        >>> moved.v_star == exactpte.decompose(moved.chain).v_star and moved.g_star == exactpte.decompose(moved.chain).g_star
+        True
+        """
+        n = self.n
+        if sorted(order) != list(range(n)) or len(order) != n:
+            raise UsageError(f"relabelled() takes a permutation of 0..{n - 1}, got {list(order)!r:.60}")
+        chain = _relabelled_chain(self.chain, order)
+        S = chain.structure
+        new_anchors = S.validate_anchors(anchors)
+        values = _relabelled_values(self, chain, S, new_anchors, list(order))
+        return Decomposition._given(chain, S, new_anchors, GivenValues(**values))
+
     def denominator_conditions(self) -> list[str]:
         """Parametric only: ``f != 0`` for every irreducible factor of a denominator of an output that
         can vanish in the generic region (:meth:`~exactpte.ParametricChain.conditions`)."""
@@ -429,6 +461,66 @@ class Decomposition(StructureShortcuts):
     def __repr__(self) -> str:
         return f"<Decomposition n={self.n} classes={len(self.classes)} periods={list(self.periods)} N={self.N}>"
 
+
+
+def _relabelled_chain(chain: Chain, order: Sequence[int]) -> Chain:
+    """The chain with state ``s`` renamed ``order[s]`` (rows, rewards and labels permuted; same field)."""
+    n = chain.n
+    inverse = [0] * n
+    for s, t in enumerate(order):
+        inverse[t] = s
+    rows = [sorted((order[j], q) for j, q in chain.row(inverse[t])) for t in range(n)]
+    r = [chain.r[inverse[t]] for t in range(n)]
+    labels = None if chain.labels is None else [chain.labels[inverse[t]] for t in range(n)]
+    if isinstance(chain, ParametricChain):
+        return ParametricChain.from_rows(rows, r, field=chain.field, labels=labels)
+    return MarkovRewardProcess._from_exact_rows(rows, r, labels=labels)
+
+
+def _relabelled_values(dec: "Decomposition", chain: Chain, S: Structure, anchors: Anchors, order: list[int]) -> dict[str, Any]:
+    """Every computed quantity of ``dec`` in the relabelled chain's conventions (see :meth:`Decomposition.relabelled`)."""
+    old, F, n = dec.structure, dec.field, dec.n
+    inverse = [0] * n
+    for s, t in enumerate(order):
+        inverse[t] = s
+    cls = [old.class_of[inverse[min(members)]] for members in S.classes]  # new class j is old class cls[j]
+    col = [old.column_of[(cls[i], old.phase_of[inverse[S.cyclic_classes[i][k][0]]])] for i, k in S.index_set]
+    # the gauge: new anchors (old labels) lie in the same cyclic classes as the old ones, where b_c = 1
+    new_anchor = [inverse[a] for group in anchors for a in group]
+    v, b = dec.v_star, dec.basis_sparse
+    coeff = {c: v[a] for c, a in zip(col, new_anchor) if v[a] != 0}
+    g, psi = list(dec.g_star), list(dec.psi)
+    v_new = list(v)
+    if coeff:  # w = sum_c coeff_c b_c is in K: P b_{i,k} = b_{i,k-1} (lem:shift_b), P∞ b_{i,k} = α_i / d_i
+        index = old.index_set
+        prev = {c: old.column_of[(i, (k - 1) % old.periods[i])] for c, (i, k) in enumerate(index)}
+        by_class: dict[int, Any] = {}
+        for c, x in coeff.items():
+            i = index[c][0]
+            by_class[i] = by_class.get(i, F.zero) + x / old.periods[i]
+        for s in range(n):
+            w = sum((x * b[s][c] for c, x in coeff.items() if c in b[s]), F.zero)
+            moved = sum((x * b[s][prev[c]] for c, x in coeff.items() if prev[c] in b[s]), F.zero)  # (P w)(s)
+            mean = sum((dec.absorption[s][i] * x for i, x in by_class.items()), F.zero)  # (P∞ w)(s)
+            v_new[s] = v[s] - w
+            if w != moved:
+                g[s] = g[s] + w - moved
+            if w != mean:
+                psi[s] = psi[s] + w - mean
+
+    def per_state(x: Sequence[Any]) -> tuple[Any, ...]:
+        return tuple(x[inverse[t]] for t in range(n))
+
+    position = {s: {y: k for k, y in enumerate(members)} for members in old.classes for s in members}
+    stationary = tuple(tuple(dec.stationary[cls[j]][position[inverse[y]][inverse[y]]] for y in members)
+                       for j, members in enumerate(S.classes))
+    theta = tuple(g[a] for a in new_anchor)
+    return {"basis": tuple(tuple(dec.basis[inverse[t]][c] for c in col) for t in range(n)),
+            "basis_sparse": tuple({c_new: b[inverse[t]][c] for c_new, c in enumerate(col) if c in b[inverse[t]]} for t in range(n)),
+            "theta": theta, "g_star": per_state(g), "v_star": per_state(v_new), "psi": per_state(psi),
+            "psi_coords": tuple(psi[a] for a in new_anchor), "rho": per_state(dec.rho), "h": per_state(dec.h),
+            "stationary": stationary, "class_gain": tuple(dec.class_gain[i] for i in cls),
+            "absorption": tuple(tuple(dec.absorption[inverse[t]][i] for i in cls) for t in range(n))}
 
 def decompose(chain: Chain, *, anchors: AnchorSpec = None) -> Decomposition:
     """Exact persistent–transient decomposition of ``(P, r)`` in the anchor gauge.

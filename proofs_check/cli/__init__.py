@@ -16,6 +16,7 @@ from exactpte.errors import ExactpteError, UsageError
 
 from proofs_check.checks import CHECKS, run_checks
 from proofs_check.checks.quantities import QUANTITY_CHECKS
+from proofs_check.cli.output import add_json_option, to_stdout, word, write_json
 from proofs_check.judging.claims import from_decomposition
 from proofs_check.judging.readers import load_result
 from proofs_check.judging.registry import Verdict, strength_label
@@ -52,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--statistical", action="store_true",
                    help="also run the statistical checks of the sample-based estimator (see 'proofs-check statistical')")
     c.add_argument("--runs", type=positive_int, default=None, help="with --statistical: repetitions per statistical check")
+    c.add_argument("--checks", metavar="FILE", action="append", default=[],
+                   help="a Python file registering conjectures (@proofs_check.conjecture), run beside the paper's checks: "
+                        "on a parametric family, proved per stratum or checked at points; repeatable")
     r = add_command(sub, "result", "judge a decomposition written by any implementation (JSON contract)", [
         "proofs-check result theirs.json --chain chain.json",
         "proofs-check result theirs.json --chain chain.json --require rho,h --strict"])
@@ -64,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
         "proofs-check verify claim.json --example paper-benchmark --json"])
     v.add_argument("claim", help="a decomposition in the JSON contract of 'exactpte decompose --json' (rational)")
     add_chain_options(v, positional=False)  # a .json chain is read by verify.py itself; other formats by exactpte's readers
-    v.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    add_json_option(v, "the verdict")
     v.add_argument("--require", metavar="KEYS", help="comma-separated keys of the contract the claim must carry and "
                    "pass (e.g. classes,g_star,v_star): a claim lacking one is INVALID (exit 1), naming it")
     v.add_argument("--strict", action="store_true", help="require every key of the contract (" + ", ".join(trusted_keys()) + ")")
@@ -86,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--workers", type=positive_int, default=1, help="worker processes (default: 1)")
     s.add_argument("--checks", metavar="FILE", action="append", default=[],
                    help="a Python file registering conjectures (@proofs_check.conjecture); repeatable")
-    s.add_argument("--json", metavar="REPORT", help="write the JSON report here")
+    add_json_option(s, "the report")
     s.add_argument("--failures", metavar="DIR", default="sweep-failures",
                    help="where shrunk counterexamples are written, smallest first (default: sweep-failures)")
     s.add_argument("--plot", metavar="FILE", help="draw the coverage histograms (.svg, .png or .pdf; needs matplotlib)")
@@ -104,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the repetitions (default: 0)")
     st.add_argument("--alpha", type=float, default=0.01, help="level of each check, Holm-corrected within it (default: 0.01)")
     st.add_argument("--only", action="extend", type=_keys, metavar="KEYS", help="run only these statistical checks, comma-separated")
-    st.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    add_json_option(st, "the verdicts")
     lst = add_command(sub, "list", "the check keys and their statements", ["proofs-check list", "proofs-check list --labels"])
     lst.add_argument("--labels", action="store_true", help="also every label of the paper with its check or the reason it has none")
     return p
@@ -113,7 +117,7 @@ def _parser() -> argparse.ArgumentParser:
 def _judging_options(sp: argparse.ArgumentParser) -> None:
     """What to run and what counts as passing (``chain`` and ``result``)."""
     sp.add_argument("--only", action="extend", type=_keys, metavar="KEYS", help="run only these checks, comma-separated (see 'proofs-check list')")
-    sp.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    add_json_option(sp, "the verdicts")
     sp.add_argument("--max-dense", type=positive_int, default=None,
                     help="largest chain for the dense independent routes (default 1500); larger: those checks are 'not checked'")
     sp.add_argument("--require", metavar="KEYS",
@@ -150,21 +154,48 @@ def _judge(args: argparse.Namespace) -> int:
         claimed = from_decomposition(dec, with_P_inf=chain.n <= max(args.max_dense or 0, P_INF_CLAIM_LIMIT))
     else:
         claimed = load_result(args.result, chain.n)
-    verdicts = run_checks(chain, claimed, only=args.only, max_dense=args.max_dense)
+    labels = _conjecture_labels(args)
+    checks = [k for k in args.only if k not in labels] if args.only else None
+    verdicts = run_checks(chain, claimed, only=checks, max_dense=args.max_dense) if checks is None or checks else []
     if args.command == "chain" and args.statistical:
         from proofs_check.statistical.checks import run_statistical
 
         verdicts += run_statistical(chain, runs=args.runs)
+    if labels:
+        verdicts += _conjecture_verdicts(chain, labels, args.only)
     required = [x for x in (args.require or "").replace(" ", "").split(",") if x]
     problems = unmet(verdicts, required=required, strict=args.strict)
     notes = list(chain.notes)
-    if args.json:
-        print(json.dumps([v.to_dict() for v in verdicts], indent=1))
+    if args.json is not None:
+        write_json([v.to_dict() for v in verdicts], args.json)
+    if args.json is None or not to_stdout(args.json):
+        print("\n".join([f"note: {x}" for x in notes] + [_verdict_table(verdicts)] + problems))
+    else:
         for p in problems:
             print(f"proofs-check: {p}", file=sys.stderr)
-    else:
-        print("\n".join([f"note: {x}" for x in notes] + [_verdict_table(verdicts)] + problems))
     return 1 if problems or any(v.holds is False for v in verdicts) else 0
+
+
+def _conjecture_labels(args: argparse.Namespace) -> list[str]:
+    """The conjectures ``--checks`` files register (``--only`` may name them), refused on ``result``."""
+    from proofs_check.runs.conjectures import load_conjectures
+
+    files = getattr(args, "checks", [])
+    return [k for path in files for k in load_conjectures(path)]
+
+
+def _conjecture_verdicts(chain: MarkovRewardProcess, labels: Sequence[str], only: Sequence[str] | None) -> list[Verdict]:
+    """Each conjecture on one rational chain: decided exactly on it."""
+    from proofs_check.runs.conjectures import CONJECTURES, evaluate
+
+    dec = exactpte.decompose(chain)
+    out = []
+    for label in labels:
+        if only and label not in only:
+            continue
+        detail = evaluate(CONJECTURES[label], chain, dec)
+        out.append(Verdict(label, CONJECTURES[label].statement, detail is None, detail or "", kind="conjecture"))
+    return out
 
 
 def unmet(verdicts: Sequence[Verdict], *, required: Sequence[str] = (), strict: bool = False) -> list[str]:
@@ -175,7 +206,7 @@ def unmet(verdicts: Sequence[Verdict], *, required: Sequence[str] = (), strict: 
     out = []
     for name in required:
         key = QUANTITY_CHECKS.get(name, name)
-        if key not in CHECKS:
+        if key not in CHECKS and key not in by_key:
             raise UsageError(f"--require: unknown quantity or check {name!r}; quantities: {', '.join(QUANTITY_CHECKS)}")
         v = by_key.get(key)
         if v is None:
@@ -190,17 +221,18 @@ def unmet(verdicts: Sequence[Verdict], *, required: Sequence[str] = (), strict: 
     return out
 
 
-MARKS = {"held": "ok", "failed": "FAIL", "not applicable": "n/a", "not claimed": "n/c", "not checked": "skip"}
+STATUSES = ("held", "failed", "not applicable", "not claimed", "not checked", "not provable")
+"""Every status a verdict can have, in the order the summaries count them."""
 
 
 def _lines(verdicts: Sequence[Verdict], w: int) -> list[str]:
-    """One line a verdict: key, mark, the strength a "held" rests on (docs/verdict-strength.md), detail."""
-    lines = []
-    sw = max((len(v.strength_text) for v in verdicts), default=0)
+    """A header, then one line a verdict: key, verdict, the strength a "held" rests on (docs/verdict-strength.md), detail."""
+    sw = max((len(v.strength_text) for v in verdicts), default=8)
+    lines = [f"{'check'.ljust(w)}  {'verdict':14}  {'strength'.ljust(sw)}  detail"]
     for v in verdicts:
         detail = v.detail if v.status in ("failed", "not claimed", "not checked") or (v.holds and v.detail) else ""
         strength = v.strength_text if v.holds is not None else "-"  # n/a, not claimed, not checked: nothing decided
-        lines.append(f"{v.key.ljust(w)}  {MARKS[v.status]:4}  {strength.ljust(sw)}  {_short_numbers(detail)}".rstrip())
+        lines.append(f"{v.key.ljust(w)}  {word(v.status):14}  {strength.ljust(sw)}  {_short_numbers(detail)}".rstrip())
     return lines
 
 
@@ -211,9 +243,15 @@ def _short_numbers(detail: str) -> str:
 
 
 def _count(verdicts: Sequence[Verdict], what: str) -> str:
-    count = {status: sum(v.status == status for v in verdicts) for status in MARKS}
-    return (f"{len(verdicts)} {what}: {count['held']} held, {count['failed']} failed, "
-            f"{count['not applicable']} not applicable, {count['not claimed']} not claimed, {count['not checked']} not checked")
+    count = {status: sum(v.status == status for v in verdicts) for status in STATUSES}
+    strengths: dict[str, int] = {}
+    for v in verdicts:
+        if v.holds is True:
+            strengths[v.strength_text] = strengths.get(v.strength_text, 0) + 1
+    by = ", ".join(f"{n} {s}" for s, n in sorted(strengths.items()))
+    return (f"{len(verdicts)} {what}: {count['held']} held{f' ({by})' if by else ''}, {count['failed']} failed, "
+            f"{count['not applicable']} not applicable, {count['not claimed']} not claimed, {count['not checked']} not checked"
+            + (f", {count['not provable']} not provable" if count["not provable"] else ""))
 
 
 def _verdict_table(verdicts: Sequence[Verdict]) -> str:
@@ -240,10 +278,10 @@ def _verdict_table(verdicts: Sequence[Verdict]) -> str:
     return "\n".join(lines)
 
 
-def _emit(verdicts: Sequence[Verdict], as_json: bool) -> int:
-    if as_json:
-        print(json.dumps([v.to_dict() for v in verdicts], indent=1))
-    else:
+def _emit(verdicts: Sequence[Verdict], target: str | None) -> int:
+    if target is not None:
+        write_json([v.to_dict() for v in verdicts], target)
+    if target is None or not to_stdout(target):
         print(_verdict_table(verdicts))
     return 0 if all(v.holds is not False for v in verdicts) else 1
 
@@ -263,11 +301,18 @@ def _dispatch(args: argparse.Namespace) -> int:
         from proofs_check.statistical.tests import ALPHA
         from proofs_check.statistical.checks import STATISTICAL
 
-        for key, chk in CHECKS.items():
-            print(f"{key}  [{chk.kind}]  [{strength_label(chk.strength, witnesses=chk.witnesses)}]  {chk.statement}")
+        rows = [(key, chk.kind, strength_label(chk.strength, witnesses=chk.witnesses), chk.statement) for key, chk in CHECKS.items()]
         for key, func in STATISTICAL.items():  # the docstring's first paragraph; reST literals read as plain text
             summary = " ".join((func.__doc__ or "").strip().split("\n\n")[0].split())
-            print(f"{key}  [statistical]  [{strength_label(Strength.STATISTICAL, level=ALPHA)}]  {summary.replace('``', '')}")
+            rows.append((key, "statistical", strength_label(Strength.STATISTICAL, level=ALPHA), summary.replace("``", "")))
+        from proofs_check.symbolic.engine_routes import ROUTE_STATEMENTS
+
+        rows += [(key, "family", "proved" if key == "routes:engine" else "witnesses (N points)", statement)
+                 for key, statement in ROUTE_STATEMENTS.items()]
+        widths = [max(len(r[j]) for r in rows + [("check", "kind", "strength of a held", "")]) for j in range(3)]
+        print(f"{'check'.ljust(widths[0])}  {'kind'.ljust(widths[1])}  {'strength of a held'.ljust(widths[2])}  statement")
+        for row in rows:
+            print("  ".join(x.ljust(w) for x, w in zip(row[:3], widths)) + "  " + row[3])
         if args.labels:
             print("\npaper labels (label -> check keys, or why it has none):")
             for c in COVERAGE.values():
@@ -280,7 +325,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "statistical":
         return _statistical(args)
     if args.command in ("sweep", "exhaustive"):  # a report that cannot be written is refused before the run, not after it
-        require_writable_file(args.json, "--json")
+        require_writable_file(None if to_stdout(args.json) else args.json, "--json")
         require_writable_file(getattr(args, "plot", None), "--plot", picture=True)
         require_writable_folder(args.failures, "--failures")
     if args.command == "exhaustive":
@@ -300,12 +345,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         conjecture_files=args.checks,
         dask=args.dask,
     )
-    print(report.table())
+    out = sys.stderr if to_stdout(args.json) else sys.stdout  # the JSON on stdout: the table goes to stderr
+    print(report.table(), file=out)
     for line in report.failure_lines(20):
-        print(line)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(report.to_dict(), fh, indent=1)
+        print(line, file=out)
+    if args.json is not None:
+        write_json(report.to_dict(), args.json)
     if args.plot:
         from exactpte.plots import plot_coverage, save
 
@@ -336,13 +381,22 @@ def _verify(args: argparse.Namespace) -> int:
         raise
     except ValueError as e:  # verify.py's unusable input (it raises ValueError only: it imports no exactpte)
         raise ExactpteError(str(e)) from None
-    if args.json:
-        print(json.dumps({"valid": report.valid, "failure": report.failure and dict(zip(("key", "state", "message"), report.failure)),
-                          "results": [{"key": k, "status": st, "detail": d} for k, st, d in report.results],
-                          "required_not_verified": [k for k, _ in missing_required(report, required)]}, indent=1))
-    else:
-        print("\n".join([report.text(), *unmet_lines]))
+    results = [(k, TRUSTED_STATUS.get(st, st), d) for k, st, d in report.results]
+    if args.json is not None:
+        write_json({"valid": report.valid, "failure": report.failure and dict(zip(("key", "state", "message"), report.failure)),
+                    "results": [{"key": k, "status": st, "strength": "exact" if st == "held" else None, "detail": d}
+                                for k, st, d in results],
+                    "required_not_verified": [k for k, _ in missing_required(report, required)]}, args.json)
+    if args.json is None or not to_stdout(args.json):
+        w = max((len(k) for k, _st, _d in results), default=5)
+        lines = [f"{'key'.ljust(w)}  {'verdict':14}  {'strength':8}  detail"]
+        lines += [f"{k.ljust(w)}  {word(st):14}  {'exact' if st == 'held' else '-':8}  {d}".rstrip() for k, st, d in results]
+        print("\n".join([*lines, report.text().splitlines()[-1], *unmet_lines]))
     return 0 if report.valid else 1
+
+
+TRUSTED_STATUS = {"ok": "held", "FAIL": "failed"}
+"""The trusted checker's own words (it stands alone, standard library only) in the vocabulary of every other report."""
 
 
 def trusted_keys() -> tuple[str, ...]:
@@ -359,7 +413,7 @@ def _statistical(args: argparse.Namespace) -> int:
     if not 0 < args.alpha < 1:
         raise UsageError(f"--alpha must lie in (0, 1), got {args.alpha}")
     verdicts = run_statistical(chain, only=args.only, runs=args.runs, seed=args.seed, alpha=args.alpha)
-    if not args.json:  # the p-values are the point: print every verdict's detail
+    if args.json is None or not to_stdout(args.json):  # the p-values are the point: print every verdict's detail
         for v in verdicts:
             print(f"{v.key}  {v.status}  ({v.seconds:.1f} s)\n    {v.detail}")
         print()

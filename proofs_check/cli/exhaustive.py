@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from exactpte.cli.options import add_command, nonnegative_int, positive_int
-from exactpte.errors import ExactpteError
-
+from proofs_check.cli.output import add_json_option, to_stdout, write_json
 from proofs_check.runs.exhaustive import exhaustive
 
 __all__ = ["add_exhaustive_command", "main_exhaustive"]
@@ -28,7 +26,7 @@ def add_exhaustive_command(sub: Any, *, keys: Callable[[str], list[str]]) -> Non
     ex.add_argument("--checks", metavar="FILE", action="append", default=[],
                     help="a Python file registering conjectures (@proofs_check.conjecture); repeatable")
     ex.add_argument("--failures", metavar="DIR", help="write each failure's rational counterexample chain here")
-    ex.add_argument("--json", metavar="REPORT", help="write the JSON report here")
+    add_json_option(ex, "the report (every graph's verdicts in 'graphs')")
     ex.add_argument("--dask", metavar="ADDRESS", help="prove the graphs on a Dask scheduler (tcp://host:port); pip install \".[dask]\"")
     ex.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the sampled points (default: 0)")
     ex.add_argument("--workers", type=positive_int, default=1, help="worker processes (default: 1)")
@@ -40,14 +38,14 @@ def main_exhaustive(args: Any) -> int:
     report = exhaustive(args.max_states, min_states=args.min_states, only=args.only, conjecture_files=args.checks,
                         failures_dir=args.failures, progress=None if args.quiet else sys.stderr, dask=args.dask,
                         seed=args.seed, workers=args.workers)
-    print(report.table())
+    out = sys.stderr if to_stdout(args.json) else sys.stdout  # the JSON on stdout: the table goes to stderr
+    print(report.table(), file=out)
     for f in report.failures[:20]:
-        where = f.get("file") or (f"point {f['point']}" if f.get("point") else "no rational point found")
-        print(f"FAIL {f['key']} on graph {f['graph']}: {f['detail'][:160]} ({where})")
-    if args.json:
-        try:
-            with open(args.json, "w", encoding="utf-8") as fh:
-                json.dump(report.to_dict(), fh, indent=1)
-        except OSError as e:
-            raise ExactpteError(f"--json {args.json}: cannot write the report ({e.strerror})") from None
+        where = (f"counterexample {f['file']}" if f.get("file") else f"point {f['point']}" if f.get("point")
+                 else "no rational point found")
+        print(f"FAILED {f['key']} on graph {f['graph']}: {f['detail'][:160]} ({where})", file=out)
+    if len(report.failures) > 20:
+        print(f"... {len(report.failures) - 20} more failure(s) (all in the JSON report)", file=out)
+    if args.json is not None:
+        write_json(report.to_dict(), args.json)
     return 0 if report.failed == 0 else 1

@@ -176,9 +176,10 @@ class Verdict:
     @property
     def status(self) -> str:
         """``held``, ``failed``, ``not claimed`` (the claim leaves the quantity out), ``not checked`` (the
-        independent route cannot run on a chain this large) or ``not applicable``."""
+        independent route cannot run on a chain this large, or no point was found to check it at), ``not provable``
+        (a family's check with no symbolic form) or ``not applicable``."""
         if self.holds is None:
-            for status in ("not claimed", "not checked"):
+            for status in ("not claimed", "not checked", "not provable"):
                 if self.detail.startswith(status):
                     return status
             return "not applicable"

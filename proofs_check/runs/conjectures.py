@@ -48,6 +48,7 @@ from exactpte import Decomposition
 from exactpte.model.random_chains import sweep_chain
 
 from proofs_check.runs.shrink import shrink, size
+from proofs_check.symbolic.decided import judged
 
 __all__ = ["Conjecture", "CONJECTURES", "conjecture", "evaluate", "run_conjecture", "ConjectureResult", "load_conjectures"]
 
@@ -89,16 +90,9 @@ def evaluate(conj: Conjecture, chain: MarkovRewardProcess, dec: Decomposition | 
     conjecture is reported as a failure naming it)."""
     dec = dec if dec is not None else exactpte.decompose(chain)
     try:
-        out = conj.func(chain, dec)
+        return judged(conj.func(chain, dec))
     except Exception as e:  # the user's function failed on this chain: a finding, not a crash
         return f"the conjecture raised {type(e).__name__}: {e}"
-    if out is True or out is None:
-        return None
-    if out is False:
-        return "does not hold"
-    if isinstance(out, str):
-        return out or "does not hold"
-    return None if bool(out) else "does not hold"
 
 
 @dataclass

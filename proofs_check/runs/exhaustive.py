@@ -22,21 +22,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
-import flint
-
 import exactpte
 from exactpte.errors import UnknownNameError, UsageError
 from exactpte.io import chain_to_dict
 from exactpte.progress import Progress
 
 from proofs_check.judging.claims import from_decomposition
+from proofs_check.judging.registry import CHECKS
 from proofs_check.judging.strength import Strength
-from proofs_check.runs.conjectures import CONJECTURES, evaluate, load_conjectures
+from proofs_check.runs.conjectures import CONJECTURES, load_conjectures
 from proofs_check.runs.jobs import run_jobs
-from proofs_check.symbolic.decided import decided_views
 from proofs_check.symbolic.graphs import MAX_STATES, Graph, count_support_graphs, graph_chain, support_graphs
-from proofs_check.symbolic.proving import SAMPLES, Denominators, point_text, prove
+from proofs_check.symbolic.proving import SAMPLES, Denominators, FamilyVerdict, foundation_proofs, point_text, prove
 from proofs_check.symbolic.region import Region
+from proofs_check.symbolic.strata_checks import statement_verdict
 
 if TYPE_CHECKING:
     from exactpte import ParametricChain
@@ -44,107 +43,129 @@ if TYPE_CHECKING:
 __all__ = ["GraphResult", "prove_graph", "exhaustive", "ExhaustiveReport"]
 
 
+STATUSES = ("proved", "failed", "witnesses", "exact", "not_provable", "not_applicable", "not_claimed", "not_checked")
+"""What one (graph, check) pair can end as: held with a strength (``proved``, ``witnesses``, ``exact``), ``failed``,
+or decided nothing (``not provable``, ``not applicable``, ``not claimed``, ``not checked``); JSON keys with ``_``."""
+
+
 @dataclass
 class GraphResult:
-    """One graph's verdicts, counted: ``status[key]`` is ``proved``, ``failed``, ``witnesses``, ``exact``
-    (identity, denominators not certified), ``not_provable`` or ``not_applicable``."""
+    """One graph's verdicts, counted: ``status[key]`` is one of :data:`STATUSES`; ``witnesses[key]`` how many rational
+    points (or chains) a ``witnesses`` verdict held at."""
 
     n: int
     graph: Graph
     status: dict[str, str] = field(default_factory=dict)
     reasons: dict[str, str] = field(default_factory=dict)
     failures: list[dict[str, Any]] = field(default_factory=list)
+    witnesses: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+
+    def add(self, v: FamilyVerdict, chain: ParametricChain) -> None:
+        """Count one verdict (a failure with its rational counterexample chain, when one was found)."""
+        status = _status(v)
+        self.status[v.key] = status
+        if status != "proved" and v.detail:
+            self.reasons[v.key] = v.detail
+        if status == "witnesses" and v.witnesses:
+            self.witnesses[v.key] = v.witnesses
+        if status == "failed":
+            self.failures.append(_failure(chain, v))
+
+
+def _keys(only: Sequence[str] | None) -> tuple[list[str] | None, list[str]]:
+    """The checks asked for (``None``: all) and the conjectures asked for."""
+    if only is None:
+        return None, list(CONJECTURES)
+    return [k for k in only if k not in CONJECTURES], [k for k in only if k in CONJECTURES]
 
 
 def prove_graph(job: tuple[Graph, tuple[str, ...] | None, tuple[str, ...], int]) -> GraphResult:
     """Decompose one graph's chain symbolically and prove every check (or ``only``) and conjecture on it.
-    ``job`` is ``(graph, only, conjecture_files, seed)`` (plain data: it runs in a worker or on Dask)."""
+    ``job`` is ``(graph, only, conjecture_files, seed)`` (plain data: it runs in a worker or on Dask).  A crash of
+    exactpte's engine or of a check on this graph is a failure of this graph, reported, never an abort."""
     graph, only, files, seed = job
     t0, c0 = time.perf_counter(), time.process_time()
     for path in files:
         load_conjectures(path)
-    chain, region = graph_chain(graph)
     result = GraphResult(len(graph), graph)
-    dec = exactpte.decompose(chain)
-    claimed = from_decomposition(dec, with_P_inf=False, with_hitting_times=False)
-    keys = [k for k in only if k not in CONJECTURES] if only is not None else None
-    if keys is None or keys:
-        for v in prove(chain, claimed, region, only=keys, seed=seed):
-            status = _status(v.holds, v.strength, v.detail)
-            result.status[v.key] = status
-            if status in ("not_provable", "exact", "witnesses"):
-                result.reasons[v.key] = v.detail
-            if v.holds is False:
-                result.failures.append(_failure(chain, v.key, v.detail, v.counterexample))
-    labels = [k for k in (only or CONJECTURES) if k in CONJECTURES]
-    for label in labels:
-        status, detail, point = _conjecture(label, chain, dec, region, claimed, seed)
-        result.status[label] = status
-        if status != "proved":
-            result.reasons[label] = detail
-        if status == "failed":
-            result.failures.append(_failure(chain, label, detail, point))
+    checks, labels = _keys(only)
+    try:
+        _prove(result, graph, checks, labels, seed)
+    except Exception as e:  # exactpte's engine (or a check) crashed on this graph: every pair not yet decided fails
+        detail = f"crashed on this graph ({type(e).__name__}: {e})"
+        for key in [*(checks if checks is not None else _all_checks()), *labels]:
+            if key not in result.status:
+                result.status[key] = "failed"
+                result.reasons[key] = detail
+                result.failures.append({"key": key, "detail": detail, "point": None})
     result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - c0
     return result
 
 
-def _status(holds: bool | None, strength: str, detail: str) -> str:
-    if holds is None:
-        return "not_provable" if detail.startswith("not provable") else "not_applicable"
-    if holds is False:
+def _all_checks() -> list[str]:
+    from proofs_check.symbolic.engine_routes import ROUTE_KEYS
+    from proofs_check.symbolic.identities import SYMBOLIC_CHECKS
+    from proofs_check.symbolic.proving import STRUCTURE_KEYS
+
+    return list(dict.fromkeys([*STRUCTURE_KEYS, *ROUTE_KEYS, *SYMBOLIC_CHECKS, *CHECKS]))
+
+
+def _prove(result: GraphResult, graph: Graph, checks: list[str] | None, labels: list[str], seed: int) -> None:
+    """The body of :func:`prove_graph`: the identities once (they are equivariant, ``identities.EQUIVARIANT``), the
+    routes of exactpte's engine, and each conjecture under every labelling of the graph."""
+    chain, region = graph_chain(graph)
+    dec = exactpte.decompose(chain)
+    claimed = from_decomposition(dec, with_P_inf=False, with_hitting_times=False)
+    known: dict[str, FamilyVerdict] = {}
+    if checks is None or checks:
+        for v in prove(chain, claimed, region, only=checks, seed=seed, dec=dec):
+            known[v.key] = v
+            result.add(v, chain)
+    if not labels:
+        return
+    proofs = foundation_proofs(chain, dec, claimed, region, known, seed=seed)
+    denominators = Denominators(region, chain, claimed)
+    cache: dict[Any, bool | None] = {}
+    moved: dict[tuple[int, ...], Any] = {}  # each labelling's decomposition, permuted once for every conjecture
+    for label in labels:
+        v = statement_verdict(label, CONJECTURES[label].func, dec, region, proofs=proofs, uncertified=denominators.uncertified,
+                              relabel=True, seed=seed, samples=SAMPLES, cache=cache, moved=moved)
+        result.add(v, chain)
+
+
+def _status(v: FamilyVerdict) -> str:
+    """A verdict as one of :data:`STATUSES`."""
+    if v.holds is None:
+        return v.status.replace(" ", "_")
+    if v.holds is False:
         return "failed"
-    return {Strength.PROVED.value: "proved", Strength.WITNESSES.value: "witnesses"}.get(strength, "exact")
+    return {Strength.PROVED.value: "proved", Strength.WITNESSES.value: "witnesses"}.get(Strength(v.strength).value, "exact")
 
 
-def _failure(chain: ParametricChain, key: str, detail: str, point: dict[str, flint.fmpq] | None) -> dict[str, Any]:
-    """A failure with its rational counterexample chain (the graph's chain at the point), when one was found."""
-    out: dict[str, Any] = {"key": key, "detail": detail, "point": None if point is None else point_text(point)}
-    if point is not None:
+def _failure(chain: ParametricChain, v: FamilyVerdict) -> dict[str, Any]:
+    """A failure with its rational counterexample chain (the verdict's own, or the graph's chain at its point)."""
+    point = v.counterexample
+    out: dict[str, Any] = {"key": v.key, "detail": v.detail, "point": None if point is None else point_text(point)}
+    if v.counterexample_chain is not None:
+        out["chain"] = chain_to_dict(v.counterexample_chain)
+    elif point is not None:
         out["chain"] = chain_to_dict(chain.at(point))
     return out
 
 
-def _conjecture(label: str, chain: ParametricChain, dec: Any, region: Region, claimed: Any,
-                seed: int) -> tuple[str, str, dict[str, flint.fmpq] | None]:
-    """``(status, detail, counterexample point)`` of one conjecture on one graph: run once on the decomposition
-    with every comparison decided on the whole region (:mod:`proofs_check.symbolic.decided`); when one is
-    undecided, run on the rational chains at stated points of the region instead."""
-    conj = CONJECTURES[label]
-    view_chain, view_dec = decided_views(chain, dec, region)
-    try:
-        out: object = conj.func(view_chain, view_dec)
-        holds = out is True or out is None or (not isinstance(out, str) and out is not False and bool(out))
-        decided = True
-    except Exception as e:  # a comparison undecided on the region (UsageError), or code that needs numbers: check at points
-        decided, holds, out = False, False, e
-    if holds:
-        bad = Denominators(region, chain, claimed).uncertified(("basis", "g_star", "v_star", "rho", "h", "psi", "stationary",
-                                                                 "absorption"))
-        if bad:
-            return "exact", f"holds as rational functions; denominators {', '.join(bad[:3])} not certified", None
-        return "proved", "", None
-    points = region.points(SAMPLES, seed=seed)
-    for point in points:  # refuted on the whole region, or undecided: a rational point where it fails
-        named = dict(zip(chain.params, point))
-        detail = evaluate(conj, chain.at(named))
-        if detail is not None:
-            return "failed", detail, named
-    if decided:
-        return "failed", f"refuted on the whole region ({out or 'does not hold'}) but held at {len(points)} sampled points", None
-    return "witnesses", f"undecided on the whole region ({str(out)[:100]}); held at {len(points)} rational points", None
-
-
 @dataclass
 class ExhaustiveReport:
-    """Counts per size and per check over every support graph with at most ``max_states`` states."""
+    """Counts per size and per check over every support graph with at most ``max_states`` states, and every graph's
+    own verdicts (``graphs``: its size, its successor lists and ``{key: status}``)."""
 
     max_states: int
     support_graphs: dict[int, int] = field(default_factory=dict)
     seconds_per_size: dict[int, float] = field(default_factory=dict)
     checks: dict[str, dict[str, Any]] = field(default_factory=dict)
     failures: list[dict[str, Any]] = field(default_factory=list)
+    graphs: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # summed over the graphs, wherever they ran (the work a cluster divides)
 
@@ -153,16 +174,20 @@ class ExhaustiveReport:
         self.seconds_per_size[res.n] = self.seconds_per_size.get(res.n, 0.0) + res.cpu_seconds
         self.cpu_seconds += res.cpu_seconds
         for key, status in res.status.items():
-            row = self.checks.setdefault(key, {"proved": 0, "failed": 0, "not_provable": 0, "witnesses": 0, "exact": 0,
-                                               "not_applicable": 0, "by_size": {}, "reasons": []})
+            row = self.checks.setdefault(key, {**{s: 0 for s in STATUSES}, "by_size": {}, "reasons": []})
             row[status] += 1
             by = row["by_size"].setdefault(str(res.n), {})
             by[status] = by.get(status, 0) + 1
+            if key in res.witnesses:
+                low, high = row.get("witness_points", [res.witnesses[key], res.witnesses[key]])
+                row["witness_points"] = [min(low, res.witnesses[key]), max(high, res.witnesses[key])]
             reason = res.reasons.get(key)
             if reason and reason not in row["reasons"] and len(row["reasons"]) < 3:
                 row["reasons"].append(reason)
+        graph = [list(s) for s in res.graph]
+        self.graphs.append({"n": res.n, "graph": graph, "checks": {k: v.replace("_", " ") for k, v in res.status.items()}})
         for f in res.failures:
-            self.failures.append({"n": res.n, "graph": [list(s) for s in res.graph], **f})
+            self.failures.append({"n": res.n, "graph": graph, **f})
 
     @property
     def failed(self) -> int:
@@ -170,25 +195,36 @@ class ExhaustiveReport:
         return sum(row["failed"] for row in self.checks.values())
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON report: ``support_graphs`` per size, ``checks`` per key, ``failures``, times."""
+        """The JSON report: ``support_graphs`` per size, ``checks`` per key, ``failures``, every graph's verdicts
+        (``graphs``, successor lists as ``failures`` writes them), times."""
         return {"max_states": self.max_states, "support_graphs": {str(k): v for k, v in sorted(self.support_graphs.items())},
                 "seconds": round(self.seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3),
                 "cpu_seconds_per_size": {str(k): round(v, 3) for k, v in sorted(self.seconds_per_size.items())},
-                "checks": self.checks, "failures": self.failures}
+                "checks": self.checks, "failures": self.failures, "graphs": self.graphs}
 
     def table(self) -> str:
-        """One line per size, one per check (proved / failed / not provable, with the reason)."""
+        """One line per size, then a table: a check per line, how many graphs it was proved, failed, held on witnesses
+        or exactly only, or decided nothing on (with the reason)."""
         sizes = ", ".join(f"n = {n}: {c}" for n, c in sorted(self.support_graphs.items()))
         lines = [f"support graphs up to relabelling: {sizes} ({sum(self.support_graphs.values())} in all; {self.seconds:.1f} s, "
                  f"{self.cpu_seconds:.1f} s of CPU)"]
-        w = max((len(k) for k in self.checks), default=0)
+        w = max((len(k) for k in self.checks), default=5)
+        lines.append(f"{'check'.ljust(w)}  graphs by verdict (proved: held on every chain of the graph)")
         for key, row in self.checks.items():
-            parts = [f"{row[s]} {s.replace('_', ' ')}" for s in ("proved", "failed", "witnesses", "exact", "not_provable",
-                                                                  "not_applicable") if row[s]]
+            parts = [_count_text(row, s) for s in STATUSES if row[s]]
             why = f"  [{row['reasons'][0][:110]}]" if row["reasons"] and not row["proved"] + row["failed"] else ""
             lines.append(f"{key.ljust(w)}  {', '.join(parts)}{why}")
         lines.append(f"{self.failed} failed (graph, check) pair(s)")
         return "\n".join(lines)
+
+
+def _count_text(row: dict[str, Any], status: str) -> str:
+    """``"70 proved"``, ``"12 witnesses (24 points)"`` (the range of points when graphs differ)."""
+    text = f"{row[status]} {status.replace('_', ' ')}"
+    if status == "witnesses" and "witness_points" in row:
+        low, high = row["witness_points"]
+        text += f" ({low} point{'s' if low != 1 else ''})" if low == high else f" ({low}-{high} points)"
+    return text
 
 
 def exhaustive(max_states: int, *, only: Sequence[str] | None = None, conjecture_files: Sequence[str] = (),
@@ -212,9 +248,7 @@ def exhaustive(max_states: int, *, only: Sequence[str] | None = None, conjecture
     for path in conjecture_files:
         load_conjectures(path)
     if only:
-        from proofs_check.judging.registry import CHECKS
-
-        unknown = [k for k in only if k not in CHECKS and k not in CONJECTURES]
+        unknown = [k for k in only if k not in _all_checks() and k not in CONJECTURES]
         if unknown:
             raise UnknownNameError(f"unknown check or conjecture key(s) {unknown}; see 'proofs-check list'")
     t0 = time.perf_counter()
@@ -229,6 +263,7 @@ def exhaustive(max_states: int, *, only: Sequence[str] | None = None, conjecture
         report.add(res)
         bar.update(done, len(jobs))
     bar.close()
+    report.graphs.sort(key=lambda g: (g["n"], g["graph"]))  # the same order however the graphs ran
     report.seconds = time.perf_counter() - t0
     if failures_dir:
         _write_failures(report, failures_dir)

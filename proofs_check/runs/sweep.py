@@ -41,6 +41,7 @@ from proofs_check.runs.jobs import run_jobs
 from proofs_check.runs.conjectures import CONJECTURES, evaluate, load_conjectures
 from proofs_check.algebra.graph import SupportGraph
 from proofs_check.judging.registry import Verdict
+from proofs_check.judging.strength import Strength
 from proofs_check.routes.dense import Routes
 from proofs_check.runs.shrink import shrink, size
 
@@ -79,13 +80,15 @@ class SweepReport:
                 self.histograms[name][value] = self.histograms[name].get(value, 0) + 1
         for v in verdicts:
             row = self.checks.setdefault(v.key, {"checked": 0, "held": 0, "failed": 0, "not_applicable": 0, "seconds": 0.0,
-                                                 "counterexamples": []})
+                                                 "strength": None, "counterexamples": []})
             row["seconds"] += v.seconds
             if v.holds is None:
                 row["not_applicable"] += 1
                 continue
             row["checked"] += 1
             row["held" if v.holds else "failed"] += 1
+            if v.holds:  # what each held rests on, on its own chain (the weakest met: witnesses counts may differ)
+                row["strength"] = _weakest(row["strength"], v.strength_text)
 
     @property
     def failed(self) -> int:
@@ -125,16 +128,17 @@ class SweepReport:
     def table(self) -> str:
         """The per-check table a person reads at a glance (``applies`` = checked, in % of the chains),
         then the coverage and the warnings."""
-        head = ("check", "checked", "held", "failed", "n/a", "applies", "ms/chain")
+        head = ("check", "checked", "held", "failed", "not applicable", "applies", "ms/chain", "strength of each held")
         rows = [
             (k, str(r["checked"]), str(r["held"]), str(r["failed"]), str(r["not_applicable"]),
-             f"{100 * r['checked'] / max(1, self.chains):.0f}%", f"{1000 * r['seconds'] / max(1, self.chains):.2f}")
+             f"{100 * r['checked'] / max(1, self.chains):.0f}%", f"{1000 * r['seconds'] / max(1, self.chains):.2f}",
+             r["strength"] or "-")
             for k, r in self.checks.items()
         ]
         w = [max(len(h), *(len(r[j]) for r in rows)) if rows else len(h) for j, h in enumerate(head)]
 
         def fmt(cells: Sequence[str]) -> str:
-            return "  ".join(c.ljust(w[0]) if j == 0 else c.rjust(w[j]) for j, c in enumerate(cells))
+            return "  ".join(c.ljust(w[j]) if j in (0, len(cells) - 1) else c.rjust(w[j]) for j, c in enumerate(cells)).rstrip()
 
         lines = [fmt(head), fmt(tuple("-" * x for x in w))] + [fmt(r) for r in rows]
         verdict = "all checks held" if not self.failed else f"{self.failed} check failure(s) on {len(self.failures)} chain(s)"
@@ -142,6 +146,7 @@ class SweepReport:
         if self.cpu_seconds:
             rate += f"; {self.chains / self.cpu_seconds:.1f} chains per CPU second of this process"
         lines.append(f"{self.chains} chains in {self.seconds:.1f} s ({rate}): {verdict}")
+        lines.append("a sweep is evidence, never a proof: each held was decided on its own chain, with the strength shown")
         lines.append("coverage:")
         lines.append(self.coverage_table())
         lines.extend(self.warnings())
@@ -153,9 +158,22 @@ class SweepReport:
         for f in self.failures[:limit]:
             where = f", {f['file']}" if "file" in f else ""
             out.append(f"  chain {f['index']} (n = {f['n']}{where}): " + "; ".join(f"{k}: {d}" for k, d in f["failed"].items()))
+            for key, path in f.get("shrunk", {}).items():
+                out.append(f"    {key} shrunk: {path}")
         if len(self.failures) > limit:
             out.append(f"  ... {len(self.failures) - limit} more failing chain(s) (all in the JSON report)")
         return out
+
+
+def _weakest(a: str | None, b: str) -> str:
+    """The weaker of two strength texts (a witnesses count the smaller), for a check's row over a sweep."""
+    if a is None:
+        return b
+    rank = [x.value for x in Strength]
+    ka, kb = rank.index(a.split(" ")[0]), rank.index(b.split(" ")[0])
+    if ka != kb:
+        return a if ka > kb else b
+    return min(a, b, key=lambda t: int("".join(c for c in t if c.isdigit()) or 0))
 
 
 def _keys(only: Sequence[str] | None, certified: bool) -> list[str]:

@@ -48,7 +48,8 @@ from proofs_check.judging.claims import Claimed
 from proofs_check.algebra.graph import SupportGraph
 from proofs_check.judging.registry import NotApplicable
 
-__all__ = ["SymbolicContext", "Finding", "SymbolicCheck", "SYMBOLIC_CHECKS", "NOT_PROVABLE", "symbolic_check"]
+__all__ = ["SymbolicContext", "Finding", "SymbolicCheck", "SYMBOLIC_CHECKS", "NOT_PROVABLE", "symbolic_check", "determinant",
+           "kernel_is_span_b", "EQUIVARIANT"]
 
 Vector: TypeAlias = list[Any]
 """A vector of field elements (``fmpq`` or rational functions), indexed by state."""
@@ -63,6 +64,11 @@ class Finding:
     residuals: list[tuple[str, Any]] = field(default_factory=list)
     signs: list[tuple[str, Any, bool]] = field(default_factory=list)
     uses: tuple[str, ...] = ()
+    nonzero: list[tuple[str, Any]] = field(default_factory=list)
+    """Values that must vanish nowhere on the region (a minor whose nonzero value makes a solution unique), each
+    ``(what, value)``; certified like a denominator, else the verdict says uniqueness was not derived."""
+    notes: list[str] = field(default_factory=list)
+    """What the verdict rests on besides the residuals (said in its detail)."""
 
     def equal(self, what: str, lhs: Sequence[Any], rhs: Sequence[Any]) -> None:
         """Record ``lhs[s] - rhs[s]`` for every entry where it is not zero."""
@@ -160,6 +166,15 @@ SymbolicCheck: TypeAlias = Callable[[SymbolicContext], Outcome]
 SYMBOLIC_CHECKS: dict[str, SymbolicCheck] = {}
 """Every symbolic check by key (the paper's label, as in :data:`proofs_check.checks.CHECKS`)."""
 
+EQUIVARIANT = ("Every identity here is equivariant under relabelling: renaming the states permutes P's rows and columns, "
+               "r and every per-state quantity, and moves the class order, the phases and the anchors to the renamed "
+               "chain's conventions (Decomposition.relabelled), and each identity holds for a chain exactly when it holds "
+               "for every renaming of it.  So an identity proved on one labelling of a support graph is proved on all of "
+               "them; tests/proofs_check/symbolic/test_equivariance.py runs every check on every labelling of every "
+               "support graph with at most three states and finds the same verdicts.")
+"""The statement, made once, that lets ``proofs-check exhaustive`` prove each identity on one labelling per graph
+(conjectures of your own are run on every labelling: :mod:`proofs_check.symbolic.statements`)."""
+
 NOT_PROVABLE: dict[str, str] = {
     "thm:minimal_quotient": "a spectral statement (no unimodular eigenvalue of the quotient): needs the characteristic "
                             "polynomial's roots for every parameter value",
@@ -174,7 +189,6 @@ NOT_PROVABLE: dict[str, str] = {
     "lem:pihat_dev": "about the estimator's learned weights b^ (random rational rows), not about the closed forms",
     "lem:pihat_infty_norm": "about the estimator's learned weights b^ (random rational rows), not about the closed forms",
     "lem:Pi_identity": "quantified over random rational v; lem:Pi_kernel proves the identities it rests on",
-    "claim:hitting_times": "not claimed by the symbolic route (the hitting times solve is left out to keep graphs cheap)",
     "claim:labels": "labels are not a closed form",
     "certified:enclosures": "a float cross-check of exactpte's own",
 }
@@ -204,12 +218,68 @@ def symbolic_check(key: str, *uses: str) -> Callable[[Callable[[SymbolicContext,
 
 @symbolic_check("thm:wellposed", "g_star", "v_star", "basis")
 def _wellposed(ctx: SymbolicContext, f: Finding) -> None:
-    """``r = g* + (I-P) v*``, ``v*(a) = 0``, ``Pi v* = v*`` and ``g* in K``: ``P^D g* = g*``."""
+    """``r = g* + (I-P) v*``, ``v*(a) = 0``, ``Pi v* = v*`` and ``g* in K``: ``P^D g* = g*``; and the uniqueness
+    the theorem states, derived (:func:`_uniqueness`)."""
     c = ctx.claimed
     f.equal("r - g* - (I-P)v*", ctx.r, [g + x for g, x in zip(c.g_star, ctx.I_minus_P(c.v_star))])
     f.zero("v* at the anchors", [c.v_star[a] for a in c.anchor_states])
     f.equal("Pi v* - v*", ctx.Pi(c.v_star), c.v_star)
     f.equal("P^D g* - g*", ctx.P_pow(c.g_star, ctx.D), c.g_star)
+    _uniqueness(ctx, f)
+
+
+def _uniqueness(ctx: SymbolicContext, f: Finding) -> None:
+    """The pair is unique: ``K = span b`` (``P^D b_c = b_c``, ``b_c(a_{c'}) = delta``, ``dim ker(P^D - I) = N``, the
+    closed classes of the ``D``-step support graph), so the unknowns are ``theta`` (``g* = sum theta_c b_c``) and ``v*``
+    off the anchors, ``n`` of them for ``n`` equations ``sum theta_c b_c + (I - P) v = r``.  Ordered by class, then the
+    transient states, the system is block lower triangular (a closed class's rows hold only its own unknowns): its
+    determinant is the product of each class's gauge system's determinant (``theta_{i,k}`` and ``v`` off the anchors
+    on ``F_i``; a minor certified nonzero on the region, :attr:`Finding.nonzero`) and ``det (I - Q)`` on the transient
+    states, nonzero because every state of a finite chain reaches a closed class (``Q`` substochastic with spectral
+    radius below 1; the support is fixed on the region)."""
+    c = ctx.claimed
+    kernel_is_span_b(ctx, f)  # K = span b: the claimed columns are a basis of ker(P^D - I)
+    anchors = set(c.anchor_states)
+    column = {(i, k): col for col, (i, k, _a) in enumerate(c.anchors)}
+    for i, members in enumerate(c.classes):
+        inside = set(members)
+        unknowns = [("theta", column[(i, k)]) for k in range(c.periods[i])] + [("v", y) for y in members if y not in anchors]
+        rows = []
+        for s in members:
+            step = {j: p for j, p in ctx.rows[s] if j in inside}
+            rows.append([c.basis[s][x] if kind == "theta" else (int(s == x) - step.get(x, 0 * ctx.r[0]) if ctx.r else int(s == x))
+                         for kind, x in unknowns])
+        f.nonzero.append((f"det of class {i}'s gauge system (theta and v* off the anchors on F_{i})", determinant(rows)))
+    f.notes.append("unique: K = span b (dim ker(P^D - I) = N), each class's gauge system nonsingular on the region, "
+                   "I - Q nonsingular on the transient states (every state reaches a closed class)")
+
+
+def determinant(rows: list[list[Any]]) -> Any:
+    """The determinant of a square matrix of field elements (``fmpq`` or rational functions) by elimination,
+    pivoting on the simplest nonzero entry of each column.
+
+    >>> import flint
+    >>> determinant([[flint.fmpq(1), flint.fmpq(2)], [flint.fmpq(3), flint.fmpq(4)]])
+    -2
+    """
+    m = [list(row) for row in rows]
+    n = len(m)
+    det: Any = 1
+    for k in range(n):
+        pivots = [r for r in range(k, n) if m[r][k] != 0]
+        if not pivots:
+            return 0 * det
+        p = min(pivots, key=lambda r: len(str(m[r][k])))
+        if p != k:
+            m[k], m[p] = m[p], m[k]
+            det = -det
+        pivot = m[k][k]
+        det = det * pivot
+        for r in range(k + 1, n):
+            if m[r][k] != 0:
+                q = m[r][k] / pivot
+                m[r] = [a - q * b if j >= k else a for j, (a, b) in enumerate(zip(m[r], m[k]))]
+    return det
 
 
 @symbolic_check("def:theta_star", "theta", "g_star", "basis")
@@ -246,6 +316,12 @@ def _identify(ctx: SymbolicContext, f: Finding) -> None:
 
 @symbolic_check("lem:kernel_equals_peripheral", "basis")
 def _kernel(ctx: SymbolicContext, f: Finding) -> NotApplicable | None:
+    """``span b = K = ker(P^D - I)`` (:func:`kernel_is_span_b`)."""
+    kernel_is_span_b(ctx, f)
+    return None
+
+
+def kernel_is_span_b(ctx: SymbolicContext, f: Finding) -> None:
     """``span b = K = ker(P^D - I)``: each ``b_c`` is fixed by ``P^D``, the ``b_c`` are independent
     (``b_c(a_{c'}) = delta``) and ``dim ker(P^D - I)`` (the closed classes of the ``D``-step support
     graph: ``P^D`` is stochastic) equals ``N``."""
@@ -260,7 +336,6 @@ def _kernel(ctx: SymbolicContext, f: Finding) -> NotApplicable | None:
         b = ctx.col(c)
         f.equal(f"P^D b_{c} - b_{c}", ctx.P_pow(b, ctx.D), b)
         f.equal(f"b_{c}(a) - delta", [b[a] for a in ctx.claimed.anchor_states], [int(c == k) for k in range(ctx.claimed.N)])
-    return None
 
 
 @symbolic_check("lem:Pi_kernel", "basis")
@@ -496,3 +571,19 @@ def _cycle(ctx: SymbolicContext, f: Finding) -> NotApplicable | None:
     for s in range(ctx.n):
         f.zero(f"Pi e_{s}", ctx.Pi(ctx.unit(s)))
     return None
+
+
+@symbolic_check("claim:hitting_times", "hitting_times")
+def _hitting_times(ctx: SymbolicContext, f: Finding) -> None:
+    """``t(a) = 0`` at the anchors and ``t(s) = 1 + sum_y P(s, y) t(y)`` elsewhere: the expected hitting time of the
+    anchor set, the unique solution (every closed class holds an anchor, so the anchor set is hit almost surely)."""
+    c = ctx.claimed
+    t = list(c.hitting_times or ())
+    if len(t) != ctx.n:
+        f.residuals.append((f"hitting_times has {len(t)} entries, expected {ctx.n}", 1))
+        return
+    anchors = set(c.anchor_states)
+    step = ctx.P(t)
+    f.zero("t at the anchors", [t[a] for a in sorted(anchors)])
+    rest = [s for s in range(ctx.n) if s not in anchors]
+    f.equal("t - 1 - P t off the anchors", [t[s] for s in rest], [1 + step[s] for s in rest])

@@ -27,7 +27,7 @@ from typing import Any
 import flint
 
 from exactpte import Chain
-from exactpte.fields import RationalFunctionField
+from exactpte.fields import RationalFunction, RationalFunctionField
 from exactpte.fields.region import has_valid_point, vanishes_in_region
 
 __all__ = ["Region", "region_of", "counterexample_point"]
@@ -152,6 +152,31 @@ class Region:
         """Up to ``count`` distinct rational points of the region (:meth:`iter_points`)."""
         return list(itertools.islice(self.iter_points(seed=seed, attempts=50 * count), count))
 
+    def points_on(self, values: Sequence[Any], count: int, *, seed: int = 0) -> list[list[flint.fmpq]]:
+        """Up to ``count`` rational points of the region where one of ``values`` (rational functions) vanishes: a
+        random point of the region with one parameter, in which a value's numerator is linear, solved for.  Where a
+        statement's comparison was undecided, its counterexamples lie on such sets (``2 p = 1``, ``r0 = r1``)."""
+        F = self.field
+        out: list[list[flint.fmpq]] = []
+        for base in self.iter_points(seed=seed, attempts=20 * count):
+            for value in values:
+                num = value.num
+                for k, degree in enumerate(num.degrees()):
+                    if degree != 1 or len(out) >= count:
+                        continue
+                    images = [F.qctx.gens()[k] if j == k else F.qctx.constant(base[j]) for j in range(len(base))]
+                    line = F.qctx.from_dict({e: int(c) for e, c in num.to_dict().items()}).compose(*images)
+                    coeffs = {e[k]: c for e, c in line.to_dict().items()}
+                    if coeffs.get(1, 0) == 0:
+                        continue
+                    point = list(base)
+                    point[k] = -flint.fmpq(coeffs.get(0, 0)) / flint.fmpq(coeffs[1])
+                    if point not in out and self.contains(point):
+                        out.append(point)
+            if len(out) >= count:
+                break
+        return out
+
     def iter_points(self, *, seed: int = 0, attempts: int = 2000) -> Iterator[list[flint.fmpq]]:
         """Distinct rational points of the region, drawn from ``seed``: weights through the chart, other
         parameters small random rationals, each kept when every entry is positive and no inequation vanishes."""
@@ -198,8 +223,8 @@ def counterexample_point(region: Region | None, values: Sequence[Any], *, seed: 
         return None
     F = region.field
     for point in region.iter_points(seed=seed, attempts=50 * tries):
-        try:
-            x = [F.evaluate(v, point) for v in values][0]
+        try:  # a structural residual (a count, the int 1) is one constant: its value is the same at every point
+            x = [F.evaluate(v, point) if isinstance(v, RationalFunction) else flint.fmpq(v) for v in values][0]
         except ZeroDivisionError:
             continue
         if (sign is None and x != 0) or (sign is False and x < 0) or (sign is True and x <= 0):

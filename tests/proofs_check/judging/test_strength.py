@@ -50,15 +50,18 @@ def test_sampled_checks_made_exact_say_exact():
 def test_text_table_and_list_show_the_strength(capsys):
     assert main(["chain", "--example", "branching"]) == 0
     table = capsys.readouterr().out
-    assert re.search(r"^lem:app_telescoping\s+ok\s+witnesses \(N = \d+\)", table, re.M)
-    assert re.search(r"^thm:wellposed\s+ok\s+exact", table, re.M)
-    assert re.search(r"^prop:deterministic_cycle\s+n/a\s+-", table, re.M)  # decided nothing: no strength shown
+    assert re.search(r"^check\s+verdict\s+strength\s+detail$", table, re.M)  # a header names the columns
+    assert re.search(r"^lem:app_telescoping\s+held\s+witnesses \(N = \d+\)", table, re.M)
+    assert re.search(r"^thm:wellposed\s+held\s+exact", table, re.M)
+    assert re.search(r"^prop:deterministic_cycle\s+not applicable\s+-", table, re.M)  # decided nothing: no strength shown
     assert main(["list"]) == 0
     listing = capsys.readouterr().out
+    assert re.match(r"check\s+kind\s+strength of a held\s+statement\n", listing)  # labelled columns, no brackets
     for key, chk in CHECKS.items():
-        assert f"{key}  [{chk.kind}]  [{strength_label(chk.strength, witnesses=chk.witnesses)}]" in listing
+        assert re.search(rf"^{re.escape(key)}\s+{chk.kind}\s+{re.escape(strength_label(chk.strength, witnesses=chk.witnesses))}\s",
+                         listing, re.M), key
     for key in STATISTICAL:
-        assert f"{key}  [statistical]  [statistical (level {ALPHA:g})]" in listing
+        assert re.search(rf"^{re.escape(key)}\s+statistical\s+statistical \(level {ALPHA:g}\)\s", listing, re.M), key
 
 
 def test_statistical_verdicts_state_the_level_their_decision_used():
