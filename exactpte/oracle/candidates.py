@@ -24,7 +24,7 @@ from exactpte.oracle.keys import ALIASES, EXTRA_STATE_KEYS, VECTOR_KEYS
 from exactpte.oracle.peers import NATIVE_NAMES
 from exactpte.results.factored import expand
 
-__all__ = ["load_candidate"]
+__all__ = ["load_candidate", "read_candidate"]
 
 
 def load_candidate(path: str | os.PathLike[str], *, max_elements: int | None = None) -> dict[str, Any]:
@@ -72,12 +72,22 @@ def load_candidate(path: str | os.PathLike[str], *, max_elements: int | None = N
         raise CandidateError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
     except (ValueError, RecursionError) as e:
         raise CandidateError(f"{path}: {e if isinstance(e, ValueError) else 'nested too deeply'}") from None
+    return read_candidate(data, source=str(path))
+
+
+def read_candidate(data: Any, *, source: str = "the candidate") -> dict[str, Any]:
+    """A candidate parsed from JSON (or handed over as plain Python: ``exactpte conform``'s adapters) as
+    :func:`~exactpte.oracle.comparison.compare` takes it: an object, its ``--factored`` form written out.
+
+    >>> read_candidate({"rho": ["1/D1", "1/D1"], "denominators": {"D1": "2"}})["rho"]
+    ['1/2', '1/2']
+    """
     if not isinstance(data, dict):
-        raise CandidateError(f"{path}: the candidate must be a JSON object")
+        raise CandidateError(f"{source}: the candidate must be a JSON object, got {type(data).__name__}")
     try:  # the --factored form: "p/D1" entries over named denominators, written out
         return expand(data)
     except ValueError as e:
-        raise CandidateError(f"{path}: {e}") from None
+        raise CandidateError(f"{source}: {e}") from None
 
 
 def _npz_sizes(z: Any, path: str, max_elements: int | None) -> None:

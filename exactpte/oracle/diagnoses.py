@@ -147,8 +147,9 @@ def gauge_split(diff: np.ndarray, B: np.ndarray, C: np.ndarray | None = None) ->
     return float(np.max(np.abs(part), initial=0.0)), float(np.max(np.abs(diff - part), initial=0.0))
 
 
-def gauge_note(gauge: float, residual: float, answer: float, space: str, tol: float) -> tuple[str, str]:
-    """The detail and diagnosis for an error split into a gauge part and a residual."""
+def gauge_note(gauge: float, residual: float, answer: float, space: str, tol: float, *, transient: bool = False) -> tuple[str, str]:
+    """The detail and diagnosis for an error split into a gauge part and a residual (``transient``: the
+    residual lies on transient states only, said after the rest)."""
     detail = f"error = a gauge part of size {gauge:.3g} (in {space}) + a residual of {residual:.3g} off it"
     large = gauge > 10 * max(answer, tol, 1e-300) and gauge > tol
     diagnosis = ""
@@ -160,4 +161,7 @@ def gauge_note(gauge: float, residual: float, answer: float, space: str, tol: fl
         more = (f"off by a gauge part ({gauge:.3g}) plus a residual of {residual:.3g}: the residual is the real error "
                 "(an unconverged iteration, or a wrong value)")
         diagnosis = more + ("; " + diagnosis if diagnosis else "")
+        if transient:
+            diagnosis += ("; off the gauge, an error confined to transient states (the closed classes are right; the "
+                          "solve on the transient block is not)")
     return detail, diagnosis
