@@ -1,4 +1,4 @@
-"""Command line: ``exactpte decompose | examples | check | estimate``.
+"""Command line: ``exactpte decompose | examples | check | conform | estimate | draw``.
 
 Thin by design: :func:`main` parses, calls the library, prints.  Every failure the library
 names (an :class:`~exactpte.errors.ExactpteError`) is printed as one line with exit status 2;
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from exactpte import __version__
+from exactpte.cli.conform import add_conform_command, conform
 from exactpte.cli.float_route import add_float_options, float_route
 from exactpte.errors import UsageError
 
@@ -50,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
 
     _draw_command(sub)
     _check_command(sub)
+    add_conform_command(sub)
     _estimate_command(sub)
     return p
 
@@ -162,6 +164,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "check":
         return _check(args, out)
+    if args.command == "conform":
+        return conform(args, out)
     if args.command == "decompose":  # checked before any work
         if args.tol is not None and not (args.certified or float_route(args)):
             raise UsageError("--tol applies to --certified or to the float route (--floats exact)")

@@ -55,7 +55,7 @@ from exactpte.oracle.shrinking import chain_size, shrink, smaller_chains
 from exactpte.results.decomposition import Decomposition, decompose
 
 __all__ = ["Conformance", "ConformanceReport", "FailureGroup", "Verdict", "Kind", "ChainKind", "CHAINS", "Tolerance",
-           "load_adapter", "plain_output", "INPUTS"]
+           "load_adapter", "plain_output", "write_failures", "INPUTS"]
 
 T = TypeVar("T")
 
@@ -81,6 +81,7 @@ class Kind(Protocol[T]):
     is judged, how it shrinks and how it is written."""
 
     name: str
+    problem_file: str
 
     def arguments(self, problem: T, inputs: str) -> tuple[Any, ...]:
         """The arguments of ``solve`` for ``problem`` (fresh objects: ``solve`` may change them)."""
@@ -103,12 +104,16 @@ class Kind(Protocol[T]):
     def exact(self, problem: T) -> dict[str, Any]:
         """The exact answer (the JSON contract)."""
 
+    def reproduce(self, tolerance: Tolerance) -> str:
+        """The command that judges a written ``output.json`` against the written problem file again."""
+
 
 class ChainKind:
     """Chains (:class:`~exactpte.MarkovRewardProcess`) judged by :func:`~exactpte.oracle.comparison.compare`; the
     exact decomposition of each chain computed once (a bounded cache)."""
 
     name = "chain"
+    problem_file = "chain.json"
     CACHE = 4096
 
     def __init__(self) -> None:
@@ -160,6 +165,11 @@ class ChainKind:
         """``exactpte decompose --json`` of the chain."""
         return self.decomposition(problem).to_dict()
 
+    def reproduce(self, tolerance: Tolerance) -> str:
+        """``exactpte check output.json --chain chain.json`` with the run's tolerances."""
+        options = f" --atol {tolerance.atol!r} --rtol {tolerance.rtol!r}" + " --up-to-gauge" * tolerance.up_to_gauge
+        return f"exactpte check output.json --chain chain.json{options}" + " --strict" * tolerance.strict
+
 
 CHAINS = ChainKind()
 """The chain kind (one cache of decompositions shared by every run of the process)."""
@@ -192,9 +202,13 @@ def _verdict(report: Report, output: Any) -> Verdict:
 
 
 def _exception_text(error: BaseException) -> str:
-    where = traceback.extract_tb(error.__traceback__)
-    place = f" (at {os.path.basename(where[-1].filename)}:{where[-1].lineno}, in {where[-1].name})" if where else ""
-    return "".join(traceback.format_exception_only(type(error), error)).strip() + place
+    """``Type: message (at file.py:line, in function)``, on one line: the innermost frame of real source."""
+    if isinstance(error, SyntaxError):
+        return f"SyntaxError: {error.msg} (at {os.path.basename(error.filename or '?')}:{error.lineno})"
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if not f.filename.startswith("<")]
+    place = f" (at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno}, in {frames[-1].name})" if frames else ""
+    message = " ".join(str(error).split())
+    return f"{type(error).__name__}: {message}{place}" if message else f"{type(error).__name__}{place}"
 
 
 def plain_output(value: Any) -> Any:
@@ -253,6 +267,7 @@ class ConformanceReport(Generic[T]):
     inputs: str = "float"
     seconds: float = 0.0
     not_judged: tuple[str, ...] = ()
+    tolerance: Tolerance = Tolerance()
 
     @property
     def ok(self) -> bool:
@@ -263,7 +278,8 @@ class ConformanceReport(Generic[T]):
         """``{"judged", "agreed", "failures": [{"cause", "keys", "count", "smallest", "output", ...}], ...}``."""
         return {"judged": self.judged, "agreed": self.agreed, "failures": [self._group_dict(g) for g in self.groups],
                 "corpora": list(self.corpora), "inputs": self.inputs, "kind": self.kind.name,
-                "seconds": round(self.seconds, 3), "not_judged": list(self.not_judged)}
+                "seconds": round(self.seconds, 3), "not_judged": list(self.not_judged),
+                "tolerance": {"atol": self.tolerance.atol, "rtol": self.tolerance.rtol, "up_to_gauge": self.tolerance.up_to_gauge}}
 
     def _group_dict(self, g: FailureGroup[T]) -> dict[str, Any]:
         return {"cause": g.cause, "keys": list(g.keys), "count": g.count, "smallest": self.kind.to_dict(g.problem),
@@ -281,7 +297,8 @@ class ConformanceReport(Generic[T]):
             n = self.kind.states(g.problem)
             lines.append(f"  smallest counterexample ({n} state{'s' * (n != 1)}, {g.shrink_calls} shrink calls):")
             lines += ["    " + f"{k} = {_compact(v).replace(chr(34), '')}" for k, v in self.kind.to_dict(g.problem).items()]
-            lines.append(f"  output: {_compact(g.verdict.output)}")
+            if g.verdict.output is not None:
+                lines.append(f"  output: {_compact(g.verdict.output)}")
             lines += ["    " + line for line in g.verdict.detail.splitlines()]
         if self.not_judged:
             lines += ["", f"not judged (keys the oracle does not know): {', '.join(self.not_judged)}"]
@@ -364,7 +381,7 @@ class Conformance(Generic[T]):
         groups = [self._group(members, shrink_failures) for members in failed.values()]
         groups.sort(key=lambda g: (-g.count, g.verdict.group))
         return ConformanceReport(len(cases), agreed, groups, self.kind, tuple(dict.fromkeys(c.corpus for c in cases)),
-                                 self.inputs, time.perf_counter() - start, tuple(not_judged))
+                                 self.inputs, time.perf_counter() - start, tuple(not_judged), self.tolerance)
 
     def _group(self, members: list[tuple[Case[T], Verdict]], shrink_failures: bool) -> FailureGroup[T]:
         case, v = min(members, key=lambda m: self.kind.size(m[0].problem))
@@ -426,7 +443,7 @@ def _adapter_function(module: Any, path: str, name: str) -> Callable[..., Any]:
         raise UsageError(f"adapter {path} defines no function {name!r}" + (f" (its functions: {', '.join(defined)}; "
                          f"name one as {path}:NAME)" if defined else ""))
     if not callable(fn):
-        raise UsageError(f"adapter {path}: {name} is a {type(fn).__name__}, not a function")
+        raise UsageError(f"adapter {path}: {name} is not a function (it is of type {type(fn).__name__})")
     try:
         inspect.signature(fn).bind(None, None)
     except TypeError:
@@ -434,3 +451,34 @@ def _adapter_function(module: Any, path: str, name: str) -> Callable[..., Any]:
     except ValueError:  # a builtin without a signature: called as it is
         pass
     return fn  # type: ignore[no-any-return]
+
+
+def _slug(text: str) -> str:
+    words = "".join(c if c.isalnum() else " " for c in text.lower()).split()
+    return "-".join(words)[:60] or "failure"
+
+
+def write_failures(report: ConformanceReport[Any], folder: str) -> list[str]:
+    """Write each group's smallest counterexample into ``folder/NN-cause/``: ``chain.json`` (the kind's
+    ``problem_file``: the chain file ``exactpte decompose`` reads), ``output.json`` (the adapter's output on it, which ``exactpte check`` reads),
+    ``exact.json`` (the exact answer) and ``verdict.txt`` (the verdict, and the command that repeats it).
+    Returns the folders written."""
+    import json
+
+    written = []
+    for k, g in enumerate(report.groups, 1):
+        where = os.path.join(folder, f"{k:02d}-{_slug(g.verdict.group)}")
+        os.makedirs(where, exist_ok=True)
+        files = {report.kind.problem_file: report.kind.to_dict(g.problem), "exact.json": g.exact}
+        if g.verdict.output is not None:
+            files["output.json"] = g.verdict.output
+        for name, data in files.items():
+            with open(os.path.join(where, name), "w", encoding="utf-8") as fh:
+                json.dump(data, fh, default=str)
+                fh.write("\n")
+        again = report.kind.reproduce(report.tolerance) if g.verdict.output is not None else "(the adapter raised)"
+        with open(os.path.join(where, "verdict.txt"), "w", encoding="utf-8") as fh:
+            fh.write(f"{g.verdict.group}: {g.count} of {report.judged} outputs ({', '.join(report.corpora)})\n"
+                     f"first cases: {', '.join(g.cases[:20])}\n\n{g.verdict.detail}\n\nagain: {again}\n")
+        written.append(where)
+    return written
