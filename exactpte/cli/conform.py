@@ -53,32 +53,19 @@ def add_conform_command(sub: Any) -> None:
     c.add_argument("--quiet", action="store_true", help="no progress on standard error")
 
 
-def _cases(args: argparse.Namespace) -> list[Any]:
-    """Every chain of the corpora asked for, each once, in order (each spec checked before any is built)."""
-    from exactpte.oracle.corpora import corpus_cases, parse_corpus
-
-    specs = [s.strip() for given in (args.corpus or [DEFAULT_CORPUS]) for s in given.split(",") if s.strip()]
-    for spec in specs:
-        parse_corpus(spec)
-    cases: dict[str, Any] = {}
-    for spec in specs:
-        for case in corpus_cases(spec, seed=args.seed):
-            cases.setdefault(case.name, case)
-    return list(cases.values())
-
-
 def conform(args: argparse.Namespace, out: TextIO) -> int:
     """Run ``exactpte conform``; returns the exit status (0 all agree, 1 any failure)."""
     from exactpte.oracle.conformance import Conformance, Tolerance, load_adapter, write_failures
+    from exactpte.oracle.corpora import cases_of
     from exactpte.progress import Progress
 
     if args.json not in (None, "-"):
         check_output(args.json, "--json")
     check_folder(args.failures, "--failures")
-    cases = _cases(args)
+    cases = cases_of(args.corpus or [DEFAULT_CORPUS], seed=args.seed)
     solve = load_adapter(args.adapter)
     inputs = "exact" if args.exact else "sparse" if args.sparse else "float"
-    run = Conformance(solve, inputs=inputs, tolerance=Tolerance(args.atol, args.rtol, args.up_to_gauge, args.strict))
+    run: Conformance[Any] = Conformance(solve, inputs=inputs, tolerance=Tolerance(args.atol, args.rtol, args.up_to_gauge, args.strict))
     bar = Progress("conform", enabled=not args.quiet, unit="chains", interval=5.0)
     report = run.run(cases, progress=bar.update, shrink_failures=not args.no_shrink)
     bar.close()

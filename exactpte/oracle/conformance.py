@@ -55,7 +55,7 @@ from exactpte.oracle.shrinking import chain_size, shrink, smaller_chains
 from exactpte.results.decomposition import Decomposition, decompose
 
 __all__ = ["Conformance", "ConformanceReport", "FailureGroup", "Verdict", "Kind", "ChainKind", "CHAINS", "Tolerance",
-           "load_adapter", "plain_output", "write_failures", "INPUTS"]
+           "load_adapter", "split_adapter", "plain_output", "write_failures", "INPUTS"]
 
 T = TypeVar("T")
 
@@ -391,8 +391,12 @@ class Conformance(Generic[T]):
                             self.kind.exact(problem))
 
 
-def _split_adapter(spec: str, default: str) -> tuple[str, str]:
-    """``FILE.py[:function]`` split into the path and the function name."""
+def split_adapter(spec: str, default: str = "solve") -> tuple[str, str]:
+    """``FILE.py[:function]`` split into the path and the function name (``default`` when none is given).
+
+    >>> split_adapter("adapters/qe.py"), split_adapter("adapters/qe.py:gain")
+    (('adapters/qe.py', 'solve'), ('adapters/qe.py', 'gain'))
+    """
     path, sep, name = spec.rpartition(":")
     if sep and name.isidentifier() and path:
         return path, name
@@ -412,7 +416,7 @@ def load_adapter(spec: str, *, default: str = "solve") -> Callable[..., Any]:
     ...
     exactpte.errors.UsageError: adapter no/such/adapter.py: no such file
     """
-    path, name = _split_adapter(spec, default)
+    path, name = split_adapter(spec, default)
     if not os.path.isfile(path):
         raise UsageError(f"adapter {path}: no such file")
     if not path.endswith(".py"):

@@ -27,7 +27,7 @@ Examples
 >>> parse_corpus("exhaustive:5")
 Traceback (most recent call last):
 ...
-exactpte.errors.UsageError: --corpus exhaustive:5: N must be an integer from 1 to 4 (exhaustive:4 already has 50,978 chains)
+exactpte.errors.UsageError: corpus 'exhaustive:5': N must be an integer from 1 to 4 (exhaustive:4 already has 50,978 chains)
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from exactpte.errors import UsageError
 from exactpte.model.chain import MarkovRewardProcess
 from exactpte.model.random_chains import sweep_chain
 
-__all__ = ["Case", "CorpusSpec", "parse_corpus", "corpus_cases", "exhaustive_cases", "random_cases", "edge_cases",
+__all__ = ["Case", "CorpusSpec", "parse_corpus", "corpus_cases", "cases_of", "exhaustive_cases", "random_cases", "edge_cases",
            "graph_chain", "EDGE_CASES", "MAX_EXHAUSTIVE", "KINDS"]
 
 T = TypeVar("T")
@@ -79,7 +79,7 @@ class CorpusSpec:
 
 def _count(text: str, value: str, what: str, low: int, high: int, why: str = "") -> int:
     if not (value.isascii() and value.isdigit()) or not low <= int(value) <= high:
-        raise UsageError(f"--corpus {text}: {what} must be an integer from {low} to {high}{why}")
+        raise UsageError(f"corpus {text!r}: {what} must be an integer from {low} to {high}{why}")
     return int(value)
 
 
@@ -96,7 +96,7 @@ def parse_corpus(text: str) -> CorpusSpec:
                           _count(text, states, "N (the most states)", 1, _MAX_RANDOM_STATES) if states else _RANDOM_STATES)
     if kind == "edge" and not rest:
         return CorpusSpec(text, kind)
-    raise UsageError(f"--corpus {text!r} is not a corpus; the corpora are exhaustive:N (N = 1..{MAX_EXHAUSTIVE}), "
+    raise UsageError(f"{text!r} is not a corpus; the corpora are exhaustive:N (N = 1..{MAX_EXHAUSTIVE}), "
                      "random:K or random:K:N (K chains of at most N states, drawn from --seed), edge")
 
 
@@ -108,6 +108,26 @@ def corpus_cases(text: str, *, seed: int = 0) -> list[Case[MarkovRewardProcess]]
     if spec.kind == "random":
         return random_cases(spec.size, seed=seed, max_states=spec.max_states, corpus=spec.text)
     return edge_cases(corpus=spec.text)
+
+
+def cases_of(specs: str | Sequence[str], *, seed: int = 0) -> list[Case[MarkovRewardProcess]]:
+    """The chains of several corpora (specs as a list, or separated by commas), each chain once (by name),
+    every spec checked before any corpus is built.
+
+    >>> len(cases_of("exhaustive:2, exhaustive:1, edge")) == 10 + len(edge_cases())
+    True
+    """
+    given = [specs] if isinstance(specs, str) else list(specs)
+    texts = [s.strip() for text in given for s in text.split(",") if s.strip()]
+    if not texts:
+        raise UsageError("no corpus given; the corpora are exhaustive:N, random:K[:N], edge")
+    for text in texts:
+        parse_corpus(text)
+    cases: dict[str, Case[MarkovRewardProcess]] = {}
+    for text in texts:
+        for case in corpus_cases(text, seed=seed):
+            cases.setdefault(case.name, case)
+    return list(cases.values())
 
 
 def graph_chain(graph: Sequence[Sequence[int]]) -> MarkovRewardProcess:
