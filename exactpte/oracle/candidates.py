@@ -79,6 +79,8 @@ def read_candidate(data: Any, *, source: str = "the candidate") -> dict[str, Any
     """A candidate parsed from JSON (or handed over as plain Python: ``exactpte conform``'s adapters) as
     :func:`~exactpte.oracle.comparison.compare` takes it: an object, its ``--factored`` form written out.
 
+    Examples
+    --------
     >>> read_candidate({"rho": ["1/D1", "1/D1"], "denominators": {"D1": "2"}})["rho"]
     ['1/2', '1/2']
     """

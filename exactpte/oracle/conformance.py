@@ -216,6 +216,8 @@ def plain_output(value: Any) -> Any:
     numbers, sets as sorted lists, ``Fraction`` as ``"p/q"``, NaN and infinities as ``"nan"``, ``"inf"``,
     ``"-inf"`` (which the oracle reads back, and never lets agree), a sparse matrix as dense rows.
 
+    Examples
+    --------
     >>> import numpy as np
     >>> plain_output({"rho": np.array([0.5, np.nan]), "classes": [{1, 0}], "g": Fraction(1, 3)})
     {'rho': [0.5, 'nan'], 'classes': [[0, 1]], 'g': '1/3'}
@@ -394,6 +396,8 @@ class Conformance(Generic[T]):
 def split_adapter(spec: str, default: str = "solve") -> tuple[str, str]:
     """``FILE.py[:function]`` split into the path and the function name (``default`` when none is given).
 
+    Examples
+    --------
     >>> split_adapter("adapters/qe.py"), split_adapter("adapters/qe.py:gain")
     (('adapters/qe.py', 'solve'), ('adapters/qe.py', 'gain'))
     """
@@ -411,6 +415,8 @@ def load_adapter(spec: str, *, default: str = "solve") -> Callable[..., Any]:
     load, a missing or non-callable function, or one that cannot take two arguments is a
     :class:`~exactpte.errors.UsageError` naming it.
 
+    Examples
+    --------
     >>> load_adapter("no/such/adapter.py:solve")
     Traceback (most recent call last):
     ...

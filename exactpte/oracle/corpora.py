@@ -114,6 +114,8 @@ def cases_of(specs: str | Sequence[str], *, seed: int = 0) -> list[Case[MarkovRe
     """The chains of several corpora (specs as a list, or separated by commas), each chain once (by name),
     every spec checked before any corpus is built.
 
+    Examples
+    --------
     >>> len(cases_of("exhaustive:2, exhaustive:1, edge")) == 10 + len(edge_cases())
     True
     """
@@ -134,6 +136,8 @@ def graph_chain(graph: Sequence[Sequence[int]]) -> MarkovRewardProcess:
     """The chain of ``exhaustive:N`` on ``graph`` (successor lists): ``1/k`` on each of a state's ``k``
     successors, reward ``2^s`` at state ``s``.
 
+    Examples
+    --------
     >>> graph_chain([[0, 1], [1]]).row(0), graph_chain([[0, 1], [1]]).r
     (((0, 1/2), (1, 1/2)), (1, 2))
     """
