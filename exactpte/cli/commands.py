@@ -1,4 +1,4 @@
-"""Command line: ``exactpte decompose | examples | check | conform | estimate | draw``.
+"""Command line: ``exactpte decompose | examples | check | estimate``.
 
 Thin by design: :func:`main` parses, calls the library, prints.  Every failure the library
 names (an :class:`~exactpte.errors.ExactpteError`) is printed as one line with exit status 2;
@@ -162,10 +162,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         for name, desc in EXAMPLES.items():
             print(f"{name.ljust(width)}  {desc}", file=out)
         return 0
+    if args.command == "conform":  # (exactpte.cli.conform)
+        return conform(args, out)
     if args.command == "check":
         return _check(args, out)
-    if args.command == "conform":
-        return conform(args, out)
     if args.command == "decompose":  # checked before any work
         if args.tol is not None and not (args.certified or float_route(args)):
             raise UsageError("--tol applies to --certified or to the float route (--floats exact)")

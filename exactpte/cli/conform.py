@@ -11,6 +11,7 @@ else here reads a file as code.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import Any, TextIO
@@ -63,11 +64,12 @@ def conform(args: argparse.Namespace, out: TextIO) -> int:
         check_output(args.json, "--json")
     check_folder(args.failures, "--failures")
     cases = cases_of(args.corpus or [DEFAULT_CORPUS], seed=args.seed)
-    solve = load_adapter(args.adapter)
     inputs = "exact" if args.exact else "sparse" if args.sparse else "float"
-    run: Conformance[Any] = Conformance(solve, inputs=inputs, tolerance=Tolerance(args.atol, args.rtol, args.up_to_gauge, args.strict))
     bar = Progress("conform", enabled=not args.quiet, unit="chains", interval=5.0)
-    report = run.run(cases, progress=bar.update, shrink_failures=not args.no_shrink)
+    with contextlib.redirect_stdout(sys.stderr):  # what the adapter prints must not mix into the report (--json -)
+        solve = load_adapter(args.adapter)
+        run: Conformance[Any] = Conformance(solve, inputs=inputs, tolerance=Tolerance(args.atol, args.rtol, args.up_to_gauge, args.strict))
+        report = run.run(cases, progress=bar.update, shrink_failures=not args.no_shrink)
     bar.close()
     if args.failures is not None:
         for where in write_failures(report, args.failures):

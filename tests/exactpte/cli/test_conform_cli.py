@@ -95,3 +95,11 @@ def test_an_adapter_that_fails_to_load_is_named_without_a_traceback(tmp_path):
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.strip() == (f"exactpte: error: adapter {tmp_path / 'broken.py'}: loading it raised ModuleNotFoundError: "
                                   "No module named 'no_such_library_anywhere' (at broken.py:1, in <module>)")
+
+
+def test_what_the_adapter_prints_goes_to_standard_error(tmp_path):
+    (tmp_path / "chatty.py").write_text("print('loading my library')\ndef solve(P, r):\n    print('solving')\n    return {'rho': r}\n")
+    res = subprocess.run([sys.executable, "-m", "exactpte", "conform", str(tmp_path / "chatty.py"), "--corpus", "exhaustive:1",
+                          "--json", "-", "--quiet"], capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0 and json.loads(res.stdout)["agreed"] == 1
+    assert res.stderr.splitlines()[:2] == ["loading my library", "solving"]
