@@ -30,11 +30,11 @@ def add_conform_command(sub: Any) -> None:
                                     "grouped by cause, each with its smallest counterexample", [
         "exactpte conform adapter.py                       # solve(P, r) on every chain with <= 3 states",
         "exactpte conform adapter.py:gain --corpus exhaustive:2 --corpus edge --corpus random:200 --seed 7",
-        "exactpte conform adapter.py --sparse --json report.json --failures failures/",
-        "adapter.py:  def solve(P, r): mc = quantecon.MarkovChain(P); return {'recurrent_classes': mc.recurrent_classes}"])
+        "exactpte conform adapter.py --sparse --json report.json --failures failures/"])
     c.add_argument("adapter", metavar="ADAPTER.py[:function]",
                    help="your Python file and its function (default solve) taking (P, r) and returning a dict in your "
-                        "library's own names (read as 'exactpte check' reads a candidate); the file is run to load it")
+                        "library's own names, read as 'exactpte check' reads a candidate (e.g. def solve(P, r): "
+                        "return {'recurrent_classes': quantecon.MarkovChain(P).recurrent_classes}); the file is run to load it")
     c.add_argument("--corpus", action="append", metavar="SPEC",
                    help=f"exhaustive:N (every labelled support graph with <= N states, N <= 4), random:K[:N] (K random "
                         f"reducible periodic chains of <= N states, default 8; see --seed), edge (hand-made edge cases); "
