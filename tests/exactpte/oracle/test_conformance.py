@@ -235,3 +235,13 @@ def test_adapter_specs_are_split_and_refused_by_name(tmp_path):
 def test_the_chain_kind_decomposes_each_chain_once():
     chain = corpus_cases("exhaustive:1")[0].problem
     assert CHAINS.decomposition(chain) is CHAINS.decomposition(exactpte.MarkovRewardProcess([[1]], [1]))
+
+
+def test_every_cause_is_documented_and_no_phrase_names_two():
+    from exactpte.oracle.causes import CAUSES, cause_of
+
+    page = (ROOT / "docs" / "conform.md").read_text(encoding="utf-8")
+    assert [c.name for c in CAUSES if f"`{c.name}`" not in page] == []
+    for cause in CAUSES:
+        for phrase in cause.phrases:
+            assert cause_of(phrase) == cause.name, phrase
