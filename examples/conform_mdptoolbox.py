@@ -14,7 +14,7 @@ What it shows (checked with pymdptoolbox 4.0b3):
   ("unconverged iteration", smallest ``P = [[0, 1], [1/2, 1/2]]``: gain 0.328125 for 1/3); two causes
   are not a matter of tolerance:
 - on a **periodic** class ``P^k r`` never converges: RVI stops at ``max_iter`` and returns the minimum
-  over states of some ``P^k r`` as the gain ("power iteration on a periodic class"; smallest: the
+  over states of some ``P^k r`` as the gain ("power-iteration value on a periodic class"; smallest: the
   2-cycle ``P = [[0, 1], [1, 0]]``, ``r = (1, 0)``: gain 0 for 1/2);
 - on a **multichain** (several closed classes with different gains) RVI returns one gain for every
   state and its ``V`` grows like ``k rho`` ("unichain assumption"; smallest: two absorbing states,

@@ -177,7 +177,7 @@ class Cause:
 CAUSES: tuple[Cause, ...] = (
     Cause("zero entries taken as edges", ("zero-probability entries taken as edges",)),
     Cause("positive entries dropped", ("positive entries dropped",)),
-    Cause("power iteration on a periodic class", ("periodic: the error off the gauge", "a power-iteration value",
+    Cause("power-iteration value on a periodic class", ("periodic: the error off the gauge", "a power-iteration value",
                                                  "(a periodic class: P^k r oscillates", "a persistent periodic mode",
                                                  "a power limit P^t along the period")),
     Cause("unconverged iteration", ("an unconverged power (value) iteration", "an unconverged or biased average-reward estimate",

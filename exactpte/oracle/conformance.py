@@ -27,7 +27,7 @@ Examples
 ...     return {"rho": np.linalg.matrix_power(P, 200) @ r}
 >>> report = Conformance(solve).run(corpus_cases("exhaustive:2"))
 >>> report.judged, report.agreed, [(g.cause, g.count, g.problem.n) for g in report.groups]
-(10, 9, [('power iteration on a periodic class', 1, 2)])
+(10, 9, [('power-iteration value on a periodic class', 1, 2)])
 """
 
 from __future__ import annotations

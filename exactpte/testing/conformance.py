@@ -22,7 +22,7 @@ Examples
 >>> next(c for c in checks if str(c) == "1-0")()
 Traceback (most recent call last):
 ...
-AssertionError: chain 1-0 (exhaustive:2): power iteration on a periodic class
+AssertionError: chain 1-0 (exhaustive:2): power-iteration value on a periodic class
 ...
 """
 

@@ -28,7 +28,7 @@ def test_all_agree_exits_0_and_any_failure_exits_1(capsys):
     assert "conform: 353/353 chains" in err  # progress on standard error
     code, out, err = run(capsys, "conform", DATA / "power_gain.py:solve", "--corpus", "exhaustive:3", "--quiet")
     assert code == 1 and err == ""
-    assert "FAIL 27 x power iteration on a periodic class" in out and "P = [[0, 1], [1, 0]]" in out
+    assert "FAIL 27 x power-iteration value on a periodic class" in out and "P = [[0, 1], [1, 0]]" in out
     assert "smallest counterexample (2 states" in out and out.strip().endswith("27 of 353 DISAGREE")
 
 
@@ -37,7 +37,7 @@ def test_json_to_stdout_replaces_the_text_and_to_a_file_comes_beside_it(capsys, 
     data = json.loads(out)
     assert code == 1 and (data["judged"], data["agreed"]) == (10, 9)
     (failure,) = data["failures"]
-    assert (failure["cause"], failure["keys"], failure["count"]) == ("power iteration on a periodic class", ["rho"], 1)
+    assert (failure["cause"], failure["keys"], failure["count"]) == ("power-iteration value on a periodic class", ["rho"], 1)
     assert failure["smallest"] == {"P": [["0", "1"], ["1", "0"]], "r": ["1", "0"]} and failure["output"] == {"rho": [1.0, 0.0]}
     report = tmp_path / "r.json"
     code, out, _ = run(capsys, "conform", DATA / "power_gain.py", "--corpus", "exhaustive:2", "--json", report, "--quiet")
@@ -48,7 +48,7 @@ def test_failures_dir_holds_files_that_check_and_decompose_read(capsys, tmp_path
     code, _, err = run(capsys, "conform", DATA / "power_gain.py", "--corpus", "exhaustive:2,edge", "--failures",
                        tmp_path / "out", "--quiet")
     folders = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert code == 1 and folders == ["01-power-iteration-on-a-periodic-class", "02-unconverged-iteration"]
+    assert code == 1 and folders == ["01-power-iteration-value-on-a-periodic-class", "02-unconverged-iteration"]
     assert err.count("exactpte: wrote") == 2
     first = tmp_path / "out" / folders[0]
     assert "again: exactpte check output.json --chain chain.json --atol 1e-09" in (first / "verdict.txt").read_text()

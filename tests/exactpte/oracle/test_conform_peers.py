@@ -43,9 +43,9 @@ def test_pymdptoolbox_rvi_fails_on_periodic_and_multichain_chains_each_named_wit
     _need("mdptoolbox")
     code, data = _conform(capsys, "mdptoolbox_rvi.py")
     causes = {f["cause"]: f for f in data["failures"]}
-    assert code == 1 and {"power iteration on a periodic class", "unichain assumption"} <= set(causes)
+    assert code == 1 and {"power-iteration value on a periodic class", "unichain assumption"} <= set(causes)
     assert all(f["cause"] is not None and f["states"] <= 2 for f in data["failures"])
-    assert causes["power iteration on a periodic class"]["smallest"] == {"P": [["0", "1"], ["1", "0"]], "r": ["1", "0"]}
+    assert causes["power-iteration value on a periodic class"]["smallest"] == {"P": [["0", "1"], ["1", "0"]], "r": ["1", "0"]}
     assert causes["unichain assumption"]["smallest"] == {"P": [["1", "0"], ["0", "1"]], "r": ["1", "0"]}
 
 
@@ -64,7 +64,7 @@ def test_the_plugin_exits_0_on_the_correct_adapter_and_1_on_a_wrong_one(tmp_path
 
 @pytest.mark.parametrize("example, shown", [
     ("conform_quantecon.py", ["FAIL 208 x zero entries taken as edges", "P = [[1, 0], [1, 0]]", "exit statuses: [0, 1, 0]"]),
-    ("conform_mdptoolbox.py", ["FAIL 24 x power iteration on a periodic class", "FAIL 31 x unichain assumption",
+    ("conform_mdptoolbox.py", ["FAIL 24 x power-iteration value on a periodic class", "FAIL 31 x unichain assumption",
                                "P = [[0, 1], [1, 0]]", "P = [[1, 0], [0, 1]]", "exit statuses: [1, 1]"]),
 ])
 def test_the_examples_show_each_librarys_bugs_with_their_smallest_counterexamples(example, shown):

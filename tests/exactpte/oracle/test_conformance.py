@@ -87,7 +87,7 @@ def test_a_correct_adapter_agrees_everywhere_and_p200_r_fails_on_every_periodic_
     periodic = {c.name for c in three if max(exactpte.decompose(c.problem).periods) > 1}
     assert len(periodic) == 27 and bad.judged - bad.agreed == 27
     (group,) = bad.groups
-    assert group.cause == "power iteration on a periodic class" and group.keys == ("rho",)
+    assert group.cause == "power-iteration value on a periodic class" and group.keys == ("rho",)
     assert set(group.cases) == periodic and group.count == 27
     assert group.problem.dense() == [[0, 1], [1, 0]] and [int(x) for x in group.problem.r] == [1, 0]
 
@@ -127,9 +127,9 @@ def test_the_cause_is_named_when_the_oracle_names_one():
 
     report = Conformance(unichain).run(corpus_cases("exhaustive:2"))
     causes = {g.cause: g for g in report.groups}
-    assert set(causes) == {"unichain assumption", "power iteration on a periodic class"}
+    assert set(causes) == {"unichain assumption", "power-iteration value on a periodic class"}
     assert causes["unichain assumption"].cases == ["0-1"]  # two absorbing states, gains 1 and 2
-    assert causes["power iteration on a periodic class"].cases == ["1-0"]
+    assert causes["power-iteration value on a periodic class"].cases == ["1-0"]
     assert all(g.problem.n == 2 for g in report.groups)
 
 
@@ -158,7 +158,7 @@ def test_shrink_keeps_the_cause_and_reaches_a_minimal_chain():
         [0, "1/3", 0, "1/2", 0, "1/6"], [0, 0, 0, 0, 1, 0], ["1/7", 0, 0, 0, "6/7", 0]], [3, -1, 2, 5, 0, 1])
     run = Conformance(_adapter("power_gain.py"))
     verdict = run.verdict(chain)
-    assert verdict.cause == "power iteration on a periodic class"
+    assert verdict.cause == "power-iteration value on a periodic class"
     small, small_verdict, calls = run.smallest(chain, verdict)
     assert small.n == 2 and small.dense() == [[0, 1], [1, 0]] and small_verdict.cause == verdict.cause and 0 < calls <= 200
     assert chain_size(small) < chain_size(chain)

@@ -52,7 +52,7 @@ def test_one_test_per_chain_named_after_its_graph_and_exit_0_when_all_agree(tmp_
 def test_a_wrong_adapter_exits_1_and_prints_the_cause_and_the_smallest_chain(tmp_path):
     res = _pytest(tmp_path, "--exactpte-adapter", "power_gain.py", "--exactpte-corpus", "exhaustive:3")
     assert res.returncode == 1 and "27 failed, 326 passed" in res.stdout
-    assert "chain 1-0-01 (exhaustive:3): power iteration on a periodic class" in res.stdout
+    assert "chain 1-0-01 (exhaustive:3): power-iteration value on a periodic class" in res.stdout
     assert 'smallest chain on which it fires (2 states' in res.stdout and '{"P": [["0", "1"], ["1", "0"]], "r": ["1", "0"]}' in res.stdout
     assert "FAILED" in res.stdout and "power_gain.py::conform[1-0]" in res.stdout
 
@@ -101,5 +101,5 @@ def test_a_failing_check_names_the_cause_and_the_smallest_chain():
     with pytest.raises(AssertionError) as info:
         checks["012-2-1"]()
     text = str(info.value)
-    assert text.startswith("chain 012-2-1 (exhaustive:3): power iteration on a periodic class")
+    assert text.startswith("chain 012-2-1 (exhaustive:3): power-iteration value on a periodic class")
     assert '{"P": [["0", "1"], ["1", "0"]], "r": ["1", "0"]}' in text
