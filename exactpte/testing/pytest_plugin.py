@@ -15,6 +15,7 @@ Loading the adapter runs its Python file (it is the tester's own code, named on 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -79,7 +80,9 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     """The adapter file, as the collector of its conformance tests."""
     given = parent.config.stash.get(_CHECKS, None)
     if given is not None and file_path.resolve() == given[0]:
-        return AdapterFile.from_parent(parent, path=file_path)
+        # the node id is the path from the root folder ("../adapters/qe.py" outside it), never empty
+        nodeid = os.path.relpath(file_path, parent.config.rootpath).replace(os.sep, "/")
+        return AdapterFile.from_parent(parent, path=file_path, nodeid=nodeid)
     return None
 
 

@@ -24,15 +24,15 @@ def _installed() -> bool:
     return any(ep.value == PLUGIN for ep in importlib.metadata.entry_points(group="pytest11"))
 
 
-def _pytest(tmp_path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m pytest ARGS`` in ``tmp_path`` (the adapters of tests/data/conform copied there, so no ini file of
-    this project applies) with this tree's exactpte, the plugin loaded as an installation loads it (through its entry
-    point; by ``-p`` when exactpte is not installed)."""
+def _pytest(cwd, *args: str, adapters=None) -> subprocess.CompletedProcess[str]:
+    """``python -m pytest ARGS`` in ``cwd`` with this tree's exactpte, the plugin loaded as an installation loads it
+    (through its entry point; by ``-p`` when exactpte is not installed).  The adapters of tests/data/conform are
+    copied into ``adapters`` (default ``cwd``), so no ini file of this project applies."""
     for adapter in DATA.glob("*.py"):
-        shutil.copy(adapter, tmp_path / adapter.name)
+        shutil.copy(adapter, (adapters or cwd) / adapter.name)
     load = [] if _installed() else ["-p", PLUGIN]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *load, *args], cwd=tmp_path,
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *load, *args], cwd=cwd,
                           capture_output=True, text=True, env=env, timeout=600)
 
 
@@ -55,6 +55,13 @@ def test_a_wrong_adapter_exits_1_and_prints_the_cause_and_the_smallest_chain(tmp
     assert "chain 1-0-01 (exhaustive:3): power-iteration value on a periodic class" in res.stdout
     assert 'smallest chain on which it fires (2 states' in res.stdout and '{"P": [["0", "1"], ["1", "0"]], "r": ["1", "0"]}' in res.stdout
     assert "FAILED" in res.stdout and "power_gain.py::conform[1-0]" in res.stdout
+
+
+def test_an_adapter_outside_the_root_folder_keeps_its_path_in_the_test_ids(tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    res = _pytest(tmp_path / "elsewhere", "--exactpte-adapter", f"{tmp_path / 'power_gain.py'}:solve", "--exactpte-corpus", "exhaustive:2",
+                  adapters=tmp_path)
+    assert res.returncode == 1 and "FAILED ../power_gain.py::conform[1-0]" in res.stdout
 
 
 def test_options_follow_conform(tmp_path):
