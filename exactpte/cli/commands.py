@@ -1,4 +1,4 @@
-"""Command line: ``exactpte decompose | examples | check | estimate``.
+"""Command line: ``exactpte decompose | examples | check | estimate | draw | mdp``.
 
 Thin by design: :func:`main` parses, calls the library, prints.  Every failure the library
 names (an :class:`~exactpte.errors.ExactpteError`) is printed as one line with exit status 2;
@@ -26,6 +26,7 @@ from exactpte.cli.options import (
     add_chain_options,
     add_command,
     check_output,
+    discount,
     figure_size,
     load_chain,
     nonnegative_int,
@@ -51,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     _draw_command(sub)
     _check_command(sub)
     _estimate_command(sub)
+    _mdp_command(sub)
     return p
 
 
@@ -142,6 +144,24 @@ def _estimate_command(sub: Any) -> None:
     e.add_argument("--json", action="store_true", help="print the estimates and errors as JSON")
     e.add_argument("--quiet", action="store_true", help="no progress output")
 
+def _mdp_command(sub: Any) -> None:
+    """``exactpte mdp``: its options and examples."""
+    m = add_command(sub, "mdp", "solve an MDP exactly: optimal gain, bias, a bias-optimal policy, the gain- and "
+                                "bias-optimal actions of every state (with --discount: the discounted values and optimal actions)", [
+        "exactpte mdp model.json                      # a table per state",
+        "exactpte mdp model.json --discount 9/10 --json",
+        "exactpte mdp model.drn --reward-model r      # Storm's DRN, @type: mdp",
+        "exactpte mdp model.tra --rewards model.trew  # PRISM explicit with choices"])
+    m.add_argument("file", help="MDP file: .json (exactpte's MDP file), .drn (Storm, @type: mdp) or .tra (PRISM explicit "
+                                "with choices), optionally .gz/.xz/.bz2 compressed")
+    m.add_argument("--discount", type=discount, default=None, metavar="G",
+                   help="also solve the discounted criterion with this discount in (0, 1), read exactly (9/10, 0.9)")
+    m.add_argument("--json", action="store_true", help="the answer as JSON (numbers as reduced 'p/q' strings, actions 0-based)")
+    m.add_argument("--indent", type=nonnegative_int, default=None, help="indent --json output by this many spaces")
+    m.add_argument("--rewards", metavar="FILE", action="append", help="a .srew and/or .trew reward file of a .tra MDP")
+    m.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn file with several")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 disagreement, 2 bad input)."""
     try:
@@ -162,6 +182,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "check":
         return _check(args, out)
+    if args.command == "mdp":
+        return _mdp(args, out)
     if args.command == "decompose":  # checked before any work
         if args.tol is not None and not (args.certified or float_route(args)):
             raise UsageError("--tol applies to --certified or to the float route (--floats exact)")
@@ -376,6 +398,49 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         print(f"reference: {why}", file=out)
         print(report.table(), file=out)
     return 0 if report.ok else 1
+
+
+def _mdp(args: argparse.Namespace, out: TextIO) -> int:
+    """``exactpte mdp``: read, solve, print (JSON or a table per state)."""
+    from exactpte.io import load_mdp
+    from exactpte.mdp import solve
+
+    if args.indent is not None and not args.json:
+        raise UsageError("--indent applies to --json output")
+    mdp = load_mdp(args.file, rewards=args.rewards, reward_model=args.reward_model)
+    for note in mdp.notes:
+        print(f"exactpte: note: {note}", file=sys.stderr)
+    solution = solve(mdp, discount=args.discount)
+    if args.json:
+        print(solution.to_json(indent=args.indent), file=out)
+        return 0
+    print(solution_table(solution), file=out)
+    return 0
+
+
+def solution_table(solution: Any) -> str:
+    """The text form of ``exactpte mdp``: one line per state (gain, bias, the policy's action, the optimal actions)."""
+    avg, disc = solution.average, solution.discounted
+    mdp = avg.mdp
+    head = ["state", "gain g*", "bias h*", "policy", "gain-optimal", "bias-optimal"]
+    if disc is not None:
+        head += [f"value (γ = {disc.discount})", "discount-optimal"]
+    rows = []
+    for s in range(mdp.n):
+        row = [mdp.label(s), str(avg.gain[s]), str(avg.bias[s]), str(avg.policy[s]), _actions_text(avg.gain_optimal_actions[s]),
+               _actions_text(avg.bias_optimal_actions[s])]
+        if disc is not None:
+            row += [str(disc.value[s]), _actions_text(disc.optimal_actions[s])]
+        rows.append(row)
+    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head] + rows]
+    summary = (f"{mdp.n} states, {mdp.num_choices} state-action pairs; policy iteration: {avg.iterations} evaluations; "
+               "the optimality equations hold exactly")
+    return "\n".join([summary] + lines)
+
+
+def _actions_text(actions: Sequence[int]) -> str:
+    return "{" + ", ".join(map(str, actions)) + "}"
 
 
 def _estimate(chain: Chain, args: argparse.Namespace, out: TextIO) -> int:

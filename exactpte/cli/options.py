@@ -14,14 +14,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from exactpte.cli.float_route import float_route, float_rows, load_float_chain, suggestion
-from exactpte.cli.types import figure_size, nonnegative_int, positive_int, tolerance
+from exactpte.cli.types import discount, figure_size, nonnegative_int, positive_int, tolerance
 from exactpte.errors import ExactpteError, NegativeEntryError, RowSumError, UsageError, brief
 
 if TYPE_CHECKING:  # the chain machinery loads only when a command runs (start-up time)
     from exactpte.model.chain import Chain
 
 __all__ = ["ArgumentParser", "add_chain_options", "add_command", "load_chain", "parse_anchors", "positive_int",
-           "nonnegative_int", "tolerance", "figure_size", "run_guarded", "check_output", "check_folder"]
+           "nonnegative_int", "tolerance", "figure_size", "discount", "run_guarded", "check_output", "check_folder"]
 
 PICTURE_ENDINGS = (".svg", ".png", ".pdf")
 

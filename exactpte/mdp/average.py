@@ -132,7 +132,10 @@ def optimality_levels(mdp: MDP, g: Any, h: Any, w: Any) -> OptimalityLevels:
     g, h = [flint.fmpq(x) for x in g], [flint.fmpq(x) for x in h]
     G, H = Scaled(mdp, g), Scaled(mdp, h)
     W = Scaled(mdp, [flint.fmpq(x) for x in w]) if w is not None else None
-    first, second, third, problems = [], [], [], []
+    first: list[tuple[int, ...]] = []
+    second: list[tuple[int, ...]] = []
+    third: list[tuple[int, ...]] = []
+    problems: list[str] = []
     for s in range(mdp.n):
         a1 = _attaining(mdp.actions(s), lambda a: G.lookahead(s, a), G.X[s], s, "first", problems, G.L)
         target = g[s] * H.L + H.X[s]

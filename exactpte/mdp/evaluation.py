@@ -38,9 +38,10 @@ from exactpte.mdp.model import MDP
 from exactpte.model.chain import MarkovRewardProcess
 from exactpte.numbers.scalars import to_fmpq
 from exactpte.solves.absorption import extend_to_transient
-from exactpte.solves.classical import bias, gain, stationary_distribution
+from exactpte.fields import QQ
+from exactpte.solves.classical import bias, gain
 
-__all__ = ["greedy_reward_policy", "PolicyEvaluation", "evaluate_average", "evaluate_discounted", "check_discount", "Scaled"]
+__all__ = ["greedy_reward_policy", "PolicyEvaluation", "evaluate_average", "class_stationary", "evaluate_discounted", "check_discount", "Scaled"]
 
 _ZERO = flint.fmpq(0)
 
@@ -116,11 +117,58 @@ def evaluate_average(mdp: MDP, policy: Any, *, with_w: bool = False) -> PolicyEv
     d = mdp.policy(policy)
     chain = mdp.chain(d)
     S = chain.structure
-    stationary = tuple(tuple(stationary_distribution(chain, members)) for members in S.classes)
+    stationary = tuple(class_stationary(mdp, d, members) for members in S.classes)
     g = gain(chain, stationary=stationary)
     h = bias(chain, stationary=stationary, rho=g)
     ev = PolicyEvaluation(d, chain, tuple(g), tuple(h), None, stationary)
     return ev.with_w() if with_w else ev
+
+
+def class_stationary(mdp: MDP, policy: Sequence[int], members: Sequence[int]) -> tuple[flint.fmpq, ...]:
+    """The stationary distribution of the closed class ``members`` of the policy's chain, aligned with
+    ``members`` (the same answer as :func:`exactpte.solves.classical.stationary_distribution`).
+
+    The balance equations ``π_y = sum_s π_s P(s, y)`` are solved in the unknowns ``u_s = π_s / D_s``, ``D_s``
+    the common denominator of the row of ``s`` (``P(s, y) = w_sy / D_s``): then every coefficient is an
+    integer (``D_y - w_yy`` and ``-w_sy``), so the system goes to the fast lifting solve however many
+    denominators a column mixes; one unknown is pinned (``u_last = 1``, the class being irreducible the
+    other balance equations then determine the rest) and ``π`` is normalised at the end.
+
+    Examples
+    --------
+    >>> from exactpte.mdp.model import MDP
+    >>> m = MDP([[["1/2", "1/2"], ["1/3", "2/3"]]], [[0], [0]])
+    >>> class_stationary(m, (0, 0), [0, 1])
+    (2/5, 3/5)
+    """
+    k = len(members)
+    if k == 1:
+        return (flint.fmpq(1),)
+    pos = {s: i for i, s in enumerate(members)}
+    integer_rows = mdp.integer_rows
+    rows: list[list[tuple[int, flint.fmpq]]] = [[] for _ in range(k)]
+    dens = []
+    for i, s in enumerate(members):
+        cols, weights, den = integer_rows[s][policy[s]]
+        dens.append(den)
+        rows[i].append((i, flint.fmpq(den)))
+        for j, w in zip(cols, weights):
+            rows[pos[j]].append((i, flint.fmpq(-w)))
+    rows[k - 1] = [(k - 1, flint.fmpq(1))]
+    rhs = [[_ZERO] for _ in range(k - 1)] + [[flint.fmpq(1)]]
+    merged = [_merged(row) for row in rows]
+    u = [row[0] for row in QQ.solve_sparse(merged, rhs)]
+    pi = [q * den for q, den in zip(u, dens)]
+    total = sum(pi, _ZERO)
+    return tuple(q / total for q in pi)
+
+
+def _merged(row: list[tuple[int, flint.fmpq]]) -> list[tuple[int, flint.fmpq]]:
+    """A sparse row with repeated columns added, columns increasing, zeros dropped."""
+    acc: dict[int, flint.fmpq] = {}
+    for j, q in row:
+        acc[j] = acc.get(j, _ZERO) + q
+    return sorted((j, q) for j, q in acc.items() if q != 0)
 
 
 def evaluate_discounted(mdp: MDP, policy: Any, *, discount: Any) -> tuple[flint.fmpq, ...]:

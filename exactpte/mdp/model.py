@@ -66,15 +66,16 @@ class _Reader:
         self.repairs: list[RowRepair] = []
         self.cache: dict[str, flint.fmpq] = {}  # a file repeats a few probability texts: each parsed once
 
-    def number(self, x: Any, where: Callable[[], str]) -> flint.fmpq:
+    def number(self, x: Any, template: str, *args: Any) -> flint.fmpq:
+        """One entry, exactly; ``template.format(*args)`` names it in an error (formatted only when needed)."""
         if type(x) is int:
             return flint.fmpq(x)
         if isinstance(x, str):
             q = self.cache.get(x)
             if q is None:
-                q = self.cache[x] = self.convert(x, where())
+                q = self.cache[x] = self.convert(x, template.format(*args))
             return q
-        return self.convert(x, where())
+        return self.convert(x, template.format(*args))
 
     def row(self, pairs: Iterable[tuple[Any, Any]], s: int, a: int) -> Row:
         """``P(.|s,a)`` from raw ``(s', p)`` pairs: indices checked, entries converted, repeats refused,
@@ -84,11 +85,17 @@ class _Reader:
             t = _state(j, self.n, lambda: f"P(.|{s}, a={a})")
             if type(x) is int and x == 0:
                 continue
-            q = self.number(x, lambda: f"P({t}|{s}, a={a})")
+            q = self.number(x, "P({}|{}, a={})", t, s, a)
             if t in entries:
                 raise ShapeError(f"P({t}|{s}, a={a}) is given twice")
             entries[t] = q
         return self.checked(sorted(entries.items()), s, a)
+
+    def dense_row(self, entries: Sequence[Any], s: int, a: int) -> Row:
+        """``P(.|s,a)`` from ``n`` raw entries (exact integer zeros skipped without a conversion)."""
+        pairs = [(j, self.number(x, "P({}|{}, a={})", j, s, a)) for j, x in enumerate(entries)
+                 if not (type(x) is int and x == 0)]
+        return self.checked(pairs, s, a)
 
     def checked(self, pairs: list[tuple[int, flint.fmpq]], s: int, a: int) -> Row:
         name = f"P(.|{s}, a={a})"
@@ -267,7 +274,7 @@ class MDP:
             actions = _listed(acts, f"P[{s}] (the actions of state {s})")
             if not actions:
                 raise ShapeError(f"state {s} has no action (every state needs at least one)")
-            rows.append([reader.row(_row_pairs(row, n, f"P[{s}][{a}]"), s, a) for a, row in enumerate(actions)])
+            rows.append([_read_action(reader, row, n, s, a) for a, row in enumerate(actions)])
         rewards = _state_rewards(R, rows, reader)
         self = cls.__new__(cls)
         self._set(rows, rewards, labels, reader.notes())
@@ -484,8 +491,25 @@ def _matrix_rows(M: Any, n: int, a: int) -> list[Any]:
 def _rows_by_action(mats: list[Any], n: int, reader: _Reader) -> list[list[Row]]:
     """``rows[s][a]`` from ``A x S x S`` matrices."""
     by_action = [_matrix_rows(M, n, a) for a, M in enumerate(mats)]
-    return [[reader.row(_dense_pairs(by_action[a][s], n, f"P[{a}][{s}]"), s, a) for a in range(len(mats))]
-            for s in range(n)]
+    return [[_read_dense(reader, by_action[a][s], n, s, a) for a in range(len(mats))] for s in range(n)]
+
+
+def _read_action(reader: _Reader, row: Any, n: int, s: int, a: int) -> Row:
+    """One action's row in a per-state list: ``n`` numbers, a ``{s': p}`` mapping or ``(s', p)`` pairs."""
+    if isinstance(row, list) and (not row or not isinstance(row[0], (list, tuple))):
+        if len(row) != n:
+            raise ShapeError(f"P[{s}][{a}] has {len(row)} entries, expected {n} (one per state)")
+        return reader.dense_row(row, s, a)
+    return reader.row(_row_pairs(row, n, f"P[{s}][{a}]"), s, a)
+
+
+def _read_dense(reader: _Reader, row: Any, n: int, s: int, a: int) -> Row:
+    """One row of ``P[a]`` (a list of ``n`` entries, a numpy row, a scipy sparse row)."""
+    if isinstance(row, list):
+        if len(row) != n:
+            raise ShapeError(f"P[{a}][{s}] has {len(row)} entries, expected {n} (one per state)")
+        return reader.dense_row(row, s, a)
+    return reader.row(_dense_pairs(row, n, f"P[{a}][{s}]"), s, a)
 
 
 def _fold_rewards(R: Any, rows: list[list[Row]], reader: _Reader, counts: list[int]) -> list[list[flint.fmpq]]:
@@ -512,7 +536,7 @@ def _dense_rewards(row: Any, n: int, a: int, s: int) -> dict[int, Any]:
 def _folded(row: Row, rewards: Mapping[int, Any], reader: _Reader, s: int, a: int) -> flint.fmpq:
     """``sum_s' P(s'|s,a) R[a][s][s']`` exactly (every reward read, even on a transition of probability 0)."""
     total = _ZERO
-    values = {j: reader.number(x, lambda j=j: f"R[{a}][{s}][{j}]") for j, x in rewards.items()}
+    values = {j: reader.number(x, "R[{}][{}][{}]", a, s, j) for j, x in rewards.items()}
     for j, q in row:
         total += q * values.get(j, _ZERO)
     return total
@@ -529,13 +553,13 @@ def _state_rewards(R: Any, rows: list[list[Row]], reader: _Reader) -> list[list[
     out = []
     for s, (acts, rs) in enumerate(zip(rows, entries)):
         if _depth(rs) == 0:
-            value = reader.number(rs, lambda s=s: f"R[{s}]")
+            value = reader.number(rs, "R[{}]", s)
             out.append([value] * len(acts))
             continue
         listed = _listed(rs, f"R[{s}]")
         if len(listed) != len(acts):
             raise ShapeError(f"R[{s}] has {len(listed)} rewards, state {s} has {len(acts)} actions (one reward per action)")
-        out.append([reader.number(x, lambda s=s, a=a: f"R[{s}][{a}]") for a, x in enumerate(listed)])
+        out.append([reader.number(x, "R[{}][{}]", s, a) for a, x in enumerate(listed)])
     return out
 
 
@@ -577,8 +601,8 @@ def _gym_action(outcomes: Any, s: int, a: int, reader: _Reader) -> tuple[Row, fl
         if len(item) not in (3, 4):
             raise ShapeError(f"P[{s}][{a}][{k}] has {len(item)} entries, expected (probability, next_state, reward, terminated)")
         t = _state(item[1], reader.n, lambda: f"P[{s}][{a}][{k}]")
-        p = reader.number(item[0], lambda: f"P[{s}][{a}][{k}] probability")
-        x = reader.number(item[2], lambda: f"P[{s}][{a}][{k}] reward")
+        p = reader.number(item[0], "P[{}][{}][{}] probability", s, a, k)
+        x = reader.number(item[2], "P[{}][{}][{}] reward", s, a, k)
         probs[t] = probs.get(t, _ZERO) + p
         reward += p * x
     return reader.checked(sorted(probs.items()), s, a), reward
