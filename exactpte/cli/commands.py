@@ -116,9 +116,15 @@ def _check_command(sub: Any) -> None:
     c = add_command(sub, "check", "compare another implementation's output with the exact answers", [
         "exactpte check mine.json --chain chain.json                 # any subset of the decompose --json keys",
         "exactpte check values.csv --chain chain.drn --atol 1e-8 --up-to-gauge",
-        "exactpte check out.npz --example paper-benchmark --json"])
+        "exactpte check out.npz --example paper-benchmark --json",
+        "exactpte check rvi.json --mdp model.json                    # an MDP solver's output (pymdptoolbox, QuantEcon, Storm)",
+        "exactpte check vi.json --mdp model.json --discount 9/10"])
     c.add_argument("candidate", help="JSON (any subset of the decompose --json keys), CSV (a column per quantity) or .npz")
-    add_chain_options(c, positional=False)
+    sources = add_chain_options(c, positional=False)
+    sources.add_argument("--mdp", metavar="FILE", help="judge an MDP solver's output against this MDP file (.json, .drn, "
+                                                       ".tra): policy, gain, bias, value, optimal actions")
+    c.add_argument("--discount", type=discount, default=None, metavar="G",
+                   help="with --mdp: the discount the solver used (its values and policy judged as discounted ones)")
     c.add_argument("--atol", type=tolerance, default=1e-9, help="absolute tolerance (default: 1e-9)")
     c.add_argument("--rtol", type=tolerance, default=0.0, help="relative tolerance (default: 0)")
     c.add_argument("--up-to-gauge", action="store_true", help="accept v off by K(P) and h off by ker(I-P), reported as such")
@@ -369,6 +375,11 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     from exactpte.oracle.candidates import load_candidate
     from exactpte.oracle.comparison import compare
 
+    if args.mdp is not None:
+        return _check_mdp(args, out)
+    if args.discount is not None:
+        raise UsageError("--discount applies to --mdp (an MDP solver's output)")
+
     if args.tol is not None and not float_route(args):
         raise UsageError("--tol applies to the float route (--floats exact); the comparison's tolerances are --atol and --rtol")
     chain = load_chain(args, args.chain)
@@ -396,6 +407,33 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         print(json.dumps({"reference": arithmetic, **report.to_dict()}, indent=1), file=out)
     else:
         print(f"reference: {why}", file=out)
+        print(report.table(), file=out)
+    return 0 if report.ok else 1
+
+
+def _check_mdp(args: argparse.Namespace, out: TextIO) -> int:
+    """``exactpte check CAND --mdp FILE``: an MDP solver's output judged against the exact answer."""
+    import json
+
+    from exactpte.io import load_mdp
+    from exactpte.oracle.candidates import load_candidate
+    from exactpte.oracle.mdp_judge import judge_mdp
+
+    used = {"--labels": args.labels is not None, "--arithmetic": args.arithmetic != "auto", "--tol": args.tol is not None,
+            "--floats": args.floats is not None, "--limit-denominator": args.limit_denominator is not None,
+            "--clip-negative": args.clip_negative is not None}
+    _refuse(used, tuple(used), "does not apply to --mdp (an MDP file is read exactly; the judge's tolerances are --atol and --rtol)")
+    mdp = load_mdp(args.mdp, rewards=args.rewards, reward_model=args.reward_model)
+    for note in mdp.notes:
+        print(f"exactpte: note: {note}", file=sys.stderr)
+    candidate = load_candidate(args.candidate, max_elements=mdp.n * (mdp.n + 2), columns=("V", "v", "policy", "sigma", "gain", "bias", "value"))
+    report = judge_mdp(candidate, mdp, discount=args.discount, atol=args.atol, rtol=args.rtol, up_to_gauge=args.up_to_gauge,
+                       strict=args.strict)
+    criterion = f"discounted (γ = {args.discount}) and average reward" if args.discount is not None else "average reward"
+    if args.json:
+        print(json.dumps({"reference": "exact", "criterion": criterion, **report.to_dict()}, indent=1), file=out)
+    else:
+        print(f"reference: exact solution of the MDP ({criterion}; policies evaluated exactly)", file=out)
         print(report.table(), file=out)
     return 0 if report.ok else 1
 

@@ -34,11 +34,12 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def add_chain_options(sp: argparse.ArgumentParser, *, positional: bool = True) -> None:
+def add_chain_options(sp: argparse.ArgumentParser, *, positional: bool = True) -> Any:
     """The chain-input options every command that reads a chain shares (here and in ``proofs-check``):
     the chain file (positional, or ``--chain FILE`` for commands whose positional argument is
     something else) or ``--example NAME``, and ``--rewards``, ``--labels``, ``--reward-model`` for
-    the formats that keep rewards and labels apart (read by :func:`load_chain`)."""
+    the formats that keep rewards and labels apart (read by :func:`load_chain`).  Returns the
+    required group of sources, for a command that reads something else in their place (``check --mdp``)."""
     src = sp.add_mutually_exclusive_group(required=True)
     if positional:
         src.add_argument("file", nargs="?", help="chain file: .json, .drn (Storm), .tra (PRISM explicit) or .csv, "
@@ -51,6 +52,7 @@ def add_chain_options(sp: argparse.ArgumentParser, *, positional: bool = True) -
                          "(repeat for state and transition rewards); without one such a chain has r = 0 (said in a note)")
     sp.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain (checked for form)")
     sp.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn file with several")
+    return src
 
 
 def add_command(sub: Any, name: str, summary: str, examples: Sequence[str]) -> argparse.ArgumentParser:
