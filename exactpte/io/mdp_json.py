@@ -180,13 +180,13 @@ def mdp_from_dict(data: Any, *, source: str = "<dict>") -> MDP:
     if unknown:
         raise ChainFileError(f"{source}: unknown key(s) {unknown}; an MDP file has the keys {', '.join(MDP_KEYS)}"
                              + (" (the discount is exactpte mdp's --discount)" if {"gamma", "discount", "beta"} & set(unknown) else ""))
+    if ("n" in data) != ("transitions" in data):
+        raise ChainFileError(f"{source}: 'n' and 'transitions' go together (the sparse form)")
     forms = [k for k in ("P", "Q", "transitions") if k in data]
     if len(forms) != 1:
         raise ChainFileError(f"{source}: " + ("give one of 'P' (A x S x S), 'Q' (per-state action lists) or 'n' and "
                                               "'transitions', not " + " and ".join(map(repr, forms)) if forms else
                                               "missing key 'P' (A x S x S), 'Q' (per-state action lists) or 'transitions'"))
-    if ("n" in data) != ("transitions" in data):
-        raise ChainFileError(f"{source}: 'n' and 'transitions' go together (the sparse form)")
     if "R" in data and "r" in data:
         raise ChainFileError(f"{source}: give the rewards once, as 'R' or as 'r'")
     labels = data.get("labels")
@@ -236,7 +236,8 @@ def _build(data: dict[str, Any], form: str, gym: bool, reward_key: str, source: 
                 raise ChainFileError(f"{source}: {form}[{s}] is {_json_type(acts)}, expected a non-empty list of actions")
             for a, row in enumerate(acts):
                 _row(row, f"{source}: {form}[{s}][{a}]")
-        return MDP.from_actions(P, R)
+        rows = [[{int(k): v for k, v in row.items()} if isinstance(row, dict) else row for row in acts] for acts in P]
+        return MDP.from_actions(rows, R)
     _numbers(P, f"{source}: P", 3)
     return MDP(P, R)
 
