@@ -108,8 +108,11 @@ def diagnose_gain(got: np.ndarray, expected: np.ndarray, X: np.ndarray, r: np.nd
                 "an unconverged or biased average-reward estimate")
     k = _vector_power_match(got, X, loose, recurrent)
     if k is not None:
-        return (f"the value of P^k r after k = {k} steps on the closed classes (a periodic class: P^k r oscillates, "
-                "the gain is its Cesaro average)")
+        if any(d > 1 for d in periods):
+            return (f"the value of P^k r after k = {k} steps on the closed classes (a periodic class: P^k r oscillates, "
+                    "the gain is its Cesaro average)")
+        return (f"the value of P^k r after k = {k} steps on the closed classes: an unconverged power iteration "
+                "(P^k r tends to the gain, which it has not reached)")
     notes = []
     for i, (members, d) in enumerate(zip(classes, periods)):
         idx = np.array(members)
