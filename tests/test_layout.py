@@ -311,7 +311,7 @@ def test_every_test_needing_an_extra_is_marked_with_it():
 
 # -- the folders are the layers ------------------------------------------------------------------------------
 FLOORS = ("errors", "progress", "numbers", "fields", "graph", "model", "solves", "plots", "results", "certified",
-          "io", "oracle", "estimator", "testing", "cli")
+          "mdp", "io", "oracle", "estimator", "testing", "cli")
 """exactpte's floors from the bottom up (docs/architecture.md): a module imports its own floor or lower ones."""
 TOP_LEVEL = ("__init__", "__main__", "_legacy")  # the public API, `python -m exactpte`, old paths: above every floor
 MAX_TOP_LEVEL_MODULES = 8

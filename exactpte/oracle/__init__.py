@@ -13,7 +13,9 @@ decomposition, key by key, and names the likely cause of each disagreement.  One
 - :mod:`~exactpte.oracle.stationary`: per-class quantities and full-length stationary vectors;
 - :mod:`~exactpte.oracle.absorbing`: the absorbing chain against :mod:`~exactpte.oracle.references`;
 - :mod:`~exactpte.oracle.certified`: the comparison against certified enclosures;
-- :mod:`~exactpte.oracle.diagnoses`, :mod:`~exactpte.oracle.candidates`: diagnoses, reading files.
+- :mod:`~exactpte.oracle.diagnoses`, :mod:`~exactpte.oracle.candidates`: diagnoses, reading files;
+- :mod:`~exactpte.oracle.mdp_judge`: :func:`judge_mdp`, the verdict on an MDP solver's answer, with
+  :mod:`~exactpte.oracle.mdp_reading` (solvers' native names) and :mod:`~exactpte.oracle.mdp_causes`.
 
 Examples
 --------
@@ -26,7 +28,8 @@ True
 from exactpte.oracle.comparison import compare
 from exactpte.oracle.findings import Finding, Report
 from exactpte.oracle.keys import ABSORBING_KEYS, ALIASES, EXTRA_STATE_KEYS, KEYS, VECTOR_KEYS
+from exactpte.oracle.mdp_judge import MDPReference, judge_mdp
 from exactpte.oracle.values import check_tolerance
 
-__all__ = ["Finding", "Report", "compare", "check_tolerance", "VECTOR_KEYS", "ABSORBING_KEYS", "EXTRA_STATE_KEYS",
+__all__ = ["Finding", "Report", "compare", "judge_mdp", "MDPReference", "check_tolerance", "VECTOR_KEYS", "ABSORBING_KEYS", "EXTRA_STATE_KEYS",
            "KEYS", "ALIASES"]

@@ -27,12 +27,14 @@ from exactpte.results.factored import expand
 __all__ = ["load_candidate", "read_candidate"]
 
 
-def load_candidate(path: str | os.PathLike[str], *, max_elements: int | None = None) -> dict[str, Any]:
+def load_candidate(path: str | os.PathLike[str], *, max_elements: int | None = None,
+                   columns: tuple[str, ...] = ()) -> dict[str, Any]:
     """The candidate's quantities as a dict (keys as in the JSON contract).
 
     ``max_elements`` bounds the numbers of one ``.npz`` array (``exactpte check``: ``n^2 + n`` for a chain of ``n``
     states, the size of ``P_inf``), checked on the archive's declared sizes before anything is decompressed: a
     195 KB ``.npz`` of 25 million zeros took 1.6 GB and 100 s before it was judged the wrong length.
+    ``columns``: further per-state CSV columns allowed (an MDP solver's ``policy``, ``V``, ...).
 
     Raises
     ------
@@ -65,7 +67,7 @@ def load_candidate(path: str | os.PathLike[str], *, max_elements: int | None = N
     except UnicodeDecodeError as e:
         raise CandidateError(f"{path}: not UTF-8 text (byte offset {e.start})") from None
     if suffix == ".csv":
-        return _csv(text, str(path))
+        return _csv(text, str(path), columns)
     try:
         data = json.loads(text, object_pairs_hook=unique_keys, parse_int=_json_int)
     except json.JSONDecodeError as e:
@@ -105,7 +107,7 @@ def _npz_sizes(z: Any, path: str, max_elements: int | None) -> None:
                                  f"more than {max_elements:,} numbers (the largest quantity of this chain, P_inf)")
 
 
-def _csv(text: str, path: str) -> dict[str, Any]:
+def _csv(text: str, path: str, columns: tuple[str, ...] = ()) -> dict[str, Any]:
     lines = [(k, ln) for k, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines:
         raise CandidateError(f"{path}: empty CSV")
@@ -115,7 +117,7 @@ def _csv(text: str, path: str) -> dict[str, Any]:
     per_state = (*VECTOR_KEYS, *EXTRA_STATE_KEYS)
     native = {e.name: e.key for e in NATIVE_NAMES if e.key in per_state}  # a peer's per-state column (RVI's V)
     for h in head:
-        if h != "state" and ALIASES.get(h, native.get(h, h)) not in per_state:
+        if h != "state" and h not in columns and ALIASES.get(h, native.get(h, h)) not in per_state:
             raise CandidateError(f"{path}: line {lines[0][0]}: column {h!r} is not a per-state quantity "
                                  f"(state, {', '.join((*VECTOR_KEYS, *EXTRA_STATE_KEYS))})")
     cols: dict[str, list[str]] = {h: [] for h in head}

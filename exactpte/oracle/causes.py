@@ -118,7 +118,7 @@ def negative_cycle_note(got: np.ndarray, expected: np.ndarray, r: np.ndarray, tr
         zero = " (0 there: as if the negative rewards were never collected)" if got[s] == 0 else ""
         shown = ", ".join(f"{x:.6g}" for x in rewards[:6]) + (", ..." if len(rewards) > 6 else "")
         return (f"negative rewards on a transient cycle (states {list(cycle)[:8]}, rewards {shown}): the total reward "
-                f"is the solve of (I - Q) x = r, {expected[s]:.6g} at state {s}, got {got[s]:.6g}{zero}; float "
+                f"is the solve of (I - Q) x = r, at state {s} {expected_got(float(expected[s]), float(got[s]))}{zero}; float "
                 "engines that iterate as if rewards were non-negative (Storm's default and sound engines) get it "
                 "wrong: use an exact engine")
     return ""

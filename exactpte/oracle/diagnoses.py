@@ -106,15 +106,13 @@ def diagnose_gain(got: np.ndarray, expected: np.ndarray, X: np.ndarray, r: np.nd
             return f"{c:.6g} is the {power} (exact gain {e:.6g})"
         return (f"a constant candidate {c:.6g} against the exact constant gain {e:.6g} (off by {c - e:.3g} everywhere): "
                 "an unconverged or biased average-reward estimate")
-    if any(d > 1 for d in periods):
-        k = _vector_power_match(got, X, loose, recurrent)
-        if k is not None:
+    k = _vector_power_match(got, X, loose, recurrent)
+    if k is not None:
+        if any(d > 1 for d in periods):
             return (f"the value of P^k r after k = {k} steps on the closed classes (a periodic class: P^k r oscillates, "
                     "the gain is its Cesaro average)")
-    else:  # every class aperiodic: P^k r converges, only not yet (matched on every state: the closed classes may have converged)
-        k = _vector_power_match(got, X, loose, np.arange(got.shape[0]))
-        if k is not None:
-            return f"the value of P^k r after k = {k} steps: an unconverged power iteration (P^k r converges to the gain, slowly here)"
+        return (f"the value of P^k r after k = {k} steps on the closed classes: an unconverged power iteration "
+                "(P^k r tends to the gain, which it has not reached)")
     notes = []
     for i, (members, d) in enumerate(zip(classes, periods)):
         idx = np.array(members)
