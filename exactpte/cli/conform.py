@@ -17,11 +17,13 @@ import sys
 from typing import Any, TextIO
 
 from exactpte.cli.options import add_command, check_folder, check_output
-from exactpte.cli.types import nonnegative_int, tolerance
+from exactpte.errors import UsageError
+from exactpte.cli.types import discount, nonnegative_int, tolerance
 
 __all__ = ["add_conform_command", "conform"]
 
 DEFAULT_CORPUS = "exhaustive:3"
+DEFAULT_MDP_CORPUS = "exhaustive:2,edge"
 
 
 def add_conform_command(sub: Any) -> None:
@@ -30,7 +32,8 @@ def add_conform_command(sub: Any) -> None:
                                     "grouped by cause, each with its smallest counterexample", [
         "exactpte conform adapter.py                       # solve(P, r) on every chain with <= 3 states",
         "exactpte conform adapter.py:gain --corpus exhaustive:2 --corpus edge --corpus random:200 --seed 7",
-        "exactpte conform adapter.py --sparse --json report.json --failures failures/"])
+        "exactpte conform adapter.py --sparse --json report.json --failures failures/",
+        "exactpte conform mdp_adapter.py --mdp --corpus exhaustive:2,edge --discount 9/10"])
     c.add_argument("adapter", metavar="ADAPTER.py[:function]",
                    help="your Python file and its function (default solve) taking (P, r) and returning a dict in your "
                         "library's own names, read as 'exactpte check' reads a candidate (e.g. def solve(P, r): "
@@ -40,6 +43,10 @@ def add_conform_command(sub: Any) -> None:
                         f"reducible periodic chains of <= N states, default 8; see --seed), edge (hand-made edge cases); "
                         f"repeat or separate by commas (default {DEFAULT_CORPUS})")
     c.add_argument("--seed", type=nonnegative_int, default=0, help="the seed of random:K (default 0)")
+    c.add_argument("--mdp", action="store_true", help="an MDP solver: solve(P, R) in pymdptoolbox's shapes (P: A x S x S, "
+                   "R: S x A) over MDP corpora (exhaustive:N with N <= 2, random:K[:N], edge), judged as 'exactpte check --mdp'")
+    c.add_argument("--discount", type=discount, default=None, metavar="G",
+                   help="with --mdp: the discount the solver uses (its values and policy judged as discounted ones), read exactly")
     form = c.add_mutually_exclusive_group()
     form.add_argument("--exact", action="store_true", help="pass P and r as lists of fractions.Fraction (default: float64 arrays)")
     form.add_argument("--sparse", action="store_true", help="pass P as a scipy CSR matrix (no stored zeros) and r as a float64 array")
@@ -54,21 +61,35 @@ def add_conform_command(sub: Any) -> None:
     c.add_argument("--quiet", action="store_true", help="no progress on standard error")
 
 
+def _kind_and_cases(args: argparse.Namespace) -> tuple[Any, list[Any]]:
+    """The kind of problem (chains, or MDPs with ``--mdp``) and the corpora's cases, every spec checked first."""
+    specs = args.corpus or [DEFAULT_CORPUS if not args.mdp else DEFAULT_MDP_CORPUS]
+    if args.mdp:
+        from exactpte.oracle.mdp_conformance import MDPKind, mdp_cases_of
+
+        return MDPKind(args.discount), mdp_cases_of(specs, seed=args.seed)
+    from exactpte.oracle.conformance import CHAINS
+    from exactpte.oracle.corpora import cases_of
+
+    return CHAINS, cases_of(specs, seed=args.seed)
+
+
 def conform(args: argparse.Namespace, out: TextIO) -> int:
     """Run ``exactpte conform``; returns the exit status (0 all agree, 1 any failure)."""
     from exactpte.oracle.conformance import Conformance, Tolerance, load_adapter, write_failures
-    from exactpte.oracle.corpora import cases_of
     from exactpte.progress import Progress
 
     if args.json not in (None, "-"):
         check_output(args.json, "--json")
     check_folder(args.failures, "--failures")
-    cases = cases_of(args.corpus or [DEFAULT_CORPUS], seed=args.seed)
+    if args.discount is not None and not args.mdp:
+        raise UsageError("--discount applies to --mdp (an MDP solver)")
+    kind, cases = _kind_and_cases(args)
     inputs = "exact" if args.exact else "sparse" if args.sparse else "float"
-    bar = Progress("conform", enabled=not args.quiet, unit="chains", interval=5.0)
+    bar = Progress("conform", enabled=not args.quiet, unit="MDPs" if args.mdp else "chains", interval=5.0)
+    tol = Tolerance(args.atol, args.rtol, args.up_to_gauge, args.strict)
     with contextlib.redirect_stdout(sys.stderr):  # what the adapter prints must not mix into the report (--json -)
-        solve = load_adapter(args.adapter)
-        run: Conformance[Any] = Conformance(solve, inputs=inputs, tolerance=Tolerance(args.atol, args.rtol, args.up_to_gauge, args.strict))
+        run: Conformance[Any] = Conformance(load_adapter(args.adapter), kind=kind, inputs=inputs, tolerance=tol)
         report = run.run(cases, progress=bar.update, shrink_failures=not args.no_shrink)
     bar.close()
     if args.failures is not None:

@@ -6,11 +6,12 @@ no candidate does or the budget of calls is spent.  For chains:
 
 - :func:`chain_size`: **fewest states, then smallest denominators** (the largest one of ``P`` and
   ``r``, then their sum), then fewest edges, then the smallest rewards;
-- :func:`smaller_chains`: a state deleted (the rows that lose mass divided by what is left) or censored
+- :func:`smaller_chains`: a state deleted (the rows that lose mass divided by what is left, a row that only
+  led there a self-loop) or censored
   (the chain watched off it: a path through it goes straight on), a row made uniform on its
   successors, an edge dropped (its row renormalised), a reward set to 0 or 1.
 
-Every candidate is a valid chain: a deletion that leaves a row empty is not proposed.
+Every candidate is a valid chain.
 
 Examples
 --------
@@ -80,17 +81,15 @@ def _normalised(row: dict[int, flint.fmpq]) -> dict[int, flint.fmpq] | None:
     return {j: q / total for j, q in row.items()} if total else None
 
 
-def _without_state(chain: MarkovRewardProcess, s: int) -> MarkovRewardProcess | None:
-    """The chain with state ``s`` deleted, each row that loses mass divided by what is left (``None`` when a
-    row is left empty)."""
+def _without_state(chain: MarkovRewardProcess, s: int) -> MarkovRewardProcess:
+    """The chain with state ``s`` deleted, each row that loses mass divided by what is left (a row that only led
+    to ``s`` becomes a self-loop)."""
     keep = [t for t in range(chain.n) if t != s]
     new_index = {t: k for k, t in enumerate(keep)}
     rows = []
     for t in keep:
         row = _normalised({new_index[j]: q for j, q in chain.row(t) if j != s})
-        if row is None:
-            return None
-        rows.append(row)
+        rows.append(row if row is not None else {new_index[t]: flint.fmpq(1)})
     return _build(rows, [chain.r[t] for t in keep])
 
 
@@ -118,9 +117,10 @@ def smaller_chains(chain: MarkovRewardProcess) -> Iterator[MarkovRewardProcess]:
     deleted or censored, a row made uniform, an edge dropped, a reward set to 0 or 1."""
     if chain.n > 1:
         for s in range(chain.n):
-            for smaller in (_without_state(chain, s), _censored(chain, s)):
-                if smaller is not None:
-                    yield smaller
+            yield _without_state(chain, s)
+            censored = _censored(chain, s)
+            if censored is not None:
+                yield censored
     rows, r = _rows(chain), list(chain.r)
     for s, row in enumerate(rows):
         if len(row) > 1:

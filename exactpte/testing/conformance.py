@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from exactpte.errors import UsageError
 from exactpte.oracle.conformance import Conformance, Tolerance, Verdict, load_adapter
 from exactpte.oracle.corpora import Case, cases_of
 
@@ -43,11 +44,12 @@ def failure_message(case: Case[Any], verdict: Verdict, run: Conformance[Any]) ->
     """What a failing check says: the chain and the cause, its verdict, then the smallest chain on which the
     same cause fires (with the solver's output there and the chain file to reproduce it)."""
     kind = run.kind
-    lines = [f"chain {case.name} ({case.corpus}): {verdict.group}", *("  " + x for x in verdict.detail.splitlines())]
+    what = "chain" if kind.name == "chain" else kind.name.upper()
+    lines = [f"{what} {case.name} ({case.corpus}): {verdict.group}", *("  " + x for x in verdict.detail.splitlines())]
     small, small_verdict, calls = run.smallest(case.problem, verdict)
     n = kind.states(small)
-    lines.append(f"smallest chain on which it fires ({n} state{'s' * (n != 1)}; {calls} shrink calls), "
-                 f"a chain file `exactpte decompose` reads:")
+    lines.append(f"smallest {what} on which it fires ({n} state{'s' * (n != 1)}; {calls} shrink calls), "
+                 f"a file `exactpte {'decompose' if kind.name == 'chain' else 'mdp'}` reads:")
     lines.append("  " + json.dumps(kind.to_dict(small)))
     if small_verdict.output is not None:
         lines.append("  output there: " + json.dumps(small_verdict.output, default=str)[:600])
@@ -76,23 +78,32 @@ class ConformanceCheck:
         return self.case.name
 
 
-def conformance(solve: Callable[..., Any] | str, *, corpus: str | Sequence[str] = "exhaustive:3", seed: int = 0,
+def conformance(solve: Callable[..., Any] | str, *, corpus: str | Sequence[str] | None = None, seed: int = 0,
                 inputs: str = "float", atol: float = 1e-9, rtol: float = 0.0, up_to_gauge: bool = False,
-                strict: bool = False) -> list[ConformanceCheck]:
+                strict: bool = False, mdp: bool = False, discount: Any = None) -> list[ConformanceCheck]:
     """One check per chain of ``corpus`` (``"exhaustive:N"``, ``"random:K"``, ``"edge"``, several as a list or
-    separated by commas; ``seed`` for random ones) for the solver ``solve(P, r)`` (or ``"FILE.py:function"``,
-    loaded as ``exactpte conform`` loads an adapter), its outputs judged as ``exactpte check`` judges a
-    candidate (``atol``, ``rtol``, ``up_to_gauge``, ``strict``); ``inputs``: ``"float"`` (float64 arrays),
-    ``"exact"`` (``Fraction`` lists) or ``"sparse"`` (a scipy CSR matrix).
+    separated by commas; default ``"exhaustive:3"``; ``seed`` for random ones) for the solver ``solve(P, r)`` (or
+    ``"FILE.py:function"``, loaded as ``exactpte conform`` loads an adapter), its outputs judged as ``exactpte check``
+    judges a candidate (``atol``, ``rtol``, ``up_to_gauge``, ``strict``); ``inputs``: ``"float"`` (float64 arrays),
+    ``"exact"`` (``Fraction`` lists) or ``"sparse"`` (a scipy CSR matrix).  With ``mdp``: an MDP solver
+    ``solve(P, R)`` over MDP corpora (default ``"exhaustive:2,edge"``), judged as ``exactpte check --mdp`` (with
+    ``discount``: as discounted answers).
 
     Raises
     ------
     UsageError
-        A bad corpus spec, tolerance or ``inputs``, or an adapter file that cannot be loaded.
+        A bad corpus spec, tolerance, discount or ``inputs``, or an adapter file that cannot be loaded.
     """
     from exactpte.oracle.values import check_tolerance
 
     fn = load_adapter(solve) if isinstance(solve, str) else solve
     tolerance = Tolerance(check_tolerance(atol, "atol"), check_tolerance(rtol, "rtol"), up_to_gauge, strict)
+    if mdp:
+        from exactpte.oracle.mdp_conformance import MDPKind, mdp_cases_of
+
+        mdps: Conformance[Any] = Conformance(fn, kind=MDPKind(discount), inputs=inputs, tolerance=tolerance)
+        return [ConformanceCheck(case, mdps) for case in mdp_cases_of(corpus or "exhaustive:2,edge", seed=seed)]
+    if discount is not None:
+        raise UsageError("a discount applies to MDP solvers (mdp=True; --mdp, --exactpte-mdp on the command line)")
     run: Conformance[Any] = Conformance(fn, inputs=inputs, tolerance=tolerance)
-    return [ConformanceCheck(case, run) for case in cases_of(corpus, seed=seed)]
+    return [ConformanceCheck(case, run) for case in cases_of(corpus or "exhaustive:3", seed=seed)]

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = ["pytest_addoption", "pytest_configure", "pytest_collect_file", "ConformanceItem", "AdapterFile"]
 
-DEFAULT_CORPUS = "exhaustive:3"
 _CHECKS = pytest.StashKey["tuple[Path, list[ConformanceCheck]]"]()
 
 
@@ -43,7 +42,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--exactpte-adapter", metavar="FILE.py[:function]", default=None,
                     help="run this solve(P, r) (default function: solve) on every chain of --exactpte-corpus, one test a chain")
     group.addoption("--exactpte-corpus", action="append", metavar="SPEC", default=None,
-                    help=f"exhaustive:N (N <= 4), random:K[:N], edge; repeat or separate by commas (default {DEFAULT_CORPUS})")
+                    help="exhaustive:N (N <= 4; MDPs: N <= 2), random:K[:N], edge; repeat or separate by commas "
+                         "(default exhaustive:3; MDPs: exhaustive:2,edge)")
     group.addoption("--exactpte-seed", type=int, default=0, metavar="N", help="the seed of random:K corpora (default 0)")
     group.addoption("--exactpte-inputs", choices=("float", "exact", "sparse"), default="float",
                     help="how solve gets P and r: float64 arrays (default), Fraction lists, or a CSR matrix")
@@ -51,6 +51,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--exactpte-rtol", type=_nonnegative, default=0.0, metavar="X", help="relative tolerance (default 0)")
     group.addoption("--exactpte-up-to-gauge", action="store_true", default=False,
                     help="accept v off by K(P) and h off by ker(I - P)")
+    group.addoption("--exactpte-mdp", action="store_true", default=False,
+                    help="an MDP solver solve(P, R) (pymdptoolbox's shapes) over MDP corpora (default exhaustive:2,edge)")
+    group.addoption("--exactpte-discount", default=None, metavar="G",
+                    help="with --exactpte-mdp: the discount the solver uses (read exactly: 9/10)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -64,10 +68,11 @@ def pytest_configure(config: pytest.Config) -> None:
     from exactpte.testing.conformance import conformance
 
     try:
-        checks = conformance(adapter, corpus=config.getoption("exactpte_corpus") or DEFAULT_CORPUS,
+        checks = conformance(adapter, corpus=config.getoption("exactpte_corpus"),
                              seed=config.getoption("exactpte_seed"), inputs=config.getoption("exactpte_inputs"),
                              atol=config.getoption("exactpte_atol"), rtol=config.getoption("exactpte_rtol"),
-                             up_to_gauge=config.getoption("exactpte_up_to_gauge"))
+                             up_to_gauge=config.getoption("exactpte_up_to_gauge"), mdp=config.getoption("exactpte_mdp"),
+                             discount=config.getoption("exactpte_discount"))
     except ExactpteError as e:
         raise pytest.UsageError(f"exactpte: {e}") from None
     path = Path(split_adapter(adapter)[0]).resolve()

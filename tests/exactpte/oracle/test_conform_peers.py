@@ -49,6 +49,15 @@ def test_pymdptoolbox_rvi_fails_on_periodic_and_multichain_chains_each_named_wit
     assert causes["unichain assumption"]["smallest"] == {"P": [["1", "0"], ["0", "1"]], "r": ["1", "0"]}
 
 
+def test_pymdptoolbox_rvi_as_an_mdp_solver_fails_on_periodic_and_multichain_mdps(capsys):
+    _need("mdptoolbox")
+    code = main(["conform", str(DATA / "mdp_rvi.py"), "--mdp", "--json", "-", "--quiet"])
+    data = json.loads(capsys.readouterr().out)
+    causes = {f["cause"]: f for f in data["failures"]}
+    assert code == 1 and data["judged"] == 90 and data["kind"] == "mdp"
+    assert causes["power-iteration value on a periodic class"]["states"] <= 2 and causes["unichain assumption"]["states"] <= 2
+
+
 @pytest.mark.parametrize("adapter, status", [("quantecon_dense.py", 0), ("quantecon_csr_zeros.py", 1), ("mdptoolbox_rvi.py", 1)])
 def test_the_plugin_exits_0_on_the_correct_adapter_and_1_on_a_wrong_one(tmp_path, adapter, status):
     _need("quantecon")
