@@ -55,7 +55,7 @@ from exactpte.oracle.shrinking import chain_size, shrink, smaller_chains
 from exactpte.results.decomposition import Decomposition, decompose
 
 __all__ = ["Conformance", "ConformanceReport", "FailureGroup", "Verdict", "Kind", "ChainKind", "CHAINS", "Tolerance",
-           "load_adapter", "split_adapter", "plain_output", "write_failures", "INPUTS"]
+           "load_adapter", "split_adapter", "plain_output", "write_failures", "cached", "INPUTS", "CACHE"]
 
 T = TypeVar("T")
 
@@ -74,6 +74,11 @@ class Tolerance:
     rtol: float = 0.0
     up_to_gauge: bool = False
     strict: bool = False
+
+    def options(self) -> str:
+        """The ``exactpte check`` options that judge as this does (`` --atol 1e-09 --rtol 0.0 ...``)."""
+        return (f" --atol {self.atol!r} --rtol {self.rtol!r}" + " --up-to-gauge" * self.up_to_gauge
+                + " --strict" * self.strict)
 
 
 class Kind(Protocol[T]):
@@ -108,25 +113,36 @@ class Kind(Protocol[T]):
         """The command that judges a written ``output.json`` against the written problem file again."""
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+CACHE = 256
+"""Exact answers a kind keeps (a run meets each corpus problem once; the cache serves shrinking, whose problems are small)."""
+
+
+def cached(store: dict[K, V], key: K, make: Callable[[K], V], *, limit: int = CACHE) -> V:
+    """``store[key]``, made by ``make(key)`` on first use; the oldest entry dropped past ``limit`` entries."""
+    value = store.get(key)
+    if value is None:
+        if len(store) >= limit:
+            store.pop(next(iter(store)))
+        value = store[key] = make(key)
+    return value
+
+
 class ChainKind:
     """Chains (:class:`~exactpte.MarkovRewardProcess`) judged by :func:`~exactpte.oracle.comparison.compare`; the
-    exact decomposition of each chain computed once (a bounded cache)."""
+    exact decomposition of each chain computed once (:func:`cached`)."""
 
     name = "chain"
     problem_file = "chain.json"
-    CACHE = 256  # a run meets each corpus chain once; the cache serves shrinking, whose chains are small
 
     def __init__(self) -> None:
         self._decompositions: dict[MarkovRewardProcess, Decomposition] = {}
 
     def decomposition(self, chain: MarkovRewardProcess) -> Decomposition:
         """The exact decomposition of ``chain``, from the cache when it is there."""
-        dec = self._decompositions.get(chain)
-        if dec is None:
-            if len(self._decompositions) >= self.CACHE:
-                self._decompositions.pop(next(iter(self._decompositions)))
-            dec = self._decompositions[chain] = decompose(chain)
-        return dec
+        return cached(self._decompositions, chain, decompose)
 
     def arguments(self, problem: MarkovRewardProcess, inputs: str) -> tuple[Any, ...]:
         """``(P, r)``: float64 arrays (``float``), ``Fraction`` lists (``exact``), or a CSR matrix and an array (``sparse``)."""
@@ -167,8 +183,7 @@ class ChainKind:
 
     def reproduce(self, tolerance: Tolerance) -> str:
         """``exactpte check output.json --chain chain.json`` with the run's tolerances."""
-        options = f" --atol {tolerance.atol!r} --rtol {tolerance.rtol!r}" + " --up-to-gauge" * tolerance.up_to_gauge
-        return f"exactpte check output.json --chain chain.json{options}" + " --strict" * tolerance.strict
+        return f"exactpte check output.json --chain chain.json{tolerance.options()}"
 
 
 CHAINS = ChainKind()

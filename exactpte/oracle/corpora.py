@@ -43,7 +43,7 @@ from exactpte.errors import UsageError
 from exactpte.model.chain import MarkovRewardProcess
 from exactpte.model.random_chains import sweep_chain
 
-__all__ = ["Case", "CorpusSpec", "parse_corpus", "corpus_cases", "cases_of", "exhaustive_cases", "random_cases", "edge_cases",
+__all__ = ["Case", "CorpusSpec", "Corpora", "CHAIN_CORPORA", "parse_corpus", "corpus_cases", "cases_of", "exhaustive_cases", "random_cases", "edge_cases",
            "graph_chain", "EDGE_CASES", "MAX_EXHAUSTIVE", "KINDS"]
 
 T = TypeVar("T")
@@ -100,14 +100,52 @@ def parse_corpus(text: str) -> CorpusSpec:
                      "random:K or random:K:N (K chains of at most N states, drawn from --seed), edge")
 
 
+@dataclass(frozen=True)
+class Corpora(Generic[T]):
+    """The corpora of one kind of problem: a builder for each corpus kind (``exhaustive(N, spec)``,
+    ``random(K, seed, max_states, spec)``, ``edge(spec)``) and the largest ``N`` of ``exhaustive:N``."""
+
+    exhaustive: Callable[[int, str], list[Case[T]]]
+    random: Callable[[int, int, int, str], list[Case[T]]]
+    edge: Callable[[str], list[Case[T]]]
+    max_exhaustive: int = MAX_EXHAUSTIVE
+    what: str = "chains"
+
+    def check(self, text: str) -> CorpusSpec:
+        """The spec ``text`` names, checked (:func:`parse_corpus`, and ``N`` against :attr:`max_exhaustive`)."""
+        spec = parse_corpus(text)
+        if spec.kind == "exhaustive" and spec.size > self.max_exhaustive:
+            raise UsageError(f"corpus {text!r}: N must be an integer from 1 to {self.max_exhaustive} for {self.what}")
+        return spec
+
+    def cases(self, text: str, *, seed: int = 0) -> list[Case[T]]:
+        """The problems of the corpus ``text`` names, in a fixed order (``seed``: for ``random``)."""
+        spec = self.check(text)
+        if spec.kind == "exhaustive":
+            return self.exhaustive(spec.size, spec.text)
+        if spec.kind == "random":
+            return self.random(spec.size, seed, spec.max_states, spec.text)
+        return self.edge(spec.text)
+
+    def cases_of(self, specs: str | Sequence[str], *, seed: int = 0) -> list[Case[T]]:
+        """The problems of several corpora (specs as a list, or separated by commas), each once (by name),
+        every spec checked before any corpus is built."""
+        given = [specs] if isinstance(specs, str) else list(specs)
+        texts = [s.strip() for text in given for s in text.split(",") if s.strip()]
+        if not texts:
+            raise UsageError("no corpus given; the corpora are exhaustive:N, random:K[:N], edge")
+        for text in texts:
+            self.check(text)
+        cases: dict[str, Case[T]] = {}
+        for text in texts:
+            for case in self.cases(text, seed=seed):
+                cases.setdefault(case.name, case)
+        return list(cases.values())
+
+
 def corpus_cases(text: str, *, seed: int = 0) -> list[Case[MarkovRewardProcess]]:
     """The chains of the corpus ``text`` names, in a fixed order (``seed``: for ``random``)."""
-    spec = parse_corpus(text)
-    if spec.kind == "exhaustive":
-        return exhaustive_cases(spec.size, corpus=spec.text)
-    if spec.kind == "random":
-        return random_cases(spec.size, seed=seed, max_states=spec.max_states, corpus=spec.text)
-    return edge_cases(corpus=spec.text)
+    return CHAIN_CORPORA.cases(text, seed=seed)
 
 
 def cases_of(specs: str | Sequence[str], *, seed: int = 0) -> list[Case[MarkovRewardProcess]]:
@@ -119,17 +157,7 @@ def cases_of(specs: str | Sequence[str], *, seed: int = 0) -> list[Case[MarkovRe
     >>> len(cases_of("exhaustive:2, exhaustive:1, edge")) == 10 + len(edge_cases())
     True
     """
-    given = [specs] if isinstance(specs, str) else list(specs)
-    texts = [s.strip() for text in given for s in text.split(",") if s.strip()]
-    if not texts:
-        raise UsageError("no corpus given; the corpora are exhaustive:N, random:K[:N], edge")
-    for text in texts:
-        parse_corpus(text)
-    cases: dict[str, Case[MarkovRewardProcess]] = {}
-    for text in texts:
-        for case in corpus_cases(text, seed=seed):
-            cases.setdefault(case.name, case)
-    return list(cases.values())
+    return CHAIN_CORPORA.cases_of(specs, seed=seed)
 
 
 def graph_chain(graph: Sequence[Sequence[int]]) -> MarkovRewardProcess:
@@ -249,3 +277,10 @@ EDGE_CASES: tuple[Callable[[], dict[str, MarkovRewardProcess]], ...] = (
 def edge_cases(*, corpus: str = "edge") -> list[Case[MarkovRewardProcess]]:
     """The hand-made edge cases (:data:`EDGE_CASES`), theme by theme."""
     return [Case(name, chain, corpus) for build in EDGE_CASES for name, chain in build().items()]
+
+
+CHAIN_CORPORA: Corpora[MarkovRewardProcess] = Corpora(
+    lambda n, spec: exhaustive_cases(n, corpus=spec),
+    lambda k, seed, states, spec: random_cases(k, seed=seed, max_states=states, corpus=spec),
+    lambda spec: edge_cases(corpus=spec))
+"""The chain corpora (``exhaustive:N`` with ``N <= 4``, ``random:K[:N]``, ``edge``)."""

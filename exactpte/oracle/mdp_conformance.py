@@ -37,11 +37,14 @@ import flint
 from exactpte.errors import UsageError
 from exactpte.mdp.model import MDP
 from exactpte.model.random_chains import sweep_chain
-from exactpte.oracle.conformance import Tolerance
-from exactpte.oracle.corpora import Case, parse_corpus
+from exactpte.mdp.evaluation import check_discount
+from exactpte.oracle.candidates import read_candidate
+from exactpte.oracle.conformance import Tolerance, cached
+from exactpte.oracle.corpora import Case, Corpora
 from exactpte.oracle.findings import Report
+from exactpte.oracle.mdp_judge import MDPReference, judge_mdp
 
-__all__ = ["MDPKind", "mdp_cases_of", "mdp_corpus_cases", "exhaustive_mdps", "random_mdps", "edge_mdps", "mdp_size",
+__all__ = ["MDPKind", "MDP_CORPORA", "mdp_cases_of", "mdp_corpus_cases", "exhaustive_mdps", "random_mdps", "edge_mdps", "mdp_size",
            "smaller_mdps", "MAX_EXHAUSTIVE_MDP"]
 
 MAX_EXHAUSTIVE_MDP = 2
@@ -57,7 +60,7 @@ def _build(rows: Rows, rewards: Sequence[Sequence[Any]]) -> MDP:
 def exhaustive_mdps(max_states: int, *, corpus: str = "") -> list[Case[MDP]]:
     """Every two-action MDP with at most ``max_states`` states (module docstring)."""
     if not 1 <= max_states <= MAX_EXHAUSTIVE_MDP:
-        raise UsageError(f"corpus 'exhaustive:{max_states}' with --mdp: N must be 1 or 2 (exhaustive:3 would be 117,650 MDPs)")
+        raise UsageError(f"exhaustive MDPs have 1 or 2 states, not {max_states} (3 would be 117,650 MDPs)")
     out = []
     for n in range(1, max_states + 1):
         supports = [tuple(j for j in range(n) if m >> j & 1) for m in range(1, 1 << n)]
@@ -108,31 +111,21 @@ def edge_mdps(*, corpus: str = "edge") -> list[Case[MDP]]:
     return [Case(name, mdp, corpus) for name, mdp in cases.items()]
 
 
+MDP_CORPORA: Corpora[MDP] = Corpora(
+    lambda n, spec: exhaustive_mdps(n, corpus=spec),
+    lambda k, seed, states, spec: random_mdps(k, seed=seed, max_states=states, corpus=spec),
+    lambda spec: edge_mdps(corpus=spec), max_exhaustive=MAX_EXHAUSTIVE_MDP, what="MDPs (exhaustive:3 would be 117,650)")
+"""The MDP corpora (module docstring)."""
+
+
 def mdp_corpus_cases(text: str, *, seed: int = 0) -> list[Case[MDP]]:
     """The MDPs of the corpus ``text`` names."""
-    spec = parse_corpus(text)
-    if spec.kind == "exhaustive":
-        return exhaustive_mdps(spec.size, corpus=spec.text)
-    if spec.kind == "random":
-        return random_mdps(spec.size, seed=seed, max_states=spec.max_states, corpus=spec.text)
-    return edge_mdps(corpus=spec.text)
+    return MDP_CORPORA.cases(text, seed=seed)
 
 
 def mdp_cases_of(specs: str | Sequence[str], *, seed: int = 0) -> list[Case[MDP]]:
     """The MDPs of several corpora (a list, or specs separated by commas), each once, every spec checked first."""
-    given = [specs] if isinstance(specs, str) else list(specs)
-    texts = [s.strip() for text in given for s in text.split(",") if s.strip()]
-    if not texts:
-        raise UsageError("no corpus given; the corpora are exhaustive:N, random:K[:N], edge")
-    for text in texts:
-        spec = parse_corpus(text)
-        if spec.kind == "exhaustive" and spec.size > MAX_EXHAUSTIVE_MDP:
-            exhaustive_mdps(spec.size)  # the named error
-    cases: dict[str, Case[MDP]] = {}
-    for text in texts:
-        for case in mdp_corpus_cases(text, seed=seed):
-            cases.setdefault(case.name, case)
-    return list(cases.values())
+    return MDP_CORPORA.cases_of(specs, seed=seed)
 
 
 # -- shrinking ----------------------------------------------------------------------------------------------
@@ -198,24 +191,14 @@ class MDPKind:
 
     name = "mdp"
     problem_file = "mdp.json"
-    CACHE = 256
 
     def __init__(self, discount: Any = None) -> None:
-        from exactpte.mdp.evaluation import check_discount
-
         self.discount = check_discount(discount) if discount is not None else None
-        self._references: dict[MDP, Any] = {}
+        self._references: dict[MDP, MDPReference] = {}
 
-    def reference(self, mdp: MDP) -> Any:
+    def reference(self, mdp: MDP) -> MDPReference:
         """The :class:`~exactpte.oracle.mdp_judge.MDPReference` of ``mdp`` (from the cache when it is there)."""
-        from exactpte.oracle.mdp_judge import MDPReference
-
-        ref = self._references.get(mdp)
-        if ref is None:
-            if len(self._references) >= self.CACHE:
-                self._references.pop(next(iter(self._references)))
-            ref = self._references[mdp] = MDPReference(mdp, discount=self.discount)
-        return ref
+        return cached(self._references, mdp, lambda m: MDPReference(m, discount=self.discount))
 
     def arguments(self, problem: MDP, inputs: str) -> tuple[Any, ...]:
         """``(P, R)`` in pymdptoolbox's shapes: ``A x S x S`` and ``S x A`` (module docstring)."""
@@ -241,9 +224,6 @@ class MDPKind:
 
     def judge(self, output: dict[str, Any], problem: MDP, tolerance: Tolerance) -> Report:
         """:func:`~exactpte.oracle.mdp_judge.judge_mdp` on the output read as ``exactpte check --mdp`` reads it."""
-        from exactpte.oracle.candidates import read_candidate
-        from exactpte.oracle.mdp_judge import judge_mdp
-
         return judge_mdp(read_candidate(output, source="the adapter's output"), self.reference(problem),
                          atol=tolerance.atol, rtol=tolerance.rtol, up_to_gauge=tolerance.up_to_gauge, strict=tolerance.strict)
 
@@ -273,6 +253,5 @@ class MDPKind:
 
     def reproduce(self, tolerance: Tolerance) -> str:
         """``exactpte check output.json --mdp mdp.json`` with the run's tolerances (and discount)."""
-        options = f" --atol {tolerance.atol!r} --rtol {tolerance.rtol!r}" + " --up-to-gauge" * tolerance.up_to_gauge
         discount = f" --discount {self.discount}" if self.discount is not None else ""
-        return f"exactpte check output.json --mdp mdp.json{discount}{options}" + " --strict" * tolerance.strict
+        return f"exactpte check output.json --mdp mdp.json{discount}{tolerance.options()}"

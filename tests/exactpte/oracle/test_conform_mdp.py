@@ -35,7 +35,7 @@ def test_mdp_corpora_are_every_small_mdp_seeded_random_ones_and_edge_cases():
     assert [c.problem for c in random_mdps(10, seed=3)] == [c.problem for c in random_mdps(10, seed=3)]
     assert {len(set(c.problem.num_actions)) for c in random_mdps(10, seed=3)} == {1}
     assert {c.name for c in edge_mdps()} >= {"edge-loop-trap", "edge-periodic-optimum", "edge-multichain", "edge-discount-trap"}
-    with pytest.raises(UsageError, match="N must be 1 or 2"):
+    with pytest.raises(UsageError, match="N must be an integer from 1 to 2 for MDPs"):
         mdp_cases_of("exhaustive:3")
 
 
@@ -80,7 +80,7 @@ def test_the_command_line_takes_mdp_and_discount(capsys):
     code = main(["conform", str(DATA / "mdp_discounted.py"), "--discount", "9/10"])
     assert code == 2 and "--discount applies to --mdp" in capsys.readouterr().err
     code = main(["conform", str(DATA / "mdp_discounted.py"), "--mdp", "--corpus", "exhaustive:3"])
-    assert code == 2 and "N must be 1 or 2" in capsys.readouterr().err
+    assert code == 2 and "N must be an integer from 1 to 2 for MDPs" in capsys.readouterr().err
 
 
 def test_the_helper_and_the_plugin_take_mdp_solvers(tmp_path):
