@@ -1,10 +1,11 @@
-"""Case studies: exactpte's MDP judge on pymdptoolbox, mdptoolbox-hiive and QuantEcon, in their native shapes.
+"""Case studies: exactpte's MDP judge on pymdptoolbox, mdptoolbox-hiive, QuantEcon and Storm, in their native shapes.
 
 Six small MDPs, built exactly (``exactpte.mdp.MDP``): a multichain MDP (optimal gains 2, 1, 2), a 2-cycle, a
 periodic MDP, a near tie (1 against 1001/1000 a step), a self-loop trap, and a lump sum against a stream (where a
 discount close to 1 still prefers the lump).  Each solver runs on the float
-version; its result object is dumped as a tester would (``V``, ``policy``, ``average_reward``, ``iter``,
-``max_iter``; QuantEcon's ``v``, ``sigma``, ``num_iter``, ``max_iter``) and handed unchanged to
+version (Storm on the exact one); its result object is dumped as a tester would (``V``, ``policy``,
+``average_reward``, ``iter``, ``max_iter``; QuantEcon's ``v``, ``sigma``, ``num_iter``, ``max_iter``; Storm's values
+by property and its scheduler's choices) and handed unchanged to
 :func:`exactpte.oracle.judge_mdp` (``--discount 9/10`` for the discounted solvers, none for relative value
 iteration).  A solver that is not installed is skipped with a note (``pip install "exactpte[peers]"``).
 
@@ -92,6 +93,38 @@ def quantecon_runs() -> Iterator[tuple[str, str, dict[str, Any], str | None]]:
                 yield f"QuantEcon {method} (beta={beta})", name, out, discount
 
 
+def storm_runs() -> Iterator[tuple[str, str, dict[str, Any], str | None]]:
+    """Storm's exact engine: ``R{"r"}max=? [ LRA ]`` on the exact model (from DRN), with its scheduler when it gives one."""
+    import os
+    import tempfile
+
+    import stormpy
+
+    from exactpte.io import to_drn_mdp
+
+    prop = 'R{"r"}max=? [ LRA ]'
+    for name, mdp in MDPS.items():
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "m.drn")
+            with open(path, "w") as fh:
+                fh.write(to_drn_mdp(mdp))
+            model = stormpy.build_model_from_drn[stormpy.Rational](path)
+        env = stormpy.Environment()
+        env.solver().force_exact = True
+        formula = stormpy.parse_properties(prop)[0]
+        try:
+            res = stormpy.model_checking(model, formula, only_initial_states=False, extract_scheduler=True, environment=env)
+            solver = "Storm exact LRA + scheduler"
+        except RuntimeError:  # "Scheduler extraction is not yet implemented for LP ...": the values alone
+            res = stormpy.model_checking(model, formula, only_initial_states=False, environment=env)
+            solver = "Storm exact LRA (no scheduler: not implemented)"
+        out: dict[str, Any] = {prop: [str(v) for v in res.get_value_vector()]}
+        if res.has_scheduler():
+            scheduler = res.get_scheduler()
+            out["scheduler"] = [scheduler.get_choice(s).get_deterministic_choice() for s in range(model.nr_states)]
+        yield solver, name, out, None
+
+
 def judged(runs: Iterator[tuple[str, str, dict[str, Any], str | None]]) -> Iterator[tuple[str, str, Report | str]]:
     """Each run's report (or the solver's own crash)."""
     refs: dict[tuple[str, str | None], MDPReference] = {}
@@ -114,7 +147,7 @@ def studies() -> list[tuple[str, Callable[[], Iterator[tuple[str, str, dict[str,
 
         return pymdptoolbox_runs(hiive.mdptoolbox.mdp, "mdptoolbox-hiive")
 
-    return [("pymdptoolbox", pymdptoolbox), ("mdptoolbox-hiive", hiive), ("QuantEcon", quantecon_runs)]
+    return [("pymdptoolbox", pymdptoolbox), ("mdptoolbox-hiive", hiive), ("QuantEcon", quantecon_runs), ("Storm", storm_runs)]
 
 
 def main() -> None:

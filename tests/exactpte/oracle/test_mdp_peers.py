@@ -53,3 +53,13 @@ def test_quantecon():
     assert "stand-in for the average reward" in stand_in and "999999/1000000" in stand_in
     silent = _cause(r["value_iteration (beta=0.999999)", "near tie"], "policy")
     assert "near tie" in silent and "silent max_iter" in silent
+
+
+def test_storm_exact_long_run_average_and_scheduler():
+    pytest.importorskip("stormpy", reason="stormpy (the peers extra) is not installed")
+    runs = dict(STUDY["studies"]())["Storm"]
+    results = list(STUDY["judged"](runs()))
+    assert len(results) == len(STUDY["MDPS"])
+    for solver, name, report in results:
+        assert report.ok, (name, report)  # exact values, and its scheduler when it gives one: optimal
+        assert ("scheduler" in solver) == any(f.key == "policy" for f in report.findings)
