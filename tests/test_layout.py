@@ -254,7 +254,7 @@ def test_every_exception_lives_in_one_module(module):
 
 
 # the module each optional extra brings, for the check below; NO_EXTRA: importorskip'd, in no extra, and why
-EXTRA_OF_MODULE = {"stormpy": "peers", "quantecon": "peers", "mdptoolbox": "peers", "discreteMarkovChain": "peers", "gymnasium": "gym", "matplotlib": "plot", "distributed": "dask", "dask": "dask",
+EXTRA_OF_MODULE = {"stormpy": "peers", "quantecon": "peers", "mdptoolbox": "peers", "discreteMarkovChain": "peers", "hiive": "peers", "gymnasium": "gym", "matplotlib": "plot", "distributed": "dask", "dask": "dask",
                    "mkdocs": "docs", "mkdocstrings": "docs", "material": "docs"}
 NO_EXTRA = {"pydtmc": "pins numpy < 2", "tomllib": "standard library from Python 3.11"}
 

@@ -5,7 +5,7 @@
 - :func:`periodic_note`: the candidate's gain is a value the *undamped* relative value iteration takes on an
   MDP whose policy has a periodic recurrent class (reproduced here in floats): it oscillates and never
   converges without the aperiodicity transform ``P <- τ P + (1 - τ) I``;
-- :func:`near_tie_note`: a policy whose exact loss is positive but within 1% of the reward range: an
+- :func:`near_tie_note`: a policy whose exact loss is positive but within 1% of the optimum's size: an
   ε-optimal policy on a near tie;
 - :func:`loop_note`: a policy attaining ``max_a P_a g*`` (the first optimality equation) everywhere but not
   gain-optimal: an action that closes a recurrent class earning less (the loop trap);
@@ -42,7 +42,7 @@ __all__ = ["NEAR_TIE", "unichain_note", "periodic_note", "near_tie_note", "loop_
            "cap_note", "reward_range", "rvi_values"]
 
 NEAR_TIE = 0.01
-"""A policy's loss is a near tie's when it is positive and at most this fraction of the reward range."""
+"""A policy's loss is a near tie's when it is positive and at most this fraction of the optimum (``max |g*|``, ``max |V*|``)."""
 RVI_STEPS = 1000
 """Steps of the undamped relative value iteration reproduced by :func:`periodic_note` (pymdptoolbox's default cap)."""
 
@@ -136,15 +136,16 @@ def periodic_note(mdp: MDP, got: np.ndarray, gain: np.ndarray, evaluation: Polic
             "P <- tau P + (1 - tau) I (0 < tau < 1) first")
 
 
-def near_tie_note(loss: Sequence[flint.fmpq], mdp: MDP, what: str, scale: float | None = None) -> str:
-    """A positive exact loss within :data:`NEAR_TIE` of the reward range (``scale`` for discounted values)."""
+def near_tie_note(loss: Sequence[flint.fmpq], optimum: Sequence[flint.fmpq], what: str) -> str:
+    """A positive exact loss within :data:`NEAR_TIE` of the optimum's size (``max |g*|`` or ``max |V*|``; the loss
+    itself when the optimum is 0): a tie that only exact arithmetic breaks."""
     worst = max(range(len(loss)), key=lambda s: loss[s])
     top = loss[worst]
-    span = reward_range(mdp) if scale is None else scale
-    if top <= 0 or to_float(top) > NEAR_TIE * span:
+    size = max((abs(to_float(x)) for x in optimum), default=0.0)
+    if top <= 0 or size == 0 or to_float(top) > NEAR_TIE * size:
         return ""
     return (f"an ε-optimal policy on a near tie: its exact loss is {top} at state {worst} ({to_float(top):.3g}, "
-            f"{to_float(top) / span:.2g} of the reward range): an action within a stopping rule's ε of the best one; "
+            f"{to_float(top) / size:.2g} of the optimum's size): an action within a stopping rule's ε of the best one; "
             f"{what} is exact here, so the tie is broken")
 
 

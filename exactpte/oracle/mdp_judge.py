@@ -201,9 +201,9 @@ class _Judge:
         s = worst[0]
         f = Finding("policy", "mismatch", float(loss[s].p) / float(loss[s].q), [y for y in worst if loss[y] > 0][:5],
                     f"not gain-optimal: at state {s} it earns the gain {ev.gain[s]} against g* = {avg.gain[s]} (exact loss {loss[s]})")
-        notes = [causes.near_tie_note(loss, self.mdp, "the policy"),
+        notes = [causes.near_tie_note(loss, avg.gain, "the policy"),
                  causes.loop_note(ev, avg.levels.first, avg.levels.second, avg.gain),
-                 causes.stand_in_note(self.mdp, self.policy, self.cand.context)]
+                 causes.stand_in_note(self.mdp, self.policy, self.cand.context), causes.cap_note(self.cand.context)]
         f.diagnosis = "; ".join(n for n in notes if n)
         return f
 
@@ -219,8 +219,8 @@ class _Judge:
         f = Finding("policy", "mismatch", float(loss[s].p) / float(loss[s].q), [y for y in worst if loss[y] > 0][:5],
                     f"not optimal for the discount {disc.discount}: at state {s} its value is {v[s]} against V* = "
                     f"{disc.value[s]} (exact loss {loss[s]})")
-        scale = causes.reward_range(self.mdp) / float(1 - disc.discount)
-        f.diagnosis = causes.near_tie_note(loss, self.mdp, "the policy", scale=scale)
+        notes = [causes.near_tie_note(loss, disc.value, "the policy"), causes.cap_note(self.cand.context)]
+        f.diagnosis = "; ".join(n for n in notes if n)
         return f
 
     # -- numbers ---------------------------------------------------------------------------------------
@@ -245,7 +245,7 @@ class _Judge:
             hits = [s for s in range(len(got)) if abs(own[s] - got[s]) <= tol and own[s] < self.ref.gain[s] - tol]
             if hits and (one or float(np.max(np.abs(own - got))) <= tol):
                 loss = [g - x for g, x in zip(self.ref.average.gain, ev.gain)]
-                tie = causes.near_tie_note(loss, self.mdp, "the gain")
+                tie = causes.near_tie_note(loss, self.ref.average.gain, "the gain")
                 notes.append(f"the exact gain of the candidate's own policy at state {hits[0]} ({ev.gain[hits[0]]}), a policy "
                              "that is not gain-optimal (see policy)" + (f": {tie}" if tie else ""))
         chain_of = self.ref.evaluate(self.policy) if self.policy is not None else self.ref.evaluate(self.ref.average.policy)

@@ -85,7 +85,7 @@ NATIVE_NAMES: tuple[NativeName, ...] = (
                "as `pi` (the same value under another name: judged once)"),
     NativeName("PyDTMC", "periods", "list, one per communicating class", "periods", "aligned with communicating_classes"),
     NativeName("PyDTMC", "absorption_probabilities", "absorbing × transient matrix (`absorption_probabilities()`; `null` "
-               "unless the chain is absorbing)", "absorption", "read transposed (PyDTMC's layout: a row per absorbing state); "
+               "unless the chain is absorbing)", "absorption", "PyDTMC lays it out a row per absorbing state: read transposed (a square one too); "
                "`null` is not claimed"),
     NativeName("PyDTMC", "fundamental_matrix", "t × t matrix (`null` unless the chain is absorbing)", "fundamental",
                "`null` is not claimed"),
@@ -208,13 +208,14 @@ def read_native(candidate: Mapping[str, Any], *, labels: Sequence[str] | None, n
 def _add(out: NativeCandidate, key: str, name: str, value: Any, how: str) -> None:
     """One quantity under its key; a second name for it is accepted when it gives the same value."""
     if key in out.values:
-        if not _same(out.values[key], _transposed(value) if name == "absorption_probabilities" else value):
+        if not _same(out.values[key], _square_transposed(value) if name == "absorption_probabilities" else value):
             raise CandidateError(f"the quantity {key!r} is given twice, with different values (as {out.sources[key]!r} "
                                  f"and {name!r})")
         out.readings.append(f"{name}: the same value as {out.sources[key]}, judged once")
         return
-    if name == "absorption_probabilities":  # PyDTMC's layout: a row per absorbing state
-        value = _transposed(value)
+    if name == "absorption_probabilities" and _square_transposed(value) is not value:
+        value = _square_transposed(value)  # PyDTMC's layout, a row per absorbing state (other shapes: read by their shape)
+        how += "; square, so read transposed as PyDTMC lays it out (a row per absorbing state)"
     out.values[key], out.sources[key] = value, name
     if how:
         out.readings.append(how)
@@ -238,10 +239,11 @@ def _plain(x: Any) -> Any:
     return x.item() if isinstance(x, np.generic) else x
 
 
-def _transposed(value: Any) -> Any:
-    """A matrix given as rows, transposed (anything else as it is: judged, and named, later)."""
+def _square_transposed(value: Any) -> Any:
+    """A square matrix given as rows, transposed; anything else, the very object (a non-square layout is read by
+    its shape, unambiguously, and a malformed value judged and named later)."""
     rows = value.tolist() if isinstance(value, np.ndarray) else value
-    if isinstance(rows, (list, tuple)) and rows and all(isinstance(r, (list, tuple)) and len(r) == len(rows[0]) for r in rows):
+    if isinstance(rows, (list, tuple)) and rows and all(isinstance(r, (list, tuple)) and len(r) == len(rows) for r in rows):
         return [list(col) for col in zip(*rows)]
     return value
 

@@ -5,6 +5,8 @@
   :class:`~exactpte.oracle.Finding`);
 - :mod:`exactpte.testing.random_chains`: random reducible periodic chains, valid by construction;
 - :mod:`exactpte.testing.strategies`: the same as Hypothesis strategies (imports hypothesis);
+- :mod:`exactpte.testing.mdps`: random MDPs and ``brute_force``, the enumeration route; ``assert_mdp_answer``
+  judges an MDP solver's answer (:func:`exactpte.oracle.judge_mdp`);
 - :mod:`exactpte.testing.conformance`: :func:`conformance`, a solver's checks on a whole corpus, for a
   parametrized test; :mod:`exactpte.testing.pytest_plugin`, the same from the pytest command line.
 
@@ -31,6 +33,7 @@ _LAZY = {
     "assert_decomposition_close": "exactpte.testing.assertions",
     "assert_gain_close": "exactpte.testing.assertions",
     "assert_bias_close": "exactpte.testing.assertions",
+    "assert_mdp_answer": "exactpte.testing.assertions",
     "conformance": "exactpte.testing.conformance",
 }
 
@@ -57,4 +60,5 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers (the same names as _LA
     from exactpte.testing.assertions import assert_bias_close as assert_bias_close
     from exactpte.testing.assertions import assert_decomposition_close as assert_decomposition_close
     from exactpte.testing.assertions import assert_gain_close as assert_gain_close
+    from exactpte.testing.assertions import assert_mdp_answer as assert_mdp_answer
     from exactpte.testing.conformance import conformance as conformance

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from exactpte.mdp import MDP, optimality_levels, solve, solve_average, solve_discounted, bellman_actions
 from exactpte.mdp.actions import completable, end_components
-from exactpte.testing.mdps import brute_force, build_mdp, random_mdp
+from exactpte.testing.mdps import brute_force, random_mdp
+from exactpte.testing.strategies import mdps
 
 q = flint.fmpq
 KEYS = ("gain", "bias", "gain_optimal_actions", "bias_optimal_actions", "value", "discount_optimal_actions")
@@ -81,10 +82,9 @@ def test_random_mdps_agree_with_enumeration(seed):
 
 
 @scaled(0.5)
-@given(st.data())
-def test_property_agrees_with_enumeration(data):
-    m = build_mdp(lambda lo, hi: data.draw(st.integers(lo, hi)), max_states=5, max_actions=3)
-    _agree(m, discount=data.draw(st.sampled_from(["1/2", "9/10", "99/100"])))
+@given(mdps(max_states=5, max_actions=3), st.sampled_from(["1/2", "9/10", "99/100"]))
+def test_property_agrees_with_enumeration(m, discount):
+    _agree(m, discount=discount)
 
 
 def test_a_wrong_answer_fails_the_equations():

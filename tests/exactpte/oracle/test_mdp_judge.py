@@ -132,3 +132,31 @@ def test_native_names_are_read_as_documented():
     with pytest.raises(CandidateError, match="minimal long-run average"):
         read_mdp_candidate({'R{"r"}min=? [ LRA ]': [1]}, discounted=False)
     assert {e.name for e in MDP_NATIVE_NAMES} >= {"V", "policy", "average_reward", "v", "sigma", "scheduler"}
+
+
+def test_the_native_table_in_the_docs_is_the_code():
+    from paths import ROOT
+
+    from exactpte.oracle.mdp_reading import mdp_markdown_table
+
+    assert mdp_markdown_table() in (ROOT / "docs" / "judging-mdp-solvers.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.extra("peers")
+def test_the_mdp_native_names_are_the_solvers_real_api():
+    import numpy as np
+
+    mdptoolbox = pytest.importorskip("mdptoolbox.mdp", reason="pymdptoolbox (the peers extra) is not installed")
+    qe = pytest.importorskip("quantecon", reason="quantecon (the peers extra) is not installed")
+    P, R = np.array([[[1.0, 0.0], [0.0, 1.0]]]), np.array([[1.0], [0.0]])
+    rvi = mdptoolbox.RelativeValueIteration(P, R)
+    rvi.run()
+    vi = mdptoolbox.ValueIteration(P, R, 0.9)
+    vi.run()
+    res = qe.markov.DiscreteDP(R, np.transpose(P, (1, 0, 2)), 0.9).solve()
+    for entry in MDP_NATIVE_NAMES:
+        for name in entry.name.split(", "):
+            if entry.peers.startswith("pymdptoolbox"):
+                assert hasattr(rvi if "RVI" in entry.peers else vi, name), name
+            elif entry.peers.startswith("QuantEcon"):
+                assert name in res, name
