@@ -41,7 +41,7 @@ from typing import IO, Any
 
 from exactpte.errors import ChainFileError, InvalidChainError
 from exactpte.io.common import DECIMAL_NOTE
-from exactpte.io.json import integer_literal, unique_keys
+from exactpte.io.json import _decimal, _json_type, _refuse_constant, integer_literal, unique_keys
 from exactpte.mdp.model import MDP
 
 __all__ = ["loads_mdp", "mdp_from_dict", "mdp_to_dict", "dumps_mdp", "dump_mdp", "MDP_KEYS"]
@@ -71,10 +71,7 @@ def loads_mdp(text: "str | bytes", *, source: str = "<string>") -> MDP:
 
     def decimal(literal: str) -> Decimal:
         decimals.append(literal)
-        try:
-            return Decimal(literal)
-        except ArithmeticError:
-            raise ValueError(f"the number {literal:.40} has an exponent out of any range; write it as a fraction") from None
+        return _decimal(literal)
 
     try:
         data = json.loads(text, parse_float=decimal, parse_int=integer_literal, parse_constant=_refuse_constant,
@@ -87,24 +84,6 @@ def loads_mdp(text: "str | bytes", *, source: str = "<string>") -> MDP:
     if decimals:
         mdp.notes = mdp.notes + (DECIMAL_NOTE,)
     return mdp
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number an MDP can hold")
-
-
-def _json_type(x: Any) -> str:
-    if x is None:
-        return "null"
-    if isinstance(x, bool):
-        return f"the boolean {str(x).lower()}"
-    if isinstance(x, str):
-        return f"the string {x!r:.40}"
-    if isinstance(x, list):
-        return "a list"
-    if isinstance(x, dict):
-        return "an object"
-    return f"the number {x}"
 
 
 def _numbers(x: Any, where: str, depth: int) -> None:
