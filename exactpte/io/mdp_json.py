@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from decimal import Decimal
 from typing import IO, Any
 
@@ -50,6 +51,7 @@ from exactpte.mdp.model import MDP
 __all__ = ["loads_mdp", "mdp_from_dict", "mdp_to_dict", "dumps_mdp", "dump_mdp", "MDP_KEYS"]
 
 MDP_KEYS = ("P", "Q", "n", "transitions", "R", "r", "labels", "discount")
+_LONG_DIGITS = re.compile(r"\d{4001}")
 """The keys an MDP file may have."""
 
 
@@ -76,8 +78,11 @@ def loads_mdp(text: "str | bytes", *, source: str = "<string>") -> MDP:
         decimals.append(literal)
         return _decimal(literal)
 
+    # integers of at most 4,000 digits are Python's own (json's C scanner reads them without a call per number:
+    # a dense A x S x S file is mostly zeros); a longer one needs flint's conversion (integer_literal)
+    ints = integer_literal if _LONG_DIGITS.search(text) else None
     try:
-        data = json.loads(text, parse_float=decimal, parse_int=integer_literal, parse_constant=_refuse_constant,
+        data = json.loads(text, parse_float=decimal, parse_int=ints, parse_constant=_refuse_constant,
                           object_pairs_hook=unique_keys)
     except json.JSONDecodeError as e:
         raise ChainFileError(f"{source}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None

@@ -35,13 +35,13 @@ import flint
 from exactpte.errors import UsageError, brief
 from exactpte.graph.structure import Structure
 from exactpte.mdp.model import MDP
-from exactpte.model.chain import MarkovRewardProcess
+from exactpte.model.chain import Chain, MarkovRewardProcess
 from exactpte.numbers.scalars import to_fmpq
 from exactpte.solves.absorption import extend_to_transient
 from exactpte.fields import QQ
-from exactpte.solves.classical import class_bias, harmonic_extension
+from exactpte.solves.classical import harmonic_extension
 
-__all__ = ["greedy_reward_policy", "PolicyEvaluation", "evaluate_average", "class_stationary", "evaluate_discounted", "check_discount", "Scaled"]
+__all__ = ["greedy_reward_policy", "PolicyEvaluation", "evaluate_average", "class_stationary", "class_bias_scaled", "evaluate_discounted", "check_discount", "Scaled"]
 
 _ZERO = flint.fmpq(0)
 
@@ -104,7 +104,7 @@ class PolicyEvaluation:
 
     def with_w(self) -> "PolicyEvaluation":
         """The same evaluation with ``w_d``, the bias of the reward ``-h_d`` on the same chain (its gain is 0: ``P∞ h = 0``):
-        :func:`~exactpte.solves.classical.class_bias` on each closed class, one absorbing pass on the transient states."""
+        :func:`class_bias_scaled` on each closed class, one absorbing pass on the transient states."""
         if self.w is not None:
             return self
         chain, S = self.chain, self.chain.structure
@@ -113,7 +113,7 @@ class PolicyEvaluation:
         for members, pi in zip(S.classes, self.stationary):
             part = _cached(self.cache, members, self.policy)
             if "w" not in part:
-                part["w"] = class_bias(minus_h, members, pi, _ZERO)
+                part["w"] = class_bias_scaled(minus_h, members, pi, _ZERO, part)
             for s, x in zip(members, part["w"]):
                 w[s] = x
         h = self.bias
@@ -132,7 +132,7 @@ def _cached(cache: ClassCache | None, members: Sequence[int], policy: Sequence[i
 def evaluate_average(mdp: MDP, policy: Any, *, with_w: bool = False, cache: ClassCache | None = None) -> PolicyEvaluation:
     """The exact gain and bias of a deterministic stationary policy (and ``w_d`` with ``with_w``): per closed class
     its stationary distribution (:func:`class_stationary`), gain ``π · r`` and class bias
-    (:func:`~exactpte.solves.classical.class_bias`), then one absorbing pass each for ``g`` and ``h`` on the transient
+    (:func:`class_bias_scaled`), then one absorbing pass each for ``g`` and ``h`` on the transient
     states (:func:`~exactpte.solves.classical.harmonic_extension`, :func:`~exactpte.solves.absorption.extend_to_transient`)
     — :func:`~exactpte.solves.classical.bias`'s route, with ``cache`` keeping each class's results between the
     evaluations of policy iteration.
@@ -153,7 +153,8 @@ def evaluate_average(mdp: MDP, policy: Any, *, with_w: bool = False, cache: Clas
         if "pi" not in part:
             pi = class_stationary(mdp, d, members)
             gain_i = sum((p * chain.r[s] for s, p in zip(members, pi)), _ZERO)
-            part.update(pi=pi, gain=gain_i, h=class_bias(chain, members, pi, gain_i))
+            part.update(pi=pi, gain=gain_i)
+            part["h"] = class_bias_scaled(chain, members, pi, gain_i, part)
         parts.append(part)
     g = harmonic_extension(chain, [part["gain"] for part in parts])
     h: list[Any] = [_ZERO] * chain.n
@@ -164,6 +165,53 @@ def evaluate_average(mdp: MDP, policy: Any, *, with_w: bool = False, cache: Clas
     h = extend_to_transient(chain, S, h, lambda s: r[s] - g[s])
     ev = PolicyEvaluation(d, chain, tuple(g), tuple(h), None, tuple(part["pi"] for part in parts), cache)
     return ev.with_w() if with_w else ev
+
+
+def class_bias_scaled(chain: Chain, members: Sequence[int], pi: Sequence[flint.fmpq], gain_i: flint.fmpq,
+                      part: dict[str, Any] | None = None) -> list[flint.fmpq]:
+    """The bias on one closed class, as :func:`~exactpte.solves.classical.class_bias` defines it (``(I - P_F) h = r - γ``,
+    ``π · h = 0``, solved with the last state pinned), with each balance row multiplied by its row's common
+    denominator ``D_y``: integer coefficients ``D_y δ - w``, so the lifting solve applies to rows of many entries
+    whatever their denominators.  ``part`` keeps the integer rows for the class's next right-hand side.
+
+    Examples
+    --------
+    >>> from exactpte.model.chain import Chain, MarkovRewardProcess
+    >>> m = MarkovRewardProcess([[0, 1], [1, 0]], [1, 0])
+    >>> half = flint.fmpq(1, 2)
+    >>> class_bias_scaled(m, [0, 1], [half, half], half)
+    [1/4, -1/4]
+    """
+    k = len(members)
+    if k == 1:
+        return [_ZERO]
+    rows, dens = (part or {}).get("bias_rows") or _scaled_rows(chain, members)
+    if part is not None:
+        part["bias_rows"] = (rows, dens)
+    r = chain.r
+    rhs = [[(r[y] - gain_i) * dens[a]] for a, y in enumerate(members[:-1])] + [[_ZERO]]
+    w = [row[0] for row in QQ.solve_sparse(rows, rhs)]
+    mean = sum((p * x for p, x in zip(pi, w)), _ZERO)
+    return [x - mean for x in w]
+
+
+def _scaled_rows(chain: Chain, members: Sequence[int]) -> tuple[list[list[tuple[int, flint.fmpq]]], list[flint.fmpz]]:
+    """The class's balance rows ``D_y (e_y - P(y, .))`` in integers (the last one replaced by the pin), and the ``D_y``."""
+    pos = {s: i for i, s in enumerate(members)}
+    rows: list[list[tuple[int, flint.fmpq]]] = []
+    dens: list[flint.fmpz] = []
+    for a, y in enumerate(members[:-1]):
+        row = chain.row(y)
+        den = flint.fmpz(1)
+        for _, q in row:
+            den = den.lcm(q.q) if den % q.q else den
+        dens.append(den)
+        acc = {a: flint.fmpq(den)}
+        for z, q in row:
+            acc[pos[z]] = acc.get(pos[z], _ZERO) - q * den
+        rows.append(sorted((j, x) for j, x in acc.items() if x != 0))
+    rows.append([(len(members) - 1, flint.fmpq(1))])
+    return rows, dens
 
 
 def class_stationary(mdp: MDP, policy: Sequence[int], members: Sequence[int]) -> tuple[flint.fmpq, ...]:
