@@ -430,6 +430,7 @@ def _check_mdp(args: argparse.Namespace, out: TextIO) -> int:
     mdp = load_mdp(args.mdp, rewards=args.rewards, reward_model=args.reward_model)
     for note in mdp.notes:
         print(f"exactpte: note: {note}", file=sys.stderr)
+    _file_discount(mdp, args)
     candidate = load_candidate(args.candidate, max_elements=mdp.n * (mdp.n + 2), columns=("V", "v", "policy", "sigma", "gain", "bias", "value"))
     report = judge_mdp(candidate, mdp, discount=args.discount, atol=args.atol, rtol=args.rtol, up_to_gauge=args.up_to_gauge,
                        strict=args.strict)
@@ -452,12 +453,24 @@ def _mdp(args: argparse.Namespace, out: TextIO) -> int:
     mdp = load_mdp(args.file, rewards=args.rewards, reward_model=args.reward_model)
     for note in mdp.notes:
         print(f"exactpte: note: {note}", file=sys.stderr)
+    _file_discount(mdp, args)
     solution = solve(mdp, discount=args.discount)
     if args.json:
         print(solution.to_json(indent=args.indent), file=out)
         return 0
     print(solution_table(solution), file=out)
     return 0
+
+
+def _file_discount(mdp: Any, args: argparse.Namespace) -> None:
+    """An MDP file's own discount: a --discount that differs is refused; without one, a note says how to use it."""
+    if mdp.discount is None:
+        return
+    if args.discount is not None and args.discount != mdp.discount:
+        raise UsageError(f"--discount {args.discount} differs from the file's discount {mdp.discount}")
+    if args.discount is None:
+        print(f"exactpte: note: the file gives the discount {mdp.discount}: --discount {mdp.discount} solves the discounted "
+              "criterion too", file=sys.stderr)
 
 
 def solution_table(solution: Any) -> str:

@@ -239,16 +239,21 @@ def _read_drn(text: str, given: _Companions) -> Chain:
     return read_drn(text, source=given.source, reward_model=given.reward_model)
 
 
-def _read_tra(text: str, given: _Companions) -> Chain:
+def _tra_rewards(given: _Companions, what: str) -> tuple[Any, Any]:
+    """A ``.tra`` file's ``(state-reward file, transition-reward file)`` among ``rewards=`` (each may be ``None``)."""
     kinds: dict[str, str | os.PathLike[str]] = {}
     for f in given.rewards:
         kind = _reward_kind(f)
         if kind == "csv":
-            raise ChainFileError(f"{f}: a .tra chain takes .srew/.trew reward files, not CSV")
+            raise ChainFileError(f"{f}: a .tra {what} takes .srew/.trew reward files, not CSV")
         if kind in kinds:
             raise ChainFileError(f"{f}: a second {kind}-reward file (already {kinds[kind]})")
         kinds[kind] = f
-    srew, trew = kinds.get("state"), kinds.get("transition")
+    return kinds.get("state"), kinds.get("transition")
+
+
+def _read_tra(text: str, given: _Companions) -> Chain:
+    srew, trew = _tra_rewards(given, "chain")
     return read_prism(text, read_text(srew) if srew else None, read_text(given.labels) if given.labels else None,
                       trew=read_text(trew) if trew else None, source=given.source,
                       reward_sources=(str(srew), str(trew)))
@@ -349,13 +354,7 @@ def _mdp_drn(text: str, given: _Companions) -> MDP:
 
 
 def _mdp_tra(text: str, given: _Companions) -> MDP:
-    kinds: dict[str, str | os.PathLike[str]] = {}
-    for f in given.rewards:
-        kind = _reward_kind(f)
-        if kind == "csv" or kind in kinds:
-            raise ChainFileError(f"{f}: an MDP .tra file takes one .srew and/or one .trew reward file")
-        kinds[kind] = f
-    srew, trew = kinds.get("state"), kinds.get("transition")
+    srew, trew = _tra_rewards(given, "MDP")
     return read_prism_mdp(text, read_text(srew) if srew else None, trew=read_text(trew) if trew else None,
                           source=given.source, reward_sources=(str(srew), str(trew)))
 

@@ -14,7 +14,9 @@ Four forms, told apart by their keys (``docs/formats.md``, "MDP files"):
 - **gymnasium's table**: ``{"P": {"0": {"0": [[p, s', reward, terminated], ...], ...}, ...}}`` (an object:
   rewards in the outcomes, no ``"R"``).
 
-``"r"`` may stand for ``"R"`` (as in chain files); ``"labels"`` (one string per state) is optional.  Numbers
+``"r"`` may stand for ``"R"`` (as in chain files); ``"labels"`` (one string per state) and ``"discount"`` (a number in
+``(0, 1)``, read exactly: the MDP's discount, kept as ``MDP.discount``; ``exactpte mdp`` solves the discounted
+criterion when ``--discount`` asks) are optional.  Numbers
 are JSON integers, JSON decimal literals (read as the exact decimal they spell: ``0.1`` is 1/10) or strings
 (``"3/7"``, ``"0.25"``); no other key, no key twice, no ``true``/``null``/object where a number goes,
 never an ``eval``.
@@ -29,24 +31,27 @@ True
 >>> loads_mdp('{"P": [[[1]]], "R": [[1]], "gamma": 0.9}')
 Traceback (most recent call last):
 ...
-exactpte.errors.ChainFileError: <string>: unknown key(s) ['gamma']; an MDP file has the keys P, Q, n, transitions, R, r, labels (the discount is exactpte mdp's --discount)
+exactpte.errors.ChainFileError: <string>: unknown key(s) ['gamma']; an MDP file has the keys P, Q, n, transitions, R, r, labels, discount (the discount is the key 'discount', or exactpte mdp's --discount)
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from decimal import Decimal
 from typing import IO, Any
 
-from exactpte.errors import ChainFileError, InvalidChainError
+from exactpte.errors import ChainFileError, ExactpteError, InvalidChainError
 from exactpte.io.common import DECIMAL_NOTE
-from exactpte.io.json import integer_literal, unique_keys
+from exactpte.io.json import _decimal, _json_type, _refuse_constant, integer_literal, unique_keys
+from exactpte.mdp.evaluation import check_discount
 from exactpte.mdp.model import MDP
 
 __all__ = ["loads_mdp", "mdp_from_dict", "mdp_to_dict", "dumps_mdp", "dump_mdp", "MDP_KEYS"]
 
-MDP_KEYS = ("P", "Q", "n", "transitions", "R", "r", "labels")
+MDP_KEYS = ("P", "Q", "n", "transitions", "R", "r", "labels", "discount")
+_LONG_DIGITS = re.compile(r"\d{4001}")
 """The keys an MDP file may have."""
 
 
@@ -71,13 +76,13 @@ def loads_mdp(text: "str | bytes", *, source: str = "<string>") -> MDP:
 
     def decimal(literal: str) -> Decimal:
         decimals.append(literal)
-        try:
-            return Decimal(literal)
-        except ArithmeticError:
-            raise ValueError(f"the number {literal:.40} has an exponent out of any range; write it as a fraction") from None
+        return _decimal(literal)
 
+    # integers of at most 4,000 digits are Python's own (json's C scanner reads them without a call per number:
+    # a dense A x S x S file is mostly zeros); a longer one needs flint's conversion (integer_literal)
+    ints = integer_literal if _LONG_DIGITS.search(text) else None
     try:
-        data = json.loads(text, parse_float=decimal, parse_int=integer_literal, parse_constant=_refuse_constant,
+        data = json.loads(text, parse_float=decimal, parse_int=ints, parse_constant=_refuse_constant,
                           object_pairs_hook=unique_keys)
     except json.JSONDecodeError as e:
         raise ChainFileError(f"{source}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
@@ -87,24 +92,6 @@ def loads_mdp(text: "str | bytes", *, source: str = "<string>") -> MDP:
     if decimals:
         mdp.notes = mdp.notes + (DECIMAL_NOTE,)
     return mdp
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number an MDP can hold")
-
-
-def _json_type(x: Any) -> str:
-    if x is None:
-        return "null"
-    if isinstance(x, bool):
-        return f"the boolean {str(x).lower()}"
-    if isinstance(x, str):
-        return f"the string {x!r:.40}"
-    if isinstance(x, list):
-        return "a list"
-    if isinstance(x, dict):
-        return "an object"
-    return f"the number {x}"
 
 
 def _numbers(x: Any, where: str, depth: int) -> None:
@@ -179,7 +166,8 @@ def mdp_from_dict(data: Any, *, source: str = "<dict>") -> MDP:
     unknown = sorted(k for k in data if k not in MDP_KEYS)
     if unknown:
         raise ChainFileError(f"{source}: unknown key(s) {unknown}; an MDP file has the keys {', '.join(MDP_KEYS)}"
-                             + (" (the discount is exactpte mdp's --discount)" if {"gamma", "discount", "beta"} & set(unknown) else ""))
+                             + (" (the discount is the key 'discount', or exactpte mdp's --discount)"
+                                if {"gamma", "beta"} & set(unknown) else ""))
     if ("n" in data) != ("transitions" in data):
         raise ChainFileError(f"{source}: 'n' and 'transitions' go together (the sparse form)")
     forms = [k for k in ("P", "Q", "transitions") if k in data]
@@ -207,6 +195,12 @@ def mdp_from_dict(data: Any, *, source: str = "<dict>") -> MDP:
         from exactpte.numbers.arrays import check_labels
 
         mdp.labels = check_labels(labels, mdp.n)
+    if "discount" in data:
+        _numbers(data["discount"], f"{source}: 'discount'", 0)
+        try:
+            mdp.discount = check_discount(data["discount"])
+        except ExactpteError as e:
+            raise ChainFileError(f"{source}: 'discount': {e}") from None
     return mdp
 
 
@@ -286,6 +280,8 @@ def mdp_to_dict(mdp: MDP, *, sparse: bool | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"Q": Q, "R": [[str(mdp.reward(s, a)) for a in mdp.actions(s)] for s in range(mdp.n)]}
     if mdp.labels is not None:
         out["labels"] = list(mdp.labels)
+    if mdp.discount is not None:
+        out["discount"] = str(mdp.discount)
     return out
 
 

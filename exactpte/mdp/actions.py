@@ -123,6 +123,7 @@ def completable(successors: Successors, big: Sequence[Sequence[int]], small: Seq
             mec_of[s] = i
     in_mec = [mec_of[s] >= 0 for s in range(n)]
     big_succ = [sorted({t for a in big[s] for t in successors[s][a]}) for s in range(n)]
+    reach = _reachable_mecs(big_succ, mec_of)
     out = []
     for s in range(n):
         extra = [a for a in big[s] if a not in set(small[s])]
@@ -130,9 +131,33 @@ def completable(successors: Successors, big: Sequence[Sequence[int]], small: Seq
         if extra:
             targets = _targets(s, mecs, mec_of, in_mec, kept, successors)
             if targets is not None:
-                chosen |= _escaping(s, extra, successors, big_succ, targets)
+                chosen |= _escaping(s, extra, successors, big_succ, targets, reach)
         out.append(tuple(sorted(chosen)))
     return out
+
+
+def _reachable_mecs(big_succ: list[list[int]], mec_of: list[int]) -> list[tuple[int, ...]]:
+    """For every state, up to two of the MECs it can reach along ``big`` edges (the two smallest indices):
+    enough to tell whether it reaches a MEC other than a given one.  One pass over the condensation of the
+    ``big`` graph, downstream first (Tarjan numbers a component after every component it reaches)."""
+    n = len(big_succ)
+    indptr, indices = [0], []
+    for succ in big_succ:
+        indices.extend(succ)
+        indptr.append(len(indices))
+    k, labels = tarjan_labels(n, indptr, indices)
+    members: list[list[int]] = [[] for _ in range(k)]
+    for s, c in enumerate(labels):
+        members[c].append(s)
+    per_component: list[tuple[int, ...]] = [()] * k
+    for c in range(k):
+        found = {mec_of[s] for s in members[c] if mec_of[s] >= 0}
+        for s in members[c]:
+            for t in big_succ[s]:
+                if labels[t] != c:
+                    found.update(per_component[labels[t]])
+        per_component[c] = tuple(sorted(found)[:2])
+    return [per_component[c] for c in labels]
 
 
 class _Avoiding:
@@ -178,14 +203,22 @@ def _safe_inside(s: int, members: list[int], kept: list[list[int]], successors: 
     return safe
 
 
-def _escaping(s: int, extra: list[int], successors: Successors, big_succ: list[list[int]], targets: _Avoiding) -> set[int]:
+def _escaping(s: int, extra: list[int], successors: Successors, big_succ: list[list[int]], targets: _Avoiding,
+              reach: list[tuple[int, ...]]) -> set[int]:
     """The actions of ``extra`` whose successors reach ``targets`` along ``big`` edges avoiding ``s`` (a
-    search per action, stopped on the first target; states a failed search saw are not searched again)."""
+    search per action, stopped on the first target; states a failed search saw, and states that reach no
+    MEC but their own (when only other MECs are targets), are not searched)."""
+    own = targets.mec_of[s]
+    only_others = own >= 0 and not targets.own
+
+    def hopeless(t: int) -> bool:
+        return t in failed or (only_others and not any(m != own for m in reach[t]))
+
     failed: set[int] = {s}
     out = set()
     for a in extra:
         seen: set[int] = set()
-        stack = [t for t in successors[s][a] if t not in failed]
+        stack = [t for t in successors[s][a] if not hopeless(t)]
         found = False
         while stack and not found:
             y = stack.pop()
@@ -195,7 +228,7 @@ def _escaping(s: int, extra: list[int], successors: Successors, big_succ: list[l
             if y in targets:
                 found = True
                 break
-            stack.extend(t for t in big_succ[y] if t not in seen and t not in failed)
+            stack.extend(t for t in big_succ[y] if t not in seen and not hopeless(t))
         if found:
             out.add(a)
         else:

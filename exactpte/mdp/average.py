@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 import flint
 
 from exactpte.mdp.actions import completable
-from exactpte.mdp.evaluation import PolicyEvaluation, Scaled, evaluate_average, greedy_reward_policy
+from exactpte.mdp.evaluation import ClassCache, PolicyEvaluation, Scaled, evaluate_average, greedy_reward_policy
 from exactpte.mdp.model import MDP
 
 if TYPE_CHECKING:
@@ -246,7 +246,8 @@ def solve_average(mdp: MDP, *, initial: Any = None) -> AverageSolution:
     """
     d = mdp.policy(initial) if initial is not None else greedy_reward_policy(mdp)
     seen = {d}
-    ev = evaluate_average(mdp, d)
+    cache: ClassCache = {}  # a closed class whose states keep their actions is not solved again
+    ev = evaluate_average(mdp, d, cache=cache)
     iterations = 1
     while True:
         new = _improve_gain(mdp, ev) or _improve_bias(mdp, ev)
@@ -258,7 +259,7 @@ def solve_average(mdp: MDP, *, initial: Any = None) -> AverageSolution:
         if new in seen:  # impossible by the Laurent argument: a defect, not a user error
             raise RuntimeError(f"policy iteration came back to the policy {new}: a defect of exactpte, please report it")
         seen.add(new)
-        ev = evaluate_average(mdp, new)
+        ev = evaluate_average(mdp, new, cache=cache)
         iterations += 1
     assert ev.w is not None
     return _solution(mdp, ev, iterations)

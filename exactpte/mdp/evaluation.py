@@ -35,13 +35,13 @@ import flint
 from exactpte.errors import UsageError, brief
 from exactpte.graph.structure import Structure
 from exactpte.mdp.model import MDP
-from exactpte.model.chain import MarkovRewardProcess
+from exactpte.model.chain import Chain, MarkovRewardProcess
 from exactpte.numbers.scalars import to_fmpq
 from exactpte.solves.absorption import extend_to_transient
 from exactpte.fields import QQ
-from exactpte.solves.classical import bias, gain
+from exactpte.solves.classical import harmonic_extension
 
-__all__ = ["greedy_reward_policy", "PolicyEvaluation", "evaluate_average", "class_stationary", "evaluate_discounted", "check_discount", "Scaled"]
+__all__ = ["greedy_reward_policy", "PolicyEvaluation", "evaluate_average", "class_stationary", "class_bias_scaled", "evaluate_discounted", "check_discount", "Scaled"]
 
 _ZERO = flint.fmpq(0)
 
@@ -85,6 +85,11 @@ def check_discount(discount: Any) -> flint.fmpq:
     return q
 
 
+ClassCache = dict[tuple[tuple[int, ...], tuple[int, ...]], dict[str, Any]]
+"""What policy iteration keeps between evaluations, per closed class and the actions its states take (a class
+whose states keep their actions keeps its stationary distribution, gain and class biases): ``{"pi", "gain", "h", "w"}``."""
+
+
 @dataclass(frozen=True)
 class PolicyEvaluation:
     """A policy's chain and its exact gain ``g_d``, bias ``h_d`` and (when asked) ``w_d = -H_d h_d``."""
@@ -95,17 +100,42 @@ class PolicyEvaluation:
     bias: tuple[flint.fmpq, ...]
     w: tuple[flint.fmpq, ...] | None
     stationary: tuple[tuple[flint.fmpq, ...], ...]
+    cache: ClassCache | None = None
 
     def with_w(self) -> "PolicyEvaluation":
-        """The same evaluation with ``w_d`` (the bias of the reward ``-h_d`` on the same chain)."""
+        """The same evaluation with ``w_d``, the bias of the reward ``-h_d`` on the same chain (its gain is 0: ``P∞ h = 0``):
+        :func:`class_bias_scaled` on each closed class, one absorbing pass on the transient states."""
         if self.w is not None:
             return self
-        w = bias(self.chain.with_reward([-x for x in self.bias]), stationary=self.stationary, rho=[_ZERO] * self.chain.n)
-        return PolicyEvaluation(self.policy, self.chain, self.gain, self.bias, tuple(w), self.stationary)
+        chain, S = self.chain, self.chain.structure
+        minus_h = chain.with_reward([-x for x in self.bias])
+        w: list[Any] = [_ZERO] * chain.n
+        for members, pi in zip(S.classes, self.stationary):
+            part = _cached(self.cache, members, self.policy)
+            if "w" not in part:
+                part["w"] = class_bias_scaled(minus_h, members, pi, _ZERO, part)
+            for s, x in zip(members, part["w"]):
+                w[s] = x
+        h = self.bias
+        w = extend_to_transient(chain, S, w, lambda s: -h[s])
+        return PolicyEvaluation(self.policy, chain, self.gain, self.bias, tuple(w), self.stationary, self.cache)
 
 
-def evaluate_average(mdp: MDP, policy: Any, *, with_w: bool = False) -> PolicyEvaluation:
-    """The exact gain and bias of a deterministic stationary policy (and ``w_d`` with ``with_w``).
+def _cached(cache: ClassCache | None, members: Sequence[int], policy: Sequence[int]) -> dict[str, Any]:
+    """The cache entry of a closed class under the actions its states take (a fresh dict without a cache)."""
+    if cache is None:
+        return {}
+    key = (tuple(members), tuple(policy[s] for s in members))
+    return cache.setdefault(key, {})
+
+
+def evaluate_average(mdp: MDP, policy: Any, *, with_w: bool = False, cache: ClassCache | None = None) -> PolicyEvaluation:
+    """The exact gain and bias of a deterministic stationary policy (and ``w_d`` with ``with_w``): per closed class
+    its stationary distribution (:func:`class_stationary`), gain ``π · r`` and class bias
+    (:func:`class_bias_scaled`), then one absorbing pass each for ``g`` and ``h`` on the transient
+    states (:func:`~exactpte.solves.classical.harmonic_extension`, :func:`~exactpte.solves.absorption.extend_to_transient`)
+    — :func:`~exactpte.solves.classical.bias`'s route, with ``cache`` keeping each class's results between the
+    evaluations of policy iteration.
 
     Examples
     --------
@@ -117,11 +147,71 @@ def evaluate_average(mdp: MDP, policy: Any, *, with_w: bool = False) -> PolicyEv
     d = mdp.policy(policy)
     chain = mdp.chain(d)
     S = chain.structure
-    stationary = tuple(class_stationary(mdp, d, members) for members in S.classes)
-    g = gain(chain, stationary=stationary)
-    h = bias(chain, stationary=stationary, rho=g)
-    ev = PolicyEvaluation(d, chain, tuple(g), tuple(h), None, stationary)
+    parts = []
+    for members in S.classes:
+        part = _cached(cache, members, d)
+        if "pi" not in part:
+            pi = class_stationary(mdp, d, members)
+            gain_i = sum((p * chain.r[s] for s, p in zip(members, pi)), _ZERO)
+            part.update(pi=pi, gain=gain_i)
+            part["h"] = class_bias_scaled(chain, members, pi, gain_i, part)
+        parts.append(part)
+    g = harmonic_extension(chain, [part["gain"] for part in parts])
+    h: list[Any] = [_ZERO] * chain.n
+    for members, part in zip(S.classes, parts):
+        for s, x in zip(members, part["h"]):
+            h[s] = x
+    r = chain.r
+    h = extend_to_transient(chain, S, h, lambda s: r[s] - g[s])
+    ev = PolicyEvaluation(d, chain, tuple(g), tuple(h), None, tuple(part["pi"] for part in parts), cache)
     return ev.with_w() if with_w else ev
+
+
+def class_bias_scaled(chain: Chain, members: Sequence[int], pi: Sequence[flint.fmpq], gain_i: flint.fmpq,
+                      part: dict[str, Any] | None = None) -> list[flint.fmpq]:
+    """The bias on one closed class, as :func:`~exactpte.solves.classical.class_bias` defines it (``(I - P_F) h = r - γ``,
+    ``π · h = 0``, solved with the last state pinned), with each balance row multiplied by its row's common
+    denominator ``D_y``: integer coefficients ``D_y δ - w``, so the lifting solve applies to rows of many entries
+    whatever their denominators.  ``part`` keeps the integer rows for the class's next right-hand side.
+
+    Examples
+    --------
+    >>> from exactpte.model.chain import Chain, MarkovRewardProcess
+    >>> m = MarkovRewardProcess([[0, 1], [1, 0]], [1, 0])
+    >>> half = flint.fmpq(1, 2)
+    >>> class_bias_scaled(m, [0, 1], [half, half], half)
+    [1/4, -1/4]
+    """
+    k = len(members)
+    if k == 1:
+        return [_ZERO]
+    rows, dens = (part or {}).get("bias_rows") or _scaled_rows(chain, members)
+    if part is not None:
+        part["bias_rows"] = (rows, dens)
+    r = chain.r
+    rhs = [[(r[y] - gain_i) * dens[a]] for a, y in enumerate(members[:-1])] + [[_ZERO]]
+    w = [row[0] for row in QQ.solve_sparse(rows, rhs)]
+    mean = sum((p * x for p, x in zip(pi, w)), _ZERO)
+    return [x - mean for x in w]
+
+
+def _scaled_rows(chain: Chain, members: Sequence[int]) -> tuple[list[list[tuple[int, flint.fmpq]]], list[flint.fmpz]]:
+    """The class's balance rows ``D_y (e_y - P(y, .))`` in integers (the last one replaced by the pin), and the ``D_y``."""
+    pos = {s: i for i, s in enumerate(members)}
+    rows: list[list[tuple[int, flint.fmpq]]] = []
+    dens: list[flint.fmpz] = []
+    for a, y in enumerate(members[:-1]):
+        row = chain.row(y)
+        den = flint.fmpz(1)
+        for _, q in row:
+            den = den.lcm(q.q) if den % q.q else den
+        dens.append(den)
+        acc = {a: flint.fmpq(den)}
+        for z, q in row:
+            acc[pos[z]] = acc.get(pos[z], _ZERO) - q * den
+        rows.append(sorted((j, x) for j, x in acc.items() if x != 0))
+    rows.append([(len(members) - 1, flint.fmpq(1))])
+    return rows, dens
 
 
 def class_stationary(mdp: MDP, policy: Sequence[int], members: Sequence[int]) -> tuple[flint.fmpq, ...]:

@@ -224,12 +224,14 @@ class MDP:
     (((1, 1),), (0, 0))
     """
 
-    __slots__ = ("n", "_rows", "_rewards", "labels", "notes", "__dict__")
+    __slots__ = ("n", "_rows", "_rewards", "labels", "notes", "discount", "__dict__")
     n: int
     _rows: tuple[tuple[Row, ...], ...]
     _rewards: tuple[tuple[flint.fmpq, ...], ...]
     labels: tuple[str, ...] | None
     notes: tuple[str, ...]
+    discount: flint.fmpq | None
+    """A discount that came with the model (an MDP file's ``"discount"``), or ``None``; solving does not read it."""
 
     def __init__(self, P: Any, R: Any, *, labels: Sequence[str] | None = None, floats: str = "refuse",
                  limit_denominator: int | None = None, repair: str | None = None, tol: Any = 1e-9) -> None:
@@ -249,6 +251,7 @@ class MDP:
         self._rewards = tuple(tuple(r) for r in rewards)
         self.labels = check_labels(labels, self.n)
         self.notes = notes
+        self.discount = None
 
     # -- other constructors --------------------------------------------------------------------------
     @classmethod

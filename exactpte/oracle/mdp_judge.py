@@ -253,10 +253,16 @@ class _Judge:
         notes.append(causes.cap_note(self.cand.context))
         return "; ".join(n for n in notes if n)
 
+    def _compared(self, key: str, raw: Any, exp: np.ndarray) -> tuple[np.ndarray, Finding, bool]:
+        """The candidate's vector, its finding, and whether it is a finite mismatch of the right shape (to diagnose)."""
+        got = vector(raw, key)
+        f = numeric_finding(key, got, exp, self.atol, self.rtol)
+        return got, f, f.status == "mismatch" and got.shape == exp.shape and math.isfinite(f.max_error)
+
     def bias(self, raw: Any) -> Finding:
-        got, exp = vector(raw, "bias"), self.ref.bias
-        f = numeric_finding("bias", got, exp, self.atol, self.rtol)
-        if f.status != "mismatch" or got.shape != exp.shape or not math.isfinite(f.max_error):
+        exp = self.ref.bias
+        got, f, wrong = self._compared("bias", raw, exp)
+        if not wrong:
             return f
         B = self.ref.invariant
         diff = got - exp
@@ -297,9 +303,9 @@ class _Judge:
         return "; ".join(n for n in notes if n)
 
     def value(self, raw: Any) -> Finding:
-        got, exp = vector(raw, "value"), self.ref.value
-        f = numeric_finding("value", got, exp, self.atol, self.rtol)
-        if f.status != "mismatch" or got.shape != exp.shape or not math.isfinite(f.max_error):
+        exp = self.ref.value
+        got, f, wrong = self._compared("value", raw, exp)
+        if not wrong:
             return f
         notes = [causes.cut_short_note(self.mdp, got, exp, self.ref.discounted.discount, self.cand.context)]
         if self.policy is not None:

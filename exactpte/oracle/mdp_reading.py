@@ -134,12 +134,16 @@ def read_mdp_candidate(candidate: Mapping[str, Any], *, discounted: bool, strict
         if not isinstance(name, str):
             raise CandidateError(f"a candidate's keys are names, got {name!r:.30}")
         key, how = _native_key(name, candidate, discounted)
+        if name == "gain" and "average_reward" in candidate:  # RelativeValueIteration's own attribute, dumped whole
+            key = None
+            out.readings.append("gain beside average_reward: pymdptoolbox's RelativeValueIteration.gain, its value at the "
+                                "reference state (not the average reward): not judged")
         if key in DISCOUNT_KEYS and not discounted:
             key = None
             if name != "V":
                 out.readings.append(f"{name}: a discounted answer, not judged without --discount (read to name a cause)")
         if key is None:
-            if name in CONTEXT_KEYS or name in ("v", "value", "discount_optimal_actions"):
+            if name in CONTEXT_KEYS or name in ("v", "value", "discount_optimal_actions", "gain"):
                 out.context[name] = value
                 if name == "v":
                     out.readings.append("v (QuantEcon DiscreteDP): a discounted value, not judged without --discount "

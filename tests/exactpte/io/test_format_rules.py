@@ -247,7 +247,8 @@ def test_every_documented_rule_has_a_test():
 # -- MDP files (the same document) ----------------------------------------------------------------------
 MDP_DRN = "@type: MDP\n@nr_states\n1\n@nr_choices\n1\n@model\nstate 0\n action 0\n  0 : 1\n"
 MDP_CASES = {
-    "mdp-keys": [("m.json", '{"P": [[[1]]], "R": [[1]], "gamma": 0.9}', ChainFileError, "unknown key.*--discount"),
+    "mdp-keys": [("m.json", '{"P": [[[1]]], "R": [[1]], "gamma": 0.9}', ChainFileError, "unknown key.*'discount'"),
+                 ("m.json", '{"P": [[[1]]], "R": [[1]], "discount": 1}', ChainFileError, "'discount': the discount must lie strictly"),
                  ("m.json", '{"P": [[[1]]], "Q": [[[1]]], "R": [[1]]}', ChainFileError, "not 'P' and 'Q'"),
                  ("m.json", '{"P": [[[1]]], "R": [[1]], "R": [[2]]}', ChainFileError, "appears twice")],
     "mdp-layout": [("m.json", '{"P": {"0": {"0": [[1, 0, 1, false]]}}, "R": [[1]]}', ChainFileError, "holds its rewards in its outcomes"),

@@ -46,6 +46,7 @@ def test_written_files_read_back_equal():
 @pytest.mark.parametrize("text, words", [
     ('{"P": [[[1]]], "R": [[1]], "P": [[[1]]]}', "appears twice"),
     ('{"P": [[[1]]], "R": [[1]], "gamma": 0.9}', "unknown key(s) ['gamma']"),
+    ('{"P": [[[1]]], "R": [[1]], "discount": "x"}', "'discount'"),
     ('{"P": [[[1]]]}', "missing key 'R'"),
     ('{"R": [[1]]}', "missing key 'P'"),
     ('{"P": [[[1]]], "Q": [[[1]]], "R": [[1]]}', "not 'P' and 'Q'"),
@@ -77,6 +78,11 @@ def test_invalid_mdps_in_well_formed_files(text, error, words):
     with pytest.raises(error) as info:
         loads_mdp(text, source="m.json")
     assert words in str(info.value)
+
+
+def test_a_discount_in_the_file_is_kept_exactly():
+    m = loads_mdp('{"P": [[[1]]], "R": [[1]], "discount": 0.9}')
+    assert m.discount == q(9, 10) and loads_mdp(dumps_mdp(m)).discount == q(9, 10)
 
 
 def test_decimals_are_exact_and_say_so():

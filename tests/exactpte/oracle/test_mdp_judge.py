@@ -160,3 +160,14 @@ def test_the_mdp_native_names_are_the_solvers_real_api():
                 assert hasattr(rvi if "RVI" in entry.peers else vi, name), name
             elif entry.peers.startswith("QuantEcon"):
                 assert name in res, name
+
+
+def test_a_result_object_dumped_whole_is_read():
+    """pymdptoolbox's RelativeValueIteration dumped with vars(): its own `gain` (the reference state's value) beside
+    `average_reward` is not judged; the model arrays and settings are listed as not judged."""
+    h = [float(x) for x in solve(CYCLE).average.bias]
+    out = {"V": [x + 3 for x in h], "policy": [0, 0], "average_reward": 1.0, "gain": 7.0, "iter": 12, "max_iter": 1000,
+           "epsilon": 0.01, "discount": 1, "S": 2, "A": 1, "P": [[[0, 1], [1, 0]]], "R": [[2], [0]], "time": 0.01}
+    report = judge_mdp(out, CYCLE)
+    assert report.ok and {f.key for f in report.findings} == {"policy", "gain", "bias"}
+    assert {"S", "A", "P", "R", "time", "gain"} <= set(report.not_judged)
