@@ -45,6 +45,9 @@ _LAZY = {
     'exact_rows': 'numbers.from_floats',
     'ImportReport': 'numbers.from_floats',
     'from_gym': 'io.gym',
+    'MDP': 'mdp.model',
+    'load_mdp': 'io',
+    'judge_mdp': 'oracle.mdp_judge',
     'example': 'model.examples',
     'EXAMPLES': 'model.examples',
     'ExactpteError': 'errors',
@@ -123,9 +126,16 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs (the same nam
     from .io.gym import (
         from_gym as from_gym,
     )
+    from .mdp.model import (
+        MDP as MDP,
+    )
+    from .oracle.mdp_judge import (
+        judge_mdp as judge_mdp,
+    )
     from .io import (
         dump as dump,
         load as load,
+        load_mdp as load_mdp,
         loads as loads,
     )
     from .model.parametric import (

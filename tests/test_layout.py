@@ -254,7 +254,7 @@ def test_every_exception_lives_in_one_module(module):
 
 
 # the module each optional extra brings, for the check below; NO_EXTRA: importorskip'd, in no extra, and why
-EXTRA_OF_MODULE = {"stormpy": "peers", "quantecon": "peers", "mdptoolbox": "peers", "discreteMarkovChain": "peers", "gymnasium": "gym", "matplotlib": "plot", "distributed": "dask", "dask": "dask",
+EXTRA_OF_MODULE = {"stormpy": "peers", "quantecon": "peers", "mdptoolbox": "peers", "discreteMarkovChain": "peers", "hiive": "peers", "gymnasium": "gym", "matplotlib": "plot", "distributed": "dask", "dask": "dask",
                    "mkdocs": "docs", "mkdocstrings": "docs", "material": "docs"}
 NO_EXTRA = {"pydtmc": "pins numpy < 2", "tomllib": "standard library from Python 3.11"}
 
@@ -311,7 +311,7 @@ def test_every_test_needing_an_extra_is_marked_with_it():
 
 # -- the folders are the layers ------------------------------------------------------------------------------
 FLOORS = ("errors", "progress", "deprecation", "numbers", "fields", "graph", "model", "solves", "plots", "results", "certified",
-          "io", "oracle", "estimator", "testing", "cli")
+          "mdp", "io", "oracle", "estimator", "testing", "cli")
 """exactpte's floors from the bottom up (docs/architecture.md): a module imports its own floor or lower ones."""
 TOP_LEVEL = ("__init__", "__main__", "_legacy")  # the public API, `python -m exactpte`, old paths: above every floor
 MAX_TOP_LEVEL_MODULES = 8
@@ -484,7 +484,7 @@ VERDICT_TYPES = ("Verdict", "FamilyVerdict", "CheckResult")
 
 def test_a_check_name_means_running_checks():
     """``check_*`` names one thing: run checks and return verdicts.  exactpte's argument validators are ``require_*``
-    (its only checks are the oracle's command, ``cli.commands._check``), and every module-level ``check_*`` of
+    (its only checks are the oracle's command, ``cli.commands._check`` and ``_check_mdp``), and every module-level ``check_*`` of
     proofs_check is annotated to return verdicts (the trusted checker's ``check_<key>`` methods judge one claimed
     key each into its report)."""
     wrong = []
@@ -495,7 +495,7 @@ def test_a_check_name_means_running_checks():
                 if not isinstance(node, ast.FunctionDef) or not node.name.lstrip("_").startswith("check"):
                     continue
                 returns = ast.unparse(node.returns) if node.returns is not None else ""
-                if package == "exactpte" and node.name not in ("_check", "_check_command"):
+                if package == "exactpte" and node.name not in ("_check", "_check_command", "_check_mdp"):
                     wrong.append(f"{path.relative_to(ROOT)}: {node.name} (a validator is require_*)")
                 elif package == "proofs_check" and not any(t in returns for t in VERDICT_TYPES):
                     wrong.append(f"{path.relative_to(ROOT)}: {node.name} -> {returns or '?'} (a check returns verdicts)")

@@ -1,4 +1,4 @@
-"""Command line: ``exactpte decompose | examples | check | estimate``.
+"""Command line: ``exactpte decompose | examples | check | estimate | draw | mdp``.
 
 Thin by design: :func:`main` parses, calls the library, prints.  Every failure the library
 names (an :class:`~exactpte.errors.ExactpteError`) is printed as one line with exit status 2;
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from exactpte import __version__
+from exactpte.cli.conform import add_conform_command, conform
 from exactpte.cli.float_route import add_float_options, float_route
 from exactpte.errors import UsageError
 
@@ -25,6 +26,7 @@ from exactpte.cli.options import (
     ArgumentParser,
     add_chain_options,
     add_command,
+    discount,
     require_writable_file,
     figure_size,
     load_chain,
@@ -50,7 +52,9 @@ def _parser() -> argparse.ArgumentParser:
 
     _draw_command(sub)
     _check_command(sub)
+    add_conform_command(sub)
     _estimate_command(sub)
+    _mdp_command(sub)
     return p
 
 
@@ -114,9 +118,15 @@ def _check_command(sub: Any) -> None:
     c = add_command(sub, "check", "compare another implementation's output with the exact answers", [
         "exactpte check mine.json --chain chain.json                 # any subset of the decompose --json keys",
         "exactpte check values.csv --chain chain.drn --atol 1e-8 --up-to-gauge",
-        "exactpte check out.npz --example paper-benchmark --json"])
+        "exactpte check out.npz --example paper-benchmark --json",
+        "exactpte check rvi.json --mdp model.json                    # an MDP solver's output (pymdptoolbox, QuantEcon, Storm)",
+        "exactpte check vi.json --mdp model.json --discount 9/10"])
     c.add_argument("candidate", help="JSON (any subset of the decompose --json keys), CSV (a column per quantity) or .npz")
-    add_chain_options(c, positional=False)
+    sources = add_chain_options(c, positional=False)
+    sources.add_argument("--mdp", metavar="FILE", help="judge an MDP solver's output against this MDP file (.json, .drn, "
+                                                       ".tra): policy, gain, bias, value, optimal actions")
+    c.add_argument("--discount", type=discount, default=None, metavar="G",
+                   help="with --mdp: the discount the solver used (its values and policy judged as discounted ones)")
     c.add_argument("--atol", type=tolerance, default=1e-9, help="absolute tolerance (default: 1e-9)")
     c.add_argument("--rtol", type=tolerance, default=0.0, help="relative tolerance (default: 0)")
     c.add_argument("--up-to-gauge", action="store_true", help="accept v off by K(P) and h off by ker(I-P), reported as such")
@@ -142,6 +152,24 @@ def _estimate_command(sub: Any) -> None:
     e.add_argument("--json", action="store_true", help="print the estimates and errors as JSON")
     e.add_argument("--quiet", action="store_true", help="no progress output")
 
+def _mdp_command(sub: Any) -> None:
+    """``exactpte mdp``: its options and examples."""
+    m = add_command(sub, "mdp", "solve an MDP exactly: optimal gain, bias, a bias-optimal policy, the gain- and "
+                                "bias-optimal actions of every state (with --discount: the discounted values and optimal actions)", [
+        "exactpte mdp model.json                      # a table per state",
+        "exactpte mdp model.json --discount 9/10 --json",
+        "exactpte mdp model.drn --reward-model r      # Storm's DRN, @type: mdp",
+        "exactpte mdp model.tra --rewards model.trew  # PRISM explicit with choices"])
+    m.add_argument("file", help="MDP file: .json (exactpte's MDP file), .drn (Storm, @type: mdp) or .tra (PRISM explicit "
+                                "with choices), optionally .gz/.xz/.bz2 compressed")
+    m.add_argument("--discount", type=discount, default=None, metavar="G",
+                   help="also solve the discounted criterion with this discount in (0, 1), read exactly (9/10, 0.9)")
+    m.add_argument("--json", action="store_true", help="the answer as JSON (numbers as reduced 'p/q' strings, actions 0-based)")
+    m.add_argument("--indent", type=nonnegative_int, default=None, help="indent --json output by this many spaces")
+    m.add_argument("--rewards", metavar="FILE", action="append", help="a .srew and/or .trew reward file of a .tra MDP")
+    m.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn file with several")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 disagreement, 2 bad input)."""
     try:
@@ -160,8 +188,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         for name, desc in EXAMPLES.items():
             print(f"{name.ljust(width)}  {desc}", file=out)
         return 0
+    if args.command == "conform":  # (exactpte.cli.conform)
+        return conform(args, out)
     if args.command == "check":
         return _check(args, out)
+    if args.command == "mdp":
+        return _mdp(args, out)
     if args.command == "decompose":  # checked before any work
         if args.tol is not None and not (args.certified or float_route(args)):
             raise UsageError("--tol applies to --certified or to the float route (--floats exact)")
@@ -347,6 +379,11 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     from exactpte.oracle.candidates import load_candidate
     from exactpte.oracle.comparison import compare
 
+    if args.mdp is not None:
+        return _check_mdp(args, out)
+    if args.discount is not None:
+        raise UsageError("--discount applies to --mdp (an MDP solver's output)")
+
     if args.tol is not None and not float_route(args):
         raise UsageError("--tol applies to the float route (--floats exact); the comparison's tolerances are --atol and --rtol")
     chain = load_chain(args, args.chain)
@@ -376,6 +413,89 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         print(f"reference: {why}", file=out)
         print(report.table(), file=out)
     return 0 if report.ok else 1
+
+
+def _check_mdp(args: argparse.Namespace, out: TextIO) -> int:
+    """``exactpte check CAND --mdp FILE``: an MDP solver's output judged against the exact answer."""
+    import json
+
+    from exactpte.io import load_mdp
+    from exactpte.oracle.candidates import load_candidate
+    from exactpte.oracle.mdp_judge import judge_mdp
+
+    used = {"--labels": args.labels is not None, "--arithmetic": args.arithmetic != "auto", "--tol": args.tol is not None,
+            "--floats": args.floats is not None, "--limit-denominator": args.limit_denominator is not None,
+            "--clip-negative": args.clip_negative is not None}
+    _refuse(used, tuple(used), "does not apply to --mdp (an MDP file is read exactly; the judge's tolerances are --atol and --rtol)")
+    mdp = load_mdp(args.mdp, rewards=args.rewards, reward_model=args.reward_model)
+    for note in mdp.notes:
+        print(f"exactpte: note: {note}", file=sys.stderr)
+    _file_discount(mdp, args)
+    candidate = load_candidate(args.candidate, max_elements=mdp.n * (mdp.n + 2), columns=("V", "v", "policy", "sigma", "gain", "bias", "value"))
+    report = judge_mdp(candidate, mdp, discount=args.discount, atol=args.atol, rtol=args.rtol, up_to_gauge=args.up_to_gauge,
+                       strict=args.strict)
+    criterion = f"discounted (γ = {args.discount}) and average reward" if args.discount is not None else "average reward"
+    if args.json:
+        print(json.dumps({"reference": "exact", "criterion": criterion, **report.to_dict()}, indent=1), file=out)
+    else:
+        print(f"reference: exact solution of the MDP ({criterion}; policies evaluated exactly)", file=out)
+        print(report.table(), file=out)
+    return 0 if report.ok else 1
+
+
+def _mdp(args: argparse.Namespace, out: TextIO) -> int:
+    """``exactpte mdp``: read, solve, print (JSON or a table per state)."""
+    from exactpte.io import load_mdp
+    from exactpte.mdp import solve
+
+    if args.indent is not None and not args.json:
+        raise UsageError("--indent applies to --json output")
+    mdp = load_mdp(args.file, rewards=args.rewards, reward_model=args.reward_model)
+    for note in mdp.notes:
+        print(f"exactpte: note: {note}", file=sys.stderr)
+    _file_discount(mdp, args)
+    solution = solve(mdp, discount=args.discount)
+    if args.json:
+        print(solution.to_json(indent=args.indent), file=out)
+        return 0
+    print(solution_table(solution), file=out)
+    return 0
+
+
+def _file_discount(mdp: Any, args: argparse.Namespace) -> None:
+    """An MDP file's own discount: a --discount that differs is refused; without one, a note says how to use it."""
+    if mdp.discount is None:
+        return
+    if args.discount is not None and args.discount != mdp.discount:
+        raise UsageError(f"--discount {args.discount} differs from the file's discount {mdp.discount}")
+    if args.discount is None:
+        print(f"exactpte: note: the file gives the discount {mdp.discount}: --discount {mdp.discount} solves the discounted "
+              "criterion too", file=sys.stderr)
+
+
+def solution_table(solution: Any) -> str:
+    """The text form of ``exactpte mdp``: one line per state (gain, bias, the policy's action, the optimal actions)."""
+    avg, disc = solution.average, solution.discounted
+    mdp = avg.mdp
+    head = ["state", "gain g*", "bias h*", "policy", "gain-optimal", "bias-optimal"]
+    if disc is not None:
+        head += [f"value (γ = {disc.discount})", "discount-optimal"]
+    rows = []
+    for s in range(mdp.n):
+        row = [mdp.label(s), str(avg.gain[s]), str(avg.bias[s]), str(avg.policy[s]), _actions_text(avg.gain_optimal_actions[s]),
+               _actions_text(avg.bias_optimal_actions[s])]
+        if disc is not None:
+            row += [str(disc.value[s]), _actions_text(disc.optimal_actions[s])]
+        rows.append(row)
+    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head] + rows]
+    summary = (f"{mdp.n} states, {mdp.num_choices} state-action pairs; policy iteration: {avg.iterations} evaluations; "
+               "the optimality equations hold exactly")
+    return "\n".join([summary] + lines)
+
+
+def _actions_text(actions: Sequence[int]) -> str:
+    return "{" + ", ".join(map(str, actions)) + "}"
 
 
 def _estimate(chain: Chain, args: argparse.Namespace, out: TextIO) -> int:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from exactpte.cli.float_route import float_route, float_rows, load_float_chain, suggestion
-from exactpte.cli.types import figure_size, nonnegative_int, positive_int, tolerance
+from exactpte.cli.types import discount, figure_size, nonnegative_int, positive_int, tolerance
 from exactpte.errors import ExactpteError, NegativeEntryError, RowSumError, UsageError, brief
 from exactpte.deprecation import renamed
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # the chain machinery loads only when a command runs (start-u
     from exactpte.model.chain import Chain
 
 __all__ = ["ArgumentParser", "add_chain_options", "add_command", "load_chain", "parse_anchors", "positive_int",
-           "nonnegative_int", "tolerance", "figure_size", "run_guarded", "require_writable_file", "require_writable_folder"]
+           "nonnegative_int", "tolerance", "figure_size", "discount", "run_guarded", "require_writable_file", "require_writable_folder"]
 
 if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
     __getattr__ = renamed(__name__, {"check_output": "require_writable_file", "check_folder": "require_writable_folder"})
@@ -38,11 +38,12 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def add_chain_options(sp: argparse.ArgumentParser, *, positional: bool = True) -> None:
+def add_chain_options(sp: argparse.ArgumentParser, *, positional: bool = True) -> Any:
     """The chain-input options every command that reads a chain shares (here and in ``proofs-check``):
     the chain file (positional, or ``--chain FILE`` for commands whose positional argument is
     something else) or ``--example NAME``, and ``--rewards``, ``--labels``, ``--reward-model`` for
-    the formats that keep rewards and labels apart (read by :func:`load_chain`)."""
+    the formats that keep rewards and labels apart (read by :func:`load_chain`).  Returns the
+    required group of sources, for a command that reads something else in their place (``check --mdp``)."""
     src = sp.add_mutually_exclusive_group(required=True)
     if positional:
         src.add_argument("file", nargs="?", help="chain file: .json, .drn (Storm), .tra (PRISM explicit) or .csv, "
@@ -55,6 +56,7 @@ def add_chain_options(sp: argparse.ArgumentParser, *, positional: bool = True) -
                          "(repeat for state and transition rewards); without one such a chain has r = 0 (said in a note)")
     sp.add_argument("--labels", metavar="FILE", help="PRISM .lab file for a .tra chain (checked for form)")
     sp.add_argument("--reward-model", metavar="NAME", help="the reward model of a .drn file with several")
+    return src
 
 
 def add_command(sub: Any, name: str, summary: str, examples: Sequence[str]) -> argparse.ArgumentParser:

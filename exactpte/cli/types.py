@@ -7,7 +7,7 @@ import argparse
 import math
 from collections.abc import Callable
 
-__all__ = ["positive_int", "nonnegative_int", "tolerance", "figure_size"]
+__all__ = ["positive_int", "nonnegative_int", "tolerance", "figure_size", "discount"]
 
 
 # -- option types: each names the rule it enforces -------------------------------------------------
@@ -52,3 +52,20 @@ def figure_size(text: str) -> tuple[float, float]:
     if not all(math.isfinite(x) and 1 <= x <= 200 for x in (width, height)):
         raise argparse.ArgumentTypeError(f"expected W,H in inches (each between 1 and 200, e.g. 8,6), got {text!r}")
     return width, height
+
+
+def discount(text: str) -> object:
+    """An argparse type: a discount strictly between 0 and 1, read exactly (``9/10``, ``0.9``, ``0.999``):
+    an exact rational (``flint.fmpq``), never a binary float."""
+    from exactpte.numbers.scalars import parse_number
+
+    try:
+        value = parse_number(text)
+    except ValueError:  # (EntryError: a literal past the digit limits)
+        value = None
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a number strictly between 0 and 1 such as 9/10 or 0.9, got {text!r}")
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a discount strictly between 0 and 1, got {text}"
+                                         + (" (for the average reward, leave --discount out)" if value == 1 else ""))
+    return value

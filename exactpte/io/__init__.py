@@ -24,14 +24,17 @@ from typing import IO, Any
 from exactpte.model.chain import Chain
 from exactpte.errors import ChainFileError, UsageError
 from exactpte.io.csv import read_edge_csv, to_edge_csv
-from exactpte.io.drn import read_drn, to_drn
+from exactpte.io.drn import read_drn, read_drn_mdp, to_drn, to_drn_mdp
 from exactpte.io.json import chain_to_dict, from_dict, loads, unique_keys
 from exactpte.io.json import dump as _dump_json
 from exactpte.io.json import dumps as json_text
-from exactpte.io.prism import read_prism, to_prism
+from exactpte.io.mdp_json import dump_mdp, dumps_mdp, loads_mdp, mdp_from_dict, mdp_to_dict
+from exactpte.io.prism import read_prism, read_prism_mdp, to_prism
+from exactpte.mdp.model import MDP
 
 __all__ = ["READERS", "Reader", "load", "loads", "from_dict", "dump", "chain_to_dict", "read_drn", "to_drn", "read_prism", "to_prism",
-           "read_edge_csv", "to_edge_csv", "read_text", "unique_keys", "MAX_DECOMPRESSED"]
+           "read_edge_csv", "to_edge_csv", "read_text", "unique_keys", "MAX_DECOMPRESSED", "load_mdp", "loads_mdp", "mdp_from_dict",
+           "mdp_to_dict", "dump_mdp", "dumps_mdp", "read_drn_mdp", "to_drn_mdp", "read_prism_mdp", "MDP_READERS"]
 
 
 MAX_DECOMPRESSED = 2**31
@@ -236,16 +239,21 @@ def _read_drn(text: str, given: _Companions) -> Chain:
     return read_drn(text, source=given.source, reward_model=given.reward_model)
 
 
-def _read_tra(text: str, given: _Companions) -> Chain:
+def _tra_rewards(given: _Companions, what: str) -> tuple[Any, Any]:
+    """A ``.tra`` file's ``(state-reward file, transition-reward file)`` among ``rewards=`` (each may be ``None``)."""
     kinds: dict[str, str | os.PathLike[str]] = {}
     for f in given.rewards:
         kind = _reward_kind(f)
         if kind == "csv":
-            raise ChainFileError(f"{f}: a .tra chain takes .srew/.trew reward files, not CSV")
+            raise ChainFileError(f"{f}: a .tra {what} takes .srew/.trew reward files, not CSV")
         if kind in kinds:
             raise ChainFileError(f"{f}: a second {kind}-reward file (already {kinds[kind]})")
         kinds[kind] = f
-    srew, trew = kinds.get("state"), kinds.get("transition")
+    return kinds.get("state"), kinds.get("transition")
+
+
+def _read_tra(text: str, given: _Companions) -> Chain:
+    srew, trew = _tra_rewards(given, "chain")
     return read_prism(text, read_text(srew) if srew else None, read_text(given.labels) if given.labels else None,
                       trew=read_text(trew) if trew else None, source=given.source,
                       reward_sources=(str(srew), str(trew)))
@@ -334,3 +342,53 @@ def _read_file_object(fh: "IO[Any]", format: str | None) -> tuple[str, str, str]
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise ChainFileError(f"{source}: line {line}: not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start})") from None
+
+
+# -- MDP files ---------------------------------------------------------------------------------------------
+def _mdp_json(text: str, given: _Companions) -> MDP:
+    return loads_mdp(text, source=given.source)
+
+
+def _mdp_drn(text: str, given: _Companions) -> MDP:
+    return read_drn_mdp(text, source=given.source, reward_model=given.reward_model)
+
+
+def _mdp_tra(text: str, given: _Companions) -> MDP:
+    srew, trew = _tra_rewards(given, "MDP")
+    return read_prism_mdp(text, read_text(srew) if srew else None, trew=read_text(trew) if trew else None,
+                          source=given.source, reward_sources=(str(srew), str(trew)))
+
+
+MDP_READERS: dict[str, Callable[[str, _Companions], MDP]] = {".json": _mdp_json, ".drn": _mdp_drn, ".tra": _mdp_tra}
+"""File ending (after any compression ending) → its MDP reader: the table :func:`load_mdp` dispatches on."""
+
+
+def load_mdp(path: "str | os.PathLike[str]", *, rewards: "str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None" = None,
+             reward_model: str | None = None) -> MDP:
+    """Read an MDP file, the format chosen by its ending: ``.json`` (exactpte's MDP file,
+    :mod:`~exactpte.io.mdp_json`), ``.drn`` (Storm, ``@type: MDP``), ``.tra`` (PRISM explicit with choices,
+    ``rewards=`` its ``.srew``/``.trew`` files); optionally ``.gz``/``.xz``/``.bz2`` compressed.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from exactpte.mdp.model import MDP
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.drn")
+    >>> m = MDP([[[1]], [[1]]], [[0, 1]])
+    >>> _ = open(path, "w").write(to_drn_mdp(m))
+    >>> load_mdp(path) == m
+    True
+    """
+    fmt, _ = _split_suffix(path)
+    source = str(path)
+    if fmt not in MDP_READERS:
+        raise ChainFileError(f"{source}: unknown MDP-file ending {fmt or '(none)'!r}; exactpte reads .json, .drn and .tra "
+                             "MDP files (optionally .gz, .xz or .bz2 compressed)")
+    if not os.path.isfile(path):
+        raise ChainFileError(f"{source}: cannot read (" + ("no such file)" if not os.path.exists(path) else "a directory, not a file)"))
+    reward_files = [] if rewards is None else [rewards] if isinstance(rewards, (str, os.PathLike)) else list(rewards)
+    if reward_files and fmt != ".tra":
+        raise ChainFileError(f"{source}: a separate reward file goes with .tra MDP files, not {fmt} files")
+    if reward_model is not None and fmt != ".drn":
+        raise ChainFileError(f"{source}: a reward model is chosen in .drn files, not {fmt} files")
+    return MDP_READERS[fmt](read_text(path), _Companions(path, source, reward_files, None, reward_model))

@@ -10,10 +10,11 @@ from typing import TypeVar
 import flint
 
 from exactpte.numbers.scalars import parse_number
+from exactpte.mdp.model import MDP
 from exactpte.model.chain import Chain
 from exactpte.errors import ChainFileError, ExactpteError, InvalidChainError
 
-__all__ = ["DECIMAL_NOTE", "note_decimals", "ascii_digits", "MAX_INDEX_DIGITS", "index_value", "state_index", "exact_value", "naming"]
+__all__ = ["DECIMAL_NOTE", "note_decimals", "note_decimals_mdp", "ascii_digits", "MAX_INDEX_DIGITS", "index_value", "state_index", "exact_value", "naming"]
 
 DECIMAL_NOTE = "decimal numbers were read as exact decimals (0.1 = 1/10), not as binary floats"
 
@@ -26,6 +27,13 @@ def note_decimals(chain: C, texts: Iterable[str | None]) -> C:
     if any(re.search(r"\d\.\d|\d[eE][+-]?\d", t or "") for t in texts):
         chain.notes = chain.notes + (DECIMAL_NOTE,)
     return chain
+
+
+def note_decimals_mdp(mdp: MDP, texts: Iterable[str | None]) -> MDP:
+    """:func:`note_decimals` for an MDP read from files."""
+    if any(re.search(r"\d\.\d|\d[eE][+-]?\d", t or "") for t in texts):
+        mdp.notes = mdp.notes + (DECIMAL_NOTE,)
+    return mdp
 
 
 def ascii_digits(token: str) -> bool:

@@ -33,13 +33,14 @@ from collections.abc import Callable
 from typing import Any
 
 from exactpte.numbers.scalars import as_int, parse_number
+from exactpte.mdp.model import MDP
 from exactpte.model.chain import Chain, MarkovRewardProcess, require_chain
 from exactpte.errors import ChainFileError, ExactpteError, brief
 from exactpte.fields import RationalFunctionField
 from exactpte.model.parametric import ParametricChain, parameter_field
-from exactpte.io.common import MAX_INDEX_DIGITS, ascii_digits, index_value, naming, note_decimals
+from exactpte.io.common import MAX_INDEX_DIGITS, ascii_digits, index_value, naming, note_decimals, note_decimals_mdp
 
-__all__ = ["to_drn", "read_drn"]
+__all__ = ["to_drn", "read_drn", "read_drn_mdp", "to_drn_mdp"]
 
 _HEADER_WITH_VALUE_LINE = ("@parameters", "@reward_models", "@nr_states", "@nr_choices")
 _STATE = re.compile(r"state\s+(\S+)\s*(.*)")
@@ -97,8 +98,8 @@ class _Reader:
         return None
 
     # -- header -------------------------------------------------------------------------
-    def header(self) -> dict[str, Any]:
-        head: dict[str, Any] = {"placeholders": {}}
+    def header(self, kind: str = "DTMC") -> dict[str, Any]:
+        head: dict[str, Any] = {"placeholders": {}, "kind": kind}
         while True:
             item = self.next_content()
             if item is None:
@@ -110,10 +111,12 @@ class _Reader:
             if key in head:
                 raise self.error(k, f"{key} is declared twice")
             if key == "@type":
-                kind = ln.split(":", 1)[1].strip() if ":" in ln else ""
-                if kind.upper() != "DTMC":
-                    raise self.error(k, f"model type {kind or '(none)'} is not supported: exactpte reads DTMCs")
-                head[key] = kind
+                given = ln.split(":", 1)[1].strip() if ":" in ln else ""
+                if given.upper() != kind:
+                    raise self.error(k, f"model type {given or '(none)'} is not supported here: "
+                                        + ("exactpte reads DTMCs (an MDP: exactpte mdp, exactpte.io.load_mdp)" if kind == "DTMC"
+                                           else "exactpte mdp reads MDPs (a DTMC: exactpte decompose)"))
+                head[key] = given
             elif key == "@value_type":
                 vt = ln.split(":", 1)[1].strip()
                 if vt not in ("double", "rational", "parametric"):
@@ -143,7 +146,7 @@ class _Reader:
             else:
                 raise self.error(k, f"unknown header line {ln[:40]!r}")
         if "@type" not in head:
-            raise self.error(None, "missing '@type: DTMC' before '@model'")
+            raise self.error(None, f"missing '@type: {kind}' before '@model'")
         if "@nr_states" not in head:
             raise self.error(None, "missing '@nr_states' before '@model'")
         k, text = head["@nr_states"]
@@ -151,7 +154,7 @@ class _Reader:
         if n is None or n < 1:
             raise self.error(k, f"@nr_states must be followed by a positive integer, got {brief(text, quoted=True)}")
         head["n"] = n
-        if "@nr_choices" in head:
+        if "@nr_choices" in head and kind == "DTMC":
             k, text = head["@nr_choices"]
             if index_value(text) != head["n"]:
                 raise self.error(k, f"@nr_choices is {brief(text, quoted=True)}; a DTMC has one choice per state ({head['n']})")
@@ -373,3 +376,112 @@ def _pick_reward_model(rd: _Reader, names: list[str], reward_model: str | int | 
     if reward_model not in names:
         raise rd.error(None, f"no reward model {reward_model!r}; the file has {', '.join(names) or 'none'}")
     return names.index(reward_model)
+
+
+# -- MDPs (@type: MDP) ------------------------------------------------------------------------------------
+class _MdpState:
+    """One MDP state being read: its state rewards and, per action, the action rewards and the row."""
+
+    def __init__(self, k: int, rewards: list[str]) -> None:
+        self.line, self.rewards = k, rewards
+        self.actions: list[tuple[int, list[str], list[tuple[int, Any]]]] = []
+
+
+def _mdp_states(rd: _Reader, n: int, value: Callable[[str, int, str], Any]) -> list[_MdpState]:
+    """The ``state`` blocks of an MDP, in order without gaps; each state with at least one ``action``."""
+    states: list[_MdpState] = []
+    targets: set[int] = set()
+    for k in range(rd.pos + 1, len(rd.lines) + 1):
+        ln = rd.lines[k - 1]
+        if not ln or ln.startswith("//"):
+            continue
+        if ln.startswith("state "):
+            if states and not states[-1].actions:
+                raise rd.error(k, f"state {len(states) - 1} has no action (every MDP state has at least one)")
+            m = _STATE.fullmatch(ln)
+            if m is None or not ascii_digits(m.group(1)) or (index_value(m.group(1)) or 0) >= n or int(m.group(1)) != len(states):
+                raise rd.error(k, f"expected 'state {len(states)} [rewards] labels' (states numbered 0, 1, ... in order, "
+                                  f"below @nr_states = {n}), got {ln[:60]!r}")
+            states.append(_MdpState(k, rd.rewards(k, m.group(2), allow_labels=True)))
+        elif ln.startswith("action "):
+            m = _ACTION.fullmatch(ln)
+            if not states or m is None:
+                raise rd.error(k, "an action before the first state" if not states else f"cannot read {ln[:60]!r}")
+            states[-1].actions.append((k, rd.rewards(k, m.group(2), allow_labels=False), []))
+            targets.clear()
+        else:
+            target, colon, val = ln.partition(":")
+            if not colon or not states or not states[-1].actions:
+                raise rd.error(k, f"cannot read {ln[:60]!r} (expected 'state ...', 'action ...' or 'target : value' "
+                                  "after an action)")
+            j = index_value(target.strip())
+            if j is None or j >= n:
+                raise rd.error(k, f"transition target {target.strip()[:20]!r} is not a state in 0..{n - 1}")
+            if j in targets:
+                raise rd.error(k, f"state {len(states) - 1} lists target {j} twice in one action")
+            targets.add(j)
+            states[-1].actions[-1][2].append((j, value(val.strip(), k, f"the probability {len(states) - 1} -> {j}")))
+    if len(states) != n:
+        raise rd.error(None, f"@nr_states is {n} but the model lists {len(states)} state(s)")
+    if not states[-1].actions:
+        raise rd.error(None, f"state {n - 1} has no action (every MDP state has at least one)")
+    return states
+
+
+def read_drn_mdp(text: str, *, source: str = "<drn>", reward_model: str | int | None = None) -> MDP:
+    """Parse an MDP in Storm's DRN format (``@type: MDP``): per state its ``action`` blocks in order (action
+    ``i`` of a state is its ``i``-th block, whatever its name), ``r(s,a)`` the state reward plus the action
+    reward of the chosen reward model (Storm's semantics).  Exact values only (no ``@parameters``).
+
+    Examples
+    --------
+    >>> m = read_drn_mdp("@type: MDP\\n@reward_models\\nr\\n@nr_states\\n1\\n@nr_choices\\n2\\n@model\\n"
+    ...                  "state 0 [1]\\n action 0 [2]\\n  0 : 1\\n action 1\\n  0 : 1\\n")
+    >>> m.num_actions, m.reward(0, 0), m.reward(0, 1)
+    ((2,), 3, 1)
+    """
+    rd = _Reader(text, source)
+    head = rd.header("MDP")
+    n = head["n"]
+    if n > len(rd.lines) - rd.pos:
+        raise rd.error(head["@nr_states"][0], f"@nr_states is {n}, but the file has only {len(rd.lines) - rd.pos} lines after @model")
+    if head["params"]:
+        raise rd.error(head["@parameters"][0], f"parameters {head['params']} are declared: exactpte mdp reads MDPs with numbers")
+    value = _value_reader(rd, None, head["placeholders"])
+    states = _mdp_states(rd, n, value)
+    choices = sum(len(st.actions) for st in states)
+    if "@nr_choices" in head and index_value(head["@nr_choices"][1]) != choices:
+        raise rd.error(head["@nr_choices"][0], f"@nr_choices is {brief(head['@nr_choices'][1], quoted=True)}, the model "
+                                                f"lists {choices} actions")
+    count = max([len(head["reward_names"])] + [len(st.rewards) for st in states] + [len(r) for st in states for _, r, _ in st.actions])
+    names = head["reward_names"] + [f"rew{i}" for i in range(len(head["reward_names"]), count)]
+    pick = _pick_reward_model(rd, names, reward_model)
+
+    def reward(k: int, vals: list[str], what: str) -> Any:
+        return value(vals[pick], k, what) if pick is not None and pick < len(vals) else 0
+
+    rows = [[sorted(row, key=_column) for _, _, row in st.actions] for st in states]
+    rewards = [[reward(st.line, st.rewards, f"the state reward of state {s}") + reward(k, r, f"an action reward of state {s}")
+                for k, r, _ in st.actions] for s, st in enumerate(states)]
+    with naming(source):
+        mdp = MDP.from_actions(rows, rewards)
+    if pick is None:
+        mdp.notes = mdp.notes + ("the DRN file has no rewards: r = 0",)
+    return note_decimals_mdp(mdp, [text])
+
+
+def to_drn_mdp(mdp: MDP, *, reward_name: str = "r") -> str:
+    """Storm's DRN text of an exact MDP (``@type: MDP``, rewards on the actions, state 0 labelled ``init``).
+
+    >>> m = MDP([[[1, 0], [0, 1]], [[0, 1], [1, 0]]], [[1, 0], [0, "1/2"]])
+    >>> read_drn_mdp(to_drn_mdp(m)) == m
+    True
+    """
+    lines = ["@type: MDP", "@parameters", "", "@reward_models", reward_name, "@nr_states", str(mdp.n),
+             "@nr_choices", str(mdp.num_choices), "@model"]
+    for s in range(mdp.n):
+        lines.append(f"state {s}" + (" init" if s == 0 else ""))
+        for a in mdp.actions(s):
+            lines.append(f"\taction {a} [{mdp.reward(s, a)}]")
+            lines.extend(f"\t\t{j} : {q}" for j, q in mdp.row(s, a))
+    return "\n".join(lines) + "\n"

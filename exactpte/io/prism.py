@@ -28,12 +28,13 @@ from collections.abc import Callable
 import flint
 
 from exactpte.numbers.scalars import parse_number
+from exactpte.mdp.model import MDP
 from exactpte.model.chain import MarkovRewardProcess, require_chain
 from exactpte.errors import ChainFileError, UsageError
 from exactpte.model.to_float import to_float
-from exactpte.io.common import MAX_INDEX_DIGITS, exact_value, index_value, naming, note_decimals, state_index
+from exactpte.io.common import MAX_INDEX_DIGITS, exact_value, index_value, naming, note_decimals, note_decimals_mdp, state_index
 
-__all__ = ["to_prism", "read_prism"]
+__all__ = ["to_prism", "read_prism", "read_prism_mdp"]
 
 
 def to_prism(chain: MarkovRewardProcess, *, numbers: str = "fraction", flavour: str = "prism") -> tuple[str, str, str]:
@@ -238,3 +239,101 @@ def _require_label_file(text: str, n: int, storm: bool) -> None:
         for w in parts[1:]:
             if index_value(w) not in ids:
                 raise ChainFileError(f"labels: line {k}: {w!r} is not a declared label id")
+
+
+# -- MDPs: 'states choices transitions', then 's c t p [action]' lines ---------------------------------------
+def read_prism_mdp(tra: str, srew: str | None = None, *, trew: str | None = None, source: str = "<tra>",
+                   reward_sources: tuple[str, str] = ("state rewards", "transition rewards")) -> MDP:
+    """Parse an MDP in PRISM's explicit format: the ``.tra`` header ``states choices transitions`` (PRISM's
+    flavour) or ``mdp`` (Storm's), then one ``s c t p`` line per transition (an action label may follow),
+    the choices ``c`` of each state numbered ``0, 1, ...`` (action ``c``).  ``r(s, c)`` is the state reward
+    (``.srew``: ``s r`` lines) plus ``sum_t P(t|s,c) R(s,c,t)`` over the transition rewards (``.trew``:
+    ``s c t r`` lines); without either file ``r = 0`` (stated in ``notes``).
+
+    Examples
+    --------
+    >>> m = read_prism_mdp("2 3 4\\n0 0 0 1\\n0 1 1 1/2\\n0 1 0 1/2 go\\n1 0 1 1\\n", "2 1\\n1 5\\n")
+    >>> m.num_actions, m.row(0, 1), m.reward(1, 0)
+    ((2, 1), ((0, 1/2), (1, 1/2)), 5)
+    """
+    lines = _lines(tra)
+    if not lines:
+        raise ChainFileError(f"{source}: empty transitions file")
+    k0, first = lines[0]
+    storm = len(first) == 1 and first[0].lower() == "mdp"
+    quads: list[tuple[int, int, int, flint.fmpq]] = []
+    values: dict[str, flint.fmpq] = {}
+    for k, parts in lines[1:]:
+        where = f"{source}: line {k}"
+        if len(parts) == 5 and re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", parts[4]):
+            parts = parts[:4]
+        if len(parts) != 4:
+            raise ChainFileError(f"{where}: expected 'state choice target probability [action]', got {' '.join(parts)[:60]!r}")
+        q = values.get(parts[3])
+        if q is None:
+            q = values[parts[3]] = exact_value(parts[3], where)
+        quads.append((state_index(parts[0], where), state_index(parts[1], where), state_index(parts[2], where), q))
+    n = _mdp_size(first, storm, quads, f"{source}: line {k0}")
+    state_reward = _state_rewards(srew, n, storm, reward_sources[0]) if srew is not None else {}
+    trans_reward = _mdp_transition_rewards(trew, n, storm, reward_sources[1]) if trew is not None else {}
+    by_choice: dict[tuple[int, int], list[tuple[int, flint.fmpq]]] = {}
+    for s, c, t, q in quads:
+        by_choice.setdefault((s, c), []).append((t, q))
+    for (s, c, t) in trans_reward:
+        if all(tt != t for tt, _ in by_choice.get((s, c), [])):
+            raise ChainFileError(f"{reward_sources[1]}: a reward on {s} -{c}-> {t}, which is not a transition of the MDP")
+    with naming(source):
+        mdp = MDP.from_transitions(n, [(s, c, t, q) for s, c, t, q in quads], _choice_rewards(by_choice, n, state_reward, trans_reward))
+    if srew is None and trew is None:
+        mdp.notes = mdp.notes + ("no reward file given: r = 0",)
+    return note_decimals_mdp(mdp, [tra, srew, trew])
+
+
+def _mdp_size(first: list[str], storm: bool, quads: list[tuple[int, int, int, flint.fmpq]], where: str) -> int:
+    """The number of states: from PRISM's header (checked against the lines) or, in Storm's flavour, the lines."""
+    if storm:
+        return 1 + max((max(s, t) for s, _, t, _ in quads), default=-1)
+    counts = [index_value(p) for p in first]
+    if len(counts) != 3 or None in counts:
+        raise ChainFileError(f"{where}: the first line of an MDP .tra file is 'states choices transitions' (three "
+                             f"non-negative integers) or 'mdp', got {' '.join(first)[:40]!r}")
+    n, choices, transitions = (c for c in counts if c is not None)
+    if len(quads) != transitions:
+        raise ChainFileError(f"{where}: the header announces {transitions} transitions, the file has {len(quads)}")
+    listed = len({(s, c) for s, c, _, _ in quads})
+    if listed != choices:
+        raise ChainFileError(f"{where}: the header announces {choices} choices, the file has {listed}")
+    for s, _, t, _ in quads:
+        if s >= n or t >= n:
+            raise ChainFileError(f"{where}: a transition {s} -> {t} names a state outside 0..{n - 1} (header: {n} states)")
+    return n
+
+
+def _mdp_transition_rewards(text: str, n: int, storm: bool, source: str) -> dict[tuple[int, int, int], flint.fmpq]:
+    lines = _lines(text)
+    if not storm and lines:
+        lines = lines[1:]  # PRISM's header 'states choices transitions'
+    out: dict[tuple[int, int, int], flint.fmpq] = {}
+    for k, parts in lines:
+        where = f"{source}: line {k}"
+        if len(parts) != 4:
+            raise ChainFileError(f"{where}: expected 'state choice target reward', got {' '.join(parts)[:60]!r}")
+        key = (state_index(parts[0], where, n), state_index(parts[1], where), state_index(parts[2], where, n))
+        if key in out:
+            raise ChainFileError(f"{where}: transition {key[0]} -{key[1]}-> {key[2]} has a second reward line")
+        out[key] = exact_value(parts[3], where)
+    return out
+
+
+def _choice_rewards(by_choice: dict[tuple[int, int], list[tuple[int, flint.fmpq]]], n: int, state_reward: dict[int, flint.fmpq],
+                    trans_reward: dict[tuple[int, int, int], flint.fmpq]) -> list[list[flint.fmpq]]:
+    """``r(s, c)``: the state reward plus the expected transition reward of the choice."""
+    zero = flint.fmpq(0)
+    counts = [0] * n
+    for s, c in by_choice:
+        counts[s] = max(counts[s], c + 1)
+    out = []
+    for s in range(n):
+        out.append([state_reward.get(s, zero) + sum((q * trans_reward.get((s, c, t), zero) for t, q in by_choice.get((s, c), [])), zero)
+                    for c in range(counts[s])])
+    return out

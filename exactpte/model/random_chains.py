@@ -1,4 +1,5 @@
-"""Random reducible periodic chains, valid by construction.
+"""Random reducible periodic chains, valid by construction (product code: ``exactpte conform
+--corpus random:K`` draws them; :mod:`exactpte.testing.random_chains` gives the same names to test suites).
 
 One builder, :func:`build_chain`, draws every choice through an ``integer(lo, hi)``
 callable, so the same construction serves seeded benchmarks (``random.Random``)

@@ -13,7 +13,9 @@ decomposition, key by key, and names the likely cause of each disagreement.  One
 - :mod:`~exactpte.oracle.stationary`: per-class quantities and full-length stationary vectors;
 - :mod:`~exactpte.oracle.absorbing`: the absorbing chain against :mod:`~exactpte.oracle.references`;
 - :mod:`~exactpte.oracle.certified`: the comparison against certified enclosures;
-- :mod:`~exactpte.oracle.diagnoses`, :mod:`~exactpte.oracle.candidates`: diagnoses, reading files.
+- :mod:`~exactpte.oracle.diagnoses`, :mod:`~exactpte.oracle.candidates`: diagnoses, reading files;
+- :mod:`~exactpte.oracle.mdp_judge`: :func:`judge_mdp`, the verdict on an MDP solver's answer, with
+  :mod:`~exactpte.oracle.mdp_reading` (solvers' native names) and :mod:`~exactpte.oracle.mdp_causes`.
 
 Examples
 --------
@@ -29,9 +31,10 @@ from exactpte.deprecation import renamed
 from exactpte.oracle.comparison import compare
 from exactpte.oracle.findings import Finding, Report
 from exactpte.oracle.keys import ABSORBING_KEYS, ALIASES, EXTRA_STATE_KEYS, KEYS, VECTOR_KEYS
+from exactpte.oracle.mdp_judge import MDPReference, judge_mdp
 from exactpte.oracle.values import require_tolerance
 
-__all__ = ["Finding", "Report", "compare", "require_tolerance", "VECTOR_KEYS", "ABSORBING_KEYS", "EXTRA_STATE_KEYS",
+__all__ = ["Finding", "Report", "compare", "judge_mdp", "MDPReference", "require_tolerance", "VECTOR_KEYS", "ABSORBING_KEYS", "EXTRA_STATE_KEYS",
            "KEYS", "ALIASES"]
 
 if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)

@@ -20,7 +20,7 @@ import numpy as np
 from exactpte.errors import CandidateError
 from exactpte.model.to_float import to_float, to_floats
 from exactpte.oracle import references
-from exactpte.oracle.causes import negative_cycle_note
+from exactpte.oracle.causes import expected_got, negative_cycle_note
 from exactpte.oracle.findings import Finding, numeric_finding
 from exactpte.oracle.values import few, index_list, matrix, vector
 from exactpte.results.decomposition import Decomposition
@@ -55,7 +55,7 @@ def absorbing_findings(cand: dict[str, Any], dec: Decomposition, atol: float, rt
         if f.status == "mismatch" and f.worst_states and all(s not in set(T) for s in f.worst_states):
             f.diagnosis = "reward counted on the closed classes: the total reward before absorption is 0 there"
         elif f.status == "mismatch" and math.isfinite(f.max_error):
-            f.diagnosis = _negative_cycle(vector(cand["total_reward"], "total_reward"), exp, dec, f.worst_states)
+            f.diagnosis = _total_reward_cause(vector(cand["total_reward"], "total_reward"), exp, dec, f.worst_states)
         out.append(f)
     return out
 
@@ -80,6 +80,50 @@ def _absorption_finding(got: np.ndarray, dec: Decomposition, atol: float, rtol: 
     if read_as:
         f.detail = read_as + (f"; {f.detail}" if f.detail else "")
     return f
+
+
+GROSS = 1e-3
+"""A total-reward error is a wrong answer's (not a stopping rule's) past this relative size: only then is a
+cause such as negative rewards on a transient cycle named."""
+STOPPING = 1e-4
+"""A total-reward error within this relative size is named an iterative solver's stopping precision."""
+
+
+def _total_reward_cause(got: np.ndarray, exp: np.ndarray, dec: Decomposition, worst: list[int]) -> str:
+    """The cause of a wrong total reward, each named when its test holds: a small relative error (an iterative
+    solver's stopping precision); a gross error reaching a transient cycle with a negative reward; else 0
+    where every reachable reward is ``<= 0`` (an engine that assumes non-negative rewards)."""
+    s = worst[0]
+    rel = abs(float(got[s]) - float(exp[s])) / max(1.0, abs(float(exp[s])))
+    if rel <= STOPPING:
+        return (f"a relative error of {rel:.1g} at state {s} ({expected_got(float(exp[s]), float(got[s]))}): an iterative "
+                "solver's stopping precision (Storm's default is 1e-6, relative); tighten it or use an exact engine")
+    cycle = _negative_cycle(got, exp, dec, worst) if rel > GROSS else ""
+    return cycle or _zero_without_positive_rewards(got, exp, dec)
+
+
+def _zero_without_positive_rewards(got: np.ndarray, exp: np.ndarray, dec: Decomposition) -> str:
+    """0 exactly where the exact total reward is negative and no state reachable from there earns a
+    positive reward: an engine's graph preprocessing, which assumes rewards ``>= 0``, set those states to 0."""
+    chain = dec.chain
+    r = to_floats(chain.r)
+    zeroed = [s for s in range(chain.n) if got[s] == 0 and exp[s] < 0]
+    if not zeroed:
+        return ""
+    for s in zeroed:
+        seen, stack = {s}, [s]
+        while stack:
+            for j, _ in chain.row(stack.pop()):
+                if j not in seen:
+                    seen.add(j)
+                    stack.append(j)
+        if any(r[j] > 0 for j in seen):
+            return ""
+    s = zeroed[0]
+    return (f"0 where the total reward is negative (state {s}: {expected_got(float(exp[s]), 0.0)}), at states that reach no "
+            "positive reward: an engine that assumes non-negative rewards sets them to 0 in its graph preprocessing "
+            "(Storm's gmm++ and Eigen solvers do, with or without a cycle); use Storm's native, topological, "
+            "elimination or exact engine")
 
 
 def _negative_cycle(got: np.ndarray, exp: np.ndarray, dec: Decomposition, worst: list[int]) -> str:

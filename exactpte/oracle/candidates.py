@@ -24,15 +24,17 @@ from exactpte.oracle.keys import ALIASES, EXTRA_STATE_KEYS, VECTOR_KEYS
 from exactpte.oracle.peers import NATIVE_NAMES
 from exactpte.results.factored import expand
 
-__all__ = ["load_candidate"]
+__all__ = ["load_candidate", "read_candidate"]
 
 
-def load_candidate(path: str | os.PathLike[str], *, max_elements: int | None = None) -> dict[str, Any]:
+def load_candidate(path: str | os.PathLike[str], *, max_elements: int | None = None,
+                   columns: tuple[str, ...] = ()) -> dict[str, Any]:
     """The candidate's quantities as a dict (keys as in the JSON contract).
 
     ``max_elements`` bounds the numbers of one ``.npz`` array (``exactpte check``: ``n^2 + n`` for a chain of ``n``
     states, the size of ``P_inf``), checked on the archive's declared sizes before anything is decompressed: a
     195 KB ``.npz`` of 25 million zeros took 1.6 GB and 100 s before it was judged the wrong length.
+    ``columns``: further per-state CSV columns allowed (an MDP solver's ``policy``, ``V``, ...).
 
     Raises
     ------
@@ -65,19 +67,31 @@ def load_candidate(path: str | os.PathLike[str], *, max_elements: int | None = N
     except UnicodeDecodeError as e:
         raise CandidateError(f"{path}: not UTF-8 text (byte offset {e.start})") from None
     if suffix == ".csv":
-        return _csv(text, str(path))
+        return _csv(text, str(path), columns)
     try:
         data = json.loads(text, object_pairs_hook=unique_keys, parse_int=_json_int)
     except json.JSONDecodeError as e:
         raise CandidateError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
     except (ValueError, RecursionError) as e:
         raise CandidateError(f"{path}: {e if isinstance(e, ValueError) else 'nested too deeply'}") from None
+    return read_candidate(data, source=str(path))
+
+
+def read_candidate(data: Any, *, source: str = "the candidate") -> dict[str, Any]:
+    """A candidate parsed from JSON (or handed over as plain Python: ``exactpte conform``'s adapters) as
+    :func:`~exactpte.oracle.comparison.compare` takes it: an object, its ``--factored`` form written out.
+
+    Examples
+    --------
+    >>> read_candidate({"rho": ["1/D1", "1/D1"], "denominators": {"D1": "2"}})["rho"]
+    ['1/2', '1/2']
+    """
     if not isinstance(data, dict):
-        raise CandidateError(f"{path}: the candidate must be a JSON object")
+        raise CandidateError(f"{source}: the candidate must be a JSON object, got {type(data).__name__}")
     try:  # the --factored form: "p/D1" entries over named denominators, written out
         return expand(data)
     except ValueError as e:
-        raise CandidateError(f"{path}: {e}") from None
+        raise CandidateError(f"{source}: {e}") from None
 
 
 def _npz_sizes(z: Any, path: str, max_elements: int | None) -> None:
@@ -93,7 +107,7 @@ def _npz_sizes(z: Any, path: str, max_elements: int | None) -> None:
                                  f"more than {max_elements:,} numbers (the largest quantity of this chain, P_inf)")
 
 
-def _csv(text: str, path: str) -> dict[str, Any]:
+def _csv(text: str, path: str, columns: tuple[str, ...] = ()) -> dict[str, Any]:
     lines = [(k, ln) for k, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines:
         raise CandidateError(f"{path}: empty CSV")
@@ -103,7 +117,7 @@ def _csv(text: str, path: str) -> dict[str, Any]:
     per_state = (*VECTOR_KEYS, *EXTRA_STATE_KEYS)
     native = {e.name: e.key for e in NATIVE_NAMES if e.key in per_state}  # a peer's per-state column (RVI's V)
     for h in head:
-        if h != "state" and ALIASES.get(h, native.get(h, h)) not in per_state:
+        if h != "state" and h not in columns and ALIASES.get(h, native.get(h, h)) not in per_state:
             raise CandidateError(f"{path}: line {lines[0][0]}: column {h!r} is not a per-state quantity "
                                  f"(state, {', '.join((*VECTOR_KEYS, *EXTRA_STATE_KEYS))})")
     cols: dict[str, list[str]] = {h: [] for h in head}

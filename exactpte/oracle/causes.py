@@ -11,7 +11,9 @@ Each function returns one sentence (empty when the error does not have the shape
 - :func:`periodic_note`: a bias whose error, off the gauge, is a **periodic mode** (in ``K(P)``, outside
   ``ker(I − P)``) on a chain with a period ``> 1``: relative value / power iteration oscillating;
 - :func:`per_class_note`: a per-class gain given as ``rho`` (one value per closed class): ``class_gain``;
-- :func:`expected_got`: "expected e, got g" with enough digits that the two differ when they do.
+- :func:`expected_got`: "expected e, got g" with enough digits that the two differ when they do;
+- :data:`CAUSES` and :func:`cause_of`: the short name of the cause a diagnosis gives (``exactpte conform``
+  groups failures by it).
 
 Examples
 --------
@@ -24,10 +26,12 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["zero_edge_note", "negative_cycle_note", "periodic_note", "per_class_note", "expected_got", "number_text"]
+__all__ = ["zero_edge_note", "negative_cycle_note", "periodic_note", "per_class_note", "expected_got", "number_text",
+           "Cause", "CAUSES", "cause_of"]
 
 
 def number_text(x: float) -> str:
@@ -114,7 +118,7 @@ def negative_cycle_note(got: np.ndarray, expected: np.ndarray, r: np.ndarray, tr
         zero = " (0 there: as if the negative rewards were never collected)" if got[s] == 0 else ""
         shown = ", ".join(f"{x:.6g}" for x in rewards[:6]) + (", ..." if len(rewards) > 6 else "")
         return (f"negative rewards on a transient cycle (states {list(cycle)[:8]}, rewards {shown}): the total reward "
-                f"is the solve of (I - Q) x = r, {expected[s]:.6g} at state {s}, got {got[s]:.6g}{zero}; float "
+                f"is the solve of (I - Q) x = r, at state {s} {expected_got(float(expected[s]), float(got[s]))}{zero}; float "
                 "engines that iterate as if rewards were non-negative (Storm's default and sound engines) get it "
                 "wrong: use an exact engine")
     return ""
@@ -160,3 +164,72 @@ def per_class_note(key: str, got: np.ndarray, n: int, class_gain: np.ndarray, to
     return (f"{key} has one value per closed class ({got.shape[0]}), not one per state ({n}): that is class_gain "
             f"(exactpte's key for the gain pi_i . r of each class); as class_gain it "
             + ("agrees" if agrees else "disagrees too"))
+
+
+@dataclass(frozen=True)
+class Cause:
+    """A named cause: its short ``name`` and the ``phrases`` by which the oracle's diagnoses state it."""
+
+    name: str
+    phrases: tuple[str, ...]
+
+
+CAUSES: tuple[Cause, ...] = (
+    Cause("zero entries taken as edges", ("zero-probability entries taken as edges",)),
+    Cause("positive entries dropped", ("positive entries dropped",)),
+    Cause("power-iteration value on a periodic class", (
+        "periodic: the error off the gauge", "a power-iteration value", "(a periodic class: P^k r oscillates",
+        "a persistent periodic mode", "a power limit P^t along the period", "a power u P^k on a chain of period",
+        "value iteration oscillates and never converges")),
+    Cause("unconverged iteration", (
+        "an unconverged power (value) iteration", "an unconverged or biased average-reward estimate",
+        "an unconverged power iteration", "a stopping rule on the change per step",
+        "an iteration stopped before the transient part died out", "solver's stopping precision",
+        "values cut short by a stopping rule", "a silent max_iter")),
+    Cause("unichain assumption", ("a unichain assumption", "diverging like k x rho", "drift apart like k x g",
+                                  "drifts like k x g")),
+    Cause("one stationary distribution assumed", ("a solve that assumes one stationary distribution",)),
+    Cause("per-class gain given per state", ("one value per closed class",)),
+    Cause("negative rewards on a transient cycle", ("negative rewards on a transient cycle",)),
+    Cause("negative rewards set to 0", ("an engine that assumes non-negative rewards",)),
+    Cause("sign flipped", ("the sign is flipped",)),
+    Cause("scale error", ("a scale error",)),
+    Cause("another normalisation", ("a normalisation: a bias", "a gauge shift inside K(P)", "a per-class constant offset")),
+    Cause("wrong class gains", ("wrong class gains",)),
+    Cause("wrong on transient states", ("an error confined to transient states", "left on transient states",
+                                        "a state of a closed class taken as transient")),
+    Cause("stationary rows mixing classes", ("a mixture of the classes with smallest states",)),
+    Cause("one class's period as the chain's", ("the period of one closed class, not the lcm",)),
+    Cause("transposed matrix", ("the transpose of the right matrix",)),
+    Cause("visits counted from time 1", ("visits counted from time 1",)),
+    Cause("rows not summing to 1", ("rows do not sum to 1",)),
+    Cause("classes in another order", ("the classes in another order",)),
+    Cause("reward counted on closed classes", ("reward counted on the closed classes",)),
+    Cause("return time as first passage", ("a return time was given there",)),
+    Cause("loop trap", ("a loop that attains max_a P_a g* but earns less", "(the first optimality equation): not enough")),
+    Cause("near tie", ("an ε-optimal policy on a near tie",)),
+    Cause("discount as a stand-in for the gain", ("a discount used as a stand-in for the average reward",)),
+    Cause("gain-optimal, not bias-optimal", ("gain-optimal but not bias-optimal",
+                                            "the actions attaining both optimality equations for one h")),
+    Cause("a non-optimal policy's own values", ("the exact gain of the candidate's own policy",
+                                                "the exact value of the candidate's own policy")),
+)
+"""The causes the oracle's diagnoses name, each with the phrases that state it (a phrase of one cause
+never occurs in a diagnosis of another)."""
+
+
+def cause_of(diagnosis: str) -> str | None:
+    """The name of the cause ``diagnosis`` states (the one stated first, when it names several: "X; or Y"
+    is X), or ``None`` when it names none of :data:`CAUSES`.
+
+    Examples
+    --------
+    >>> cause_of("zero-probability entries taken as edges: [0, 1] joins the exact communicating classes [0] and [1]")
+    'zero entries taken as edges'
+    >>> cause_of("the period of one closed class, not the lcm over the classes; or zero-probability entries taken as edges")
+    "one class's period as the chain's"
+    >>> cause_of("") is None
+    True
+    """
+    found = [(at, cause.name) for cause in CAUSES for phrase in cause.phrases if (at := diagnosis.find(phrase)) >= 0]
+    return min(found)[1] if found else None

@@ -103,6 +103,18 @@ def compare(candidate: Mapping[str, Any], reference: Reference, *, atol: float =
     """
     atol, rtol = require_tolerance(atol, "atol"), require_tolerance(rtol, "rtol")
     native = _candidate_keys(candidate, reference, strict)
+    try:
+        return _judged(native, reference, atol, rtol, up_to_gauge)
+    except CandidateError as e:  # the message names our key: name the candidate's own too
+        text = str(e)
+        for key, name in native.sources.items():
+            if name != key and (text.startswith(key + " ") or text.startswith(key + "[")):
+                raise CandidateError(f"{name} (read as {text})") from None
+        raise
+
+
+def _judged(native: NativeCandidate, reference: Reference, atol: float, rtol: float, up_to_gauge: bool) -> Report:
+    """The findings of a candidate read natively (:func:`compare`'s body)."""
     cand = {k: v for k, v in native.values.items() if k not in DERIVED_KEYS}
     derived = {k: v for k, v in native.values.items() if k in DERIVED_KEYS}
     if atol == 0 and rtol == 0:  # exact agreement asked of floats: only numbers a float holds can be judged so
@@ -187,9 +199,17 @@ def _candidate_keys(candidate: Mapping[str, Any], reference: Reference, strict: 
     chain = reference if isinstance(reference, MarkovRewardProcess) else getattr(reference, "chain", None)
     native = read_native(candidate, labels=getattr(chain, "labels", None), n=getattr(chain, "n", 0), known=KEYS,
                          aliases=ALIASES, strict=strict)
+    structure = getattr(reference, "structure", None) or getattr(chain, "structure", None)
+    if native.values.get("cyclic_classes") == [] and structure is not None and \
+            len(structure.classes) + len(structure.transient_sccs) > 1:
+        del native.values["cyclic_classes"]
+        native.readings.append("cyclic_classes is [] on a reducible chain (PyDTMC's 'not applicable': it gives the "
+                               "cyclic classes of irreducible chains only): not claimed")
     if not native.values:
         shown = f" (not judged: {', '.join(native.not_judged)})" if native.not_judged else ""
-        raise CandidateError(f"the candidate gives none of the compared quantities ({', '.join(KEYS)}){shown}")
+        empty = [r for r in native.readings if "not claimed" in r]
+        raise CandidateError(f"the candidate gives none of the compared quantities ({', '.join(KEYS)}){shown}"
+                             + (f"; {'; '.join(empty)}" if empty else ""))
     return native
 
 

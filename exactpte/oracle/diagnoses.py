@@ -108,8 +108,11 @@ def diagnose_gain(got: np.ndarray, expected: np.ndarray, X: np.ndarray, r: np.nd
                 "an unconverged or biased average-reward estimate")
     k = _vector_power_match(got, X, loose, recurrent)
     if k is not None:
-        return (f"the value of P^k r after k = {k} steps on the closed classes (a periodic class: P^k r oscillates, "
-                "the gain is its Cesaro average)")
+        if any(d > 1 for d in periods):
+            return (f"the value of P^k r after k = {k} steps on the closed classes (a periodic class: P^k r oscillates, "
+                    "the gain is its Cesaro average)")
+        return (f"the value of P^k r after k = {k} steps on the closed classes: an unconverged power iteration "
+                "(P^k r tends to the gain, which it has not reached)")
     notes = []
     for i, (members, d) in enumerate(zip(classes, periods)):
         idx = np.array(members)
@@ -145,8 +148,9 @@ def gauge_split(diff: np.ndarray, B: np.ndarray, C: np.ndarray | None = None) ->
     return float(np.max(np.abs(part), initial=0.0)), float(np.max(np.abs(diff - part), initial=0.0))
 
 
-def gauge_note(gauge: float, residual: float, answer: float, space: str, tol: float) -> tuple[str, str]:
-    """The detail and diagnosis for an error split into a gauge part and a residual."""
+def gauge_note(gauge: float, residual: float, answer: float, space: str, tol: float, *, transient: bool = False) -> tuple[str, str]:
+    """The detail and diagnosis for an error split into a gauge part and a residual (``transient``: the
+    residual lies on transient states only, said after the rest)."""
     detail = f"error = a gauge part of size {gauge:.3g} (in {space}) + a residual of {residual:.3g} off it"
     large = gauge > 10 * max(answer, tol, 1e-300) and gauge > tol
     diagnosis = ""
@@ -158,4 +162,7 @@ def gauge_note(gauge: float, residual: float, answer: float, space: str, tol: fl
         more = (f"off by a gauge part ({gauge:.3g}) plus a residual of {residual:.3g}: the residual is the real error "
                 "(an unconverged iteration, or a wrong value)")
         diagnosis = more + ("; " + diagnosis if diagnosis else "")
+        if transient:
+            diagnosis += ("; off the gauge, an error confined to transient states (the closed classes are right; the "
+                          "solve on the transient block is not)")
     return detail, diagnosis

@@ -79,9 +79,14 @@ class Report:
     @property
     def ok(self) -> bool:
         """Whether every finding agrees (gauge findings too with ``up_to_gauge``, or for a key in ``gauge_free``)."""
-        def accepted(f: Finding) -> bool:
-            return f.status == "ok" or (f.status == "same up to gauge" and (self.up_to_gauge or f.key in self.gauge_free))
-        return bool(self.findings) and all(accepted(f) for f in self.findings)
+        return bool(self.findings) and not self.failing
+
+    @property
+    def failing(self) -> list[Finding]:
+        """The findings that do not agree, in order (a gauge finding agrees with ``up_to_gauge``, or for a key in
+        ``gauge_free``)."""
+        return [f for f in self.findings
+                if not (f.status == "ok" or (f.status == "same up to gauge" and (self.up_to_gauge or f.key in self.gauge_free)))]
 
     def table(self) -> str:
         """The findings as a text table, closing with ``agrees`` or ``DISAGREES``."""

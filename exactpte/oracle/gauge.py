@@ -90,9 +90,11 @@ def gauge_finding(key: str, f: Finding, got: np.ndarray, expected: np.ndarray, g
         f.gauge_part, f.residual = gauge_split(diff, B, C)
         if f.gauge_part > tol:
             answer = float(np.max(np.abs(expected), initial=0.0))
-            note, why = gauge_note(f.gauge_part, f.residual, answer, space, tol)
+            off = diff - B @ (C @ diff)  # the error off the gauge space: a periodic mode names the cause
+            recurrent = [s for members in orc.dec.classes for s in members]
+            transient = bool(np.max(np.abs(off[recurrent]), initial=0.0) <= tol)
+            note, why = gauge_note(f.gauge_part, f.residual, answer, space, tol, transient=transient)
             if f.residual > tol:
-                off = diff - B @ (C @ diff)  # the error off the gauge space: a periodic mode names the cause
                 periodic = periodic_note(off, orc.basis, orc.invariant, list(orc.dec.periods), tol)
                 f.detail, f.diagnosis = f"{f.detail}; {note}", periodic or why
                 return f

@@ -31,7 +31,7 @@ ALIASES = {"g": "g_star", "gstar": "g_star", "v": "v_star", "vstar": "v_star", "
            "mean_first_passage": "first_passage", "hitting_time": "first_passage", "target": "targets",
            "stationary_distribution": "stationary", "stationary_distributions": "stationary",
            "recurrent_classes": "classes"}
-"""Other names accepted for some keys (including peers' names: QuantEcon's ``stationary_distributions``,
-``recurrent_classes``; PyDTMC's ``absorption_probabilities``, ``fundamental_matrix``, ``mfpt``)."""
+"""Other names accepted for some keys (generic abbreviations such as ``mfpt``; the peers' own names, with
+their layouts and readings, are :data:`exactpte.oracle.peers.NATIVE_NAMES`)."""
 NOT_NUMBERS = frozenset(("format", "n", "labels", *STRUCTURE_KEYS, "communicating_classes", "targets"))
 """The keys whose values are not numbers to compare (headers, structure, state indices)."""

@@ -27,6 +27,7 @@ Examples
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -61,7 +62,8 @@ NATIVE_NAMES: tuple[NativeName, ...] = (
     NativeName("QuantEcon", "communication_classes", "list of index arrays", "communicating_classes"),
     NativeName("QuantEcon", "recurrent_classes", "list of index arrays", "classes"),
     NativeName("QuantEcon", "period", "int", "period", "the lcm of the closed classes' periods"),
-    NativeName("QuantEcon", "stationary_distributions", "k × n array", "stationary", "each row a mixture of the classes' π"),
+    NativeName("QuantEcon", "stationary_distributions", "k × n array", "stationary",
+               "one full-length row per closed class, its stationary distribution: each class exactly once, rows in any order"),
     NativeName("QuantEcon", "cyclic_classes", "flat list of index arrays", "cyclic_classes", "judged as a partition"),
     NativeName("QuantEcon", "is_irreducible", "bool", "is_irreducible"),
     NativeName("QuantEcon", "is_aperiodic", "bool", "is_aperiodic", "the lcm of the closed classes' periods is 1"),
@@ -74,16 +76,29 @@ NATIVE_NAMES: tuple[NativeName, ...] = (
     NativeName("PyDTMC", "transient_states", "list of state names", "transient", "names mapped as above"),
     NativeName("PyDTMC", "recurrent_states", "list of state names", "recurrent_states", "names mapped as above"),
     NativeName("PyDTMC", "absorbing_states", "list of state names", "absorbing_states", "states with P(s, s) = 1"),
-    NativeName("PyDTMC", "pi", "list of length-n arrays", "stationary", "each a mixture of the classes' π"),
+    NativeName("PyDTMC", "is_absorbing", "bool", "is_absorbing", "every closed class a single absorbing state"),
+    NativeName("PyDTMC", "cyclic_classes", "flat list of lists of state names (`[]` on a reducible chain)", "cyclic_classes",
+               "judged as a partition; `[]` on a reducible chain is PyDTMC's 'not applicable': not claimed"),
+    NativeName("PyDTMC", "pi", "list of length-n arrays, one per recurrent class", "stationary",
+               "one full-length row per closed class, its stationary distribution: each class exactly once, rows in any order"),
+    NativeName("PyDTMC", "steady_states", "list of length-n arrays, one per recurrent class", "stationary",
+               "as `pi` (the same value under another name: judged once)"),
     NativeName("PyDTMC", "periods", "list, one per communicating class", "periods", "aligned with communicating_classes"),
-    NativeName("PyDTMC", "absorption_probabilities", "matrix", "absorption"),
-    NativeName("PyDTMC", "fundamental_matrix", "t × t matrix", "fundamental"),
-    NativeName("PyDTMC", "mfpt", "length-n vector (with `targets`)", "first_passage"),
-    NativeName("PyDTMC", "states", "list of state names", "labels", "used to map names; judged as labels when the chain has them"),
+    NativeName("PyDTMC", "absorption_probabilities", "absorbing × transient matrix (`absorption_probabilities()`; `null` "
+               "unless the chain is absorbing)", "absorption", "PyDTMC lays it out a row per absorbing state: read transposed (a square one too); "
+               "`null` is not claimed"),
+    NativeName("PyDTMC", "fundamental_matrix", "t × t matrix (`null` unless the chain is absorbing)", "fundamental",
+               "`null` is not claimed"),
+    NativeName("PyDTMC", "mean_first_passage_times_to", "length-n vector, with `targets` (`null` unless ergodic)", "first_passage",
+               "`mean_first_passage_times_to(targets)`; `null` is not claimed"),
+    NativeName("PyDTMC", "mfpt_to", "length-n vector, with `targets`", "first_passage", "as `mean_first_passage_times_to`"),
+    NativeName("PyDTMC", "states", "list of state names", "labels",
+               "used to map names; judged as labels only when the chain has labels"),
     NativeName("pymdptoolbox, mdptoolbox-hiive (RVI)", "V", "tuple of n floats", "h",
                "a bias normalised at a reference state: judged up to ker(I − P)", up_to_gauge=True),
     NativeName("pymdptoolbox, mdptoolbox-hiive (RVI)", "average_reward", "float", "rho", "one gain for every state"),
-    NativeName("discreteMarkovChain", "pi", "length-n vector", "stationary", "a mixture of the classes' π"),
+    NativeName("discreteMarkovChain", "pi", "length-n vector", "stationary",
+               "a stationary distribution of the whole chain: any mixture of the classes' π"),
     NativeName("networkx", "strongly_connected_components", "list of sets", "communicating_classes"),
     NativeName("networkx", "attracting_components", "list of sets", "classes"),
     NativeName("networkx", "is_strongly_connected", "bool", "is_irreducible"),
@@ -93,7 +108,7 @@ NATIVE_NAMES: tuple[NativeName, ...] = (
 """Every peer name read natively (several peers may share a name: then they share its reading)."""
 
 DERIVED_KEYS = ("period", "is_irreducible", "is_aperiodic", "num_communication_classes", "num_recurrent_classes",
-                "absorbing_states", "recurrent_states", "transient_classes")
+                "absorbing_states", "recurrent_states", "transient_classes", "is_absorbing")
 """Peers' quantities derived from the structure, judged by :func:`derived_findings`."""
 
 STORM_PROPERTIES: tuple[tuple[str, str, str], ...] = (
@@ -114,12 +129,14 @@ _STATE_KEYS = frozenset(("classes", "communicating_classes", "transient", "cycli
 
 @dataclass
 class NativeCandidate:
-    """A candidate read natively: ``values`` under exactpte's keys, what was renamed, what is not judged."""
+    """A candidate read natively: ``values`` under exactpte's keys, what was renamed, what is not judged,
+    and ``sources``: the candidate's own name of each key (errors name it)."""
 
     values: dict[str, Any]
     readings: list[str] = field(default_factory=list)
     not_judged: tuple[str, ...] = ()
     up_to_gauge: tuple[str, ...] = ()
+    sources: dict[str, str] = field(default_factory=dict)
 
 
 def _storm_key(name: str) -> str | None:
@@ -133,11 +150,18 @@ def read_native(candidate: Mapping[str, Any], *, labels: Sequence[str] | None, n
     names of them), peers' names read by :data:`NATIVE_NAMES` and :data:`STORM_PROPERTIES`, states given
     by name mapped to indices; unknown keys listed as not judged (``strict``: refused).
 
+    A peer's "not applicable" (``null``: PyDTMC's ``fundamental_matrix`` of a chain that is not absorbing)
+    is not claimed, and said so; one quantity under two names with the same value (PyDTMC's ``pi`` and
+    ``stationary_distributions``) is judged once; a peer's own name that clashes with one of ours is read in
+    the peer's meaning (PyDTMC's ``hitting_times`` beside ``targets``: the mean first-passage times).
+
     Examples
     --------
     >>> native = read_native({"V": [0, 1], 'R{"r"}=? [ LRA ]': [1, 1], "iter": 3}, labels=None, n=2)
     >>> native.values, native.up_to_gauge, native.not_judged
     ({'h': [0, 1], 'rho': [1, 1]}, ('h',), ('iter',))
+    >>> read_native({"fundamental_matrix": None, "pi": [[0.5, 0.5]]}, labels=None, n=2).readings[0]
+    "fundamental_matrix is null (a peer's 'not applicable'): not claimed"
     >>> read_native({"iter": 3}, labels=None, n=2, strict=True)
     Traceback (most recent call last):
     ...
@@ -148,25 +172,32 @@ def read_native(candidate: Mapping[str, Any], *, labels: Sequence[str] | None, n
     aliases = aliases or {}
     out = NativeCandidate({})
     unknown: list[str] = []
-    source: dict[str, str] = {}
+    passage = any(_key_of(other, known, aliases)[0] == "first_passage" and v is not None
+                  for other, v in candidate.items() if isinstance(other, str))
     for name, value in candidate.items():
         if not isinstance(name, str):
             raise CandidateError(f"a candidate's keys are quantity names, got {name!r:.30}")
-        key, how = _key_of(name, known, aliases)
+        key, how = _key_of(name, known, aliases, value)
+        if name == "hitting_times" and "targets" in candidate and not passage:
+            key, how = "first_passage", ("hitting_times beside targets (PyDTMC's hitting_times(targets)) read as "
+                                         "first_passage: the expected hitting times of the targets")
         if key is None:
             unknown.append(name)
             continue
-        if key in out.values:
-            raise CandidateError(f"the quantity {key!r} is given twice (as {source[key]!r} and {name!r})")
-        out.values[key], source[key] = value, name
-        if how:
-            out.readings.append(how)
+        if value is None:
+            out.readings.append(f"{name} is null (a peer's 'not applicable'): not claimed")
+            continue
+        _add(out, key, name, value, how)
         entry = _BY_NAME.get(name)
         if entry is not None and entry.up_to_gauge and name not in known:
             out.up_to_gauge += (key,)
     if unknown and strict:
         raise CandidateError(f"keys the oracle does not know: {', '.join(map(repr, unknown))} (without --strict they "
                              "are listed as not judged)")
+    if "targets" in out.values and "first_passage" not in out.values and any(
+            _key_of(other, known, aliases)[0] == "first_passage" and v is None for other, v in candidate.items()):
+        del out.values["targets"]  # the targets of a not-applicable first-passage answer
+        out.readings.append("targets: of a first-passage answer that is null, so not judged")
     out.not_judged = tuple(unknown)
     for k in _STATE_KEYS & out.values.keys():  # networkx gives sets: read in increasing order
         out.values[k] = _listed(out.values[k])
@@ -174,13 +205,79 @@ def read_native(candidate: Mapping[str, Any], *, labels: Sequence[str] | None, n
     return out
 
 
-def _key_of(name: str, known: Sequence[str], aliases: Mapping[str, str]) -> tuple[str | None, str]:
+def _add(out: NativeCandidate, key: str, name: str, value: Any, how: str) -> None:
+    """One quantity under its key; a second name for it is accepted when it gives the same value."""
+    if key in out.values:
+        if not _same(out.values[key], _square_transposed(value) if name == "absorption_probabilities" else value):
+            raise CandidateError(f"the quantity {key!r} is given twice, with different values (as {out.sources[key]!r} "
+                                 f"and {name!r})")
+        out.readings.append(f"{name}: the same value as {out.sources[key]}, judged once")
+        return
+    if name == "absorption_probabilities" and _square_transposed(value) is not value:
+        value = _square_transposed(value)  # PyDTMC's layout, a row per absorbing state (other shapes: read by their shape)
+        how += "; square, so read transposed as PyDTMC lays it out (a row per absorbing state)"
+    out.values[key], out.sources[key] = value, name
+    if how:
+        out.readings.append(how)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two candidate values are equal (lists or arrays, any depth)."""
+    try:
+        return json.dumps(_plain(a)) == json.dumps(_plain(b))
+    except (TypeError, ValueError):
+        return False
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, (set, frozenset)):
+        return sorted(map(str, x))
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def _square_transposed(value: Any) -> Any:
+    """A square matrix given as rows, transposed; anything else, the very object (a non-square layout is read by
+    its shape, unambiguously, and a malformed value judged and named later)."""
+    rows = value.tolist() if isinstance(value, np.ndarray) else value
+    if isinstance(rows, (list, tuple)) and rows and all(isinstance(r, (list, tuple)) and len(r) == len(rows) for r in rows):
+        return [list(col) for col in zip(*rows)]
+    return value
+
+
+def _entry_of(name: str, value: Any) -> NativeName | None:
+    """The table's entry for a native name; where peers share a name, the one whose shape fits ``value``
+    (``pi``: one vector is discreteMarkovChain's, a list of vectors PyDTMC's)."""
+    entries = [e for e in NATIVE_NAMES if e.name == name]
+    if len(entries) > 1 and value is not None:
+        deep = _depth(value) >= 2
+        fits = [e for e in entries if e.shape.startswith(("list of", "flat list")) == deep]
+        if fits:
+            return fits[0]
+    return entries[0] if entries else None
+
+
+def _depth(x: Any) -> int:
+    """How many list levels ``x`` has along its first entries (arrays count their dimensions)."""
+    d = 0
+    while True:
+        if isinstance(x, np.ndarray):
+            return d + int(x.ndim)
+        if not isinstance(x, (list, tuple)) or not x:
+            return d + (1 if isinstance(x, (list, tuple)) else 0)
+        d, x = d + 1, x[0]
+
+
+def _key_of(name: str, known: Sequence[str], aliases: Mapping[str, str], value: Any = None) -> tuple[str | None, str]:
     """The exactpte key a candidate name is judged as, and how it was read (empty when as it is)."""
     if name in known or name in DERIVED_KEYS:
         return name, ""
-    entry = _BY_NAME.get(name)
+    entry = _entry_of(name, value)
     if entry is not None:
-        who = ", ".join(dict.fromkeys(e.peers for e in NATIVE_NAMES if e.name == name))
+        who = ", ".join(dict.fromkeys(e.peers for e in NATIVE_NAMES if e.name == name and e.reading == entry.reading))
         how = f"{name} ({who}) read as {entry.key}" + (f": {entry.reading}" if entry.reading else "")
         return entry.key, how if entry.key != name else ""
     if name in aliases:
@@ -195,6 +292,11 @@ def _map_state_names(out: NativeCandidate, labels: Sequence[str] | None, n: int)
     """States given by name (strings) mapped to indices: through the candidate's ``labels`` (PyDTMC's
     ``states``) when it gives them, else the chain's labels."""
     named = [k for k in _STATE_KEYS if k in out.values and _has_names(out.values[k])]
+    if labels is None and out.sources.get("labels") == "states":  # PyDTMC's names: only for mapping, never labels
+        out.readings.append("states (PyDTMC) used to map state names only: the chain has no labels to judge them against")
+        given_states = out.values.pop("labels")
+        if named:
+            out.values["labels"] = given_states
     if not named:
         return
     given = out.values.get("labels")
@@ -335,6 +437,9 @@ def derived_findings(values: Mapping[str, Any], S: Structure, self_loops: Sequen
     if "num_recurrent_classes" in values:
         judge("num_recurrent_classes", _as_int(values["num_recurrent_classes"], "num_recurrent_classes"), len(S.classes),
               "closed classes")
+    if "is_absorbing" in values:
+        judge("is_absorbing", _as_bool(values["is_absorbing"], "is_absorbing"), all(len(c) == 1 for c in S.classes),
+              "every closed class a single absorbing state")
     if "absorbing_states" in values:
         judge("absorbing_states", _states(values["absorbing_states"], "absorbing_states"), sorted(self_loops),
               "states with P(s, s) = 1")
@@ -359,8 +464,11 @@ def markdown_table() -> str:
     lines = ["| peer | name | shape | judged as | reading |", "|---|---|---|---|---|"]
     for e in NATIVE_NAMES:
         lines.append(f"| {e.peers} | `{e.name}` | {e.shape} | `{e.key}` | {e.reading} |")
+    lines.append("| PyDTMC | `hitting_times` beside `targets` | length-n vector (`hitting_times(targets)`) | `first_passage` | "
+                 "PyDTMC's meaning (the expected hitting times of the targets); without `targets`, exactpte's `hitting_times` |")
     for pattern, key, reading in STORM_PROPERTIES:
         lines.append(f"| Storm (stormpy) | `{pattern}` | `get_value_vector()`, one per state | `{key}` | {reading} |")
+    lines.append("| any | a `null` value | | not claimed | a peer's 'not applicable' (listed in the read lines) |")
     lines.append("| any | any other key (`time`, `iter`, `solver_iterations`, ...) | any | not judged | listed as "
                  "not judged; `--strict` (`strict=True`) refuses it |")
     return "\n".join(lines)

@@ -127,7 +127,7 @@ def _mixture_finding(raw: Any, dec: Decomposition, atol: float, rtol: float) -> 
             wrong = Finding("stationary", "mismatch", float(max(err.max(), abs(total - 1), negative)),
                             f.worst_states or [int(np.argmin(x))],
                             where + "not a stationary distribution of the chain: " + "; ".join(problems),
-                            _stationary_diagnosis(x, float(err.max()), negative, weights, dec))
+                            _stationary_diagnosis(x, float(err.max()), negative, weights, dec, atol))
             if worst.ok:
                 worst = wrong
         weights_seen.append("(" + ", ".join(f"{float(c):.3g}" for c in weights) + ")")
@@ -177,22 +177,49 @@ def _rows_finding(raw: Any, dec: Decomposition, order: list[int] | None, atol: f
                    "class with smallest state " + ", ".join(f"{dec.classes[i][0]} (row {k})" for k, i in enumerate(stands)))
 
 
-def _stationary_diagnosis(x: np.ndarray, off: float, negative: float, weights: np.ndarray, dec: Decomposition) -> str:
+def _stationary_diagnosis(x: np.ndarray, off: float, negative: float, weights: np.ndarray, dec: Decomposition,
+                          atol: float = 0.0) -> str:
     """Why a full-length vector is not a stationary distribution: an arbitrary solution of a singular
-    system (several closed classes), or a nearly invariant vector (a stopping rule on the change per
-    step, under slow mixing), or mass left on transient states."""
+    system (several closed classes), a power ``u P^k`` on a periodic chain (invariant under ``P^D``, not
+    under ``P``), a nearly invariant vector (a stopping rule on the change per step, under slow mixing), or
+    mass left on transient states (more than the tolerance)."""
     k = len(dec.classes)
-    if (negative > 0 or np.any(weights < 0)) and k > 1:
+    tol = max(atol, 1e-12)
+    if (negative > tol or np.any(weights < -tol)) and k > 1:
         return (f"a solve that assumes one stationary distribution: the chain has {k} closed classes (eigenvalue 1 "
                 f"of multiplicity {k}), so an eigen/linear solve returns an arbitrary combination, not a distribution")
     P = float_sparse_matrix(dec.chain)
     moved = float(np.max(np.abs(P.T @ x - x), initial=0.0))
+    periodic = _power_on_periodic(P, x, dec, moved, tol)
+    if periodic:
+        return periodic
     if off > 0 and moved < 1e-3 * off:
         return (f"nearly invariant (max |x P - x| = {moved:.2g}) yet {off:.3g} away from the stationary distribution: "
                 "a stopping rule on the change per step stopped a slowly mixing iteration (near its start vector)")
-    if any(abs(float(x[s])) > 0 for s in dec.transient):
-        return "mass left on transient states: an iteration stopped before the transient part died out, or transient states taken as recurrent"
+    mass = float(sum(abs(float(x[s])) for s in dec.transient))
+    if mass > tol:
+        return (f"mass {mass:.3g} left on transient states: an iteration stopped before the transient part died out, "
+                "or transient states taken as recurrent")
     return "within a class, not proportional to the class's stationary distribution"
+
+
+def _power_on_periodic(P: Any, x: np.ndarray, dec: Decomposition, moved: float, tol: float) -> str:
+    """``x P^D = x`` (``D`` the lcm of the periods, ``> 1``) but ``x P != x``: a power ``u P^k`` of a periodic
+    chain, which cycles through the phases and never converges."""
+    D = 1
+    for d in dec.periods:
+        D = D * int(d) // math.gcd(D, int(d))
+    if D == 1 or moved <= 10 * tol:
+        return ""
+    y = x.copy()
+    for _ in range(D):
+        y = P.T @ y
+    back = float(np.max(np.abs(y - x), initial=0.0))
+    if back > max(10 * tol, 1e-3 * moved):
+        return ""
+    return (f"periodic: x P^{D} = x but x P != x (max |x P - x| = {moved:.2g}): a power u P^k on a chain of period {D} "
+            "cycles through the phases and never converges; the stationary distribution is its Cesaro average "
+            "(1/D) sum_k u P^k, or solve pi (I - P) = 0")
 
 
 def _class_index(dec: Decomposition, s: int) -> int:

@@ -22,13 +22,15 @@ from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 
+from exactpte.mdp.model import MDP
 from exactpte.model.chain import MarkovRewardProcess
+from exactpte.testing.mdps import build_mdp
 from exactpte.testing.random_chains import FAMILIES, ChainBounds, ChainSpec, build_chain, draw_spec, draw_sweep_chain, parametrize
 
 if TYPE_CHECKING:
     from exactpte.model.parametric import ParametricChain
 
-__all__ = ["ChainBounds", "chain_specs", "chains", "sweep_chains", "edge_case_chains", "parametric_chains", "generic_points", "describe"]
+__all__ = ["ChainBounds", "mdps", "chain_specs", "chains", "sweep_chains", "edge_case_chains", "parametric_chains", "generic_points", "describe"]
 
 
 def chain_specs(*, bounds: ChainBounds | None = None, **overrides: int | None) -> st.SearchStrategy[ChainSpec]:
@@ -160,3 +162,27 @@ def describe(chain: MarkovRewardProcess) -> list[str]:
                 break
             col += d
     return out
+
+
+def mdps(*, max_states: int = 6, max_actions: int = 3, max_denominator: int = 6, reward_range: tuple[int, int] = (0, 3),
+         reward_denominator: int = 1) -> st.SearchStrategy[MDP]:
+    """Random MDPs by :func:`exactpte.testing.mdps.build_mdp` (blocks that most actions stay in: multichain;
+    moves around a block: periodic classes; self-loops; small rewards: ties), valid by construction; failures
+    shrink towards one state, one action, self-loops and small rewards.
+
+    Examples
+    --------
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=5, database=None)
+    ... @given(mdps(max_states=4))
+    ... def prop(m):
+    ...     assert 1 <= m.n <= 4
+    >>> prop()
+    """
+
+    @st.composite
+    def draw_mdp(draw: st.DrawFn) -> MDP:
+        return build_mdp(lambda lo, hi: draw(st.integers(lo, hi)), max_states=max_states, max_actions=max_actions,
+                         max_denominator=max_denominator, reward_range=reward_range, reward_denominator=reward_denominator)
+
+    return draw_mdp()

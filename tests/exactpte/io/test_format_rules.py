@@ -242,7 +242,50 @@ def test_edge_inputs_are_read_exactly(tmp_path, name, content, extra, rho):
 def test_every_documented_rule_has_a_test():
     documented = re.findall(r"^\| `([a-z0-9-]+)` \|", DOCS.read_text(encoding="utf-8"), flags=re.M)
     oracle_rules = {"candidate-keys", "candidate-values", "candidate-csv", "candidate-tolerance", "candidate-npz"}
-    assert documented and set(documented) == set(CASES) | oracle_rules
+    assert documented and set(documented) == set(CASES) | oracle_rules | set(MDP_CASES)
+
+
+# -- MDP files (the same document) ----------------------------------------------------------------------
+MDP_DRN = "@type: MDP\n@nr_states\n1\n@nr_choices\n1\n@model\nstate 0\n action 0\n  0 : 1\n"
+MDP_CASES = {
+    "mdp-keys": [("m.json", '{"P": [[[1]]], "R": [[1]], "gamma": 0.9}', ChainFileError, "unknown key.*'discount'"),
+                 ("m.json", '{"P": [[[1]]], "R": [[1]], "discount": 1}', ChainFileError, "'discount': the discount must lie strictly"),
+                 ("m.json", '{"P": [[[1]]], "Q": [[[1]]], "R": [[1]]}', ChainFileError, "not 'P' and 'Q'"),
+                 ("m.json", '{"P": [[[1]]], "R": [[1]], "R": [[2]]}', ChainFileError, "appears twice")],
+    "mdp-layout": [("m.json", '{"P": {"0": {"0": [[1, 0, 1, false]]}}, "R": [[1]]}', ChainFileError, "holds its rewards in its outcomes"),
+                   ("m.json", '{"P": [[[1, 0], [0, 1]], [[1, 0], [0, 0, 1]]], "R": [[0, 0], [0, 0]]}', ShapeError,
+                    r"P\[1\]\[1\] has 3 entries")],
+    "mdp-rewards": [("m.json", '{"P": [[[1, 0], [0, 1]]], "R": [[0, 1], [0]]}', ShapeError, r"R\[0\] has 2 rewards, state 0 has 1 actions")],
+    "mdp-values": [("m.json", '{"P": [[[true]]], "R": [[1]]}', ChainFileError, "is the boolean true"),
+                   ("m.json", '{"Q": [[{"0": null}]], "R": [[1]]}', ChainFileError, "is null")],
+    "mdp-stochastic": [("m.json", '{"P": [[["1/2", "1/3"], [0, 1]]], "R": [[0], [0]]}', RowSumError, r"m.json: P\(.\|0, a=0\) sums to 5/6"),
+                       ("m.json", '{"P": [[[2, -1], [0, 1]]], "R": [[0], [0]]}', NegativeEntryError, r"P\(1\|0, a=0\) is -1")],
+    "mdp-drn": [("m.drn", MDP_DRN.replace("@nr_choices\n1", "@nr_choices\n2"), ChainFileError, "@nr_choices is '2', the model lists 1"),
+                ("m.drn", MDP_DRN.replace("MDP", "DTMC"), ChainFileError, "exactpte mdp reads MDPs"),
+                ("m.drn", MDP_DRN.replace(" action 0\n  0 : 1\n", ""), ChainFileError, "state 0 has no action")],
+    "mdp-tra": [("m.tra", "1 1 2\n0 0 0 1\n", ChainFileError, "announces 2 transitions"),
+                ("m.tra", "1 2 1\n0 0 0 1\n", ChainFileError, "announces 2 choices"),
+                ("m.tra", "mdp\n0 1 0 1\n", ShapeError, "none for action 0")],
+}
+
+
+@pytest.mark.parametrize("rule, name, content, error, message",
+                         [(rule, *case) for rule, cases in MDP_CASES.items() for case in cases])
+def test_every_mdp_rule_is_enforced(tmp_path, rule, name, content, error, message):
+    from exactpte.io import load_mdp
+
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(error, match=message):
+        load_mdp(path)
+
+
+def test_the_documented_mdp_examples_read():
+    from exactpte.io import loads_mdp
+
+    block = re.findall(r"```text\n(\{.*?)```", DOCS.read_text(encoding="utf-8"), flags=re.DOTALL)[0]
+    mdps = [loads_mdp(line.split("   ")[0].strip()) for line in block.strip().splitlines()]
+    assert [m.num_actions for m in mdps] == [(2, 2), (2, 1), (2, 1), (1, 1)]
 
 
 # -- oracle candidates (the same document, last section) ----------------------------------------
