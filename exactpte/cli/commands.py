@@ -489,9 +489,13 @@ def solution_table(solution: Any) -> str:
         rows.append(row)
     widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head] + rows]
-    summary = (f"{mdp.n} states, {mdp.num_choices} state-action pairs; policy iteration: {avg.iterations} evaluations; "
-               "the optimality equations hold exactly")
+    summary = (f"{_count(mdp.n, 'state')}, {_count(mdp.num_choices, 'state-action pair')}; policy iteration: "
+               f"{_count(avg.iterations, 'evaluation')}; the optimality equations hold exactly")
     return "\n".join([summary] + lines)
+
+
+def _count(k: int, noun: str) -> str:
+    return f"{k} {noun}" + ("" if k == 1 else "s")
 
 
 def _actions_text(actions: Sequence[int]) -> str:

@@ -159,6 +159,8 @@ class _Judge:
         self.policy = self._policy(values["policy"]) if "policy" in values else None
 
     def _policy(self, raw: Any) -> tuple[int, ...]:
+        if isinstance(raw, list) and all(isinstance(a, str) for a in raw):  # a CSV column: the cells' text
+            raw = [int(a) if a.strip().isascii() and a.strip().isdigit() else a for a in raw]
         try:
             return require_policy(raw, self.mdp.num_actions)
         except ExactpteError as e:

@@ -83,3 +83,10 @@ def test_check_mdp_exit_codes_and_json(capsys, model, tmp_path):
     assert code == 2 and "--discount applies to --mdp" in err
     code, _, err = run(capsys, "check", right, "--mdp", model, "--floats", "exact")
     assert code == 2 and "does not apply to --mdp" in err
+
+
+def test_check_mdp_reads_a_csv_candidate(capsys, model, tmp_path):
+    csv = tmp_path / "out.csv"
+    csv.write_text("state,policy,V\n0,1,-2\n1,0,0\n2,0,0\n")  # RVI's relative values: h* itself here
+    code, out, _ = run(capsys, "check", csv, "--mdp", model)
+    assert code == 0 and out.splitlines()[-1] == "agrees"
