@@ -69,9 +69,10 @@ def prove_graph(job: tuple[Graph, tuple[str, ...] | None, tuple[str, ...], int])
     result = GraphResult(len(graph), graph)
     dec = exactpte.decompose(chain)
     claimed = from_decomposition(dec, with_P_inf=False, with_hitting_times=False)
+    denominators = Denominators(region, chain, claimed)
     keys = [k for k in only if k not in CONJECTURES] if only is not None else None
     if keys is None or keys:
-        for v in prove(chain, claimed, region, only=keys, seed=seed):
+        for v in prove(chain, claimed, region, only=keys, seed=seed, denominators=denominators):
             status = _status(v.holds, v.strength, v.detail)
             result.status[v.key] = status
             if status in ("not_provable", "exact", "witnesses"):
@@ -80,7 +81,7 @@ def prove_graph(job: tuple[Graph, tuple[str, ...] | None, tuple[str, ...], int])
                 result.failures.append(_failure(chain, v.key, v.detail, v.counterexample))
     labels = [k for k in (only or CONJECTURES) if k in CONJECTURES]
     for label in labels:
-        status, detail, point = _conjecture(label, chain, dec, region, claimed, seed)
+        status, detail, point = _conjecture(label, chain, dec, region, denominators, seed)
         result.status[label] = status
         if status != "proved":
             result.reasons[label] = detail
@@ -106,7 +107,7 @@ def _failure(chain: ParametricChain, key: str, detail: str, point: dict[str, fli
     return out
 
 
-def _conjecture(label: str, chain: ParametricChain, dec: Any, region: Region, claimed: Any,
+def _conjecture(label: str, chain: ParametricChain, dec: Any, region: Region, denominators: Denominators,
                 seed: int) -> tuple[str, str, dict[str, flint.fmpq] | None]:
     """``(status, detail, counterexample point)`` of one conjecture on one graph: run once on the decomposition
     with every comparison decided on the whole region (:mod:`proofs_check.symbolic.decided`); when one is
@@ -120,7 +121,7 @@ def _conjecture(label: str, chain: ParametricChain, dec: Any, region: Region, cl
     except Exception as e:  # a comparison undecided on the region (UsageError), or code that needs numbers: check at points
         decided, holds, out = False, False, e
     if holds:
-        bad = Denominators(region, chain, claimed).uncertified(("basis", "g_star", "v_star", "rho", "h", "psi", "stationary",
+        bad = denominators.uncertified(("basis", "g_star", "v_star", "rho", "h", "psi", "stationary",
                                                                  "absorption"))
         if bad:
             return "exact", f"holds as rational functions; denominators {', '.join(bad[:3])} not certified", None

@@ -38,6 +38,7 @@ from proofs_check.judging.claims import Claimed, from_decomposition
 from proofs_check.judging.registry import CHECKS, NotApplicable, Verdict, run_checks
 from proofs_check.judging.strength import Strength
 from proofs_check.symbolic.claims import evaluate_claim
+from proofs_check.symbolic.fractions import Atoms, Unreduced
 from proofs_check.symbolic.identities import NOT_PROVABLE, SYMBOLIC_CHECKS, Finding, SymbolicContext
 from proofs_check.symbolic.region import Region, counterexample_point, region_of
 
@@ -97,12 +98,13 @@ def _values(claimed: Claimed, uses: Sequence[str]) -> list[Any]:
 
 class Denominators:
     """Certificates that the denominators of a claim's closed forms do not vanish on a region, computed
-    once per irreducible factor (a graph's quantities share their denominators)."""
+    once per irreducible factor (a graph's quantities share their denominators; the factorisations are the
+    ones the residuals' arithmetic uses, :class:`~proofs_check.symbolic.fractions.Atoms`)."""
 
-    def __init__(self, region: Region, chain: Chain, claimed: Claimed) -> None:
+    def __init__(self, region: Region, chain: Chain, claimed: Claimed, *, atoms: Atoms | None = None) -> None:
         self.region, self.claimed = region, claimed
-        self._factors: dict[str, list[Any]] = {}
-        self._certificates: dict[str, str | None] = {}
+        self.atoms = atoms if atoms is not None else Atoms(region.field)
+        self._certificates: dict[int, str | None] = {}
         self._by_quantity: dict[str, list[str]] = {}
         self.chain_bad = self._bad([*(e for _i, _j, e in chain.edges()), *chain.r])
 
@@ -112,15 +114,11 @@ class Denominators:
         for x in values:
             if not isinstance(x, RationalFunction) or x.den.is_constant():
                 continue
-            key = str(x.den)
-            if key not in self._factors:
-                self._factors[key] = F.irreducible_factors(x.den)
-            for g in self._factors[key]:
-                gk = str(g)
-                if gk not in self._certificates:
-                    self._certificates[gk] = self.region.nonzero_certificate(g)
-                if self._certificates[gk] is None:
-                    text = F.poly_text(g)
+            for k, _e in self.atoms.factored(x.den)[1]:
+                if k not in self._certificates:
+                    self._certificates[k] = self.region.nonzero_certificate(self.atoms.polys[k])
+                if self._certificates[k] is None:
+                    text = F.poly_text(self.atoms.polys[k])
                     if text not in bad:
                         bad.append(text)
         return bad
@@ -136,7 +134,8 @@ class Denominators:
 
 
 def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequence[str] | None = None,
-          seed: int = 0, samples: int = SAMPLES, stratum: int = 0, one_chain_stratum: bool = False) -> list[FamilyVerdict]:
+          seed: int = 0, samples: int = SAMPLES, stratum: int = 0, one_chain_stratum: bool = False,
+          denominators: Denominators | None = None) -> list[FamilyVerdict]:
     """Every symbolic check (or ``only``) on one family: ``chain`` over ``QQ(params)`` (or ``QQ``: then each
     verdict is ``exact``, or ``proved`` with ``one_chain_stratum``: a stratum that holds one chain is decided
     whole), ``claimed`` its closed forms, ``region`` where they are claimed to hold.
@@ -145,14 +144,15 @@ def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequen
     denominator factor has a certificate; ``witnesses`` when a sign was only sampled (at ``samples``
     stated points); failed with a rational counterexample point when a residual is not zero or a
     sampled sign fails.  Checks with no symbolic form are reported not applicable, with the reason
-    (:data:`~proofs_check.symbolic.identities.NOT_PROVABLE`).
+    (:data:`~proofs_check.symbolic.identities.NOT_PROVABLE`).  ``denominators``: the claim's certificates when the
+    caller has them already (they are shared, as are the denominators' factorisations).
     """
-    ctx = SymbolicContext(chain, claimed)
+    cache = denominators if denominators is not None else Denominators(region, chain, claimed) if region is not None else None
+    ctx = SymbolicContext(chain, claimed, atoms=cache.atoms if cache is not None else None)
     keys = list(only) if only else list(dict.fromkeys([*STRUCTURE_KEYS, *SYMBOLIC_CHECKS, *CHECKS]))
     where = region.where if region is not None else ()
     exact = region is None
     base = Strength.EXACT if exact and not one_chain_stratum else Strength.PROVED
-    cache = Denominators(region, chain, claimed) if region is not None else None
     out: list[FamilyVerdict] = []
     structure = [k for k in keys if k in STRUCTURE_KEYS]
     for v in run_checks(chain, claimed, only=structure) if structure else []:  # type: ignore[arg-type]  # any field: the support graph only
@@ -182,6 +182,8 @@ def _one(key: str, statement: str, ctx: SymbolicContext, region: Region | None, 
                              time.perf_counter() - t0, strength=base)
     if isinstance(found, NotApplicable):
         return FamilyVerdict(key, statement, None, found.reason, time.perf_counter() - t0, strength=Strength.EXACT)
+    found.residuals[:1] = [(what, _reduced(value)) for what, value in found.residuals[:1]]  # the one reported
+    found.signs = [(what, _reduced(value), strict) for what, value, strict in found.signs]
     verdict = _judge(key, statement, ctx, found, region, cache, seed=seed, samples=samples, base=base)
     verdict.seconds = time.perf_counter() - t0
     return verdict
@@ -222,6 +224,11 @@ def _judge(key: str, statement: str, ctx: SymbolicContext, found: Finding, regio
             return FamilyVerdict(key, statement, True, "holds as an identity of rational functions; denominator factor(s) "
                                  f"{', '.join(bad[:3])} not certified nonzero on the region", strength=Strength.EXACT)
     return FamilyVerdict(key, statement, True, "", strength=base)
+
+
+def _reduced(value: Any) -> Any:
+    """A value of the residuals' arithmetic as the field's own cancelled element (regions sign and evaluate those)."""
+    return value.reduced() if isinstance(value, Unreduced) else value
 
 
 def _sign(value: Any, strict: bool, region: Region | None) -> bool | None:
