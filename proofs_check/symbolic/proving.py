@@ -46,13 +46,16 @@ if TYPE_CHECKING:
     from exactpte import ParametricChain
 
 __all__ = ["FamilyVerdict", "point_text", "check_family", "check_stratum", "check_claim", "prove", "rational_failure",
-           "STRUCTURE_KEYS", "SAMPLES"]
+           "STRUCTURE_KEYS", "SAMPLES", "NOT_PROVABLE_OTHERWISE"]
 
 STRUCTURE_KEYS = tuple(k for k in CHECKS if k.startswith("structure:"))
 """The structure checks: they read only the support graph, which is fixed on a stratum."""
 
 SAMPLES = 24
 """How many rational points of the region an inequality without a certificate is checked at."""
+
+NOT_PROVABLE_OTHERWISE = "a statement about the estimator or its stability, not an identity of the closed forms"
+"""Why a check with no symbolic form and no entry of :data:`~proofs_check.symbolic.identities.NOT_PROVABLE` is not proved."""
 
 
 @dataclass
@@ -162,7 +165,7 @@ def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequen
             continue
         statement = CHECKS[key].statement if key in CHECKS else key
         if key not in SYMBOLIC_CHECKS:
-            reason = NOT_PROVABLE.get(key, "a statement about the estimator or its stability, not an identity of the closed forms")
+            reason = NOT_PROVABLE.get(key, NOT_PROVABLE_OTHERWISE)
             out.append(FamilyVerdict(key, statement, None, f"not provable symbolically: {reason}", 0.0, "exact",
                                      strength=Strength.EXACT, stratum=stratum, where=where))
             continue
