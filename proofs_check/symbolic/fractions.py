@@ -55,7 +55,8 @@ class Atoms:
         self._by_object: dict[int, tuple[flint.fmpz_mpoly, tuple[int, Exponents]]] = {}
         self._base = FactorBase(field.ctx)  # trial division by the factors met before: h's Z^2 is pi's Z twice
         self._products: dict[Exponents, flint.fmpz_mpoly] = {(): field.ctx.constant(1)}
-        self.zero = Unreduced(field.ctx.constant(0), 1, (), self)
+        self._small: dict[int, Unreduced] = {}
+        self.zero = self.constant(0)
 
     def factored(self, den: flint.fmpz_mpoly) -> tuple[int, Exponents]:
         """``(c, exponents)`` with ``den = c * prod atom^e`` (``c`` a nonzero integer); looked up by the polynomial
@@ -95,7 +96,12 @@ class Atoms:
         return Unreduced(x.num if c > 0 else -x.num, abs(c), exps, self, x)
 
     def constant(self, x: int | flint.fmpz | flint.fmpq) -> Unreduced:
-        """An exact number."""
+        """An exact number (small integers made once: the checks mix ``0`` and ``1`` in everywhere)."""
+        if isinstance(x, int) and -2 <= x <= 2:
+            hit = self._small.get(x)
+            if hit is None:
+                hit = self._small[x] = Unreduced(self.field.ctx.constant(x), 1, (), self)
+            return hit
         q = flint.fmpq(x)
         return Unreduced(self.field.ctx.constant(int(q.p)), int(q.q), (), self)
 
@@ -114,7 +120,7 @@ class Unreduced:
         return other if isinstance(other, Unreduced) else self.atoms.constant(other)
 
     def __add__(self, other: Operand) -> Unreduced:
-        o = self._coerce(other)
+        o = other if isinstance(other, Unreduced) else self.atoms.constant(other)
         if o.num.is_zero():
             return self
         if self.num.is_zero():
@@ -151,23 +157,19 @@ class Unreduced:
         return self._coerce(other) - self
 
     def __mul__(self, other: Operand) -> Unreduced:
-        o = self._coerce(other)
-        if self.num.is_zero() or o.num.is_zero():
+        o = other if isinstance(other, Unreduced) else self.atoms.constant(other)
+        a, b = self.num, o.num
+        if a.is_zero() or b.is_zero():
             return self.atoms.zero
-        if not o.exps and o.c == 1 and o.num.is_one():
-            return self
-        if not self.exps and self.c == 1 and self.num.is_one():
-            return o
-        if not o.exps:
-            exps = self.exps
-        elif not self.exps:
-            exps = o.exps
-        else:
-            top = dict(self.exps)
-            for k, e in o.exps:
-                top[k] = top.get(k, 0) + e
-            exps = tuple(sorted(top.items()))
-        return Unreduced(self.num * o.num, self.c * o.c, exps, self.atoms)
+        mine, theirs = self.exps, o.exps
+        if not theirs:  # times a polynomial (a transition probability): the denominator stays
+            return self if o.c == 1 and b.is_one() else Unreduced(a * b, self.c * o.c, mine, self.atoms)
+        if not mine:
+            return o if self.c == 1 and a.is_one() else Unreduced(a * b, self.c * o.c, theirs, self.atoms)
+        top = dict(mine)
+        for k, e in theirs:
+            top[k] = top.get(k, 0) + e
+        return Unreduced(a * b, self.c * o.c, tuple(sorted(top.items())), self.atoms)
 
     __rmul__ = __mul__
 

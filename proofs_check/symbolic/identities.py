@@ -120,8 +120,11 @@ class SymbolicContext:
         return lcm(*self.claimed.periods) if self.claimed.periods else 1
 
     def _remembered(self, name: str, v: Sequence[Any], compute: Callable[[Sequence[Any]], Vector]) -> Vector:
-        """``compute(v)``, computed once per vector object (the checks apply ``P`` and ``P_inf`` to the same claimed
-        vectors again and again); the object is kept with its result, so its id is never reused meanwhile."""
+        """``compute(v)``, computed once per claimed vector (the checks apply ``P`` and ``P_inf`` to the same claimed
+        vectors, tuples, and to ``r`` again and again; a vector a check builds is computed each time); the object
+        is kept with its result, so its id is never reused meanwhile."""
+        if not isinstance(v, tuple) and v is not self.r:
+            return compute(v)
         key = (name, id(v))
         hit = self._products.get(key)
         if hit is None or hit[0] is not v:
