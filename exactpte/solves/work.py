@@ -73,10 +73,10 @@ class DecompositionWork:
     :class:`~exactpte.Decomposition` reads its fields from here, so a caller pays only for
     the quantities it reads.  Dependencies: class solves (``stationary``, ``gauge``) →
     ``class_gain``, ``psi_coords`` → the phase basis on ``T`` (one solve per distinct period)
-    → ``g*``, ``ψ``, ``ρ``, ``P∞v*`` on ``T`` by one product per period.  ``h`` always takes
-    the classical route (:func:`~exactpte.solves.classical.bias`: one absorbing solve with a small
-    answer), and ``v* = h - ψ + P∞v*`` on ``T`` follows without a solve of its own
-    (``thm:comparison_gain_bias``).  ``ρ`` read before the phase basis takes
+    → ``g*``, ``ψ``, ``ρ``, ``P∞v*`` on ``T`` by one product per period.  ``h`` takes the classical
+    absorbing pass on ``T`` (one solve with a small answer); on the closed classes it is ``v* + ψ - P∞v*``
+    once the gauge solves are done, else one class solve each (:func:`~exactpte.solves.classical.bias`), and
+    ``v* = h - ψ + P∞v*`` on ``T`` follows without a solve of its own (``thm:comparison_gain_bias``).  ``ρ`` read before the phase basis takes
     :func:`~exactpte.gain`'s route, which needs no basis; when every class is aperiodic, so do
     ``g* = ρ``, ``ψ = 0`` and ``v* = h + P∞v*`` (``P∞v*`` by one more scalar absorbing pass).
 
