@@ -9,7 +9,7 @@ Three tables, every figure measured in this run on this machine:
    dense solves on it); 8 closed classes with periods drawn from 1-4; 2-5 successors a state;
    probabilities with denominators <= 10.  Each size runs in a fresh process (peak RSS is that
    process's), per stage: structure, class solves (stationary distributions, gauge systems),
-   the phase basis on T, the basis combinations (g*, ψ, ρ, P∞v* on T), h (classical route),
+   the phase basis on T, the basis combinations (g*, ψ, ρ, P∞v* on T), h (on the classes from the gauge solves, on T the classical pass),
    v*, the rest (the ``n x N`` basis and the absorption probabilities as values: the block solves hold them
    as numerators over shared denominators, cancelled only when asked for); "rho only" is ``dec.rho`` on a
    fresh chain (no basis).  "floor" is the CPU time of building every non-integer ``fmpq`` of the answer

@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from exactpte.solves import cyclotomic
-from exactpte.solves.absorption import TransientBasis, transient_basis
+from exactpte.solves.absorption import TransientBasis, extend_to_transient, transient_basis
 from exactpte.model.chain import Chain
 from exactpte.solves.classical import bias, class_means, gain, harmonic_extension, psi_coordinates, stationary_distribution
 from exactpte.graph.structure import Structure
@@ -73,10 +73,10 @@ class DecompositionWork:
     :class:`~exactpte.Decomposition` reads its fields from here, so a caller pays only for
     the quantities it reads.  Dependencies: class solves (``stationary``, ``gauge``) →
     ``class_gain``, ``psi_coords`` → the phase basis on ``T`` (one solve per distinct period)
-    → ``g*``, ``ψ``, ``ρ``, ``P∞v*`` on ``T`` by one product per period.  ``h`` always takes
-    the classical route (:func:`~exactpte.solves.classical.bias`: one absorbing solve with a small
-    answer), and ``v* = h - ψ + P∞v*`` on ``T`` follows without a solve of its own
-    (``thm:comparison_gain_bias``).  ``ρ`` read before the phase basis takes
+    → ``g*``, ``ψ``, ``ρ``, ``P∞v*`` on ``T`` by one product per period.  ``h`` takes the classical
+    absorbing pass on ``T`` (one solve with a small answer); on the closed classes it is ``v* + ψ - P∞v*``
+    once the gauge solves are done, else one class solve each (:func:`~exactpte.solves.classical.bias`), and
+    ``v* = h - ψ + P∞v*`` on ``T`` follows without a solve of its own (``thm:comparison_gain_bias``).  ``ρ`` read before the phase basis takes
     :func:`~exactpte.gain`'s route, which needs no basis; when every class is aperiodic, so do
     ``g* = ρ``, ``ψ = 0`` and ``v* = h + P∞v*`` (``P∞v*`` by one more scalar absorbing pass).
 
@@ -346,6 +346,18 @@ class DecompositionWork:
 
     @cached_property
     def h(self) -> tuple[Any, ...]:
-        """The normalized bias by the classical route (:func:`~exactpte.solves.classical.bias`)."""
-        return bias(self.chain, stationary=self.stationary, rho=self.rho)
-
+        """The normalized bias ``h``.  Once the gauge solves are done (``θ`` or ``v*`` read), a closed class needs no
+        solve of its own: ``h = v* + ψ - P∞v*`` there (``thm:comparison_gain_bias``, with ``ψ = c_{i,phase}`` and
+        ``P∞v* = μ_i``), and ``T`` takes the classical absorbing pass ``h = Q h + (r - ρ) + P_{T,F} h_F``.  Otherwise
+        the classical route (:func:`~exactpte.solves.classical.bias`: one solve per class), so ``ρ`` and ``h`` alone
+        cost no gauge solve.  Both give the same canonical entries."""
+        if "gauge" not in vars(self):
+            return bias(self.chain, stationary=self.stationary, rho=self.rho)
+        S, field, v_rec = self.S, self.field, self.gauge[1]
+        c, mu, col_of = self.psi_coords, self.class_mean_v, S.column_of
+        h = [field.zero] * S.n
+        for i, members in enumerate(S.classes):
+            for s in members:
+                h[s] = (v_rec[s] - mu[i]) + c[col_of[(i, S.phase_of[s])]]
+        r, rho = self.chain.r, self.rho
+        return tuple(extend_to_transient(self.chain, S, h, lambda s: r[s] - rho[s]))

@@ -11,6 +11,7 @@ Examples
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
@@ -27,7 +28,8 @@ def run_jobs(func: Callable[[J], R], jobs: Sequence[J], *, workers: int = 1, das
              chunksize: int | None = None) -> Iterator[R]:
     """``func(job)`` for every job, yielded as each finishes: on the Dask scheduler at ``dask`` (``tcp://host:port``,
     the ``dask`` extra), in ``workers`` processes (``fork``; ``spawn`` on macOS) in chunks of ``chunksize`` (by
-    default about eight chunks a worker, at most 50 jobs each), or one by one in this process.
+    default about eight chunks a worker, at most 50 jobs each), or one by one in this process.  Worker processes
+    ignore Ctrl-C: the interrupt reaches this process alone, which stops them.
 
     Raises
     ------
@@ -41,11 +43,16 @@ def run_jobs(func: Callable[[J], R], jobs: Sequence[J], *, workers: int = 1, das
         import multiprocessing as mp
 
         size = chunksize or max(1, min(50, len(jobs) // (workers * 8) or 1))
-        with mp.get_context("spawn" if sys.platform == "darwin" else "fork").Pool(workers) as pool:
+        with mp.get_context("spawn" if sys.platform == "darwin" else "fork").Pool(workers, initializer=_ignore_interrupts) as pool:
             yield from pool.imap_unordered(func, jobs, chunksize=size)
         return
     for job in jobs:
         yield func(job)
+
+
+def _ignore_interrupts() -> None:
+    """A worker's start: Ctrl-C is the parent's to handle (it terminates the pool), not a traceback per worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _on_dask(func: Callable[[J], R], jobs: Sequence[J], address: str) -> Iterator[R]:

@@ -43,16 +43,23 @@ from math import lcm
 from typing import Any, TypeAlias
 
 from exactpte import Chain
+from exactpte.fields import RationalFunctionField
 
 from proofs_check.judging.claims import Claimed
 from proofs_check.algebra.graph import SupportGraph
 from proofs_check.judging.registry import NotApplicable
+from proofs_check.symbolic.fractions import Atoms, Unreduced, lift_value
 
 __all__ = ["SymbolicContext", "Finding", "SymbolicCheck", "SYMBOLIC_CHECKS", "NOT_PROVABLE", "symbolic_check", "determinant",
            "kernel_is_span_b", "EQUIVARIANT"]
 
 Vector: TypeAlias = list[Any]
 """A vector of field elements (``fmpq`` or rational functions), indexed by state."""
+
+_QUANTITIES = ("stationary", "absorption", "class_gain", "rho", "basis", "theta", "g_star", "v_star", "h", "psi", "P_inf",
+               "hitting_times")
+"""The claimed quantities the checks compute with (over ``QQ(params)`` as :class:`~proofs_check.symbolic.fractions.Unreduced`),
+the small denominators first (their factors then divide the larger ones: :class:`~proofs_check.symbolic.fractions.Atoms`)."""
 
 
 @dataclass
@@ -91,12 +98,22 @@ class Finding:
 class SymbolicContext:
     """A chain over any exact field, a claim of it, and the field-free objects the checks share."""
 
-    def __init__(self, chain: Chain, claimed: Claimed) -> None:
+    def __init__(self, chain: Chain, claimed: Claimed, *, atoms: Atoms | None = None) -> None:
         self.chain = chain
-        self.claimed = claimed
         self.n = chain.n
-        self.rows = [list(chain.row(s)) for s in range(chain.n)]
-        self.r: Vector = list(chain.r)
+        rows: list[list[tuple[int, Any]]] = [list(chain.row(s)) for s in range(chain.n)]
+        r: Vector = list(chain.r)
+        F = chain.field
+        self.atoms: Atoms | None = None
+        if isinstance(F, RationalFunctionField) and F.params:  # residuals over factored denominators: no gcd
+            atoms = self.atoms = atoms if atoms is not None and atoms.field is F else Atoms(F)
+            claimed = claimed.replace(**{q: lift_value(atoms, getattr(claimed, q)) for q in _QUANTITIES})
+            rows = [[(j, atoms.lift(p)) for j, p in row] for row in rows]
+            r = [atoms.lift(x) for x in r]
+        self.claimed = claimed
+        self.rows = rows
+        self.r = r
+        self._products: dict[tuple[str, int], tuple[Sequence[Any], Vector]] = {}
 
     @cached_property
     def graph(self) -> SupportGraph:
@@ -108,9 +125,21 @@ class SymbolicContext:
         """The lcm of the claimed periods (1 without classes)."""
         return lcm(*self.claimed.periods) if self.claimed.periods else 1
 
+    def _remembered(self, name: str, v: Sequence[Any], compute: Callable[[Sequence[Any]], Vector]) -> Vector:
+        """``compute(v)``, computed once per claimed vector (the checks apply ``P`` and ``P_inf`` to the same claimed
+        vectors, tuples, and to ``r`` again and again; a vector a check builds is computed each time); the object
+        is kept with its result, so its id is never reused meanwhile."""
+        if not isinstance(v, tuple) and v is not self.r:
+            return compute(v)
+        key = (name, id(v))
+        hit = self._products.get(key)
+        if hit is None or hit[0] is not v:
+            hit = self._products[key] = (v, compute(v))
+        return list(hit[1])
+
     def P(self, v: Sequence[Any]) -> Vector:
         """``P v``."""
-        return [sum((p * v[j] for j, p in row), 0 * v[0] if v else 0) for row in self.rows]
+        return self._remembered("P", v, lambda v: [sum((p * v[j] for j, p in row), 0 * v[0] if v else 0) for row in self.rows])
 
     def P_pow(self, v: Sequence[Any], t: int) -> Vector:
         """``P^t v`` by repeated products."""
@@ -149,6 +178,9 @@ class SymbolicContext:
 
     def P_inf(self, v: Sequence[Any]) -> Vector:
         """``P_inf v = sum_i alpha_i (pi_i . v)``: one scalar per class, then the absorption columns."""
+        return self._remembered("P_inf", v, self._P_inf)
+
+    def _P_inf(self, v: Sequence[Any]) -> Vector:
         c = self.claimed
         assert c.absorption is not None and c.stationary is not None
         zero = 0 * v[0] if len(v) else 0
@@ -262,7 +294,7 @@ def determinant(rows: list[list[Any]]) -> Any:
     >>> determinant([[flint.fmpq(1), flint.fmpq(2)], [flint.fmpq(3), flint.fmpq(4)]])
     -2
     """
-    m = [list(row) for row in rows]
+    m = [[x.reduced() if isinstance(x, Unreduced) else x for x in row] for row in rows]  # the residuals' arithmetic has no division
     n = len(m)
     det: Any = 1
     for k in range(n):

@@ -45,6 +45,7 @@ from proofs_check.judging.registry import CHECKS, NotApplicable, Verdict, run_ch
 from proofs_check.judging.strength import Strength
 from proofs_check.symbolic.claims import evaluate_claim
 from proofs_check.symbolic.family_verdicts import FamilyVerdict, decided_on_stratum, point_text
+from proofs_check.symbolic.fractions import Atoms, Unreduced
 from proofs_check.symbolic.engine_routes import ROUTE_KEYS, ROUTE_STATEMENTS, RouteMismatch, parametric_routes, rational_routes
 from proofs_check.symbolic.identities import NOT_PROVABLE, SYMBOLIC_CHECKS, Finding, SymbolicContext
 from proofs_check.symbolic.region import Region, counterexample_point, region_of
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
     from exactpte import ParametricChain
 
 __all__ = ["FamilyVerdict", "point_text", "check_family", "check_stratum", "check_claim", "prove", "rational_failure",
-           "STRUCTURE_KEYS", "SAMPLES", "ROUTE_POINTS", "Denominators", "stratum_where", "decided_on_stratum", "foundation_proofs"]
+           "STRUCTURE_KEYS", "SAMPLES", "NOT_PROVABLE_OTHERWISE", "ROUTE_POINTS", "Denominators", "stratum_where", "decided_on_stratum", "foundation_proofs"]
 
 STRUCTURE_KEYS = tuple(k for k in CHECKS if k.startswith("structure:"))
 """The structure checks: they read only the support graph, which is fixed on a stratum."""
@@ -65,6 +66,9 @@ SAMPLES = 24
 
 ROUTE_POINTS = 1
 """At how many rational points of the region exactpte's rational engine is compared with the closed forms."""
+
+NOT_PROVABLE_OTHERWISE = "a statement about the estimator or its stability, not an identity of the closed forms"
+"""Why a check with no symbolic form and no entry of :data:`~proofs_check.symbolic.identities.NOT_PROVABLE` is not proved."""
 
 
 def _values(claimed: Claimed, uses: Sequence[str]) -> list[Any]:
@@ -84,12 +88,13 @@ def _values(claimed: Claimed, uses: Sequence[str]) -> list[Any]:
 
 class Denominators:
     """Certificates that the denominators of a claim's closed forms do not vanish on a region, computed
-    once per irreducible factor (a graph's quantities share their denominators)."""
+    once per irreducible factor (a graph's quantities share their denominators; the factorisations are the
+    ones the residuals' arithmetic uses, :class:`~proofs_check.symbolic.fractions.Atoms`)."""
 
-    def __init__(self, region: Region, chain: Chain, claimed: Claimed) -> None:
+    def __init__(self, region: Region, chain: Chain, claimed: Claimed, *, atoms: Atoms | None = None) -> None:
         self.region, self.claimed = region, claimed
-        self._factors: dict[str, list[Any]] = {}
-        self._certificates: dict[str, str | None] = {}
+        self.atoms = atoms if atoms is not None else Atoms(region.field)
+        self._certificates: dict[int, str | None] = {}
         self._by_quantity: dict[str, list[str]] = {}
         self.chain_bad = self._bad([*(e for _i, _j, e in chain.edges()), *chain.r])
 
@@ -97,18 +102,15 @@ class Denominators:
         F = self.region.field
         bad: list[str] = []
         for x in values:
+            if isinstance(x, Unreduced):
+                x = x.reduced()
             if not isinstance(x, RationalFunction) or (x.num if numerators else x.den).is_constant():
                 continue
-            poly = x.num if numerators else x.den
-            key = str(poly)
-            if key not in self._factors:
-                self._factors[key] = F.irreducible_factors(poly)
-            for g in self._factors[key]:
-                gk = str(g)
-                if gk not in self._certificates:
-                    self._certificates[gk] = self.region.nonzero_certificate(g)
-                if self._certificates[gk] is None:
-                    text = F.poly_text(g)
+            for k, _e in self.atoms.factored(x.num if numerators else x.den)[1]:
+                if k not in self._certificates:
+                    self._certificates[k] = self.region.nonzero_certificate(self.atoms.polys[k])
+                if self._certificates[k] is None:
+                    text = F.poly_text(self.atoms.polys[k])
                     if text not in bad:
                         bad.append(text)
         return bad
@@ -154,7 +156,8 @@ class _Proving:
 
 def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequence[str] | None = None,
           seed: int = 0, samples: int = SAMPLES, stratum: int = 0, one_chain_stratum: bool = False,
-          dec: Decomposition | None = None, route_points: int = ROUTE_POINTS) -> list[FamilyVerdict]:
+          dec: Decomposition | None = None, route_points: int = ROUTE_POINTS,
+          denominators: Denominators | None = None) -> list[FamilyVerdict]:
     """Every symbolic check (or ``only``) on one family: ``chain`` over ``QQ(params)`` (or ``QQ``: then each
     verdict is ``exact``, or ``proved`` with ``one_chain_stratum``: a stratum that holds one chain is decided
     whole), ``claimed`` its closed forms, ``region`` where they are claimed to hold.
@@ -166,13 +169,16 @@ def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequen
     exactpte's engine is compared too: ``routes:engine``, ``routes:rational`` (at ``route_points`` points), and a
     check reading a quantity some route gives differently fails.  Checks with no symbolic form are reported not
     provable, with the reason (:data:`~proofs_check.symbolic.identities.NOT_PROVABLE`); a check that crashes fails.
+    ``denominators``: the claim's certificates when the caller has them already (they are shared, as are the
+    denominators' factorisations the residuals' arithmetic uses).
     """
     keys = list(only) if only is not None else list(dict.fromkeys([*STRUCTURE_KEYS, *(ROUTE_KEYS if dec is not None else ()),
                                                       *SYMBOLIC_CHECKS, *CHECKS]))
     where = region.where if region is not None else ()
     base = Strength.EXACT if region is None and not one_chain_stratum else Strength.PROVED
-    state = _Proving(SymbolicContext(chain, claimed), region, Denominators(region, chain, claimed) if region is not None else None,
-                     seed, samples, base, dec)
+    cache = denominators if denominators is not None else Denominators(region, chain, claimed) if region is not None else None
+    ctx = SymbolicContext(chain, claimed, atoms=cache.atoms if cache is not None else None)
+    state = _Proving(ctx, region, cache, seed, samples, base, dec)
     out: list[FamilyVerdict] = []
     structure = [k for k in keys if k in STRUCTURE_KEYS]
     for v in run_checks(chain, claimed, only=structure) if structure else []:  # type: ignore[arg-type]  # any field: the support graph only
@@ -185,7 +191,7 @@ def prove(chain: Chain, claimed: Claimed, region: Region | None, *, only: Sequen
             verdict = _route_verdict(key, state, route_points)
         elif key not in SYMBOLIC_CHECKS:
             statement = CHECKS[key].statement if key in CHECKS else key
-            reason = NOT_PROVABLE.get(key, "a statement about the estimator or its stability, not an identity of the closed forms")
+            reason = NOT_PROVABLE.get(key, NOT_PROVABLE_OTHERWISE)
             verdict = FamilyVerdict(key, statement, None, f"not provable symbolically: {reason}", 0.0, "exact", strength=Strength.EXACT)
         else:
             verdict = _one(key, CHECKS[key].statement if key in CHECKS else key, state)
@@ -238,6 +244,8 @@ def _one(key: str, statement: str, state: _Proving) -> FamilyVerdict:
         found = SYMBOLIC_CHECKS[key](state.ctx)
         if isinstance(found, NotApplicable):
             return FamilyVerdict(key, statement, None, found.reason, time.perf_counter() - t0, strength=Strength.EXACT)
+        found.residuals[:1] = [(what, _reduced(value)) for what, value in found.residuals[:1]]  # the one reported
+        found.signs = [(what, _reduced(value), strict) for what, value, strict in found.signs]
         verdict = _judge(key, statement, found, state)
     except Exception as e:  # a malformed claim, or a crash of the check itself: a failure, never a traceback
         return FamilyVerdict(key, statement, False, f"check could not be evaluated on this claim ({type(e).__name__}: {e})",
@@ -310,6 +318,11 @@ def _signs(key: str, statement: str, found: Finding, state: _Proving) -> FamilyV
                 return FamilyVerdict(key, statement, False, f"{what} fails", strength=Strength.WITNESSES,
                                      counterexample=_named(region, point))
     return sampled, len(points)
+
+
+def _reduced(value: Any) -> Any:
+    """A value of the residuals' arithmetic as the field's own cancelled element (regions sign and evaluate those)."""
+    return value.reduced() if isinstance(value, Unreduced) else value
 
 
 def _sign(value: Any, strict: bool, region: Region | None) -> bool | None:

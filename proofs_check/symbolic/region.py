@@ -54,6 +54,7 @@ class Region:
         self.positive |= in_rows
         self.boxes = {k: box for k, box in self._boxes().items() if k not in in_rows}
         self._neq_factors = [g for f in self.inequations for g in self.field.irreducible_factors(f)]
+        self._signs: dict[str, int] = {}
 
     def _boxes(self) -> dict[int, tuple[flint.fmpq | None, flint.fmpq | None]]:
         """Bounds ``lo < x_k < hi`` the region implies through entries linear in one parameter (``p``, ``1 - p``)."""
@@ -78,41 +79,45 @@ class Region:
     def _charted(self, g: Any) -> Any:
         """``g`` in chart coordinates that are positive exactly on the region's coordinates: each row of a weight
         chart ``x_k = w_k / (1 + sum w)`` and each bounded parameter ``x = (lo + hi t)/(1 + t)`` (``lo + t``,
-        ``hi - t`` on a half-line), cleared of the chart's positive denominators; a polynomial over ``QQ``."""
+        ``hi - t`` on a half-line), cleared of the chart's positive denominators; a polynomial over ``QQ``.
+
+        Each term is made homogeneous in one new variable per row (degree ``top``, the row's largest degree in
+        ``g``) and per two-sided box (``g``'s degree in it), then one composition replaces the new variables by
+        the chart's denominators (``1 + sum w``, ``1 + t``) and the boxed parameters by their numerators."""
         if not self.rows and not self.boxes:
             return g
-        ctx = self.field.qctx
-        gens = ctx.gens()
-        one = ctx.constant(1)
-        rows = self.rows or []
-        sums = [one + sum((gens[k] for k in row), ctx.constant(0)) for row in rows]
+        rows, boxes, m = self.rows or [], self.boxes, len(self.field.params)
+        two_sided = [k for k, (lo, hi) in boxes.items() if lo is not None and hi is not None]
         terms = g.to_dict()
         top = [max((sum(e[k] for k in row) for e in terms), default=0) for row in rows]
-        out = ctx.constant(0)
-        for exps, c in terms.items():
-            term = ctx.constant(int(c))
-            for i, row in enumerate(rows):
-                term *= ctx.from_dict({tuple(exps[k] if k in row else 0 for k in range(len(exps))): 1}) * \
-                    sums[i] ** (top[i] - sum(exps[k] for k in row))
-            free = [k for k in range(len(exps)) if k not in self.boxes and all(k not in row for row in rows)]
-            term *= ctx.from_dict({tuple(exps[k] if k in free else 0 for k in range(len(exps))): 1})
-            for k, (lo, hi) in self.boxes.items():
-                t, e, D = gens[k], exps[k], g.degrees()[k]
-                if lo is not None and hi is not None:
-                    term *= (lo + hi * t) ** e * (one + t) ** (D - e)
-                elif lo is not None:
-                    term *= (lo + t) ** e
-                else:
-                    assert hi is not None  # a box has at least one bound
-                    term *= (hi - t) ** e
-            out += term
-        return out
+        degrees = g.degrees()
+        homogeneous = {(*e, *(t - sum(e[k] for k in row) for t, row in zip(top, rows)),
+                        *(degrees[k] - e[k] for k in two_sided)): int(c) for e, c in terms.items()}
+        names = (*self.field.params, *(f"_row{i}" for i in range(len(rows))), *(f"_box{k}" for k in two_sided))
+        ctx, wide = self.field.qctx, flint.fmpq_mpoly_ctx.get(names, "degrevlex")
+        gens, one = ctx.gens(), ctx.constant(1)
+        images = list(gens)
+        for k, (lo, hi) in boxes.items():
+            images[k] = lo + hi * gens[k] if lo is not None and hi is not None else lo + gens[k] if lo is not None else \
+                hi - gens[k]  # type: ignore[operator]  # a box has at least one bound
+        images += [one + sum((gens[k] for k in row), ctx.constant(0)) for row in rows]
+        images += [one + gens[k] for k in two_sided]
+        assert len(images) == m + len(rows) + len(two_sided)
+        return wide.from_dict(homogeneous).compose(*images, ctx=ctx)
 
     def _one_sign(self, g: Any) -> int:
-        """``1`` or ``-1`` when ``g`` (charted) has coefficients of one sign and only positive parameters, else ``0``."""
+        """``1`` or ``-1`` when ``g`` (charted) has coefficients of one sign and only positive parameters, else ``0``
+        (remembered per polynomial: a family's closed forms share their denominators)."""
         if g.is_constant():
             c = g.leading_coefficient() if not g.is_zero() else 0
             return (c > 0) - (c < 0)
+        key = str(g)
+        known = self._signs.get(key)
+        if known is None:
+            known = self._signs[key] = self._charted_sign(g)
+        return known
+
+    def _charted_sign(self, g: Any) -> int:
         h = self._charted(g)
         used = [k for k, d in enumerate(h.degrees()) if d]
         if any(k not in self.positive and k not in self.boxes for k in used):

@@ -208,7 +208,7 @@ _OVER = "beyond the size budget (raise it: verify(..., size_factor=), proofs-che
 
 def _lcm(qs: set[int], key: str | None = None) -> int:
     L = 1
-    for q in qs:
+    for q in (q for q in qs if L % q):  # a denominator dividing the lcm so far costs a remainder, not a gcd
         if (L := math.lcm(L, q)).bit_length() > _BUDGET[0] and key:
             raise ValueError(f"claim: {key}: a common denominator of more than {_BUDGET[0]} bits, {_OVER}")
     return L
@@ -221,7 +221,12 @@ def _common(fracs: list[Any], key: str | None = None) -> tuple[list[int], int]: 
 
 @functools.lru_cache(maxsize=4096)
 def _pq(x: str) -> tuple[int, int] | None:  # a 'p/q' string as (p, q), else None
-    return (int(x.partition("/")[0]), int(x.partition("/")[2] or 1)) if _PQ.fullmatch(x) else None
+    return (int(x.partition("/")[0]), _denominator(x.partition("/")[2] or "1")) if _PQ.fullmatch(x) else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _denominator(q: str) -> int:  # converted once: the entries of a solve share their denominator
+    return int(q)
 
 
 def _named(x: str) -> tuple[int, int] | None:
@@ -348,7 +353,8 @@ class _Checker:
         at, Q = _common(
             [Fraction(X[a], L) for a in self.anchor]
         )  # in lowest terms: small numbers times the basis' big ones
-        for s in (s for s in self.T if X[s] * Q * self.Lb != L * sum(at[c] * b for c, b in self.B[s].items())):
+        QL = Q * self.Lb
+        for s in (s for s in self.T if X[s] * QL != L * sum(at[c] * b for c, b in self.B[s].items())):
             _fail(key, s, f"{what}(s) != sum_c {what}(a_c) b_c(s) (not in K = span b)")
 
     def equal(
@@ -521,7 +527,7 @@ class _Checker:
         rows = [_vec("basis", row, len(self.pairs), f"basis[{s}]", s, sparse=True) for s, row in enumerate(B)]
         L = self.Lb = _lcm({L for _, L in rows}, "basis")
         self.B: list[dict[int, Fraction | int]] = [
-            {c: x * m for c, x in X.items()} for X, m in ((X, L // Ls) for X, Ls in rows)
+            X if m == 1 else {c: x * m for c, x in X.items()} for X, m in ((X, L // Ls) for X, Ls in rows)
         ]  # sparse rows over L
         prev = [self.col[i, (k - 1) % self.d[i]] for i, k in self.pairs]
         for x in (x for x in self.rec if self.B[x] != {self.col[self.cls[x], self.phase[x]]: L}):

@@ -12,6 +12,7 @@ import exactpte
 from conftest import scaled
 from exactpte import GenericRegionError, NegativeEntryError, ParametricChain, RowSumError, SymbolicEntryError
 from exactpte.model.examples import branching_param, cycle_rewards, paths_with_exit, two_state
+from exactpte.solves.classical import bias
 from exactpte.testing.strategies import generic_points, parametric_chains
 
 FIELDS = ("g_star", "v_star", "theta", "psi", "rho", "h", "class_gain", "psi_coords")
@@ -296,3 +297,23 @@ def test_unicode_whitespace_between_tokens_is_whitespace_and_only_ascii_digits_a
     assert str(chain.dense()[0][0]) == "1 - p"
     with pytest.raises(SymbolicEntryError):
         exactpte.ParametricChain([["1 - p^\u0662", "p^2"], [1, 0]], [0, 1], params=["p"])
+
+
+@pytest.mark.parametrize("build", [two_state, paths_with_exit, branching_param, cycle_rewards])
+def test_bias_after_the_gauge_solves_equals_the_classical_route(build):
+    """Once θ is read, ``h`` on the closed classes comes from the gauge solves (``h = v* + ψ - P∞v*``) with no
+    solve of its own: the same canonical entries as the classical route's one solve per class."""
+    chain = build()
+    classical = exactpte.decompose(chain)
+    assert "gauge" not in classical.computed() and classical.h == bias(chain)
+    shared = exactpte.decompose(chain)
+    _ = shared.theta
+    assert shared.h == classical.h and all(a.num == b.num and a.den == b.den for a, b in zip(shared.h, classical.h))
+
+
+@scaled(0.5)
+@given(parametric_chains(max_states=7, max_period=3))
+def test_bias_routes_agree_on_random_parametric_chains(chain):
+    shared = exactpte.decompose(chain)
+    _ = shared.theta
+    assert shared.h == bias(chain)

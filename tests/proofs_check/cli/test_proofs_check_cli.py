@@ -157,6 +157,7 @@ def test_result_text_report_shortens_a_hostile_claims_huge_numbers(tmp_path, cap
     (["sweep", "--chains", "2", "--json", "{tmp}"], "cannot write there (a directory)"),
     (["sweep", "--chains", "2", "--plot", "{tmp}/cov.txt"], "--plot takes a .svg, .png or .pdf file"),
     (["exhaustive", "--max-states", "1", "--json", "{tmp}/no/r.json"], "no folder '{tmp}/no'"),
+    (["exhaustive", "--max-states", "1", "--state", "{tmp}/no/s.jsonl"], "--state {tmp}/no/s.jsonl: no folder '{tmp}/no'"),
     (["sweep", "--chains", "2", "--failures", "{tmp}/file.txt"], "--failures {tmp}/file.txt: a file, not a folder"),
 ])
 def test_an_output_that_cannot_be_written_is_refused_before_the_run(tmp_path, capsys, monkeypatch, argv, message):

@@ -3,8 +3,10 @@ counterexamples that fail at the rational level, and mutants of the symbolic rou
 
 from __future__ import annotations
 
+import collections
 import itertools
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from proofs_check.symbolic import identities as symbolic_checks
 from proofs_check.cli import main
 from proofs_check.runs.conjectures import CONJECTURES
 from proofs_check.symbolic.graphs import count_support_graphs, graph_chain, support_graphs
-from proofs_check.runs.exhaustive import exhaustive, prove_graph
+from proofs_check.runs.exhaustive import exhaustive, planned_graphs, prove_graph
 from proofs_check.symbolic.region import Region
 
 
@@ -36,13 +38,41 @@ def _by_brute_force(n: int) -> set[frozenset[tuple[int, int]]]:
 @pytest.mark.parametrize(("n", "count"), [(1, 1), (2, 6), (3, 70), (4, 2340)])
 def test_support_graph_counts(n: int, count: int) -> None:
     graphs = support_graphs(n)
-    assert len(graphs) == count == len(set(graphs))
-    assert all(len(g) == n and all(succ for succ in g) for g in graphs)
+    assert len(graphs) == count == len(set(graphs)) and graphs == sorted(graphs)
+    assert all(len(g) == n and all(succ for succ in g) and all(list(s) == sorted(set(s)) for s in g) for g in graphs)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_enumeration_agrees_with_burnside(n: int) -> None:
     assert len(support_graphs(n)) == count_support_graphs(n)
+
+
+def _relabelled(g, perm):
+    out = [()] * len(g)
+    for s, succ in enumerate(g):
+        out[perm[s]] = tuple(sorted(perm[j] for j in succ))
+    return tuple(out)
+
+
+def test_every_five_state_class_is_listed_exactly_once() -> None:
+    """As many five-state graphs as Burnside counts, and of a random labelled graph's 120 relabellings (rows uniform
+    nonempty subsets) exactly one is listed: with the count, every class is listed once."""
+    graphs = support_graphs(5)
+    assert len(graphs) == count_support_graphs(5) == 248436 and all(map(all, graphs))
+    listed = set(graphs)
+    assert len(listed) == len(graphs)
+    rng = random.Random(5)
+    perms = list(itertools.permutations(range(5)))
+    for _ in range(300):
+        g = tuple(tuple(j for j in range(5) if m >> j & 1) for m in (rng.randint(1, 31) for _ in range(5)))
+        assert len({_relabelled(g, p) for p in perms} & listed) == 1, g
+
+
+@pytest.mark.slow
+def test_five_state_graphs_are_pairwise_not_relabellings() -> None:
+    forms = {min(tuple(sorted((p[i], p[j]) for i, succ in enumerate(g) for j in succ)) for p in itertools.permutations(range(5)))
+             for g in support_graphs(5)}
+    assert len(forms) == count_support_graphs(5)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3])
@@ -172,8 +202,10 @@ def test_sign_mutant_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_unknown_key_is_a_named_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["exhaustive", "--max-states", "1", "--only", "nope:nothing"]) == 2
     assert "unknown check or conjecture" in capsys.readouterr().err
-    assert main(["exhaustive", "--max-states", "5"]) == 2  # refused at once, never hours of enumeration
-    assert "at most 4" in capsys.readouterr().err
+    assert main(["exhaustive", "--max-states", "6", "--sample", "0.001"]) == 2  # refused at once, a sample too
+    assert "at most 5: 6 states have 88,124,470 support graphs" in capsys.readouterr().err
+    assert main(["exhaustive", "--max-states", "2", "--sample", "0"]) == 2
+    assert "expected a fraction in (0, 1], got 0" in capsys.readouterr().err
 
 
 @pytest.mark.extra("dask")
@@ -189,3 +221,46 @@ def test_a_dask_cluster_gives_the_serial_report() -> None:
 def test_workers_give_the_serial_report() -> None:
     strip = lambda r: {k: {s: n for s, n in v.items() if s != "reasons"} for k, v in r.to_dict()["checks"].items()}
     assert strip(exhaustive(2, only=["claim:h", "lem:shift_b"], workers=2)) == strip(exhaustive(2, only=["claim:h", "lem:shift_b"]))
+
+
+def test_a_sample_is_seeded_uniform_and_projects_the_full_run() -> None:
+    plan = planned_graphs(3, 4, sample=0.01, seed=1)
+    assert {n: len(g) for n, g in plan.items()} == {3: 1, 4: 23} and plan == planned_graphs(3, 4, sample=0.01, seed=1)
+    assert set(plan[4]) <= set(support_graphs(4)) and plan[4] != planned_graphs(3, 4, sample=0.01, seed=2)[4]
+    # uniform: over 500 seeds each of the 70 three-state graphs is among the 7 drawn about 50 times
+    drawn = collections.Counter(g for s in range(500) for g in planned_graphs(3, 3, sample=0.1, seed=s)[3])
+    assert len(drawn) == 70 and 20 < min(drawn.values()) and max(drawn.values()) < 85
+    report = exhaustive(4, min_states=4, sample=0.01, seed=1, only=["claim:h", "lem:b_simplex"])
+    out = report.to_dict()
+    assert out["support_graphs"] == {"4": 23} and out["sample"] == {"fraction": 0.01, "seed": 1, "graphs_of_size": {"4": 2340}}
+    projected = out["projected_cpu_seconds"]
+    assert projected["total"] == pytest.approx(report.cpu_seconds / 23 * 2340, rel=0.01, abs=0.1) and projected["standard_error"] >= 0
+    assert "a sample (0.01 of each size, seed 1)" in report.table() and "the full run (2,340 graphs) projects to" in report.table()
+    assert out["checks"]["claim:h"]["proved"] == 23 and report.failed == 0
+
+
+def test_an_interrupted_run_resumes_from_its_state_file(tmp_path: Path) -> None:
+    state = tmp_path / "run.jsonl"
+    only = ["claim:h", "thm:wellposed"]
+    full = exhaustive(3, only=only, state=str(state))
+    lines = state.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 77 and json.loads(lines[1])["checks"] == {"claim:h": "proved", "thm:wellposed": "proved"}
+    state.write_text("".join(lines[:40]) + lines[40][:25])  # interrupted while writing a line
+    resumed = exhaustive(3, only=only, state=str(state))
+    assert resumed.resumed == 39 and resumed.support_graphs == full.support_graphs == {1: 1, 2: 6, 3: 70}
+    strip = lambda r: {k: {s: n for s, n in v.items() if s != "reasons"} for k, v in r.to_dict()["checks"].items()}
+    assert strip(resumed) == strip(full)
+    assert len(state.read_text().splitlines()) == 78 and all(json.loads(x) for x in state.read_text().splitlines())
+    again = exhaustive(3, only=only, state=str(state))  # nothing left to do
+    assert again.resumed == 77 and strip(again) == strip(full)
+    with pytest.raises(exactpte.UsageError, match="holds another run"):
+        exhaustive(3, only=["claim:h"], state=str(state))
+
+
+def test_a_failure_survives_the_state_file(h_is_v_star: str, tmp_path: Path) -> None:
+    state = tmp_path / "run.jsonl"
+    first = exhaustive(2, min_states=2, only=[h_is_v_star], state=str(state))
+    again = exhaustive(2, min_states=2, only=[h_is_v_star], state=str(state), failures_dir=str(tmp_path / "cex"))
+    assert again.resumed == 6 and again.failed == first.failed > 0
+    assert [{k: v for k, v in f.items() if k != "file"} for f in again.failures] == first.failures
+    assert len(list((tmp_path / "cex").glob("*.json"))) == first.failed
