@@ -34,8 +34,12 @@ _SAMPLES = [flint.fmpq(a, b) for b in (2, 3, 4, 5, 7, 11) for a in range(1, b) i
 
 
 def sample_point(F: RationalFunctionField, entries: Sequence[RationalFunction], neqs: Sequence[Any]) -> list[flint.fmpq] | None:
-    """A rational point where every entry is positive and no inequation vanishes (a small grid)."""
-    for point in itertools.islice(itertools.product(_SAMPLES, repeat=len(F.params)), 4000):
+    """A rational point where every entry is positive and no inequation vanishes: every parameter equal first (small
+    values among them, so that many probabilities summing below 1 are met at once), then a small grid."""
+    m = len(F.params)
+    equal = [flint.fmpq(1, m + k) for k in (1, 2, 3)] + _SAMPLES
+    candidates = itertools.chain(([c] * m for c in equal), itertools.islice(itertools.product(_SAMPLES, repeat=m), 4000))
+    for point in candidates:
         if _valid_at(F, entries, neqs, point):
             return list(point)
     return None
