@@ -319,9 +319,18 @@ def _integer_rows(rows: Sequence[Sequence[tuple[int, flint.fmpq]]]) -> tuple[np.
     full = counts > 0
     if full.any():
         starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[full]
-        if float(np.add.reduceat(np.log2(q_arr.astype(np.float64)), starts).max()) > 60:
-            return None  # an lcm could pass 64 bits (never with denominators of a few digits)
-        L[full] = np.lcm.reduceat(q_arr, starts)
+        # np.lcm could wrap in a row whose product of denominators passes 64 bits (a state with 729
+        # successors of 1/729 in leader6_3): those rows take Python's lcm of their distinct denominators
+        wide = np.add.reduceat(np.log2(q_arr.astype(np.float64)), starts) > 60
+        L[full] = np.lcm.reduceat(q_arr, starts) if not wide.all() else 1
+        if wide.any():
+            ends = np.concatenate((starts[1:], [len(q_arr)]))
+            rows_full = np.flatnonzero(full)
+            for r in np.flatnonzero(wide).tolist():
+                row_lcm = lcm(*set(qs[starts[r] : ends[r]]))
+                if row_lcm > _MAX_ENTRY:
+                    return None
+                L[rows_full[r]] = row_lcm
     if L.max(initial=1) > _MAX_ENTRY:
         return None
     num = p_arr * (L[r_idx] // q_arr)

@@ -243,6 +243,33 @@ def test_matrix_entries_beyond_machine_words_are_left_to_the_p_adic_route():
     assert lifting.lift_phase_system(Q_rows, C, d) is None
 
 
+def wide_row_system(fan: int, den: int):
+    """A cycle of ``fan + 2`` states leaking ``1/4`` a step, whose first state fans out to ``fan`` states with
+    probability ``1/den`` each (leader6_3's state with 729 successors of ``1/729``): a row whose product of
+    denominators passes 64 bits while its lcm is small."""
+    m = fan + 2
+    rows = [[(1 + b, q(3, 4 * den)) for b in range(fan)]] + [[((a + 1) % m, q(3, 4))] for a in range(1, m)]
+    return rows, [[[q(1, 4)] for _ in range(m)]], 1
+
+
+def test_rows_whose_denominators_multiply_past_64_bits_still_lift():
+    """The row lcm of a wide row is taken in Python, not refused: such a block lifted nothing before and went
+    to the dense p-adic solve (leader6_3: 1.3 s of a 1.4 s rho)."""
+    Q_rows, C, d = wide_row_system(40, 9)
+    L, _, _ = lifting._integer_rows(Q_rows)
+    assert L.tolist()[:2] == [12, 4]
+    got = lifting.lift_phase_system(Q_rows, C, d)
+    assert got is not None and as_fractions(got) == exact_phase_solution(Q_rows, C, d)
+
+
+def test_a_wide_row_whose_lcm_passes_the_entry_bound_is_left_to_the_p_adic_route():
+    Q_rows, C, d = wide_row_system(30, 9)
+    Q_rows[0] = [(1 + b, q(1, 4 * (2**20 + 2 * b + 1))) for b in range(30)]  # pairwise coprime odd parts
+    Q_rows[0] += [(31, 1 - sum((v for _, v in Q_rows[0]), q(0)) - q(1, 4))]
+    assert lifting._integer_rows(Q_rows) is None
+    assert lifting.lift_phase_system(Q_rows, C, d) is None
+
+
 @pytest.mark.slow
 @settings(scaled(25/40), deadline=None)
 @given(system=phase_systems(), bits=st.one_of(st.integers(60, 3000), st.integers(9000, 20000)),
