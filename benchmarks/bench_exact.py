@@ -10,11 +10,13 @@ Three tables, every figure measured in this run on this machine:
    probabilities with denominators <= 10.  Each size runs in a fresh process (peak RSS is that
    process's), per stage: structure, class solves (stationary distributions, gauge systems),
    the phase basis on T, the basis combinations (g*, ψ, ρ, P∞v* on T), h (classical route),
-   v*, the rest (the ``n x N`` basis and the absorption probabilities as values: the block solves hold them
-   as numerators over shared denominators, cancelled only when asked for); "rho only" is ``dec.rho`` on a
+   v*, the rest (every other quantity, and the ``n x N`` basis and the absorption probabilities read row by
+   row, exactly, as integer numerators over the block solves' shared denominators: ``dec.basis`` is an
+   ``ExactRows`` whose entries are cancelled when a row is read); "rho only" is ``dec.rho`` on a
    fresh chain (no basis).  "floor" is the CPU time of building every non-integer ``fmpq`` of the answer
    from its own lowest-terms numerator and denominator: python-flint's constructor takes one gcd of the
-   entry's size, so no route that returns these values can spend less (the basis' share in brackets).
+   entry's size, so no route that returns these values as ``fmpq`` can spend less (the basis' share in
+   brackets: what reading every basis entry as an ``fmpq``, or printing it, adds to the total).
    "bits" is the largest denominator of v* and of the basis.  Every stage is timed in wall clock and in
    the process's CPU seconds ("cpu total", and a "cpu by stage" line under each row; the load average
    beside it): on a shared machine the wall clock stretches with the load and the CPU figures are the
@@ -46,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPEATS = 20
@@ -87,11 +90,25 @@ def bits(values) -> int:
 
 # -- table 1: one size, in its own process ---------------------------------------------------------------
 def warm_up() -> None:
-    """Imports and first-call costs (scipy's graph routines, flint) out of the timed region."""
+    """Imports and first-call costs (scipy's graph routines, flint) out of the timed region; the lifting's module
+    imports SciPy's sparse LU (0.3-0.5 s of imports, which a small example never loads)."""
     import exactpte
+    import exactpte.fields.lifting  # noqa: F401
 
     dec = exactpte.decompose(exactpte.example("paper-benchmark"))
     [getattr(dec, q) for q in exactpte.results.decomposition.QUANTITIES]
+
+
+def read_everything(dec) -> None:
+    """Every quantity of the decomposition, the ``n x N`` basis and the absorption probabilities read row by row
+    exactly, as integer numerators over shared denominators (``ExactRows.parts``: what a caller that uses the
+    whole matrix reads; cancelling every entry, what printing each one costs, is the "floor" column)."""
+    import exactpte
+
+    values = [getattr(dec, q) for q in exactpte.results.decomposition.QUANTITIES]
+    for matrix in (dec.basis, dec.absorption):
+        [matrix.parts(s) for s in range(len(matrix))]
+    return values
 
 
 def one_size(n: int, seed: int) -> dict:
@@ -108,7 +125,7 @@ def one_size(n: int, seed: int) -> dict:
     for name, f in [("class solves", lambda: (work.stationary, work.gauge, work.class_gain, work.psi_coords, work.class_mean_v)),
                     ("phase basis", lambda: work.basis_transient), ("combinations", lambda: work.transient_sums),
                     ("h", lambda: dec.h), ("v*", lambda: dec.v_star),
-                    ("rest", lambda: [getattr(dec, q) for q in exactpte.results.decomposition.QUANTITIES])]:
+                    ("rest", lambda: read_everything(dec))]:
         _, stages[name], cpu[name] = timed_cpu(f)
     total = sum(stages.values())
     fresh = random_chain(n, seed=seed, transient_target_percent=85)
@@ -134,7 +151,7 @@ def answer_floor(dec) -> dict:
         if isinstance(value, flint.fmpq):
             if value.q != 1:
                 yield value.p, value.q
-        elif isinstance(value, (tuple, list)):
+        elif isinstance(value, Sequence) and not isinstance(value, str):  # (tuples, and the basis' ExactRows)
             for x in value:
                 yield from fractions(x)
 

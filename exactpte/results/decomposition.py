@@ -132,15 +132,15 @@ class Decomposition(StructureShortcuts):
             object.__setattr__(dec, name, value)
         return dec
 
-    basis = _Quantity[Matrix]("basis")
-    basis_sparse = _Quantity[tuple[dict[int, Any], ...]](
+    basis = _Quantity[Sequence[tuple[Any, ...]]]("basis")
+    basis_sparse = _Quantity[Sequence[dict[int, Any]]](
         "basis_sparse", "``basis_sparse[s] = {c: b_c(s)}``, nonzero entries only (a transient state holds only the "
                         "classes it reaches)")
     theta = _Quantity[Vector]("theta")
     g_star = _Quantity[Vector]("g_star")
     v_star = _Quantity[Vector]("v_star")
     stationary = _Quantity[Matrix]("stationary")
-    absorption = _Quantity[Matrix]("absorption")
+    absorption = _Quantity[Sequence[tuple[Any, ...]]]("absorption")
     class_gain = _Quantity[Vector]("class_gain")
     rho = _Quantity[Vector]("rho")
     psi_coords = _Quantity[Vector]("psi_coords")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from exactpte.model.chain import Chain
 from exactpte.fields import Field
@@ -17,7 +17,7 @@ from exactpte.fields.rows import solve_rows_densely
 from exactpte.solves.cyclotomic import Spectrum, basis_rows, in_band_order, phase_spectrum
 from exactpte.graph.structure import Structure
 
-__all__ = ["solve_transient", "extend_to_transient", "transient_basis", "phase_offset_basis", "TransientBasis", "Shared"]
+__all__ = ["solve_transient", "extend_to_transient", "transient_basis", "phase_offset_basis", "TransientBasis", "Shared", "ExactRows", "SparseRows"]
 
 SparseVector = dict[int, Any]
 """``{column: nonzero scalar}``, a missing column is zero; scalars of the chain's field (``Chain.field`` is a
@@ -384,11 +384,11 @@ class TransientBasis:
     and how they are held: ``shared[s]`` (``absorption_shared[s]``), the entries a block solve gave as
     :class:`Shared` pieces (numerators over the solve's common denominator), and ``rest[s]``
     (``absorption_rest[s]``), the other entries as field elements.  Sums over the basis
-    (:func:`~exactpte.solves.summation.weighted_sums`) read the pieces and the rest; ``rows`` and
-    ``absorption`` cancel the pieces' entries (one gcd of the answer's size each: most of the phase
-    basis' cost on large chains) on first access only.  (When the field splits periods, the periodic
-    columns come from the cyclotomic components (:mod:`~exactpte.solves.cyclotomic`), in ``rest``: sums
-    over them are taken on the components.)"""
+    (:func:`~exactpte.solves.summation.weighted_sums`) read the pieces and the rest; a row's values are
+    cancelled (one gcd of the answer's size each: most of the phase basis' cost on large chains) only when the
+    row is read (:class:`ExactRows`; ``rows`` and ``absorption`` read every transient row).  (When the field
+    splits periods, the periodic columns come from the cyclotomic components (:mod:`~exactpte.solves.cyclotomic`),
+    in ``rest``: sums over them are taken on the components.)"""
 
     def __init__(self, field: Field[Any], rest: dict[int, SparseVector], shared: dict[int, list[Shared]],
                  absorption_rest: dict[int, SparseVector], absorption_shared: dict[int, list[Shared]]) -> None:
@@ -396,32 +396,155 @@ class TransientBasis:
         self.rest, self.shared = rest, shared
         self.absorption_rest, self.absorption_shared = absorption_rest, absorption_shared
 
+    def view(self, n: int, width: int, unit: dict[int, int], *, absorption: bool = False) -> "ExactRows":
+        """The ``n x width`` matrix whose transient rows are these (the basis', or with ``absorption`` the absorption
+        probabilities') and whose other rows ``s`` are the unit vectors of column ``unit[s]``."""
+        if absorption:
+            return ExactRows(self.field, n, width, unit, self.absorption_rest, self.absorption_shared)
+        return ExactRows(self.field, n, width, unit, self.rest, self.shared)
+
     @cached_property
     def rows(self) -> dict[int, SparseVector]:
-        """``{s: {column: b_c(s)}}``, nonzero entries in column order."""
-        return _materialise(self.field, self.rest, self.shared)
+        """``{s: {column: b_c(s)}}``, nonzero entries in column order (every transient row read)."""
+        view = self.view(0, 0, {})
+        return {s: view.sparse(s) for s in self.rest}
 
     @cached_property
     def absorption(self) -> dict[int, SparseVector]:
-        """``{s: {i: α_i(s)}}``, nonzero entries in class order."""
-        return _materialise(self.field, self.absorption_rest, self.absorption_shared)
+        """``{s: {i: α_i(s)}}``, nonzero entries in class order (every transient row read)."""
+        view = self.view(0, 0, {}, absorption=True)
+        return {s: view.sparse(s) for s in self.absorption_rest}
 
 
-def _materialise(field: Field[Any], rest: dict[int, SparseVector], shared: dict[int, list[Shared]]) -> dict[int, SparseVector]:
-    """Rows from their values and pieces (each piece entry cancelled once: pieces shared by states, e.g. along
-    deterministic steps, are cancelled once for all of them)."""
-    done: dict[int, dict[int, Any]] = {}  # id(piece) -> {column: value} (the pieces stay alive in shared)
-    out: dict[int, SparseVector] = {}
-    for s, values in rest.items():
-        row = dict(values)
-        for piece in shared.get(s, ()):
-            key = id(piece)
-            if key not in done:
-                done[key] = {c: field.fraction(v, piece.den) for c, v in zip(piece.columns, piece.nums) if v != 0}
-            for c, v in done[key].items():
-                row.setdefault(c, v)
-        out[s] = dict(sorted(row.items()))
-    return out
+class ExactRows(Sequence[tuple[Any, ...]]):
+    """An exact ``n x width`` matrix read row by row: ``M[s]`` is a tuple of field elements, ``M[s][c]`` an entry.
+
+    The rows of block solves are held as :class:`Shared` pieces (ring numerators over the solve's common
+    denominator), and a row's entries are cancelled (one gcd of the answer's size an entry: what a canonical
+    ``fmpq`` costs) when the row is first read, never before; :meth:`parts` gives a row exactly without cancelling
+    anything, as numerators over shared denominators.  Rows ``s`` in ``unit`` are the unit vector of column
+    ``unit[s]``; the others are ``rest[s]`` (entries as field elements) plus the pieces ``shared[s]``.  Read-only;
+    equal to any sequence of the same rows.
+
+    Examples
+    --------
+    >>> from exactpte.fields import QQ
+    >>> piece = Shared([0, 1], [2, 4], QQ.one.q * 6)
+    >>> M = ExactRows(QQ, 2, 3, {1: 2}, {0: {}}, {0: [piece]})
+    >>> M.parts(0)
+    (([0, 1], [2, 4], 6),)
+    >>> M[0], M[1][2], M == ((QQ.one / 3, QQ.one * 2 / 3, 0), (0, 0, 1))
+    ((1/3, 2/3, 0), 1, True)
+    """
+
+    def __init__(self, field: Field[Any], n: int, width: int, unit: dict[int, int], rest: dict[int, SparseVector],
+                 shared: dict[int, list[Shared]]) -> None:
+        self._field, self._n, self._width, self._unit = field, n, width, unit
+        self._rest, self._shared = rest, shared
+        self._sparse: dict[int, SparseVector] = {}
+        self._cancelled: dict[int, dict[int, Any]] = {}  # id(piece) -> {column: value} (the pieces stay alive in shared)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def sparse(self, s: int) -> SparseVector:
+        """Row ``s`` as ``{column: value}``, nonzero entries in column order (cancelled on its first read; pieces
+        shared by rows, e.g. along deterministic steps, once for all of them)."""
+        row = self._sparse.get(s)
+        if row is None:
+            if s in self._unit:
+                row = {self._unit[s]: self._field.one}
+            else:
+                values = dict(self._rest.get(s, ()))
+                for piece in self._shared.get(s, ()):
+                    done = self._cancelled.get(id(piece))
+                    if done is None:
+                        fraction, den = self._field.fraction, piece.den
+                        done = {c: fraction(v, den) for c, v in zip(piece.columns, piece.nums) if v != 0}
+                        self._cancelled[id(piece)] = done
+                    for c, v in done.items():
+                        values.setdefault(c, v)
+                row = dict(sorted(values.items()))
+            self._sparse[s] = row
+        return row
+
+    def parts(self, s: int) -> tuple[tuple[list[int], list[Any], Any], ...]:
+        """Row ``s`` as ``(columns, numerators, denominator)`` parts over the field's ring, nothing cancelled: the
+        block solves' pieces (the states of one solve share its denominator) and each other nonzero entry on its
+        own; the row is their sum, no column in two parts."""
+        if s in self._unit:
+            return (([self._unit[s]], *self._field.split([self._field.one])),)
+        pieces = tuple((piece.columns, piece.nums, piece.den) for piece in self._shared.get(s, ()))
+        covered = {c for piece in pieces for c in piece[0]}
+        singles = tuple(([c], *self._field.split([v])) for c, v in self._rest.get(s, {}).items() if c not in covered and v != 0)
+        return pieces + singles
+
+    @overload
+    def __getitem__(self, s: int) -> tuple[Any, ...]: ...
+
+    @overload
+    def __getitem__(self, s: slice) -> tuple[tuple[Any, ...], ...]: ...
+
+    def __getitem__(self, s: int | slice) -> tuple[Any, ...] | tuple[tuple[Any, ...], ...]:
+        if isinstance(s, slice):
+            return tuple(self[i] for i in range(*s.indices(self._n)))
+        if not -self._n <= s < self._n:
+            raise IndexError(f"row {s} of {self._n}")
+        dense = [self._field.zero] * self._width
+        for c, v in self.sparse(s % self._n).items():
+            dense[c] = v
+        return tuple(dense)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
+            return len(self) == len(other) and all(self[s] == tuple(other[s]) for s in range(self._n))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ExactRows({self._n} x {self._width})"
+
+
+class SparseRows(Sequence[SparseVector]):
+    """The rows of an :class:`ExactRows` as ``{column: value}`` dicts of their nonzero entries (each row cancelled
+    on its first read, shared with the dense view).
+
+    Examples
+    --------
+    >>> from exactpte.fields import QQ
+    >>> SparseRows(ExactRows(QQ, 2, 2, {0: 1, 1: 0}, {}, {}))[0]
+    {1: 1}
+    """
+
+    def __init__(self, rows: ExactRows) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, s: int) -> SparseVector: ...
+
+    @overload
+    def __getitem__(self, s: slice) -> tuple[SparseVector, ...]: ...
+
+    def __getitem__(self, s: int | slice) -> SparseVector | tuple[SparseVector, ...]:
+        if isinstance(s, slice):
+            return tuple(self[i] for i in range(*s.indices(len(self))))
+        if not -len(self) <= s < len(self):
+            raise IndexError(f"row {s} of {len(self)}")
+        return self.rows.sparse(s % len(self))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
+            return len(self) == len(other) and all(self[s] == other[s] for s in range(len(self)))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"SparseRows({len(self)} rows)"
 
 
 def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Shared], columns: list[dict[int, int]],
