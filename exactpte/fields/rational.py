@@ -128,17 +128,19 @@ class RationalField:
 
     @staticmethod
     def solve_phase_system(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: Sequence[Sequence[Sequence[flint.fmpq]]],
-                           d: int) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
+                           d: int, mean: tuple[list[flint.fmpz], flint.fmpz] | None = None
+                           ) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
         """Numeric-symbolic lifting (:func:`exactpte.fields.lifting.lift_phase_system`: float digits, exact
         integer residuals, the answer verified exactly) on large blocks,
         as integer numerators over one denominator; ``None`` where it does not apply (small blocks, below
         :data:`MIN_BLOCK` states for ``d = 1`` and :data:`MIN_PHASE_BLOCK` otherwise; large entries), and the
-        p-adic solve runs."""
+        p-adic solve runs.  ``mean`` (``Σ_k x_k``, when known: the absorption probabilities) spares the lifting of
+        the ``I - Q`` component."""
         if len(Q_rows) < (MIN_BLOCK if d == 1 else MIN_PHASE_BLOCK):
             return None
         from exactpte.fields.lifting import lift_phase_system
 
-        return lift_phase_system(Q_rows, C, d)
+        return lift_phase_system(Q_rows, C, d, mean)
 
     @staticmethod
     def split(xs: Sequence[flint.fmpq]) -> tuple[list[flint.fmpz], flint.fmpz]:

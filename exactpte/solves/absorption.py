@@ -129,6 +129,7 @@ def solve_transient(
     structure: Structure,
     const: Sequence[dict[int, SparseVector]],
     shared: dict[tuple[int, int], Shared] | None = None,
+    mean: dict[int, Shared] | None = None,
 ) -> list[dict[int, SparseVector]]:
     """Solve the phase-coupled absorbing system on the transient states.
 
@@ -146,7 +147,9 @@ def solve_transient(
     radius < 1); only the columns that are nonzero somewhere on ``S`` enter its solve.
 
     ``shared``, if given, receives ``{(s, k): Shared(columns, nums, den)}`` for the states of blocks
-    solved by a matrix solve: the same values over the solve's common denominator.
+    solved by a matrix solve: the same values over the solve's common denominator.  ``mean``, if given, holds
+    ``Σ_k x_k`` of such states as pieces (the phase basis: the absorption probabilities, ``Σ_k b_{i,k} = α_i``),
+    which the field's phase route may use (:meth:`~exactpte.fields.Field.solve_phase_system`).
 
     Examples
     --------
@@ -173,8 +176,22 @@ def solve_transient(
                 for a, s in enumerate(scc):
                     _store(X[k], s, c[k][a].items())
             continue
-        _solve_block(chain.field, scc, Q_rows, c, active, X, pieces, keep_shared=shared is not None)
+        _solve_block(chain.field, scc, Q_rows, c, active, X, pieces, keep_shared=shared is not None,
+                     mean=_block_mean(scc, active, mean) if mean is not None and d > 1 else None)
     return X
+
+
+def _block_mean(scc: Sequence[int], active: list[int], mean: dict[int, Shared]) -> tuple[list[Any], Any] | None:
+    """The pieces of ``mean`` on the block's states as numerators (row by row, the ``active`` columns) over their one
+    denominator, or ``None`` unless one block solve gave them all."""
+    first = mean.get(scc[0])
+    if first is None or not all(s in mean and mean[s].den is first.den for s in scc):
+        return None
+    nums: list[Any] = []
+    for s in scc:
+        row = dict(zip(mean[s].columns, mean[s].nums))
+        nums.extend(row.get(col, 0) for col in active)
+    return nums, first.den
 
 
 def _store(X_k: dict[int, SparseVector], s: int, items: Any) -> SparseVector:
@@ -239,14 +256,14 @@ def _block_system(chain: Chain, scc: Sequence[int], const: Sequence[dict[int, Sp
 
 def _solve_block(field: Field[Any], scc: Sequence[int], Q_rows: list[list[tuple[int, Any]]], c: list[list[SparseVector]],
                  active: list[int], X: list[dict[int, SparseVector]], pieces: dict[tuple[int, int], Shared],
-                 *, keep_shared: bool) -> None:
+                 *, keep_shared: bool, mean: tuple[list[Any], Any] | None = None) -> None:
     """A coupled SCC: ``x_0`` by the field's fast phase route or by ``(I - Q^d) x_0 = sum_j Q^j c_j``,
     then ``x_{d-1} .. x_1`` by back-substitution; stored in ``X`` (and in ``pieces`` over the solve's
     common denominator)."""
     d = len(c)
     C = [[[vec.get(col, field.zero) for col in active] for vec in c[k]] for k in range(d)]
     values: list[list[list[Any]] | None] = [None] * d  # exact entries where the solve gave them
-    lifted = field.solve_phase_system(Q_rows, C, d)
+    lifted = field.solve_phase_system(Q_rows, C, d, mean)
     if lifted is not None:
         nums, den = lifted
         phases: list[tuple[Any, Any]] = [(nums[k], den) for k in range(d)]
@@ -650,10 +667,11 @@ def transient_basis(chain: Chain, structure: Structure, *, spectrum: Spectrum | 
         for s in S.transient:
             rows[s].update(periodic[s])
     else:
+        alpha = {s: piece for (s, _), piece in solved.items()}  # Σ_k b_{i,k} = α_i: what the phase routes may reuse
         for d, cls in sorted(by_period.items()):
             solved = {}
             columns = [{i: col_of[(i, k)] for i in cls} for k in range(d)]
-            X = solve_transient(chain, S, entering(d, cls), solved)
+            X = solve_transient(chain, S, entering(d, cls), solved, alpha)
             more_rows, more_pieces = _collect(X, solved, columns, S.transient)
             for s in S.transient:
                 rows[s].update(more_rows[s])
