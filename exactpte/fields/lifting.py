@@ -754,20 +754,77 @@ def _combine(digits: list[np.ndarray], alpha: int = _ALPHA) -> list[int]:
     return [int.from_bytes(buf[e * width : (e + 1) * width], "little") + (top[e] << shift) for e in range(E)]
 
 
+_LEHMER_BITS = 60
+"""Leading bits of the continued fraction's pair that Lehmer's steps work on in machine-size integers."""
+
+
 def _convergent_denominator(num: int, den: int, max_den: int) -> int:
     """The denominator of the last continued-fraction convergent of ``num / den`` (``den > 0``) not
     above ``max_den``.  A fraction ``p/q`` with ``|x - p/q| < 1/(2q^2)`` is a convergent of ``x``
     (Legendre), so with enough digits this is the answer's denominator.  Only the denominators are
-    carried and each step is one ``divmod`` (``Fraction.limit_denominator`` also carries the
-    numerators and its semiconvergents, three times the big-integer work).
+    carried, and the partial quotients come from the pair's leading bits in small integers (Lehmer's
+    steps, Knuth's Algorithm 4.5.2L: a quotient is taken only when both ends of the leading bits' interval
+    give it, so each is the true one), the large numbers updated once per batch of a dozen or so quotients:
+    one large-integer ``divmod`` a quotient cost a third of a 23,000-bit lifting's reconstruction.
 
     Examples
     --------
     >>> _convergent_denominator(355, 113, 1000), _convergent_denominator(-1, 3, 10), _convergent_denominator(314159, 100000, 10)
     (113, 3, 7)
+    >>> x = 3**400
+    >>> _convergent_denominator(x // 7, x, 10**100) == _convergent_denominator_stepwise(x // 7, x, 10**100)
+    True
     """
     n, d = num % den, den  # the integer part changes no denominator
     q0, q1 = 0, 1  # denominators of the convergents before the current one
+    while n:
+        quotients = _leading_quotients(d, n) if d.bit_length() > 2 * _LEHMER_BITS else None
+        if quotients is None:  # a plain step (small numbers, or the leading bits decide no quotient)
+            a, r = divmod(d, n)
+            q2 = a * q1 + q0
+            if q2 > max_den:
+                break
+            q0, q1 = q1, q2
+            d, n = n, r
+            continue
+        (A, B, C, D), batch = quotients
+        c00, c01, c10, c11 = 1, 0, 0, 1  # (q_prev, q_cur) = (c00 q0 + c01 q1, c10 q0 + c11 q1)
+        for a in batch:
+            c00, c01, c10, c11 = c10, c11, a * c10 + c00, a * c11 + c01
+        top = c10 * q0 + c11 * q1
+        if top > max_den:  # the bound falls inside this batch: replay it quotient by quotient
+            for a in batch:
+                q2 = a * q1 + q0
+                if q2 > max_den:
+                    return q1
+                q0, q1 = q1, q2
+            raise AssertionError("unreachable: the batch passed the bound")  # pragma: no cover
+        q0, q1 = c00 * q0 + c01 * q1, top
+        d, n = A * d + B * n, C * d + D * n
+    return q1
+
+
+def _leading_quotients(d: int, n: int) -> tuple[tuple[int, int, int, int], list[int]] | None:
+    """Lehmer's inner loop on the leading bits of ``d > n > 0``: the partial quotients it can vouch for and the
+    cofactors ``(A, B, C, D)`` with ``(d', n') = (A d + B n, C d + D n)`` after them (``None`` when none)."""
+    k = d.bit_length() - _LEHMER_BITS
+    x, y = d >> k, n >> k
+    A, B, C, D = 1, 0, 0, 1
+    quotients = []
+    while y + C and y + D:
+        a = (x + A) // (y + C)
+        if a != (x + B) // (y + D):
+            break
+        A, B, C, D = C, D, A - a * C, B - a * D
+        x, y = y, x - a * y
+        quotients.append(a)
+    return ((A, B, C, D), quotients) if quotients else None
+
+
+def _convergent_denominator_stepwise(num: int, den: int, max_den: int) -> int:
+    """:func:`_convergent_denominator` one ``divmod`` a quotient (the reference it is tested against)."""
+    n, d = num % den, den
+    q0, q1 = 0, 1
     while n:
         a, r = divmod(d, n)
         q2 = a * q1 + q0

@@ -2,6 +2,8 @@
 p-adic route's exactly, and every way it can go wrong ends in ``None`` (the p-adic route), never
 in a wrong answer."""
 
+import math
+
 import flint
 import numpy as np
 import pytest
@@ -376,3 +378,24 @@ def test_sparse_lifting_equals_the_dense_solve(system):
     got = lifting.lift_sparse_system(rows, B)
     assert got is not None
     assert got == reference
+
+
+@given(num=st.integers(-2**3000, 2**3000), den_bits=st.integers(1, 3000), bound_bits=st.integers(1, 1600),
+       power_of_two=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_lehmers_continued_fraction_gives_the_stepwise_denominators(num, den_bits, bound_bits, power_of_two, seed):
+    """The continued fraction by Lehmer's steps (partial quotients from the leading bits, large numbers updated once a
+    batch) stops at the same convergent as one ``divmod`` a quotient, wherever the bound falls."""
+    rng = np.random.default_rng(seed)
+    den = 1 << den_bits if power_of_two else int(rng.integers(1, 2**62)) << max(0, den_bits - 62) | 1
+    max_den = 1 << bound_bits
+    assert lifting._convergent_denominator(num, den, max_den) == lifting._convergent_denominator_stepwise(num, den, max_den)
+
+
+def test_lehmers_continued_fraction_finds_a_large_denominator():
+    rng = np.random.default_rng(5)
+    q_ = int.from_bytes(rng.bytes(600), "little") | 1
+    p_ = int.from_bytes(rng.bytes(590), "little")
+    shift = 2 * q_.bit_length() + 128
+    reduced = q_ // math.gcd(p_, q_)
+    assert reduced.bit_length() > 4700
+    assert lifting._convergent_denominator((p_ << shift) // q_, 1 << shift, 1 << (shift // 2 - 32)) == reduced
