@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cached_property
+from math import lcm
 from typing import Any, NamedTuple, overload
 
 from exactpte.model.chain import Chain
@@ -163,7 +164,10 @@ def solve_transient(
     d = len(const)
     X: list[dict[int, SparseVector]] = [dict() for _ in range(d)]
     pieces: dict[tuple[int, int], Shared] = {} if shared is None else shared
+    dens = _Denominators() if shared is not None and not chain.field.is_parametric else None
     for scc in map(lambda block: in_band_order(chain, block), structure.transient_sccs):
+        if len(scc) == 1 and dens is not None and _singleton_pieces(chain, scc[0], const, X, pieces, dens):
+            continue
         if d == 1 and len(scc) == 1:  # the common case on DAG-like transient parts: no solve at all
             _solve_state(chain, scc[0], const[0], X[0], pieces)
             continue
@@ -179,6 +183,120 @@ def solve_transient(
         _solve_block(chain.field, scc, Q_rows, c, active, X, pieces, keep_shared=shared is not None,
                      mean=_block_mean(scc, active, mean) if mean is not None and d > 1 else None)
     return X
+
+
+class _Denominators:
+    """Denominators ``small * base`` of the pieces of single states upstream of a block solve (``base`` the solve's
+    denominator, ``small`` a machine-size integer): one object a value, so that the states' sums group by it."""
+
+    def __init__(self) -> None:
+        self.made: dict[tuple[int, int], Any] = {}  # (small, id(base)) -> small * base (the base kept alive in parts)
+        self.parts: dict[int, tuple[int, Any]] = {}  # id(den) -> (small, base)
+
+    def of(self, small: int, base: Any) -> Any:
+        """The object ``small * base``."""
+        if small == 1:
+            return base
+        key = (small, id(base))
+        den = self.made.get(key)
+        if den is None:
+            den = self.made[key] = base * small
+            self.parts[id(den)] = (small, base)
+        return den
+
+    def split(self, den: Any) -> tuple[int, Any]:
+        """``(small, base)`` of a denominator made here (any other one is its own base)."""
+        return self.parts.get(id(den), (1, den))
+
+
+_SMALL_BITS = 62
+"""A single state's piece keeps its denominator's small factor below this many bits (else its values are cancelled)."""
+
+
+def _singleton_pieces(chain: Chain, s: int, const: Sequence[dict[int, SparseVector]], X: list[dict[int, SparseVector]],
+                      pieces: dict[tuple[int, int], Shared], dens: _Denominators) -> bool:
+    """A transient SCC of one state whose values flow from a block solve's pieces: each phase's vector
+    ``x_k = c_k + sum_j P(s, j) x_{k+1}(j)`` (``/ (1 - P(s, s))`` with a self-loop, ``d = 1`` only) kept as one piece
+    over ``small * base`` (the block solve's denominator ``base``; :class:`_Denominators`), the constants and the
+    other successors' values brought over it: no value is cancelled (a gcd of the block's size a column, where a
+    product costs a tenth of that).  Phases it cannot keep so (no piece flows in, pieces of two solves, a
+    denominator past :data:`_SMALL_BITS`) are stored as values.  ``False``, with nothing stored, when no phase is
+    kept as a piece: the caller's route then takes the state."""
+    d = len(const)
+    loop, outside = None, []
+    for j, q in chain.row(s):
+        if j == s:
+            loop = q
+        else:
+            outside.append((j, q))
+    if loop is not None and d > 1:
+        return False
+    made = [_flowed_piece(outside, const[k].get(s, {}), X[(k + 1) % d], pieces, (k + 1) % d, dens, loop) for k in range(d)]
+    if all(piece is None for piece in made):
+        return False
+    field = chain.field
+    for k, piece in enumerate(made):
+        if piece is not None:
+            if piece.columns:
+                pieces[(s, k)] = piece
+            continue
+        acc = dict(const[k].get(s, ()))
+        _flow_in(field, outside, X[(k + 1) % d], pieces, (k + 1) % d, acc)
+        if loop is not None:
+            scale = field.one / (field.one - loop)
+            acc = {col: v * scale for col, v in acc.items()}
+        _store(X[k], s, acc.items())
+    return True
+
+
+def _flowed_piece(edges: list[tuple[int, Any]], const: SparseVector, X_next: dict[int, SparseVector],
+                  pieces: dict[tuple[int, int], Shared], k_next: int, dens: _Denominators, loop: Any) -> Shared | None:
+    """``(const + sum_{(j, q)} q x_next(j)) / (1 - loop)`` as one piece over ``small * base``, or ``None``."""
+    base = None
+    flows: list[tuple[Any, Shared, int]] = []
+    values: list[tuple[Any, SparseVector]] = []
+    for j, q in edges:
+        piece = pieces.get((j, k_next))
+        if piece is None:
+            vec = X_next.get(j)
+            if vec:
+                values.append((q, vec))
+            continue
+        small, piece_base = dens.split(piece.den)
+        if base is None:
+            base = piece_base
+        elif piece_base is not base:
+            return None
+        flows.append((q, piece, small))
+    if base is None:
+        return None
+    small = 1
+    for q, _, s_j in flows:
+        small = lcm(small, int(q.q) * s_j)
+    scaled: list[tuple[int, Any]] = [(col, v) for col, v in const.items()]
+    for q, vec in values:
+        scaled.extend((col, q * v) for col, v in vec.items())
+    for _, v in scaled:
+        small = lcm(small, int(v.q))
+    if small.bit_length() > _SMALL_BITS:
+        return None
+    totals: dict[int, Any] = {}
+    for q, piece, s_j in flows:
+        coefficient = int(q.p) * (small // (int(q.q) * s_j))
+        for col, v in zip(piece.columns, piece.nums):
+            if v:
+                totals[col] = totals[col] + coefficient * v if col in totals else coefficient * v
+    for col, v in scaled:
+        if v:
+            term = base * (int(v.p) * (small // int(v.q)))
+            totals[col] = totals[col] + term if col in totals else term
+    if loop is not None:  # x = acc / (1 - loop) = acc loop.q / (loop.q - loop.p)
+        keep, small = int(loop.q), small * (int(loop.q) - int(loop.p))
+        if small.bit_length() > _SMALL_BITS:
+            return None
+        totals = {col: v * keep for col, v in totals.items()}
+    columns = sorted(col for col, v in totals.items() if v)
+    return Shared(columns, [totals[col] for col in columns], dens.of(small, base))
 
 
 def _block_mean(scc: Sequence[int], active: list[int], mean: dict[int, Shared]) -> tuple[list[Any], Any] | None:

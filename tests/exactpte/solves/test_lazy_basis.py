@@ -153,3 +153,19 @@ def test_sums_on_numerators_equal_sums_of_fractions(data):
             expected += sum((w[c] * flint.fmpq(v, p.den) for p in shared[s] for c, v in zip(p.columns, p.nums)), flint.fmpq(0))
             pair = sums[s]
             assert (flint.fmpq(0) if pair is None else flint.fmpq(*pair)) == expected
+
+
+def test_single_states_upstream_of_a_block_are_held_as_pieces(chain, monkeypatch):
+    """A single transient state whose successors' values come from a block solve keeps its own row as one piece over
+    ``small * base`` (nothing cancelled); the values are those of the route that cancels them, state by state."""
+    from exactpte.solves import absorption
+
+    held, dec_values = decomposed(chain, monkeypatch, lifted=True)
+    B = held._work.basis_transient
+    singles = {s for scc in chain.structure.transient_sccs if len(scc) == 1 for s in scc}
+    pieced = [s for s in singles for piece in B.shared[s] + B.absorption_shared[s] if not B.rest[s] and piece.nums]
+    assert pieced, "no single state was held as a piece: the test would not exercise the route"
+    monkeypatch.setattr(absorption, "_singleton_pieces", lambda *args: False)
+    cancelled, cancelled_values = decomposed(chain, monkeypatch, lifted=True)
+    assert dec_values == cancelled_values
+    assert tuple(held.basis) == tuple(cancelled.basis) and tuple(held.absorption) == tuple(cancelled.absorption)
