@@ -566,8 +566,8 @@ class ExactRows(Sequence[tuple[Any, ...]]):
     >>> from exactpte.fields import QQ
     >>> piece = Shared([0, 1], [2, 4], QQ.one.q * 6)
     >>> M = ExactRows(QQ, 2, 3, {1: 2}, {0: {}}, {0: [piece]})
-    >>> M.parts(0)
-    (([0, 1], [2, 4], 6),)
+    >>> M.parts(0), M.parts(1)
+    ((([0, 1], [2, 4], 6),), (([2], [1], 1),))
     >>> M[0], M[1][2], M == ((QQ.one / 3, QQ.one * 2 / 3, 0), (0, 0, 1))
     ((1/3, 2/3, 0), 1, True)
     """
@@ -604,15 +604,19 @@ class ExactRows(Sequence[tuple[Any, ...]]):
         return row
 
     def parts(self, s: int) -> tuple[tuple[list[int], list[Any], Any], ...]:
-        """Row ``s`` as ``(columns, numerators, denominator)`` parts over the field's ring, nothing cancelled: the
-        block solves' pieces (the states of one solve share its denominator) and each other nonzero entry on its
-        own; the row is their sum, no column in two parts."""
+        """Row ``s`` as ``(columns, numerators, denominator)`` parts, nothing cancelled: the block solves' pieces
+        (ring numerators over a denominator the states of one solve share) and the other nonzero entries as they are
+        held (field elements, over the ring's one: bringing canonical values over one denominator would cost more
+        than reading them); the row is the sum of the parts, no column in two."""
+        one = self._field.split([self._field.one])[1]
         if s in self._unit:
-            return (([self._unit[s]], *self._field.split([self._field.one])),)
+            return (([self._unit[s]], [self._field.one], one),)
         pieces = tuple((piece.columns, piece.nums, piece.den) for piece in self._shared.get(s, ()))
         covered = {c for piece in pieces for c in piece[0]}
-        singles = tuple(([c], *self._field.split([v])) for c, v in self._rest.get(s, {}).items() if c not in covered and v != 0)
-        return pieces + singles
+        rest = [(c, v) for c, v in self._rest.get(s, {}).items() if c not in covered and v != 0]
+        if not rest:
+            return pieces
+        return pieces + (([c for c, _ in rest], [v for _, v in rest], one),)
 
     @overload
     def __getitem__(self, s: int) -> tuple[Any, ...]: ...
