@@ -380,6 +380,21 @@ def test_sparse_lifting_equals_the_dense_solve(system):
     assert got == reference
 
 
+def convergent_denominator_stepwise(num: int, den: int, max_den: int) -> int:
+    """The last convergent's denominator not above ``max_den``, one ``divmod`` a quotient: the reference (the
+    formulation the Lehmer version replaced)."""
+    n, d = num % den, den
+    q0, q1 = 0, 1
+    while n:
+        a, r = divmod(d, n)
+        q2 = a * q1 + q0
+        if q2 > max_den:
+            break
+        q0, q1 = q1, q2
+        d, n = n, r
+    return q1
+
+
 @given(num=st.integers(-2**3000, 2**3000), den_bits=st.integers(1, 3000), bound_bits=st.integers(1, 1600),
        power_of_two=st.booleans(), seed=st.integers(0, 2**32 - 1))
 def test_lehmers_continued_fraction_gives_the_stepwise_denominators(num, den_bits, bound_bits, power_of_two, seed):
@@ -388,7 +403,7 @@ def test_lehmers_continued_fraction_gives_the_stepwise_denominators(num, den_bit
     rng = np.random.default_rng(seed)
     den = 1 << den_bits if power_of_two else int(rng.integers(1, 2**62)) << max(0, den_bits - 62) | 1
     max_den = 1 << bound_bits
-    assert lifting._convergent_denominator(num, den, max_den) == lifting._convergent_denominator_stepwise(num, den, max_den)
+    assert lifting._convergent_denominator(num, den, max_den) == convergent_denominator_stepwise(num, den, max_den)
 
 
 def test_lehmers_continued_fraction_finds_a_large_denominator():
