@@ -10,22 +10,27 @@ Three tables, every figure measured in this run on this machine:
    probabilities with denominators <= 10.  Each size runs in a fresh process (peak RSS is that
    process's), per stage: structure, class solves (stationary distributions, gauge systems),
    the phase basis on T, the basis combinations (g*, ψ, ρ, P∞v* on T), h (on the classes from the gauge solves, on T the classical pass),
-   v*, the rest (the ``n x N`` basis and the absorption probabilities as values: the block solves hold them
-   as numerators over shared denominators, cancelled only when asked for); "rho only" is ``dec.rho`` on a
+   v*, the rest (every other quantity, and the ``n x N`` basis and the absorption probabilities read row by
+   row, exactly, as integer numerators over the block solves' shared denominators: ``dec.basis`` is an
+   ``ExactRows`` whose entries are cancelled when a row is read); "rho only" is ``dec.rho`` on a
    fresh chain (no basis).  "floor" is the CPU time of building every non-integer ``fmpq`` of the answer
    from its own lowest-terms numerator and denominator: python-flint's constructor takes one gcd of the
-   entry's size, so no route that returns these values can spend less (the basis' share in brackets).
+   entry's size, so no route that returns these values as ``fmpq`` can spend less (the basis' share in
+   brackets: what reading every basis entry as an ``fmpq``, or printing it, adds to the total).
    "bits" is the largest denominator of v* and of the basis.  Every stage is timed in wall clock and in
    the process's CPU seconds ("cpu total", and a "cpu by stage" line under each row; the load average
    beside it): on a shared machine the wall clock stretches with the load and the CPU figures are the
    ones that compare, Storm's CPU time measured the same way.  Storm: exact (rational) DTMC built
    from the DRN export, ``R=? [LRA]`` model checking only (parsing and building excluded), in its
-   own process with a time cap (``--storm-cap``; sizes past the cap are skipped once one times
-   out).  Storm's ρ must equal exactpte's, checked on every size.
+   own process with a cap on its CPU seconds (``--storm-cap``; sizes past the cap are skipped once one
+   passes it).  Storm's ρ must equal exactpte's, checked on every size.
 2. **Storm's example DTMCs** (``benchmarks/data``: built with Storm's exact builder and exported to
-   DRN by ``benchmarks/data/make_models.py``), and larger members of the same families: ρ alone
-   and the full decomposition against Storm's exact LRA (start-up excluded on both sides: the
-   chain is read before the clock starts; Storm's model is built before).
+   DRN by ``benchmarks/data/make_models.py``), larger members of the same families and PRISM's scaling
+   models (``make_scaling_models.py``: herman9, leader6_3, leader5_4): ρ alone and the full decomposition
+   against Storm's exact LRA, in CPU seconds (start-up excluded on both sides: the chain is read before the
+   clock starts; Storm's model is built before), and **ρ in process, building included** ("built": reading
+   the DRN file, building the chain or model, computing ρ; both tools read the same plain DRN text; CPU
+   seconds, median of ``BUILT_REPEATS``), the comparison a user's script makes.
 3. **Structure at scale**: chains built from numpy edge arrays (``MarkovRewardProcess.from_arrays``;
    ``exactpte.testing.random_chains.random_chain_arrays``, the same family drawn vectorised) and analysed (closed classes, periods, cyclic classes), against QuantEcon's ``MarkovChain``
    (recurrent classes, then each closed class's period and cyclic classes), n = 10^5 and 10^6.
@@ -42,18 +47,22 @@ import gc
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPEATS = 20
+"""Millisecond timings (ρ alone on the models, on both sides) are the best of this many runs: at a
+millisecond, single runs on this machine move by tens of percent."""
+BUILT_REPEATS = 5
+"""ρ with the chain read and built, on both sides: the median of this many runs (CPU seconds)."""
 DECOMPOSITION = ("theta", "g_star", "v_star", "rho", "h", "psi")
 """The paper's decomposition and its comparison with the classical pair: every quantity but the
 ``n x N`` ones (``basis``, ``absorption``) and the class-level ones."""
-"""Millisecond timings (ρ alone on the models, on both sides) are the best of this many runs: at a
-millisecond, single runs on this machine move by tens of percent."""
 DATA = os.path.join(HERE, "data")
 
 
@@ -72,13 +81,21 @@ def timed_cpu(f, *a, **k):
 
 
 def timed_quick(f, *a, **k):
-    """:func:`timed` with Python's garbage collector paused, as ``timeit`` does: at a millisecond a
-    collection triggered by the objects the previous runs left behind is most of the spread."""
+    """``(out, CPU seconds)`` with Python's garbage collector paused, as ``timeit`` does: at a millisecond a
+    collection triggered by the objects the previous runs left behind is most of the spread (CPU time: on a
+    shared machine the wall clock of a millisecond call stretches with the load, by 10x at a load of 12)."""
     gc.disable()
     try:
-        return timed(f, *a, **k)
+        return cpu_timed(f, *a, **k)
     finally:
         gc.enable()
+
+
+def cpu_timed(f, *a, **k):
+    """``(out, CPU seconds of this process)``."""
+    c0 = time.process_time()
+    out = f(*a, **k)
+    return out, time.process_time() - c0
 
 
 def bits(values) -> int:
@@ -87,11 +104,25 @@ def bits(values) -> int:
 
 # -- table 1: one size, in its own process ---------------------------------------------------------------
 def warm_up() -> None:
-    """Imports and first-call costs (scipy's graph routines, flint) out of the timed region."""
+    """Imports and first-call costs (scipy's graph routines, flint) out of the timed region; the lifting's module
+    imports SciPy's sparse LU (0.3-0.5 s of imports, which a small example never loads)."""
     import exactpte
+    import exactpte.fields.lifting  # noqa: F401
 
     dec = exactpte.decompose(exactpte.example("paper-benchmark"))
     [getattr(dec, q) for q in exactpte.results.decomposition.QUANTITIES]
+
+
+def read_everything(dec) -> None:
+    """Every quantity of the decomposition, the ``n x N`` basis and the absorption probabilities read row by row
+    exactly, as integer numerators over shared denominators (``ExactRows.parts``: what a caller that uses the
+    whole matrix reads; cancelling every entry, what printing each one costs, is the "floor" column)."""
+    import exactpte
+
+    values = [getattr(dec, q) for q in exactpte.results.decomposition.QUANTITIES]
+    for matrix in (dec.basis, dec.absorption):
+        [matrix.parts(s) for s in range(len(matrix))]
+    return values
 
 
 def one_size(n: int, seed: int) -> dict:
@@ -108,7 +139,7 @@ def one_size(n: int, seed: int) -> dict:
     for name, f in [("class solves", lambda: (work.stationary, work.gauge, work.class_gain, work.psi_coords, work.class_mean_v)),
                     ("phase basis", lambda: work.basis_transient), ("combinations", lambda: work.transient_sums),
                     ("h", lambda: dec.h), ("v*", lambda: dec.v_star),
-                    ("rest", lambda: [getattr(dec, q) for q in exactpte.results.decomposition.QUANTITIES])]:
+                    ("rest", lambda: read_everything(dec))]:
         _, stages[name], cpu[name] = timed_cpu(f)
     total = sum(stages.values())
     fresh = random_chain(n, seed=seed, transient_target_percent=85)
@@ -134,7 +165,7 @@ def answer_floor(dec) -> dict:
         if isinstance(value, flint.fmpq):
             if value.q != 1:
                 yield value.p, value.q
-        elif isinstance(value, (tuple, list)):
+        elif isinstance(value, Sequence) and not isinstance(value, str):  # (tuples, and the basis' ExactRows)
             for x in value:
                 yield from fractions(x)
 
@@ -148,7 +179,10 @@ def answer_floor(dec) -> dict:
     return {"floor": sum(floor.values()), "floor_basis": floor.get("basis", 0.0)}
 
 
-def storm_rho_file(path: str, prop: str) -> dict:
+def storm_rho_file(path: str, prop: str, built: bool = False) -> dict:
+    """Storm's exact LRA on a DRN file: the wall and CPU seconds of the model checking (the model built before; the
+    best of ``REPEATS`` runs under a second), and with ``built`` the median CPU seconds of building the model from
+    the file and checking it (the models table)."""
     import gzip
     import shutil
 
@@ -158,25 +192,59 @@ def storm_rho_file(path: str, prop: str) -> dict:
         with tempfile.NamedTemporaryFile(suffix=".drn", delete=False) as tmp, gzip.open(path, "rb") as gz:
             shutil.copyfileobj(gz, tmp)
         path = tmp.name
+    text = prop
     model = stormpy.build_model_from_drn[stormpy.Rational](path)
     prop = stormpy.parse_properties(prop)[0]
     res, t, c = timed_cpu(stormpy.model_checking, model, prop, only_initial_states=False)
-    for _ in range(REPEATS - 1 if t < 1.0 else 0):  # millisecond timings: the best of REPEATS, as for exactpte's ρ alone
-        t = min(t, timed_quick(stormpy.model_checking, model, prop, only_initial_states=False)[1])
+    best = c
+    for _ in range(REPEATS - 1 if c < 1.0 else 0):  # millisecond timings: the best of REPEATS, as for exactpte's ρ alone
+        best = min(best, timed_quick(stormpy.model_checking, model, prop, only_initial_states=False)[1])
+    runs = []
+    for _ in range((BUILT_REPEATS if c < 1.0 else 3) if built else 0):  # built from the file, then checked: CPU, median
+        gc.collect()
+        start = time.process_time()
+        stormpy.model_checking(stormpy.build_model_from_drn[stormpy.Rational](path), stormpy.parse_properties(text)[0],
+                               only_initial_states=False)
+        runs.append(time.process_time() - start)
     vals = [f"{v.numerator}/{v.denominator}" if str(v.denominator) != "1" else str(v.numerator) for v in res.get_value_vector()]
-    return {"seconds": t, "cpu": c, "rho": vals}
+    return {"seconds": t, "cpu": c, "cpu_best": best, "built": statistics.median(runs) if runs else None, "rho": vals}
 
 
 def in_process(args: list[str], timeout: float | None = None, script: str = __file__) -> dict | None:
     """Run ``script`` (this one by default) with ``args`` in a fresh process; its last stdout line is JSON
-    (``None`` on timeout)."""
+    (``None`` past ``timeout``).  ``timeout`` is CPU seconds of the child, read from ``/proc`` every second (on a
+    shared machine a wall-clock cap stretches with the load: Storm's 60-100 CPU s at n = 3,000 passed 600 s of wall
+    at a load of 10; ``RLIMIT_CPU`` would do it, but it leaves the child's ``process_time`` counting whole ticks),
+    a wall-clock cap where ``/proc`` is missing."""
+    started = time.perf_counter()
+    with subprocess.Popen([sys.executable, script, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        try:
+            while True:
+                try:
+                    out, err = proc.communicate(timeout=1.0)
+                    break
+                except subprocess.TimeoutExpired:
+                    if timeout is not None and child_cpu(proc.pid, started) > timeout:
+                        proc.kill()
+                        proc.communicate()
+                        return None
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    if proc.returncode:
+        raise RuntimeError(err[-2000:])
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def child_cpu(pid: int, started: float) -> float:
+    """A running child's CPU seconds (user + system, from ``/proc/PID/stat``), or its wall seconds since ``started``
+    where there is no ``/proc``."""
     try:
-        out = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, timeout=timeout, check=True)
-    except subprocess.TimeoutExpired:
-        return None
-    except subprocess.CalledProcessError as e:
-        raise RuntimeError(e.stderr[-2000:]) from None
-    return json.loads(out.stdout.strip().splitlines()[-1])
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.perf_counter() - started
 
 
 def have_stormpy() -> bool:
@@ -244,35 +312,61 @@ def one_model(path: str, reward: str) -> dict:
         chain = load(path, reward_model=reward or None)
         t_dec = min(t_dec, timed_quick(lambda: [getattr(exactpte.decompose(chain), q) for q in DECOMPOSITION])[1])
     chain = load(path, reward_model=reward or None)  # fresh: the structure is timed again
-    dec, t_full = timed(lambda: exactpte.decompose(chain))
-    t_full += timed(lambda: [getattr(dec, q) for q in exactpte.results.decomposition.QUANTITIES])[1]
+    dec, t_full = cpu_timed(lambda: exactpte.decompose(chain))
+    t_full += cpu_timed(lambda: read_everything(dec))[1]
     S = chain.structure
+    built = []
+    for _ in range(BUILT_REPEATS if t_rho < 1.0 else 3):  # ρ with the file read and the chain built, as Storm's below
+        gc.collect()
+        start = time.process_time()
+        exactpte.decompose(load(path, reward_model=reward or None)).rho
+        built.append(time.process_time() - start)
     return {"n": chain.n, "classes": len(S.classes), "T": len(S.transient),
             "block": max((len(b) for b in S.transient_sccs), default=0), "rho_s": t_rho, "dec_s": t_dec, "full_s": t_full,
-            "rho": [str(x) for x in rho], "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+            "rho_built": statistics.median(built), "rho": [str(x) for x in rho],
+            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def models_table(storm_cap: float) -> None:
+def models_table(storm_cap: float, names: list[str] | None = None) -> None:
+    import gzip
+    import shutil
+
     with open(os.path.join(DATA, "models.json")) as fh:
         models = json.load(fh)
+    if names:
+        models = {name: models[name] for name in names}
     storm = have_stormpy()
-    print("\nStorm's example DTMCs and larger members of their families (seconds; ρ checked equal to Storm's)")
+    print("\nStorm's example DTMCs, larger members of their families and PRISM's scaling models (seconds; ρ checked equal to"
+          " Storm's).  'built' columns: CPU seconds of reading the file, building the chain and computing ρ, on both sides"
+          f" in process, median of {BUILT_REPEATS} (3 past a second); the others CPU seconds too, the best of {REPEATS}, the"
+          " chain read and Storm's model built before the clock")
     head = (f"{'model':>16} {'n':>6} {'classes':>7} {'|T|':>5} {'block':>5} {'rho':>7} {'g*,v*..':>7} {'full':>7} {'peak MB':>7} "
-            f"{'storm':>7} {'rho/storm':>9} {'dec/storm':>9} {'full/storm':>10}")
+            f"{'storm':>7} {'rho/storm':>9} {'dec/storm':>9} {'full/storm':>10} {'built':>7} {'storm built':>11} "
+            f"{'built/storm':>11} {'load':>5}")
     print(head)
     print("-" * len(head), flush=True)
-    for name, spec in models.items():
-        path = os.path.join(DATA, spec["file"])
-        r = in_process(["--model", path, "--reward", spec["reward"]])
-        s = in_process(["--storm", path, spec["property"]], timeout=storm_cap) if storm else None
-        if s is not None:
-            assert s["rho"] == r["rho"], f"{name}: Storm's exact rho differs from exactpte's"
-        st = f"{s['seconds']:7.4f}" if s else f"{'-':>7}"
-        q1 = f"{r['rho_s'] / s['seconds']:9.1f}" if s else f"{'-':>9}"
-        q2 = f"{r['full_s'] / s['seconds']:10.1f}" if s else f"{'-':>10}"
-        q3 = f"{r['dec_s'] / s['seconds']:9.1f}" if s else f"{'-':>9}"
-        print(f"{name:>16} {r['n']:6d} {r['classes']:7d} {r['T']:5d} {r['block']:5d} {r['rho_s']:7.4f} {r['dec_s']:7.4f} "
-              f"{r['full_s']:7.2f} {r['peak_mb']:7.0f} {st} {q1} {q3} {q2}", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, spec in models.items():
+            path = os.path.join(tmp, name + ".drn")  # both tools read the same plain DRN text (Storm reads no gzip)
+            with gzip.open(os.path.join(DATA, spec["file"]), "rb") as gz, open(path, "wb") as out:
+                shutil.copyfileobj(gz, out)
+            r = in_process(["--model", path, "--reward", spec["reward"]])
+            s = in_process(["--storm", path, spec["property"], "--built"], timeout=storm_cap) if storm else None
+            if s is not None:
+                assert s["rho"] == r["rho"], f"{name}: Storm's exact rho differs from exactpte's"
+            st = f"{s['cpu_best']:7.4f}" if s else f"{'-':>7}"
+            q1 = f"{r['rho_s'] / s['cpu_best']:9.1f}" if s else f"{'-':>9}"
+            q2 = f"{r['full_s'] / s['cpu_best']:10.1f}" if s else f"{'-':>10}"
+            q3 = f"{r['dec_s'] / s['cpu_best']:9.1f}" if s else f"{'-':>9}"
+            sb = f"{s['built']:11.4f}" if s else f"{'-':>11}"
+            q4 = f"{r['rho_built'] / s['built']:11.2f}" if s else f"{'-':>11}"
+            print(f"{name:>16} {r['n']:6d} {r['classes']:7d} {r['T']:5d} {r['block']:5d} {r['rho_s']:7.4f} {r['dec_s']:7.4f} "
+                  f"{r['full_s']:7.2f} {r['peak_mb']:7.0f} {st} {q1} {q3} {q2} {r['rho_built']:7.4f} {sb} {q4} {load_average()}", flush=True)
+
+
+def load_average() -> str:
+    """The 1-minute load average (``-`` where the system does not say)."""
+    return open("/proc/loadavg").read().split()[0] if os.path.exists("/proc/loadavg") else "-"
 
 
 # -- table 3: structure at scale --------------------------------------------------------------------
@@ -320,9 +414,10 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sizes", type=int, nargs="+", default=[300, 1000, 3000, 5000])
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--storm-cap", type=float, default=600.0, help="seconds Storm may take on one size (default 600)")
+    p.add_argument("--storm-cap", type=float, default=600.0, help="CPU seconds Storm may take on one size (default 600)")
     p.add_argument("--storm-max", type=int, default=None, help="run Storm only on sizes up to this n (default: every size, until one passes the cap)")
     p.add_argument("--structure-sizes", type=int, nargs="+", default=[100_000, 1_000_000])
+    p.add_argument("--models", nargs="+", help="only these models of benchmarks/data/models.json")
     p.add_argument("--skip-random", action="store_true")
     p.add_argument("--skip-models", action="store_true")
     p.add_argument("--skip-structure", action="store_true")
@@ -330,6 +425,7 @@ def main(argv=None):
     p.add_argument("--model", help=argparse.SUPPRESS)
     p.add_argument("--reward", help=argparse.SUPPRESS)
     p.add_argument("--storm", nargs=2, help=argparse.SUPPRESS)
+    p.add_argument("--built", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.one is not None:
         print(json.dumps(one_size(args.one, args.seed)))
@@ -338,12 +434,12 @@ def main(argv=None):
         print(json.dumps(one_model(args.model, args.reward)))
         return 0
     if args.storm is not None:
-        print(json.dumps(storm_rho_file(*args.storm)))
+        print(json.dumps(storm_rho_file(*args.storm, built=args.built)))
         return 0
     if not args.skip_random:
         random_table(args.sizes, args.seed, args.storm_cap, args.storm_max)
     if not args.skip_models:
-        models_table(args.storm_cap)
+        models_table(args.storm_cap, args.models)
     if not args.skip_structure:
         structure_table(args.structure_sizes, args.seed)
     return 0

@@ -61,7 +61,18 @@ def main():
         prop = f'R{{"{reward}"}}=? [ LRA ]' if reward else "R=? [ LRA ]"
         index[name] = {"file": name + ".drn.gz", "reward": reward, "property": prop, "states": model.nr_states}
         print(name, model.nr_states, "states")
-    with open(os.path.join(HERE, "models.json"), "w") as fh:
+    update_index(index)
+
+
+def update_index(entries):
+    """Write ``entries`` into ``models.json``, keeping the entries of the other generator (make_scaling_models.py)."""
+    path = os.path.join(HERE, "models.json")
+    index = {}
+    if os.path.exists(path):
+        with open(path) as fh:
+            index = json.load(fh)
+    index.update(entries)
+    with open(path, "w") as fh:
         json.dump(index, fh, indent=1)
 
 

@@ -1,5 +1,5 @@
-"""Generate the two PRISM benchmark DTMCs that Storm's examples do not ship (run by hand; needs stormpy):
-``python benchmarks/data/make_scaling_models.py``.
+"""Generate the PRISM benchmark DTMCs that Storm's examples do not ship (run by hand; needs stormpy):
+``python benchmarks/data/make_scaling_models.py [NAME ...]`` (all of them by default).
 
 - ``herman9``: Herman's self-stabilising ring [Her90] with 9 processes and a fair coin, every one of
   the 2^9 = 512 configurations initial (PRISM's ``herman9.pm``, synchronous, no initialisation flags);
@@ -7,8 +7,9 @@
 - ``leader6_3``: the synchronous leader election of Itai and Rodeh (PRISM's ``leader_sync6_3.pm``),
   6 processes, values in 0..2, written out from Storm's ``leader-3-5.pm`` by renaming; reward
   ``num_rounds`` (one per pick).
+- ``leader5_4``: the same with 5 processes and values in 0..3 (PRISM's ``leader_sync5_4.pm``; 4,244 states).
 
-Both are built with Storm's exact (rational) builder and exported to DRN (gzip).  They are the
+All are built with Storm's exact (rational) builder and exported to DRN (gzip).  They are the
 scaling cases of ``proofs-check chain`` (``tests/proofs_check/checks/test_verdict_scaling.py``).
 """
 
@@ -82,8 +83,17 @@ def export(name: str, text: str) -> None:
         shutil.copyfileobj(fh, gz)
     os.remove(drn)
     print(name, model.nr_states, "states")
+    from make_models import update_index
 
+    update_index({name: {"file": name + ".drn.gz", "reward": REWARDS[name], "property": f'R{{"{REWARDS[name]}"}}=? [ LRA ]',
+                         "states": model.nr_states}})
+
+
+REWARDS = {"herman9": "tokens", "leader6_3": "num_rounds", "leader5_4": "num_rounds"}
+MODELS = {"herman9": lambda: herman(9), "leader6_3": lambda: leader(6, 3), "leader5_4": lambda: leader(5, 4)}
 
 if __name__ == "__main__":
-    export("herman9", herman(9))
-    export("leader6_3", leader(6, 3))
+    import sys
+
+    for name in sys.argv[1:] or MODELS:
+        export(name, MODELS[name]())

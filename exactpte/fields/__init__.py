@@ -147,10 +147,11 @@ class Solves(Protocol[E]):
         (:func:`~exactpte.fields.rows.solve_rows_densely`, or a field-specific faster route)."""
 
     def solve_phase_system(self, Q_rows: Sequence[Sequence[tuple[int, E]]], C: Sequence[Sequence[Sequence[E]]],
-                           d: int) -> tuple[list[list[list[Any]]], Any] | None:
+                           d: int, mean: tuple[list[Any], Any] | None = None) -> tuple[list[list[list[Any]]], Any] | None:
         """``x_0 .. x_{d-1}`` with ``x_k = Q x_{k+1} + C_k`` (``x_d = x_0``) by a field-specific fast
         route, as ``(nums, den)`` with ``x_k[a][j] = fraction(nums[k][a][j], den)``; or ``None``: the
-        caller then solves ``(I - Q^d) x_0 = Σ_j Q^j C_j`` itself."""
+        caller then solves ``(I - Q^d) x_0 = Σ_j Q^j C_j`` itself.  ``mean``, when the caller knows it, is
+        ``Σ_k x_k`` (numerators row by row over one denominator), which a route may use."""
 
     def matrix_split(self, M: Any) -> tuple[list[list[Any]], Any]:
         """A matrix over one common denominator: ``(rows of numerators, den)``."""

@@ -48,10 +48,14 @@ _SMALL_X = 2.0**16  # the digit lifting starts once the remaining solution A^{-1
 
 
 def lift_phase_system(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: Sequence[Sequence[Sequence[flint.fmpq]]],
-                      d: int) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
+                      d: int, mean: tuple[list[flint.fmpz], flint.fmpz] | None = None
+                      ) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
     """``x_0 .. x_{d-1}`` with ``x_k = Q x_{k+1} + C_k`` (``x_d = x_0``), exactly, or ``None``.
 
-    ``Q_rows[a]`` lists ``(b, Q_ab)`` inside the block, ``C[k]`` is ``m x c`` (rows of ``fmpq``).
+    ``Q_rows[a]`` lists ``(b, Q_ab)`` inside the block, ``C[k]`` is ``m x c`` (rows of ``fmpq``).  ``mean``, when
+    known, is ``Σ_k x_k = (I - Q)^{-1} Σ_k C_k`` (for the phase basis: the absorption probabilities, solved
+    before) as numerators, row by row, over one denominator: the ``I - Q`` component of ``x_0`` then needs no
+    lifting of its own (:func:`_mean_component`; a wrong ``mean`` fails the final exact check).
     Returns ``(nums, den)`` with ``x_k[a][j] = nums[k][a][j] / den``: one common denominator for
     every entry, so that sums over the answer run on integers and are cancelled once (making a
     canonical ``fmpq`` costs a gcd of the answer's size, per entry).  The answer satisfies the
@@ -74,7 +78,7 @@ def lift_phase_system(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: Seq
     if scaled is None:
         return None
     if d in _COMPONENTS:
-        split = _lift_by_components(Q_rows, C, d, scaled)
+        split = _lift_by_components(Q_rows, C, d, scaled, mean)
         if split is not None:
             return split
     L, Qz, Qf = scaled
@@ -195,19 +199,25 @@ def _component_rows(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], e: int) 
 
 
 def _lift_by_components(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: Sequence[Sequence[Sequence[flint.fmpq]]], d: int,
-                        scaled: tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix]) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
+                        scaled: tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix],
+                        mean: tuple[list[flint.fmpz], flint.fmpz] | None = None
+                        ) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
     """:func:`lift_phase_system` through the cyclotomic components: ``x_0 = (I - Q^d)^{-1} y`` with
     ``y = Σ_j Q^j C_j`` is ``Σ_e A_e(Q) u_e`` with ``Φ_e(Q) u_e = y`` (:data:`_COMPONENTS`), each ``u_e``
     lifted on its own sparse matrix (``I - Q``, ``I + Q``, ...: sparse factors, and digits for
     ``det Φ_e(Q)`` alone, where lifting ``x_0`` itself takes digits for all of ``det(I - Q^d)`` through
     every factor at each step); ``x_{d-1} .. x_1`` by exact back-substitution, and ``x_0 = C_0 + Q x_1``
-    checked in integers.  ``None`` when a component does not lift."""
+    checked in integers.  With ``mean`` the ``I - Q`` component comes from it (:func:`_mean_component`).  ``None``
+    when a component does not lift."""
     m, c = len(Q_rows), len(C[0][0])
     y = [list(row) for row in C[d - 1]]
     for k in range(d - 2, -1, -1):  # Horner, exactly: y = C_k + Q y
         y = [[C[k][a][j] + sum((q * y[b][j] for b, q in row), flint.fmpq(0)) for j in range(c)] for a, row in enumerate(Q_rows)]
     parts: list[tuple[tuple[flint.fmpq, ...], list[flint.fmpz], flint.fmpz]] = []
     for e, coefficients in _COMPONENTS[d]:
+        if e == 1 and mean is not None:
+            parts.append((coefficients, *_mean_component(Q_rows, C, d, mean)))
+            continue
         rows = _component_rows(Q_rows, e)
         zero = [flint.fmpq(0)] * c
         lifted = _lift_rows(rows, y + [zero] * (len(rows) - m), _linearised_solver(scaled[2], e) if e > 2 else None)
@@ -230,6 +240,29 @@ def _lift_by_components(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: S
             block = nums[t * m * c : (t + 1) * m * c]
             N0 = [x + w * v for x, v in zip(N0, block)]
     return _phases_from_x0(scaled, C, d, m, c, N0, den * scale)
+
+
+def _mean_component(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: Sequence[Sequence[Sequence[flint.fmpq]]], d: int,
+                    mean: tuple[list[flint.fmpz], flint.fmpz]) -> tuple[list[flint.fmpz], flint.fmpz]:
+    """``u_1 = (I - Q)^{-1} Σ_j Q^j C_j`` from ``mean = (I - Q)^{-1} Σ_j C_j`` without a solve: ``(I - Q)^{-1} Q^j =
+    (I - Q)^{-1} - (I + Q + .. + Q^{j-1})``, so ``u_1 = mean - Σ_{t <= d-2} Q^t D_t`` with ``D_t = Σ_{j > t} C_j``
+    (by Horner, exactly); as numerators over one denominator, row by row."""
+    m, c = len(Q_rows), len(C[0][0])
+    tails = [[[flint.fmpq(0)] * c for _ in range(m)] for _ in range(d)]  # tails[t] = D_t
+    for t in range(d - 2, -1, -1):
+        nxt = tails[t + 1] if t + 1 < d - 1 else None
+        tails[t] = [[C[t + 1][a][j] + (nxt[a][j] if nxt is not None else 0) for j in range(c)] for a in range(m)]
+    z = tails[d - 2]
+    for t in range(d - 3, -1, -1):  # z = D_t + Q z
+        z = [[tails[t][a][j] + sum((q * z[b][j] for b, q in row), flint.fmpq(0)) for j in range(c)] for a, row in enumerate(Q_rows)]
+    flat = [v for row in z for v in row]
+    z_den = flint.fmpz(1)
+    for v in flat:
+        if z_den % v.q:
+            z_den = z_den.lcm(v.q)
+    den = mean[1] if not mean[1] % z_den else mean[1].lcm(z_den)
+    cof_mean, cof_z = den // mean[1], den // z_den
+    return [u * cof_mean - v.p * (cof_z * (z_den // v.q)) for u, v in zip(mean[0], flat)], den
 
 
 def _phases_from_x0(scaled: tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix], C: Sequence[Sequence[Sequence[flint.fmpq]]], d: int, m: int,
@@ -319,9 +352,18 @@ def _integer_rows(rows: Sequence[Sequence[tuple[int, flint.fmpq]]]) -> tuple[np.
     full = counts > 0
     if full.any():
         starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[full]
-        if float(np.add.reduceat(np.log2(q_arr.astype(np.float64)), starts).max()) > 60:
-            return None  # an lcm could pass 64 bits (never with denominators of a few digits)
-        L[full] = np.lcm.reduceat(q_arr, starts)
+        # np.lcm could wrap in a row whose product of denominators passes 64 bits (a state with 729
+        # successors of 1/729 in leader6_3): those rows take Python's lcm of their distinct denominators
+        wide = np.add.reduceat(np.log2(q_arr.astype(np.float64)), starts) > 60
+        L[full] = np.lcm.reduceat(q_arr, starts) if not wide.all() else 1
+        if wide.any():
+            ends = np.concatenate((starts[1:], [len(q_arr)]))
+            rows_full = np.flatnonzero(full)
+            for r in np.flatnonzero(wide).tolist():
+                row_lcm = lcm(*set(qs[starts[r] : ends[r]]))
+                if row_lcm > _MAX_ENTRY:
+                    return None
+                L[rows_full[r]] = row_lcm
     if L.max(initial=1) > _MAX_ENTRY:
         return None
     num = p_arr * (L[r_idx] // q_arr)
@@ -712,28 +754,71 @@ def _combine(digits: list[np.ndarray], alpha: int = _ALPHA) -> list[int]:
     return [int.from_bytes(buf[e * width : (e + 1) * width], "little") + (top[e] << shift) for e in range(E)]
 
 
+_LEHMER_BITS = 60
+"""Leading bits of the continued fraction's pair that Lehmer's steps work on in machine-size integers."""
+
+
 def _convergent_denominator(num: int, den: int, max_den: int) -> int:
     """The denominator of the last continued-fraction convergent of ``num / den`` (``den > 0``) not
     above ``max_den``.  A fraction ``p/q`` with ``|x - p/q| < 1/(2q^2)`` is a convergent of ``x``
     (Legendre), so with enough digits this is the answer's denominator.  Only the denominators are
-    carried and each step is one ``divmod`` (``Fraction.limit_denominator`` also carries the
-    numerators and its semiconvergents, three times the big-integer work).
+    carried, and the partial quotients come from the pair's leading bits in small integers (Lehmer's
+    steps, Knuth's Algorithm 4.5.2L: a quotient is taken only when both ends of the leading bits' interval
+    give it, so each is the true one), the large numbers updated once per batch of a dozen or so quotients:
+    one large-integer ``divmod`` a quotient cost a third of a 23,000-bit lifting's reconstruction.
 
     Examples
     --------
     >>> _convergent_denominator(355, 113, 1000), _convergent_denominator(-1, 3, 10), _convergent_denominator(314159, 100000, 10)
     (113, 3, 7)
+    >>> x = 3**400
+    >>> _convergent_denominator(x // 7 * 2**200 + 12345, x * 2**200, 10**60)   # the 400-digit pair leaves 7 in sight
+    7
     """
     n, d = num % den, den  # the integer part changes no denominator
     q0, q1 = 0, 1  # denominators of the convergents before the current one
     while n:
-        a, r = divmod(d, n)
-        q2 = a * q1 + q0
-        if q2 > max_den:
-            break
-        q0, q1 = q1, q2
-        d, n = n, r
+        quotients = _leading_quotients(d, n) if d.bit_length() > 2 * _LEHMER_BITS else None
+        if quotients is None:  # a plain step (small numbers, or the leading bits decide no quotient)
+            a, r = divmod(d, n)
+            q2 = a * q1 + q0
+            if q2 > max_den:
+                break
+            q0, q1 = q1, q2
+            d, n = n, r
+            continue
+        (A, B, C, D), batch = quotients
+        c00, c01, c10, c11 = 1, 0, 0, 1  # (q_prev, q_cur) = (c00 q0 + c01 q1, c10 q0 + c11 q1)
+        for a in batch:
+            c00, c01, c10, c11 = c10, c11, a * c10 + c00, a * c11 + c01
+        top = c10 * q0 + c11 * q1
+        if top > max_den:  # the bound falls inside this batch: replay it quotient by quotient
+            for a in batch:
+                q2 = a * q1 + q0
+                if q2 > max_den:
+                    return q1
+                q0, q1 = q1, q2
+            raise AssertionError("unreachable: the batch passed the bound")  # pragma: no cover
+        q0, q1 = c00 * q0 + c01 * q1, top
+        d, n = A * d + B * n, C * d + D * n
     return q1
+
+
+def _leading_quotients(d: int, n: int) -> tuple[tuple[int, int, int, int], list[int]] | None:
+    """Lehmer's inner loop on the leading bits of ``d > n > 0``: the partial quotients it can vouch for and the
+    cofactors ``(A, B, C, D)`` with ``(d', n') = (A d + B n, C d + D n)`` after them (``None`` when none)."""
+    k = d.bit_length() - _LEHMER_BITS
+    x, y = d >> k, n >> k
+    A, B, C, D = 1, 0, 0, 1
+    quotients = []
+    while y + C and y + D:
+        a = (x + A) // (y + C)
+        if a != (x + B) // (y + D):
+            break
+        A, B, C, D = C, D, A - a * C, B - a * D
+        x, y = y, x - a * y
+        quotients.append(a)
+    return ((A, B, C, D), quotients) if quotients else None
 
 
 def _reconstruct(digits: _Digits, probe: int, L: np.ndarray, Qz: sp.csr_matrix, Cz: np.ndarray, d: int, m: int,

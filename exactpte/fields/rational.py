@@ -15,11 +15,18 @@ __all__ = ["RationalField", "QQ"]
 
 MIN_BLOCK = 120
 """Square systems smaller than this go to the p-adic solver directly (its fixed cost is small there);
-larger ones are lifted (:mod:`exactpte.fields.lifting`, which imports SciPy: small chains never load it)."""
+larger ones are lifted (:mod:`exactpte.fields.lifting`, which imports SciPy: small chains never load it).
+The same bound serves the absorbing systems ``(I - Q) x = c`` on transient blocks (``d = 1``: ``ρ``, ``h``,
+hitting times, absorption probabilities).  Measured (CPU, blocks of the bench family, and rings and random
+blocks of 1, 3 and 8 successors a state): the lifting's fixed cost (about 1 ms) makes the dense solve faster
+below about 100 states, and it is slower from 110-150 on (one right-hand side: 2.2x at 185 states, 2.6x at
+226; eight: 1.2x at 185, 2.2x at 226)."""
 
-MIN_PHASE_BLOCK = 400
-"""Transient phase systems smaller than this too: measured, the p-adic route is as fast up to ~300
-states (a 247-state block: 0.42 s against 0.53 s for the basis), the lifting 1.7x faster at 765."""
+MIN_PHASE_BLOCK = 200
+"""Transient phase systems of period ``d > 1`` smaller than this too: measured on the bench family's blocks
+(two columns, ``d`` = 2, 3, 4), the dense solve of ``I - Q^d`` is faster up to about 185 states (0.9-1.0x of the
+lifting there) and slower from 226 on (1.2-1.35x).  (It was 400 before the lifting's components and its
+cheaper steps: n = 1,000's 247-state block, basis 0.28 s dense against 0.20 s lifted.)"""
 
 
 class RationalField:
@@ -121,16 +128,19 @@ class RationalField:
 
     @staticmethod
     def solve_phase_system(Q_rows: Sequence[Sequence[tuple[int, flint.fmpq]]], C: Sequence[Sequence[Sequence[flint.fmpq]]],
-                           d: int) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
+                           d: int, mean: tuple[list[flint.fmpz], flint.fmpz] | None = None
+                           ) -> tuple[list[list[list[flint.fmpz]]], flint.fmpz] | None:
         """Numeric-symbolic lifting (:func:`exactpte.fields.lifting.lift_phase_system`: float digits, exact
-        integer residuals, the answer verified exactly) on blocks of at least ``MIN_PHASE_BLOCK`` states,
-        as integer numerators over one denominator; ``None`` where it does not apply (small blocks,
-        large entries), and the p-adic solve runs."""
-        if len(Q_rows) < MIN_PHASE_BLOCK:
+        integer residuals, the answer verified exactly) on large blocks,
+        as integer numerators over one denominator; ``None`` where it does not apply (small blocks, below
+        :data:`MIN_BLOCK` states for ``d = 1`` and :data:`MIN_PHASE_BLOCK` otherwise; large entries), and the
+        p-adic solve runs.  ``mean`` (``Σ_k x_k``, when known: the absorption probabilities) spares the lifting of
+        the ``I - Q`` component."""
+        if len(Q_rows) < (MIN_BLOCK if d == 1 else MIN_PHASE_BLOCK):
             return None
         from exactpte.fields.lifting import lift_phase_system
 
-        return lift_phase_system(Q_rows, C, d)
+        return lift_phase_system(Q_rows, C, d, mean)
 
     @staticmethod
     def split(xs: Sequence[flint.fmpq]) -> tuple[list[flint.fmpz], flint.fmpz]:

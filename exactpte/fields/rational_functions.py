@@ -399,7 +399,7 @@ class RationalFunctionField:
 
     @staticmethod
     def solve_phase_system(Q_rows: Sequence[Sequence[tuple[int, RationalFunction]]],
-                           C: Sequence[Sequence[Sequence[RationalFunction]]], d: int) -> None:
+                           C: Sequence[Sequence[Sequence[RationalFunction]]], d: int, mean: Any = None) -> None:
         """No fast route for rational functions: the generic elimination runs."""
         return None
 

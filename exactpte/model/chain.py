@@ -13,6 +13,7 @@ support-graph analysis is :mod:`exactpte.graph.structure`'s, which knows nothing
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cached_property
@@ -399,6 +400,13 @@ class MarkovRewardProcess(Chain):
         csr, reward, names = _exact_parts(rows, r, labels, FloatPolicy())
         return cls._from_csr(csr, reward, labels=names, notes=tuple(notes))
 
+    @classmethod
+    def _from_csr_lists(cls, ptr: list[int], cols: list[int], vals: list[flint.fmpq], r: Sequence[flint.fmpq]) -> "MarkovRewardProcess":
+        """A chain from CSR lists of exact entries (row ``i`` at ``ptr[i]:ptr[i+1]``, columns increasing and in
+        range: a reader's own checks) and ``n`` ``fmpq`` rewards, validated (:func:`validated_csr`)."""
+        ptr, cols, vals = validated_csr(ptr, cols, vals, QQ)
+        return cls._from_csr((ptr, array("q", cols), tuple(vals)), tuple(r), labels=None)
+
     # -- alternative constructors -------------------------------------------------
     @classmethod
     def from_edges(
@@ -655,7 +663,8 @@ def validated_rows(
     rows: Sequence[Sequence[tuple[int, Any]]], field: Field[Any], *, identically: bool = False
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[Any, ...], ...]]:
     """Sparse rows ``(columns, values)`` of a row-stochastic matrix, zeros dropped, after checking
-    that no entry is negative (:meth:`Field.is_negative`) and every row sums to exactly 1.
+    that no entry is negative (:meth:`Field.is_negative`) and every row sums to exactly 1
+    (:func:`validated_csr` on the rows laid end to end).
 
     ``rows[i]`` lists ``(j, P[i, j])`` pairs with increasing ``j``, entries already in ``field``.
     ``identically`` says, in the row-sum message, that equality is identical in the parameters.
@@ -667,38 +676,75 @@ def validated_rows(
     ...
     exactpte.errors.RowSumError: row 1 sums to 5/6, expected exactly 1
     """
-    cols: list[tuple[int, ...]] = []
-    vals: list[tuple[Any, ...]] = []
-    one = field.one
-    # a file's repeated entry is one object (its reader parses each text once), so its rows repeat the
-    # same few tuples of objects: each entry is checked, and each such tuple summed, once (by ids; the
-    # rows keep every object alive meanwhile)
-    checked: set[int] = set()  # ids of entries found nonzero and not negative
-    summed: set[tuple[int, ...]] = set()  # ids of the entries of rows found to sum to 1
-    for i, row in enumerate(rows):
-        c, v = [], []
-        for j, q in row:
-            if id(q) not in checked:
-                if q == 0:
-                    continue
-                if field.is_negative(q):
-                    raise NegativeEntryError(
-                        f"P[{i}][{j}] is {brief(field.to_text(q))}, "
-                        + ("which is negative for every value of the parameters" if field.is_parametric and not field.is_constant(q)
-                           else "expected a probability >= 0"))
-                checked.add(id(q))
-            c.append(j)
-            v.append(q)
-        key = tuple(map(id, v))
-        if key not in summed:
-            total = sum(v[1:], v[0]) if v else field.zero
-            if total != one:
-                raise RowSumError(f"row {i} sums to {brief(field.to_text(total))}, expected exactly 1"
-                                  + (" (identically in the parameters)" if identically else ""))
-            summed.add(key)
-        cols.append(tuple(c))
-        vals.append(tuple(v))
-    return tuple(cols), tuple(vals)
+    ptr, cols, vals = validated_csr(*_laid_end_to_end(rows), field, identically=identically)
+    return (tuple(tuple(cols[ptr[i] : ptr[i + 1]]) for i in range(len(rows))),
+            tuple(tuple(vals[ptr[i] : ptr[i + 1]]) for i in range(len(rows))))
+
+
+def _laid_end_to_end(rows: Sequence[Sequence[tuple[int, Any]]]) -> tuple[list[int], list[int], list[Any]]:
+    """``(ptr, columns, values)`` of sparse rows (CSR lists)."""
+    ptr = [0]
+    for row in rows:
+        ptr.append(ptr[-1] + len(row))
+    cols = [j for row in rows for j, _ in row]
+    return ptr, cols, [q for row in rows for _, q in row]
+
+
+def validated_csr(ptr: list[int], cols: list[int], vals: list[Any], field: Field[Any], *,
+                  identically: bool = False) -> tuple[list[int], list[int], list[Any]]:
+    """CSR lists of a row-stochastic matrix (row ``i``'s entries at ``ptr[i]:ptr[i+1]``, columns
+    increasing), zeros dropped, after checking that no entry is negative and every row sums to exactly 1.
+
+    A file's repeated entry is one object (its reader parses each text once), so rows repeat the same few
+    tuples of objects: each distinct entry object is checked, and each distinct tuple summed, once (by ids;
+    the lists keep every object alive meanwhile).  The first fault in row order is the one reported (within
+    a row, a negative entry before the row's sum).
+
+    Examples
+    --------
+    >>> validated_csr([0, 1, 3], [0, 0, 1], [QQ.one, QQ.one / 2, QQ.zero], QQ)
+    Traceback (most recent call last):
+    ...
+    exactpte.errors.RowSumError: row 1 sums to 1/2, expected exactly 1
+    """
+    first = dict(zip(map(id, reversed(vals)), range(len(vals) - 1, -1, -1)))  # id -> first position
+    negative, zeros = len(vals), False
+    for e in first.values():
+        q = vals[e]
+        if q == 0:
+            zeros = True
+        elif e < negative and field.is_negative(q):
+            negative = e
+    if zeros:
+        kept = [e for e, q in enumerate(vals) if q != 0]
+        ptr_kept, k = [0], 0
+        for end in ptr[1:]:
+            while k < len(kept) and kept[k] < end:
+                k += 1
+            ptr_kept.append(k)
+        negative = next((k for k, e in enumerate(kept) if e >= negative), len(kept))
+        ptr, cols, vals = ptr_kept, [cols[e] for e in kept], [vals[e] for e in kept]
+    ids = list(map(id, vals))
+    keys = list(map(tuple, map(ids.__getitem__, map(slice, ptr, ptr[1:]))))  # each row's entry objects
+    first_row = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))
+    faulty = len(keys)  # the first row whose entries do not sum to 1
+    for key, i in first_row.items():
+        if i < faulty:
+            a, b = ptr[i], ptr[i + 1]
+            if (sum(vals[a + 1 : b], vals[a]) if b > a else field.zero) != field.one:
+                faulty = i
+    if negative < len(vals) and bisect_right(ptr, negative) - 1 <= faulty:  # the row of the first negative entry
+        i, j, q = bisect_right(ptr, negative) - 1, cols[negative], vals[negative]
+        raise NegativeEntryError(
+            f"P[{i}][{j}] is {brief(field.to_text(q))}, "
+            + ("which is negative for every value of the parameters" if field.is_parametric and not field.is_constant(q)
+               else "expected a probability >= 0"))
+    if faulty < len(keys):
+        a, b = ptr[faulty], ptr[faulty + 1]
+        total = sum(vals[a + 1 : b], vals[a]) if b > a else field.zero
+        raise RowSumError(f"row {faulty} sums to {brief(field.to_text(total))}, expected exactly 1"
+                          + (" (identically in the parameters)" if identically else ""))
+    return ptr, cols, vals
 
 
 def csr_of_rows(rows: Sequence[Sequence[tuple[int, Any]]], field: Field[Any], *, identically: bool = False) -> Csr:
@@ -709,11 +755,8 @@ def csr_of_rows(rows: Sequence[Sequence[tuple[int, Any]]], field: Field[Any], *,
     >>> csr_of_rows([[(0, QQ.one)], [(0, QQ.one / 2), (1, QQ.one / 2)]], QQ)
     ([0, 1, 3], array('q', [0, 0, 1]), (1, 1/2, 1/2))
     """
-    cols, vals = validated_rows(rows, field, identically=identically)
-    ptr = [0]
-    for c in cols:
-        ptr.append(ptr[-1] + len(c))
-    return ptr, array("q", [j for c in cols for j in c]), tuple(q for v in vals for q in v)
+    ptr, cols, vals = validated_csr(*_laid_end_to_end(rows), field, identically=identically)
+    return ptr, array("q", cols), tuple(vals)
 
 
 def _mdp_tables(transitions: Any, rewards: Any, policy: Any) -> tuple[list[list[Sequence[Any]]], list[list[Any]], list[list[Any]]]:

@@ -176,5 +176,5 @@ class ExactResult(Result[E], Protocol[E]):
         """``(class, phase, state)`` per basis column."""
 
     @property
-    def basis_sparse(self) -> tuple[dict[int, Any], ...]:
+    def basis_sparse(self) -> Sequence[dict[int, Any]]:
         """``basis_sparse[s] = {c: b_c(s)}``, nonzero entries only."""

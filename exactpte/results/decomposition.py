@@ -94,7 +94,11 @@ class Decomposition(StructureShortcuts):
     - ``structure``: classes, periods, cyclic classes, transient states;
       ``classes``, ``periods``, ``cyclic_classes``, ``transient`` are shortcuts.
     - ``anchors[i][k]``: the anchor ``a_{i,k}``.
-    - ``basis[s][c]``: ``b_{i,k}(s)``, columns ordered by ``(class, phase)`` (``def:main_b``).
+    - ``basis[s][c]``: ``b_{i,k}(s)``, columns ordered by ``(class, phase)`` (``def:main_b``): an
+      :class:`~exactpte.solves.absorption.ExactRows` (``absorption`` too), whose rows are tuples cancelled when
+      first read (a gcd of the entry's size each: most of the cost of a large chain's basis), and whose
+      ``parts(s)`` give row ``s`` exactly, as integer numerators over the block solves' shared denominators,
+      without cancelling; ``basis_sparse[s]`` is row ``s`` as ``{column: value}``.
     - ``theta[c]``: ``θ*_{i,k} = g*(a_{i,k})`` (``def:theta_star``).
     - ``g_star``, ``v_star``: ``r = g* + (I - P) v*``, ``g* ∈ K(P)``, ``v* = 0`` at anchors.
     - ``stationary[i]``: stationary distribution of ``F_i`` (aligned with ``classes[i]``);
@@ -132,15 +136,15 @@ class Decomposition(StructureShortcuts):
             object.__setattr__(dec, name, value)
         return dec
 
-    basis = _Quantity[Matrix]("basis")
-    basis_sparse = _Quantity[tuple[dict[int, Any], ...]](
+    basis = _Quantity[Sequence[tuple[Any, ...]]]("basis")
+    basis_sparse = _Quantity[Sequence[dict[int, Any]]](
         "basis_sparse", "``basis_sparse[s] = {c: b_c(s)}``, nonzero entries only (a transient state holds only the "
                         "classes it reaches)")
     theta = _Quantity[Vector]("theta")
     g_star = _Quantity[Vector]("g_star")
     v_star = _Quantity[Vector]("v_star")
     stationary = _Quantity[Matrix]("stationary")
-    absorption = _Quantity[Matrix]("absorption")
+    absorption = _Quantity[Sequence[tuple[Any, ...]]]("absorption")
     class_gain = _Quantity[Vector]("class_gain")
     rho = _Quantity[Vector]("rho")
     psi_coords = _Quantity[Vector]("psi_coords")

@@ -402,8 +402,8 @@ def _latex_label(label: str) -> str:
 
 def _latex_value(latex: Any, value: Any) -> str:
     """A scalar, vector (a row) or matrix (rows, possibly ragged) of field elements in LaTeX."""
-    if isinstance(value, (tuple, list)):
-        if value and isinstance(value[0], (tuple, list)):
+    if isinstance(value, Sequence) and not isinstance(value, str):  # tuples, lists, the basis' row views
+        if value and isinstance(value[0], Sequence) and not isinstance(value[0], str):
             rows = [" & ".join(latex(x) for x in row) for row in value]
             return r"\begin{pmatrix} " + r" \\ ".join(rows) + r" \end{pmatrix}"
         return r"\left(" + ", ".join(latex(x) for x in value) + r"\right)"

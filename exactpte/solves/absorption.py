@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cached_property
-from typing import Any, NamedTuple
+from math import lcm
+from typing import Any, NamedTuple, overload
 
 from exactpte.model.chain import Chain
 from exactpte.fields import Field
@@ -17,7 +18,7 @@ from exactpte.fields.rows import solve_rows_densely
 from exactpte.solves.cyclotomic import Spectrum, basis_rows, in_band_order, phase_spectrum
 from exactpte.graph.structure import Structure
 
-__all__ = ["solve_transient", "extend_to_transient", "transient_basis", "phase_offset_basis", "TransientBasis", "Shared"]
+__all__ = ["solve_transient", "extend_to_transient", "transient_basis", "phase_offset_basis", "TransientBasis", "Shared", "ExactRows", "SparseRows"]
 
 SparseVector = dict[int, Any]
 """``{column: nonzero scalar}``, a missing column is zero; scalars of the chain's field (``Chain.field`` is a
@@ -129,6 +130,7 @@ def solve_transient(
     structure: Structure,
     const: Sequence[dict[int, SparseVector]],
     shared: dict[tuple[int, int], Shared] | None = None,
+    mean: dict[int, Shared] | None = None,
 ) -> list[dict[int, SparseVector]]:
     """Solve the phase-coupled absorbing system on the transient states.
 
@@ -146,7 +148,9 @@ def solve_transient(
     radius < 1); only the columns that are nonzero somewhere on ``S`` enter its solve.
 
     ``shared``, if given, receives ``{(s, k): Shared(columns, nums, den)}`` for the states of blocks
-    solved by a matrix solve: the same values over the solve's common denominator.
+    solved by a matrix solve: the same values over the solve's common denominator.  ``mean``, if given, holds
+    ``Σ_k x_k`` of such states as pieces (the phase basis: the absorption probabilities, ``Σ_k b_{i,k} = α_i``),
+    which the field's phase route may use (:meth:`~exactpte.fields.Field.solve_phase_system`).
 
     Examples
     --------
@@ -160,7 +164,10 @@ def solve_transient(
     d = len(const)
     X: list[dict[int, SparseVector]] = [dict() for _ in range(d)]
     pieces: dict[tuple[int, int], Shared] = {} if shared is None else shared
+    dens = _Denominators() if shared is not None and not chain.field.is_parametric else None
     for scc in map(lambda block: in_band_order(chain, block), structure.transient_sccs):
+        if len(scc) == 1 and dens is not None and _singleton_pieces(chain, scc[0], const, X, pieces, dens):
+            continue
         if d == 1 and len(scc) == 1:  # the common case on DAG-like transient parts: no solve at all
             _solve_state(chain, scc[0], const[0], X[0], pieces)
             continue
@@ -173,8 +180,136 @@ def solve_transient(
                 for a, s in enumerate(scc):
                     _store(X[k], s, c[k][a].items())
             continue
-        _solve_block(chain.field, scc, Q_rows, c, active, X, pieces, keep_shared=shared is not None)
+        _solve_block(chain.field, scc, Q_rows, c, active, X, pieces, keep_shared=shared is not None,
+                     mean=_block_mean(scc, active, mean) if mean is not None and d > 1 else None)
     return X
+
+
+class _Denominators:
+    """Denominators ``small * base`` of the pieces of single states upstream of a block solve (``base`` the solve's
+    denominator, ``small`` a machine-size integer): one object a value, so that the states' sums group by it."""
+
+    def __init__(self) -> None:
+        self.made: dict[tuple[int, int], Any] = {}  # (small, id(base)) -> small * base (the base kept alive in parts)
+        self.parts: dict[int, tuple[int, Any]] = {}  # id(den) -> (small, base)
+
+    def of(self, small: int, base: Any) -> Any:
+        """The object ``small * base``."""
+        if small == 1:
+            return base
+        key = (small, id(base))
+        den = self.made.get(key)
+        if den is None:
+            den = self.made[key] = base * small
+            self.parts[id(den)] = (small, base)
+        return den
+
+    def split(self, den: Any) -> tuple[int, Any]:
+        """``(small, base)`` of a denominator made here (any other one is its own base)."""
+        return self.parts.get(id(den), (1, den))
+
+
+_SMALL_BITS = 62
+"""A single state's piece keeps its denominator's small factor below this many bits (else its values are cancelled)."""
+
+
+def _singleton_pieces(chain: Chain, s: int, const: Sequence[dict[int, SparseVector]], X: list[dict[int, SparseVector]],
+                      pieces: dict[tuple[int, int], Shared], dens: _Denominators) -> bool:
+    """A transient SCC of one state whose values flow from a block solve's pieces: each phase's vector
+    ``x_k = c_k + sum_j P(s, j) x_{k+1}(j)`` (``/ (1 - P(s, s))`` with a self-loop, ``d = 1`` only) kept as one piece
+    over ``small * base`` (the block solve's denominator ``base``; :class:`_Denominators`), the constants and the
+    other successors' values brought over it: no value is cancelled (a gcd of the block's size a column, where a
+    product costs a tenth of that).  Phases it cannot keep so (no piece flows in, pieces of two solves, a
+    denominator past :data:`_SMALL_BITS`) are stored as values.  ``False``, with nothing stored, when no phase is
+    kept as a piece: the caller's route then takes the state."""
+    d = len(const)
+    loop, outside = None, []
+    for j, q in chain.row(s):
+        if j == s:
+            loop = q
+        else:
+            outside.append((j, q))
+    if loop is not None and d > 1:
+        return False
+    made = [_flowed_piece(outside, const[k].get(s, {}), X[(k + 1) % d], pieces, (k + 1) % d, dens, loop) for k in range(d)]
+    if all(piece is None for piece in made):
+        return False
+    field = chain.field
+    for k, piece in enumerate(made):
+        if piece is not None:
+            if piece.columns:
+                pieces[(s, k)] = piece
+            continue
+        acc = dict(const[k].get(s, ()))
+        _flow_in(field, outside, X[(k + 1) % d], pieces, (k + 1) % d, acc)
+        if loop is not None:
+            scale = field.one / (field.one - loop)
+            acc = {col: v * scale for col, v in acc.items()}
+        _store(X[k], s, acc.items())
+    return True
+
+
+def _flowed_piece(edges: list[tuple[int, Any]], const: SparseVector, X_next: dict[int, SparseVector],
+                  pieces: dict[tuple[int, int], Shared], k_next: int, dens: _Denominators, loop: Any) -> Shared | None:
+    """``(const + sum_{(j, q)} q x_next(j)) / (1 - loop)`` as one piece over ``small * base``, or ``None``."""
+    base = None
+    flows: list[tuple[Any, Shared, int]] = []
+    values: list[tuple[Any, SparseVector]] = []
+    for j, q in edges:
+        piece = pieces.get((j, k_next))
+        if piece is None:
+            vec = X_next.get(j)
+            if vec:
+                values.append((q, vec))
+            continue
+        small, piece_base = dens.split(piece.den)
+        if base is None:
+            base = piece_base
+        elif piece_base is not base:
+            return None
+        flows.append((q, piece, small))
+    if base is None:
+        return None
+    small = 1
+    for q, _, s_j in flows:
+        small = lcm(small, int(q.q) * s_j)
+    scaled: list[tuple[int, Any]] = [(col, v) for col, v in const.items()]
+    for q, vec in values:
+        scaled.extend((col, q * v) for col, v in vec.items())
+    for _, v in scaled:
+        small = lcm(small, int(v.q))
+    if small.bit_length() > _SMALL_BITS:
+        return None
+    totals: dict[int, Any] = {}
+    for q, piece, s_j in flows:
+        coefficient = int(q.p) * (small // (int(q.q) * s_j))
+        for col, v in zip(piece.columns, piece.nums):
+            if v:
+                totals[col] = totals[col] + coefficient * v if col in totals else coefficient * v
+    for col, v in scaled:
+        if v:
+            term = base * (int(v.p) * (small // int(v.q)))
+            totals[col] = totals[col] + term if col in totals else term
+    if loop is not None:  # x = acc / (1 - loop) = acc loop.q / (loop.q - loop.p)
+        keep, small = int(loop.q), small * (int(loop.q) - int(loop.p))
+        if small.bit_length() > _SMALL_BITS:
+            return None
+        totals = {col: v * keep for col, v in totals.items()}
+    columns = sorted(col for col, v in totals.items() if v)
+    return Shared(columns, [totals[col] for col in columns], dens.of(small, base))
+
+
+def _block_mean(scc: Sequence[int], active: list[int], mean: dict[int, Shared]) -> tuple[list[Any], Any] | None:
+    """The pieces of ``mean`` on the block's states as numerators (row by row, the ``active`` columns) over their one
+    denominator, or ``None`` unless one block solve gave them all."""
+    first = mean.get(scc[0])
+    if first is None or not all(s in mean and mean[s].den is first.den for s in scc):
+        return None
+    nums: list[Any] = []
+    for s in scc:
+        row = dict(zip(mean[s].columns, mean[s].nums))
+        nums.extend(row.get(col, 0) for col in active)
+    return nums, first.den
 
 
 def _store(X_k: dict[int, SparseVector], s: int, items: Any) -> SparseVector:
@@ -239,14 +374,14 @@ def _block_system(chain: Chain, scc: Sequence[int], const: Sequence[dict[int, Sp
 
 def _solve_block(field: Field[Any], scc: Sequence[int], Q_rows: list[list[tuple[int, Any]]], c: list[list[SparseVector]],
                  active: list[int], X: list[dict[int, SparseVector]], pieces: dict[tuple[int, int], Shared],
-                 *, keep_shared: bool) -> None:
+                 *, keep_shared: bool, mean: tuple[list[Any], Any] | None = None) -> None:
     """A coupled SCC: ``x_0`` by the field's fast phase route or by ``(I - Q^d) x_0 = sum_j Q^j c_j``,
     then ``x_{d-1} .. x_1`` by back-substitution; stored in ``X`` (and in ``pieces`` over the solve's
     common denominator)."""
     d = len(c)
     C = [[[vec.get(col, field.zero) for col in active] for vec in c[k]] for k in range(d)]
     values: list[list[list[Any]] | None] = [None] * d  # exact entries where the solve gave them
-    lifted = field.solve_phase_system(Q_rows, C, d)
+    lifted = field.solve_phase_system(Q_rows, C, d, mean)
     if lifted is not None:
         nums, den = lifted
         phases: list[tuple[Any, Any]] = [(nums[k], den) for k in range(d)]
@@ -384,11 +519,11 @@ class TransientBasis:
     and how they are held: ``shared[s]`` (``absorption_shared[s]``), the entries a block solve gave as
     :class:`Shared` pieces (numerators over the solve's common denominator), and ``rest[s]``
     (``absorption_rest[s]``), the other entries as field elements.  Sums over the basis
-    (:func:`~exactpte.solves.summation.weighted_sums`) read the pieces and the rest; ``rows`` and
-    ``absorption`` cancel the pieces' entries (one gcd of the answer's size each: most of the phase
-    basis' cost on large chains) on first access only.  (When the field splits periods, the periodic
-    columns come from the cyclotomic components (:mod:`~exactpte.solves.cyclotomic`), in ``rest``: sums
-    over them are taken on the components.)"""
+    (:func:`~exactpte.solves.summation.weighted_sums`) read the pieces and the rest; a row's values are
+    cancelled (one gcd of the answer's size each: most of the phase basis' cost on large chains) only when the
+    row is read (:class:`ExactRows`; ``rows`` and ``absorption`` read every transient row).  (When the field
+    splits periods, the periodic columns come from the cyclotomic components (:mod:`~exactpte.solves.cyclotomic`),
+    in ``rest``: sums over them are taken on the components.)"""
 
     def __init__(self, field: Field[Any], rest: dict[int, SparseVector], shared: dict[int, list[Shared]],
                  absorption_rest: dict[int, SparseVector], absorption_shared: dict[int, list[Shared]]) -> None:
@@ -396,32 +531,159 @@ class TransientBasis:
         self.rest, self.shared = rest, shared
         self.absorption_rest, self.absorption_shared = absorption_rest, absorption_shared
 
+    def view(self, n: int, width: int, unit: dict[int, int], *, absorption: bool = False) -> "ExactRows":
+        """The ``n x width`` matrix whose transient rows are these (the basis', or with ``absorption`` the absorption
+        probabilities') and whose other rows ``s`` are the unit vectors of column ``unit[s]``."""
+        if absorption:
+            return ExactRows(self.field, n, width, unit, self.absorption_rest, self.absorption_shared)
+        return ExactRows(self.field, n, width, unit, self.rest, self.shared)
+
     @cached_property
     def rows(self) -> dict[int, SparseVector]:
-        """``{s: {column: b_c(s)}}``, nonzero entries in column order."""
-        return _materialise(self.field, self.rest, self.shared)
+        """``{s: {column: b_c(s)}}``, nonzero entries in column order (every transient row read)."""
+        view = self.view(0, 0, {})
+        return {s: view.sparse(s) for s in self.rest}
 
     @cached_property
     def absorption(self) -> dict[int, SparseVector]:
-        """``{s: {i: α_i(s)}}``, nonzero entries in class order."""
-        return _materialise(self.field, self.absorption_rest, self.absorption_shared)
+        """``{s: {i: α_i(s)}}``, nonzero entries in class order (every transient row read)."""
+        view = self.view(0, 0, {}, absorption=True)
+        return {s: view.sparse(s) for s in self.absorption_rest}
 
 
-def _materialise(field: Field[Any], rest: dict[int, SparseVector], shared: dict[int, list[Shared]]) -> dict[int, SparseVector]:
-    """Rows from their values and pieces (each piece entry cancelled once: pieces shared by states, e.g. along
-    deterministic steps, are cancelled once for all of them)."""
-    done: dict[int, dict[int, Any]] = {}  # id(piece) -> {column: value} (the pieces stay alive in shared)
-    out: dict[int, SparseVector] = {}
-    for s, values in rest.items():
-        row = dict(values)
-        for piece in shared.get(s, ()):
-            key = id(piece)
-            if key not in done:
-                done[key] = {c: field.fraction(v, piece.den) for c, v in zip(piece.columns, piece.nums) if v != 0}
-            for c, v in done[key].items():
-                row.setdefault(c, v)
-        out[s] = dict(sorted(row.items()))
-    return out
+class ExactRows(Sequence[tuple[Any, ...]]):
+    """An exact ``n x width`` matrix read row by row: ``M[s]`` is a tuple of field elements, ``M[s][c]`` an entry.
+
+    The rows of block solves are held as :class:`Shared` pieces (ring numerators over the solve's common
+    denominator), and a row's entries are cancelled (one gcd of the answer's size an entry: what a canonical
+    ``fmpq`` costs) when the row is first read, never before; :meth:`parts` gives a row exactly without cancelling
+    anything, as numerators over shared denominators.  Rows ``s`` in ``unit`` are the unit vector of column
+    ``unit[s]``; the others are ``rest[s]`` (entries as field elements) plus the pieces ``shared[s]``.  Read-only;
+    equal to any sequence of the same rows.
+
+    Examples
+    --------
+    >>> from exactpte.fields import QQ
+    >>> piece = Shared([0, 1], [2, 4], QQ.one.q * 6)
+    >>> M = ExactRows(QQ, 2, 3, {1: 2}, {0: {}}, {0: [piece]})
+    >>> M.parts(0), M.parts(1)
+    ((([0, 1], [2, 4], 6),), (([2], [1], 1),))
+    >>> M[0], M[1][2], M == ((QQ.one / 3, QQ.one * 2 / 3, 0), (0, 0, 1))
+    ((1/3, 2/3, 0), 1, True)
+    """
+
+    def __init__(self, field: Field[Any], n: int, width: int, unit: dict[int, int], rest: dict[int, SparseVector],
+                 shared: dict[int, list[Shared]]) -> None:
+        self._field, self._n, self._width, self._unit = field, n, width, unit
+        self._rest, self._shared = rest, shared
+        self._sparse: dict[int, SparseVector] = {}
+        self._cancelled: dict[int, dict[int, Any]] = {}  # id(piece) -> {column: value} (the pieces stay alive in shared)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def sparse(self, s: int) -> SparseVector:
+        """Row ``s`` as ``{column: value}``, nonzero entries in column order (cancelled on its first read; pieces
+        shared by rows, e.g. along deterministic steps, once for all of them)."""
+        row = self._sparse.get(s)
+        if row is None:
+            if s in self._unit:
+                row = {self._unit[s]: self._field.one}
+            else:
+                values = dict(self._rest.get(s, ()))
+                for piece in self._shared.get(s, ()):
+                    done = self._cancelled.get(id(piece))
+                    if done is None:
+                        fraction, den = self._field.fraction, piece.den
+                        done = {c: fraction(v, den) for c, v in zip(piece.columns, piece.nums) if v != 0}
+                        self._cancelled[id(piece)] = done
+                    for c, v in done.items():
+                        values.setdefault(c, v)
+                row = dict(sorted(values.items()))
+            self._sparse[s] = row
+        return row
+
+    def parts(self, s: int) -> tuple[tuple[list[int], list[Any], Any], ...]:
+        """Row ``s`` as ``(columns, numerators, denominator)`` parts, nothing cancelled: the block solves' pieces
+        (ring numerators over a denominator the states of one solve share) and the other nonzero entries as they are
+        held (field elements, over the ring's one: bringing canonical values over one denominator would cost more
+        than reading them); the row is the sum of the parts, no column in two."""
+        one = self._field.split([self._field.one])[1]
+        if s in self._unit:
+            return (([self._unit[s]], [self._field.one], one),)
+        pieces = tuple((piece.columns, piece.nums, piece.den) for piece in self._shared.get(s, ()))
+        covered = {c for piece in pieces for c in piece[0]}
+        rest = [(c, v) for c, v in self._rest.get(s, {}).items() if c not in covered and v != 0]
+        if not rest:
+            return pieces
+        return pieces + (([c for c, _ in rest], [v for _, v in rest], one),)
+
+    @overload
+    def __getitem__(self, s: int) -> tuple[Any, ...]: ...
+
+    @overload
+    def __getitem__(self, s: slice) -> tuple[tuple[Any, ...], ...]: ...
+
+    def __getitem__(self, s: int | slice) -> tuple[Any, ...] | tuple[tuple[Any, ...], ...]:
+        if isinstance(s, slice):
+            return tuple(self[i] for i in range(*s.indices(self._n)))
+        if not -self._n <= s < self._n:
+            raise IndexError(f"row {s} of {self._n}")
+        dense = [self._field.zero] * self._width
+        for c, v in self.sparse(s % self._n).items():
+            dense[c] = v
+        return tuple(dense)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
+            return len(self) == len(other) and all(self[s] == tuple(other[s]) for s in range(self._n))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ExactRows({self._n} x {self._width})"
+
+
+class SparseRows(Sequence[SparseVector]):
+    """The rows of an :class:`ExactRows` as ``{column: value}`` dicts of their nonzero entries (each row cancelled
+    on its first read, shared with the dense view).
+
+    Examples
+    --------
+    >>> from exactpte.fields import QQ
+    >>> SparseRows(ExactRows(QQ, 2, 2, {0: 1, 1: 0}, {}, {}))[0]
+    {1: 1}
+    """
+
+    def __init__(self, rows: ExactRows) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, s: int) -> SparseVector: ...
+
+    @overload
+    def __getitem__(self, s: slice) -> tuple[SparseVector, ...]: ...
+
+    def __getitem__(self, s: int | slice) -> SparseVector | tuple[SparseVector, ...]:
+        if isinstance(s, slice):
+            return tuple(self[i] for i in range(*s.indices(len(self))))
+        if not -len(self) <= s < len(self):
+            raise IndexError(f"row {s} of {len(self)}")
+        return self.rows.sparse(s % len(self))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
+            return len(self) == len(other) and all(self[s] == other[s] for s in range(len(self)))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"SparseRows({len(self)} rows)"
 
 
 def _collect(X: list[dict[int, SparseVector]], solved: dict[tuple[int, int], Shared], columns: list[dict[int, int]],
@@ -527,10 +789,11 @@ def transient_basis(chain: Chain, structure: Structure, *, spectrum: Spectrum | 
         for s in S.transient:
             rows[s].update(periodic[s])
     else:
+        alpha = {s: piece for (s, _), piece in solved.items()}  # Σ_k b_{i,k} = α_i: what the phase routes may reuse
         for d, cls in sorted(by_period.items()):
             solved = {}
             columns = [{i: col_of[(i, k)] for i in cls} for k in range(d)]
-            X = solve_transient(chain, S, entering(d, cls), solved)
+            X = solve_transient(chain, S, entering(d, cls), solved, alpha)
             more_rows, more_pieces = _collect(X, solved, columns, S.transient)
             for s in S.transient:
                 rows[s].update(more_rows[s])

@@ -11,9 +11,10 @@ after every addition).  The steps:
 2. each row is cut into pieces over one common denominator (:func:`row_pieces`): the block
    solves' shared pieces (:class:`~exactpte.solves.absorption.Shared`) as they are, the rest split;
 3. per piece, the groups it touches are summed over their common denominator; the pieces' sums
-   (a handful, one per block solve) are added by the field (:meth:`~exactpte.fields.Field.sum_fractions`:
-   over ``QQ(params)`` each is cancelled on its own and only shared factors of two denominators are
-   cancelled when adding, so no gcd is ever taken with the product of all of them) (:func:`row_sum`).
+   (a handful, one per block solve) are brought over their lcm, whose cofactors are taken once per tuple of
+   denominator objects (:func:`common_sum`: the rows of one block share them), and left uncancelled
+   (:func:`row_pair`, :func:`weighted_pairs`) until the caller cancels each result once
+   (:func:`weighted_sums`), or first adds it to another sum on numerators (``g* = ρ + ...``, ``v*``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from typing import Any, NamedTuple
 from exactpte.solves.absorption import Shared, SparseVector
 from exactpte.fields import Field
 
-__all__ = ["weighted_sums", "SplitWeights", "split_weights", "row_pieces", "row_sum", "SplitCache"]
+__all__ = ["weighted_sums", "weighted_pairs", "common_sum", "row_pair", "SplitWeights", "split_weights", "row_pieces", "SplitCache",
+           "Pair", "Commons"]
 
 SplitCache = dict[tuple[int, ...], tuple[tuple[list[Any], Any], list[Any]]]
 """Rows' values split over one denominator, by the identity of the values: ``{ids: ((numerators, den), values)}``
@@ -106,29 +108,90 @@ def _partials(pieces: list[Shared], sw: SplitWeights, group_of: list[int]) -> li
     return partials
 
 
-def row_sum(field: Field[Any], pieces: list[Shared], sw: SplitWeights, group_of: list[int]) -> Any:
-    """``sum_c w[c] row[c]`` from the row's pieces: within a piece on numerators (a group alone over
-    its own denominator), the pieces' sums added by :meth:`~exactpte.fields.Field.sum_fractions`."""
-    partials = _partials(pieces, sw, group_of)
-    touched = [j for j, partial in enumerate(partials) if partial]
-    if not touched:
-        return field.zero
-    if len(touched) == 1 and len(partials[touched[0]]) == 1:  # one piece, one group: two denominators
-        (g, t), = partials[touched[0]].items()
-        return field.fraction(t, pieces[touched[0]].den * sw.group_den[g])
-    per_piece = []
-    for j in touched:
-        if len(partials[j]) == 1:  # one group: its own denominator, not the weights' lcm
-            (g, t), = partials[j].items()
-            per_piece.append((t, pieces[j].den * sw.group_den[g]))
+Pair = tuple[Any, Any]
+"""A field element as ``(numerator, denominator)`` over the field's ring, not cancelled."""
+
+Commons = dict[tuple[int, ...], tuple[list[Any], Any, list[Any]]]
+"""Common denominators remembered by the identity of the denominators: ``{ids: (cofactors, lcm, dens)}`` (the
+denominators are kept so that their ids stay valid).  The states of one block solve share their pieces'
+denominator objects, so a sum over a row meets the same few tuples of denominators on every row of a block."""
+
+
+def common_sum(field: Field[Any], terms: Sequence[Pair], commons: Commons | None = None) -> Pair:
+    """``sum num / den`` as one :data:`Pair` over the denominators' lcm, nothing cancelled: the lcm and its
+    cofactors are taken once per tuple of denominator objects when ``commons`` is given (an lcm of large
+    denominators costs a gcd of their size, as much as cancelling the sum).
+
+    Examples
+    --------
+    >>> from exactpte.fields import QQ
+    >>> six, ten = QQ.one.q * 6, QQ.one.q * 10
+    >>> common_sum(QQ, [(1, six), (1, ten)], {})
+    (8, 30)
+    """
+    if len(terms) == 1:
+        return terms[0]
+    dens = [den for _, den in terms]
+    if commons is None:
+        cofactors, lcm = field.cofactors(dens)
+    else:
+        key = tuple(map(id, dens))
+        hit = commons.get(key)
+        if hit is None:
+            hit = commons[key] = (*field.cofactors(dens), dens)
+        cofactors, lcm = hit[0], hit[1]
+    total = 0
+    for (num, _), cofactor in zip(terms, cofactors):
+        total += num * cofactor
+    return total, lcm
+
+
+def row_pair(field: Field[Any], pieces: list[Shared], sw: SplitWeights, group_of: list[int], commons: Commons,
+             products: dict[tuple[int, int], tuple[Any, Any, Any]]) -> Pair | None:
+    """``sum_c w[c] row[c]`` from the row's pieces as a :data:`Pair` (``None`` for zero): within a piece on
+    numerators (a group alone over its own denominator), the pieces' sums over their common denominator
+    (:func:`common_sum`; ``products`` remembers each piece denominator times a weight denominator, by identity,
+    so that the rows of one block meet the same objects)."""
+    terms: list[Pair] = []
+    for piece, partial in zip(pieces, _partials(pieces, sw, group_of)):
+        if not partial:
             continue
-        total = 0
-        for g, t in partials[j].items():
-            total += t * sw.group_cof[g]
-        per_piece.append((total, pieces[j].den * sw.lcm))
-    if len(per_piece) == 1:
-        return field.fraction(*per_piece[0])
-    return field.sum_fractions(per_piece)
+        if len(partial) == 1:  # one group: its own denominator, not the weights' lcm
+            (g, total), = partial.items()
+            weight_den = sw.group_den[g]
+        else:
+            total = 0
+            for g, t in partial.items():
+                total += t * sw.group_cof[g]
+            weight_den = sw.lcm
+        key = (id(piece.den), id(weight_den))
+        hit = products.get(key)
+        if hit is None:
+            hit = products[key] = (piece.den * weight_den, piece.den, weight_den)
+        terms.append((total, hit[0]))
+    if not terms:
+        return None
+    return common_sum(field, terms, commons)
+
+
+def weighted_pairs(field: Field[Any], rows: dict[int, SparseVector], weights: Sequence[Sequence[Any]], *,
+                   shared: dict[int, list[Shared]] | None = None, groups: Sequence[int] | None = None,
+                   splits: SplitCache | None = None) -> list[dict[int, Pair | None]]:
+    """:func:`weighted_sums` before any cancelling: ``{s: (num, den)}`` (``None`` for a zero sum), the
+    denominator shared by the rows whose pieces share theirs (the states of one block)."""
+    group_of = list(groups) if groups is not None else [0] * max((len(w) for w in weights), default=0)
+    members: dict[int, list[int]] = {}
+    for c, g in enumerate(group_of):
+        members.setdefault(g, []).append(c)
+    split = [split_weights(field, w, members) for w in weights]
+    out: list[dict[int, Pair | None]] = [{} for _ in weights]
+    commons: Commons = {}
+    products: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
+    for s, row in rows.items():
+        pieces = row_pieces(field, row, shared.get(s, ()) if shared is not None else (), splits)
+        for sw, acc in zip(split, out):
+            acc[s] = row_pair(field, pieces, sw, group_of, commons, products)
+    return out
 
 
 def weighted_sums(field: Field[Any], rows: dict[int, SparseVector], weights: Sequence[Sequence[Any]], *,
@@ -153,14 +216,5 @@ def weighted_sums(field: Field[Any], rows: dict[int, SparseVector], weights: Seq
     >>> weighted_sums(QQ, {0: {0: QQ.one / 3, 1: QQ.one / 5}}, [[QQ.one / 7, QQ.one / 11]], groups=[0, 1])
     [{0: 76/1155}]
     """
-    group_of = list(groups) if groups is not None else [0] * max((len(w) for w in weights), default=0)
-    members: dict[int, list[int]] = {}
-    for c, g in enumerate(group_of):
-        members.setdefault(g, []).append(c)
-    split = [split_weights(field, w, members) for w in weights]
-    out: list[dict[int, Any]] = [{} for _ in weights]
-    for s, row in rows.items():
-        pieces = row_pieces(field, row, shared.get(s, ()) if shared is not None else (), splits)
-        for sw, acc in zip(split, out):
-            acc[s] = row_sum(field, pieces, sw, group_of)
-    return out
+    pairs = weighted_pairs(field, rows, weights, shared=shared, groups=groups, splits=splits)
+    return [{s: field.zero if pair is None else field.fraction(*pair) for s, pair in acc.items()} for acc in pairs]

@@ -15,12 +15,13 @@ from functools import cached_property
 from typing import Any
 
 from exactpte.solves import cyclotomic
-from exactpte.solves.absorption import TransientBasis, extend_to_transient, transient_basis
+from exactpte.solves.absorption import ExactRows, SparseRows, TransientBasis, extend_to_transient, transient_basis
 from exactpte.model.chain import Chain
 from exactpte.solves.classical import bias, class_means, gain, harmonic_extension, psi_coordinates, stationary_distribution
 from exactpte.graph.structure import Structure
 from exactpte.graph.view import Anchors
-from exactpte.solves.summation import SplitCache, weighted_sums
+from exactpte.fields import Field
+from exactpte.solves.summation import Commons, Pair, SplitCache, common_sum, weighted_pairs
 
 __all__ = ["class_gauge_solve", "DecompositionWork"]
 
@@ -162,21 +163,34 @@ class DecompositionWork:
         aperiodic classes' parts by scalar absorbing passes."""
         if self.field.splits_periods:
             return self._sums_on_components()
+        field, pairs = self.field, self._transient_pairs
+        rho, Pinf_v = _cancelled(field, pairs["rho"]), _cancelled(field, pairs["Pinf_v"])
+        if "dg" not in pairs:
+            return {"g_star": rho, "psi": {s: field.zero for s in rho}, "Pinf_v": Pinf_v, "rho": rho}
+        # g* = ρ + the periodic part, on numerators (over denominators the states of a block share, whose lcm is
+        # taken once): g* and ψ are each cancelled once
+        commons: Commons = {}
+        g_star = _cancelled(field, {s: _added(field, [pairs["rho"][s], pairs["dg"][s]], commons) for s in rho})
+        return {"g_star": g_star, "psi": _cancelled(field, pairs["psi"]), "Pinf_v": Pinf_v, "rho": rho}
+
+    @cached_property
+    def _transient_pairs(self) -> dict[str, dict[int, Pair | None]]:
+        """Over ``QQ``, :attr:`transient_sums` before cancelling (:func:`~exactpte.solves.summation.weighted_pairs`):
+        ``ρ`` and ``P∞v*`` over the absorption probabilities; with a periodic class, ``dg = sum (θ - γ) b`` and ``ψ``
+        over the periodic columns (on an aperiodic class ``θ = γ``, ``b = α`` and ψ's coordinates vanish)."""
         classes, field = [i for i, _ in self.S.index_set], self.field
         periodic = [self.S.periods[i] > 1 for i in classes]
         B = self.basis_transient
         splits: SplitCache = {}
-        rho, Pinf_v = weighted_sums(field, B.absorption_rest, [self.class_gain, self.class_mean_v], shared=B.absorption_shared,
-                                    groups=range(len(self.S.classes)), splits=splits)
+        rho, Pinf_v = weighted_pairs(field, B.absorption_rest, [self.class_gain, self.class_mean_v],
+                                     shared=B.absorption_shared, groups=range(len(self.S.classes)), splits=splits)
         if not any(periodic):
-            return {"g_star": rho, "psi": {s: field.zero for s in rho}, "Pinf_v": Pinf_v, "rho": rho}
-        # g* = ρ + sum over the periodic columns of (θ_{i,k} - γ_i) b_{i,k} (on an aperiodic class θ = γ and
-        # b = α); ψ's coordinates vanish on aperiodic classes.
+            return {"rho": rho, "Pinf_v": Pinf_v}
         gain_i = self.class_gain
         w_g = [t - gain_i[i] if p else field.zero for t, i, p in zip(self.theta, classes, periodic)]
         w_psi = [c if p else field.zero for c, p in zip(self.psi_coords, periodic)]
-        dg, psi = weighted_sums(field, B.rest, [w_g, w_psi], shared=B.shared, groups=classes, splits=splits)
-        return {"g_star": {s: rho[s] + x for s, x in dg.items()}, "psi": psi, "Pinf_v": Pinf_v, "rho": rho}
+        dg, psi = weighted_pairs(field, B.rest, [w_g, w_psi], shared=B.shared, groups=classes, splits=splits)
+        return {"rho": rho, "Pinf_v": Pinf_v, "dg": dg, "psi": psi}
 
     def _sums_on_components(self) -> dict[str, dict[int, Any]]:
         """:attr:`transient_sums` over ``QQ(params)``: ``sum θ b`` and ``sum c b`` over the periodic columns
@@ -259,40 +273,26 @@ class DecompositionWork:
 
     # -- the quantities -------------------------------------------------------------------------------
     @cached_property
-    def basis_sparse(self) -> tuple[dict[int, Any], ...]:
-        """``{column: b_c(s)}`` for every state, nonzero entries only."""
-        col_of, S, one = self.S.column_of, self.S, self.field.one
-        bt = self.basis_transient.rows
-        return tuple(bt[s] if S.class_of[s] < 0 else {col_of[(S.class_of[s], S.phase_of[s])]: one} for s in range(S.n))
+    def basis(self) -> ExactRows:
+        """The ``n x N`` basis, read row by row (:class:`~exactpte.solves.absorption.ExactRows`: a row's entries are
+        cancelled when it is first read, and :meth:`~exactpte.solves.absorption.ExactRows.parts` gives it exactly
+        without cancelling); a closed class's states are unit rows."""
+        S = self.S
+        unit = {s: S.column_of[(S.class_of[s], S.phase_of[s])] for s in range(S.n) if S.class_of[s] >= 0}
+        return self.basis_transient.view(S.n, S.N, unit)
 
     @cached_property
-    def basis(self) -> tuple[tuple[Any, ...], ...]:
-        """Dense basis rows (materialised from the sparse ones)."""
-        zero, N = self.field.zero, self.S.N
-        rows = []
-        for sparse in self.basis_sparse:
-            row = [zero] * N
-            for c, v in sparse.items():
-                row[c] = v
-            rows.append(tuple(row))
-        return tuple(rows)
+    def basis_sparse(self) -> "SparseRows":
+        """``{column: b_c(s)}`` for every state, nonzero entries only (the rows of :attr:`basis`)."""
+        return SparseRows(self.basis)
 
     @cached_property
-    def absorption(self) -> tuple[tuple[Any, ...], ...]:
-        """``α_i(s) = sum_k b_{i,k}(s)`` for every state and class (on ``T``: the absorbing solve)."""
-        field, S = self.field, self.S
-        on_T = self.basis_transient.absorption
-        blank = [field.zero] * len(S.classes)
-        rows = []
-        for s in range(S.n):
-            i, row = S.class_of[s], blank.copy()
-            if i < 0:
-                for j, v in on_T[s].items():
-                    row[j] = v
-            else:
-                row[i] = field.one
-            rows.append(tuple(row))
-        return tuple(rows)
+    def absorption(self) -> ExactRows:
+        """``α_i(s) = sum_k b_{i,k}(s)`` for every state and class (on ``T``: the absorbing solve), read row by row
+        as :attr:`basis` is."""
+        S = self.S
+        unit = {s: S.class_of[s] for s in range(S.n) if S.class_of[s] >= 0}
+        return self.basis_transient.view(S.n, len(S.classes), unit, absorption=True)
 
     def _assemble(self, name: str, on_class: Callable[[int, int], Any]) -> tuple[Any, ...]:
         """A vector that is ``on_class(i, k)`` on ``C_{i,k}`` and the basis combination on ``T``."""
@@ -342,6 +342,8 @@ class DecompositionWork:
             return tuple(v_rec[s] if s in v_rec else h[s] + Pinf_v[s] for s in range(self.S.n))
         sums, bias_ = self.transient_sums, self.h
         # (h + P∞v*) first: both have the small denominators of the absorbing solve; ψ's large one meets them once
+        # (adding canonical fractions costs a gcd of their denominators only: cheaper than any sum on numerators,
+        # which cancels the result at the size of ψ's denominator; ψ itself is cancelled once, as it must be)
         return tuple(v_rec[s] if s in v_rec else (bias_[s] + sums["Pinf_v"][s]) - sums["psi"][s] for s in range(self.S.n))
 
     @cached_property
@@ -361,3 +363,18 @@ class DecompositionWork:
                 h[s] = (v_rec[s] - mu[i]) + c[col_of[(i, S.phase_of[s])]]
         r, rho = self.chain.r, self.rho
         return tuple(extend_to_transient(self.chain, S, h, lambda s: r[s] - rho[s]))
+
+
+def _cancelled(field: Field[Any], pairs: dict[int, Pair | None]) -> dict[int, Any]:
+    """Each :data:`~exactpte.solves.summation.Pair` as a field element (``None``: zero), cancelled once."""
+    return {s: field.zero if pair is None else field.fraction(*pair) for s, pair in pairs.items()}
+
+
+def _added(field: Field[Any], terms: Sequence[Pair | None], commons: Commons | None) -> Pair | None:
+    """The sum of the nonzero terms as one uncancelled pair (``None`` if there is none)."""
+    present = [t for t in terms if t is not None]
+    if not present:
+        return None
+    if len(present) == 1:
+        return present[0]
+    return common_sum(field, present, commons)

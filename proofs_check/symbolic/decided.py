@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import dis
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 import flint
@@ -158,6 +158,8 @@ class Guard:
             return tuple(self.wrap(y, f"{name}[{k}]") for k, y in enumerate(x))
         if isinstance(x, list):
             return [self.wrap(y, f"{name}[{k}]") for k, y in enumerate(x)]
+        if isinstance(x, Sequence) and not isinstance(x, (str, bytes)):  # exactpte's row views (basis, absorption)
+            return tuple(self.wrap(y, f"{name}[{k}]") for k, y in enumerate(x))
         if isinstance(x, dict):
             return {k: self.wrap(v, f"{name}[{k!r}]") for k, v in x.items()}
         if isinstance(x, Decomposition):
@@ -189,6 +191,8 @@ def _unwrap(x: Any) -> Any:
         return x._obj
     if isinstance(x, (tuple, list)):
         return type(x)(_unwrap(y) for y in x)
+    if isinstance(x, Sequence) and not isinstance(x, (str, bytes)):
+        return tuple(_unwrap(y) for y in x)
     if isinstance(x, dict):
         return {k: _unwrap(v) for k, v in x.items()}
     return x

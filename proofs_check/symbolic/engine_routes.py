@@ -72,7 +72,8 @@ class RouteMismatch:
 
 
 def _flat(x: Any) -> list[Any]:
-    if isinstance(x, (tuple, list)):
+    """The entries of nested rows: tuples, lists or exactpte's row views (any sequence but text)."""
+    if isinstance(x, Sequence) and not isinstance(x, str):
         return [y for z in x for y in _flat(z)]
     return [x]
 
@@ -146,6 +147,6 @@ def rational_routes(dec: Decomposition, region: Region, *, points: int = 1, seed
 
 
 def _evaluated(x: Any, F: Any, point: Sequence[flint.fmpq]) -> Any:
-    if isinstance(x, (tuple, list)):
+    if isinstance(x, Sequence) and not isinstance(x, str):
         return tuple(_evaluated(y, F, point) for y in x)
     return F.evaluate(x, list(point))

@@ -220,7 +220,8 @@ def _route_verdict(key: str, state: _Proving, points: int) -> FamilyVerdict:
                 raise RuntimeError(state.crash)
             if not bad:
                 return FamilyVerdict(key, statement, True, "", time.perf_counter() - t0, strength=state.base)
-            point = _named(state.region, counterexample_point(state.region, [bad[0].value], seed=state.seed)) if state.region else None
+            point = _named(state.region, counterexample_point(state.region, [bad[0].value], seed=state.seed)) \
+                if state.region is not None and bad[0].value is not None else None  # a shape differs: no point to find
             return FamilyVerdict(key, statement, False, "; ".join(m.detail for m in bad[:3]), time.perf_counter() - t0,
                                  strength=Strength.EXACT, counterexample=point)
         assert state.region is not None

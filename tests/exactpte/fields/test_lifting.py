@@ -2,6 +2,8 @@
 p-adic route's exactly, and every way it can go wrong ends in ``None`` (the p-adic route), never
 in a wrong answer."""
 
+import math
+
 import flint
 import numpy as np
 import pytest
@@ -90,7 +92,7 @@ def test_decompositions_agree_with_the_p_adic_route(seed, monkeypatch):
     monkeypatch.setattr(rational, "MIN_BLOCK", 20)
     chain = random_chain(600, seed=seed, transient_target_percent=85)
     assert max(len(b) for b in chain.structure.transient_sccs) >= 40 and min(map(len, chain.structure.classes)) >= 20
-    used = {"phase": 0, "sparse": 0}
+    used = {"phase": 0, "sparse": 0, "mean": 0}
     phase, sparse = lifting.lift_phase_system, lifting.lift_sparse_system
 
     def count(name, f):
@@ -102,9 +104,10 @@ def test_decompositions_agree_with_the_p_adic_route(seed, monkeypatch):
 
     monkeypatch.setattr(lifting, "lift_phase_system", count("phase", phase))
     monkeypatch.setattr(lifting, "lift_sparse_system", count("sparse", sparse))
+    monkeypatch.setattr(lifting, "_mean_component", count("mean", lifting._mean_component))
     lifted = exactpte.decompose(chain)
-    lifted_values = {name: getattr(lifted, name) for name in ("basis", "g_star", "v_star", "psi", "rho", "h", "theta")}
-    assert used["phase"] >= 2 and used["sparse"] >= 8, used
+    lifted_values = {name: tuple(getattr(lifted, name)) for name in ("basis", "g_star", "v_star", "psi", "rho", "h", "theta")}
+    assert used["phase"] >= 2 and used["sparse"] >= 8 and used["mean"] >= 1, used
     monkeypatch.setattr(rational, "MIN_PHASE_BLOCK", 10**9)
     monkeypatch.setattr(rational, "MIN_BLOCK", 10**9)
     p_adic = exactpte.decompose(random_chain(600, seed=seed, transient_target_percent=85))
@@ -243,6 +246,70 @@ def test_matrix_entries_beyond_machine_words_are_left_to_the_p_adic_route():
     assert lifting.lift_phase_system(Q_rows, C, d) is None
 
 
+def mean_of(solution):
+    """``Σ_k x_k`` of an exact phase solution as numerators, row by row, over one denominator (what the caller passes)."""
+    d, m, c = len(solution), len(solution[0]), len(solution[0][0])
+    values = [sum((solution[k][a][j] for k in range(d)), q(0)) for a in range(m) for j in range(c)]
+    den = flint.fmpz(1)
+    for v in values:
+        den = den.lcm(v.q)
+    return [3 * v.p * (den // v.q) for v in values], den * 3  # (not the least denominator: any common one will do)
+
+
+@settings(scaled(1), deadline=None)
+@given(system=phase_systems().filter(lambda s: s[2] > 1), corrupt=st.booleans())
+def test_a_known_mean_replaces_the_first_components_lifting(system, corrupt):
+    """With ``Σ_k x_k`` known (the absorption probabilities, for the phase basis) the ``I - Q`` component is read off
+    it, one lifting fewer, and the answer is the same; a wrong mean fails the exact check and the phase system is
+    lifted whole, still exact."""
+    Q_rows, C, d = system
+    exact = exact_phase_solution(Q_rows, C, d)
+    nums, den = mean_of(exact)
+    if corrupt:
+        nums[len(nums) // 2] += 1
+    lifts, split = [], []
+    rows, by_components = lifting._lift_rows, lifting._lift_by_components
+    lifting._lift_rows = lambda *a: lifts.append(len(a[0])) or rows(*a)
+    lifting._lift_by_components = lambda *a: split.append(by_components(*a)) or split[-1]
+    try:
+        got = lifting.lift_phase_system(Q_rows, C, d, (nums, den))
+    finally:
+        lifting._lift_rows, lifting._lift_by_components = rows, by_components
+    assert got is not None and as_fractions(got) == exact
+    assert len(lifts) == len(lifting._COMPONENTS[d]) - 1
+    # the corrupted mean is refused by the exact check (then the whole system lifts); a good one succeeds wherever
+    # the components do without it (on a few tiny systems a component does not lift either way)
+    unaided = lifting._lift_by_components(Q_rows, C, d, lifting._integer_rows(Q_rows))
+    assert (split[0] is None) == (corrupt or unaided is None)
+
+
+def wide_row_system(fan: int, den: int):
+    """A cycle of ``fan + 2`` states leaking ``1/4`` a step, whose first state fans out to ``fan`` states with
+    probability ``1/den`` each (leader6_3's state with 729 successors of ``1/729``): a row whose product of
+    denominators passes 64 bits while its lcm is small."""
+    m = fan + 2
+    rows = [[(1 + b, q(3, 4 * den)) for b in range(fan)]] + [[((a + 1) % m, q(3, 4))] for a in range(1, m)]
+    return rows, [[[q(1, 4)] for _ in range(m)]], 1
+
+
+def test_rows_whose_denominators_multiply_past_64_bits_still_lift():
+    """The row lcm of a wide row is taken in Python, not refused: such a block lifted nothing before and went
+    to the dense p-adic solve (leader6_3: 1.3 s of a 1.4 s rho)."""
+    Q_rows, C, d = wide_row_system(40, 9)
+    L, _, _ = lifting._integer_rows(Q_rows)
+    assert L.tolist()[:2] == [12, 4]
+    got = lifting.lift_phase_system(Q_rows, C, d)
+    assert got is not None and as_fractions(got) == exact_phase_solution(Q_rows, C, d)
+
+
+def test_a_wide_row_whose_lcm_passes_the_entry_bound_is_left_to_the_p_adic_route():
+    Q_rows, C, d = wide_row_system(30, 9)
+    Q_rows[0] = [(1 + b, q(1, 4 * (2**20 + 2 * b + 1))) for b in range(30)]  # pairwise coprime odd parts
+    Q_rows[0] += [(31, 1 - sum((v for _, v in Q_rows[0]), q(0)) - q(1, 4))]
+    assert lifting._integer_rows(Q_rows) is None
+    assert lifting.lift_phase_system(Q_rows, C, d) is None
+
+
 @pytest.mark.slow
 @settings(scaled(25/40), deadline=None)
 @given(system=phase_systems(), bits=st.one_of(st.integers(60, 3000), st.integers(9000, 20000)),
@@ -311,3 +378,39 @@ def test_sparse_lifting_equals_the_dense_solve(system):
     got = lifting.lift_sparse_system(rows, B)
     assert got is not None
     assert got == reference
+
+
+def convergent_denominator_stepwise(num: int, den: int, max_den: int) -> int:
+    """The last convergent's denominator not above ``max_den``, one ``divmod`` a quotient: the reference (the
+    formulation the Lehmer version replaced)."""
+    n, d = num % den, den
+    q0, q1 = 0, 1
+    while n:
+        a, r = divmod(d, n)
+        q2 = a * q1 + q0
+        if q2 > max_den:
+            break
+        q0, q1 = q1, q2
+        d, n = n, r
+    return q1
+
+
+@given(num=st.integers(-2**3000, 2**3000), den_bits=st.integers(1, 3000), bound_bits=st.integers(1, 1600),
+       power_of_two=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_lehmers_continued_fraction_gives_the_stepwise_denominators(num, den_bits, bound_bits, power_of_two, seed):
+    """The continued fraction by Lehmer's steps (partial quotients from the leading bits, large numbers updated once a
+    batch) stops at the same convergent as one ``divmod`` a quotient, wherever the bound falls."""
+    rng = np.random.default_rng(seed)
+    den = 1 << den_bits if power_of_two else int(rng.integers(1, 2**62)) << max(0, den_bits - 62) | 1
+    max_den = 1 << bound_bits
+    assert lifting._convergent_denominator(num, den, max_den) == convergent_denominator_stepwise(num, den, max_den)
+
+
+def test_lehmers_continued_fraction_finds_a_large_denominator():
+    rng = np.random.default_rng(5)
+    q_ = int.from_bytes(rng.bytes(600), "little") | 1
+    p_ = int.from_bytes(rng.bytes(590), "little")
+    shift = 2 * q_.bit_length() + 128
+    reduced = q_ // math.gcd(p_, q_)
+    assert reduced.bit_length() > 4700
+    assert lifting._convergent_denominator((p_ << shift) // q_, 1 << shift, 1 << (shift // 2 - 32)) == reduced
