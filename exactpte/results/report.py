@@ -15,6 +15,7 @@ import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from exactpte.fields.orientation import RegionPrinter
 from exactpte.results.factored import DenominatorNames
 from exactpte.errors import UnknownNameError, UsageError
 from exactpte.model.interface import ExactResult
@@ -150,7 +151,7 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
         keys = [k for k in QUANTITY_KEYS if (k != "P_inf" or include_P_inf) and (k != "hitting_times" or include_hitting_times)]
     else:
         keys = [k for k in QUANTITY_KEYS if k in only]
-    names = DenominatorNames(dec.field) if factored else None  # the factored form's hook
+    names = DenominatorNames(dec.field, RegionPrinter.of_chain(dec.chain)) if factored else None  # the factored form's hook
     all_parts = {key: p for key in keys if names is not None and (p := _parts(dec, key)) is not None}
     text = names if names is not None else dec.field.to_text
     batch = getattr(dec.field, "to_texts", None) if names is None else None  # a parametric field's one-loop printer
@@ -171,13 +172,13 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
                 else:
                     mine = parts.get(state, {}) if parts is not None else {}
                     for c, x in sparse.items():
-                        row[c] = names.parts(mine[c]) if c in mine else text(x)
+                        row[c] = names.parts(mine[c], None if complete else x) if c in mine else text(x)
                 rows.append(row)
             out[key] = rows
         elif complete and parts is not None and names is not None:
             out[key] = [names.parts(parts[state]) for state in range(dec.n)]
         elif parts is not None and names is not None:
-            out[key] = [names.parts(parts[state]) if state in parts else text(x) for state, x in enumerate(getattr(dec, key))]
+            out[key] = [names.parts(parts[state], x) if state in parts else text(x) for state, x in enumerate(getattr(dec, key))]
         else:
             out[key] = [s(row) for row in getattr(dec, key)] if key in NESTED else s(getattr(dec, key))
 

@@ -62,7 +62,7 @@ def test_each_denominator_is_written_once_where_the_plain_form_repeats_it() -> N
         [x for row in dec.basis for x in row]
     over_polynomials = [x for x in entries if not x.den.is_constant()]
     assert len(over_polynomials) >= 2 * len(table) > 0  # the plain form writes these denominators again and again
-    assert all(factored.count(text) == 1 for text in table.values() if len(text) > 20)
+    assert all(factored.count(json.dumps(text)) == 1 for text in table.values() if len(text) > 20)
     assert len(factored) < len(plain)
 
 
@@ -103,7 +103,11 @@ def test_rational_factored_results_pass_every_reader(name: str, tmp_path: Path) 
     chain = _rational(name)
     dec = exactpte.decompose(chain)
     factored = dec.to_dict(factored=True)
+    if name == "branching":  # denominators of at most two digits: a name would be no shorter, none is made
+        assert factored["denominators"] == {} and {**factored, "denominators": None} == {**dec.to_dict(), "denominators": None}
+        return
     assert factored["denominators"] and any("/D" in x for x in factored["g_star"] + factored["v_star"])
+    assert all(len(text) > 2 for text in factored["denominators"].values())  # only where the name is shorter
     chain_path = tmp_path / "chain.json"
     dump(chain, str(chain_path))
     chain_data = json.loads(chain_path.read_text())
