@@ -49,7 +49,7 @@ class RegionPrinter:
     def __init__(self, field: Any, entries: Sequence[Any] = ()) -> None:
         self.field = field
         self.params: tuple[str, ...] = tuple(getattr(field, "params", ()))
-        self.box = None
+        self.box: list[tuple[Any, Any]] | None = None
         if getattr(field, "is_parametric", False) and self.params:
             varying = [e for e in entries if not e.is_constant()]
             self.box = bounding_box(field, varying) if varying else None
@@ -64,15 +64,16 @@ class RegionPrinter:
     def sign(self, f: Any) -> int:
         """``+1`` or ``-1`` when the polynomial ``f`` has that sign on the whole region (decided by a
         certificate on the box), ``0`` when not decided."""
-        if self.box is None or f.is_zero():
+        box = self.box
+        if box is None or f.is_zero():
             return 0
         if f.is_constant():
             return 1 if f.leading_coefficient() > 0 else -1
 
         def decide() -> int:
-            if not root_free_on_box(f, self.box):
+            if not root_free_on_box(f, box):
                 return 0
-            centre = [(lo + hi) / 2 for lo, hi in self.box]
+            centre = [(lo + hi) / 2 for lo, hi in box]
             return 1 if self.field._eval_poly(f, centre) > 0 else -1
 
         return printing.remembered(self._signs, printing.signature(f), f, decide)

@@ -11,7 +11,7 @@ import flint
 
 from exactpte.numbers.scalars import parse_number
 from exactpte.model.chain import Chain
-from exactpte.errors import ChainFileError, ExactpteError, InvalidChainError
+from exactpte.errors import ChainFileError, ExactpteError, InvalidChainError, brief
 
 __all__ = ["DECIMAL_NOTE", "note_decimals", "ascii_digits", "MAX_INDEX_DIGITS", "index_value", "state_index", "exact_value", "naming"]
 
@@ -68,7 +68,7 @@ def exact_value(token: str, where: str) -> flint.fmpq:
     except ExactpteError as e:
         raise ChainFileError(f"{where}: {e}") from None
     if q is None:
-        raise ChainFileError(f"{where}: {token[:30]!r} is not a number")
+        raise ChainFileError(f"{where}: {brief(token, 30, quoted=True)} is not a number")
     return q
 
 

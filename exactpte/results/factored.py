@@ -36,6 +36,7 @@ from typing import Any
 
 import flint
 
+from exactpte.errors import brief
 from exactpte.fields.orientation import RegionPrinter
 from exactpte.fields.printing import poly_text, rational_text, remembered, signature
 
@@ -303,7 +304,7 @@ def _name_pattern(table: dict[str, str], params: Sequence[str]) -> re.Pattern[st
     for name in table:
         m = _NAME.fullmatch(name)
         if m is None:
-            raise ValueError(f"'denominators' names are D1, D2, ... (DEN1, ... when a parameter is called D<k>), not {name!r:.40}")
+            raise ValueError(f"'denominators' names are D1, D2, ... (DEN1, ... when a parameter is called D<k>), not {brief(name, 40, quoted=True)}")
         prefixes.add(m[1])
     if len(prefixes) > 1:
         raise ValueError(f"'denominators' names have one prefix, not {sorted(prefixes)}")
@@ -349,7 +350,7 @@ def expand(data: dict[str, Any]) -> dict[str, Any]:
     def text(entry: str) -> str:
         def one(m: re.Match[str]) -> str:
             if m[1] not in table:
-                raise ValueError(f"{m[1]} is used in {entry!r:.60} but not defined in 'denominators'")
+                raise ValueError(f"{m[1]} is used in {brief(entry, 60, quoted=True)} but not defined in 'denominators'")
             value = table[m[1]]
             return value if re.fullmatch(r"[0-9]+", value) else f"({value})"
 

@@ -157,14 +157,17 @@ def test_cli_strata_latex_prints_every_quantity_asked_merged_and_labelled(capsys
             assert f"{symbol}(\\text{{{chain.label(s)}}}) = " in tex
     g_on = next(line for line in tex.splitlines() if line.startswith(r"g^\star_\Pi(\text{on})"))
     cases = g_on.split(r"\begin{cases}")[1].split(r"\\")
-    assert len(cases) == 5  # 9 strata, 5 distinct values
-    assert sum(1 for c in cases if c.strip().startswith("1 &")) == 1 and g_on.count(r"\text{or}") == 3 + 1  # 4 strata give 1, 2 give 0
+    # 9 strata, 2 closed forms: q/(p + q) holds on every line (restricted), 1 at p = q = 0 (two absorbing states)
+    # and at p = q = 1 (a 2-cycle), where q/(p + q) is 0/0 or 1/2
+    assert len(cases) == 2
+    assert cases[0].strip() == r"1 & (p = 0,\ q = 0)\ \text{or}\ (p = 1,\ q = 1)"
+    assert cases[1].strip().startswith(r"\frac{q}{p + q} & \text{otherwise}")
 
 
 def test_cli_strata_table_and_json_take_only(capsys: Any) -> None:
     assert main(["decompose", "--example", "two-state-pq", "--strata", "--table", "--only", "rho"]) == 0
     table = capsys.readouterr().out
-    assert "rho" in table and "g_star" not in table and " or " in table
+    assert "rho" in table and "g_star" not in table and "[0] p = 0 and q = 0\n" in table and "[1] otherwise\n" in table
     assert main(["decompose", "--example", "two-state-pq", "--strata", "--json", "--only", "rho,h"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert all("rho" in s and "h" in s and "g_star" not in s for s in data["strata"])
