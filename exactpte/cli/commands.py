@@ -283,7 +283,8 @@ def _draw(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
         save(plot_strata(stratify(chain), args.quantity or "rho", state, size=args.size, dpi=args.dpi), args.output,
              tight=args.size is None)
     else:
-        save(draw(decompose(chain), edge_labels=args.edge_labels, size=args.size, dpi=args.dpi), args.output, tight=args.size is None)
+        # sized to what it shows (or to --size): saved as it is, so a PNG is its size in inches times --dpi
+        save(draw(decompose(chain), edge_labels=args.edge_labels, size=args.size, dpi=args.dpi), args.output, tight=False)
     print(f"wrote {args.output}", file=out)
     return 0
 

@@ -97,7 +97,7 @@ def draw(obj: Any, ax: "Axes | None" = None, *, edge_labels: bool = False, size:
     fig = plt.figure(dpi=dpi or 100)
     lines = _legend_lines(S, anchors, g) if legend else []
     gw, gh = g.size_in
-    legend_w, legend_h = _legend_size(fig, lines, max(gw, LEGEND_WRAP_IN), edge_labels) if legend else (0.0, 0.0)
+    legend_w, legend_h = _legend_size(lines, max(gw, LEGEND_WRAP_IN), edge_labels) if legend else (0.0, 0.0)
     width, height = max(gw, legend_w) + 2 * PAD_IN, gh + legend_h + 3 * PAD_IN
     factor = 1.0
     if size is not None:
@@ -180,7 +180,7 @@ def _render(ax: "Axes", chain: Any, S: Structure, anchors: set[int], g: Geometry
 def _fit_node_labels(ax: "Axes", g: Geometry) -> None:
     """Shrink any node label that the renderer measures wider than 90 % of its node (the geometry's widths
     are estimates)."""
-    fig = ax.figure
+    fig: Any = ax.figure
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     room = 2 * g.radius * abs(ax.transData.transform((1, 0))[0] - ax.transData.transform((0, 0))[0]) * 0.9
@@ -264,14 +264,20 @@ def _legend(ax: "Axes", lines: Sequence[tuple[str, str, float, str]], f: float, 
                      frameon=False, fontsize=LEGEND_PT * f, handletextpad=0.4, borderaxespad=0.0, borderpad=0.2)
 
 
-def _legend_size(fig: Any, lines: Sequence[tuple[str, str, float, str]], wrap_in: float, edge_labels: bool) -> tuple[float, float]:
+def _legend_size(lines: Sequence[tuple[str, str, float, str]], wrap_in: float, edge_labels: bool) -> tuple[float, float]:
     """The legend's width and height in inches at the natural size (with room for the line that counts edge
-    labels left out)."""
-    ax = fig.add_axes((0, 0, 1, 1))
+    labels left out), measured at 100 dpi whatever the figure's (so its size does not depend on its resolution)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    probe = Figure(figsize=(8, 8), dpi=100)
+    FigureCanvasAgg(probe)
+    ax = probe.add_axes((0, 0, 1, 1))
     ax.axis("off")
     spare = "999 of 999 edge labels left out (no free place): see the chain's P" if edge_labels else ""
     legend = _legend(ax, lines, 1.0, wrap_in, (0.5, 1.0), spare)
-    fig.canvas.draw()
-    box = legend.get_window_extent(fig.canvas.get_renderer()) if legend is not None else None
-    fig.delaxes(ax)
-    return (box.width / fig.dpi, box.height / fig.dpi) if box is not None else (0.0, 0.0)
+    if legend is None:
+        return 0.0, 0.0
+    probe.canvas.draw()
+    box = legend.get_window_extent(probe.canvas.get_renderer())  # type: ignore[attr-defined]
+    return box.width / 100 + 0.05, box.height / 100 + 0.05

@@ -60,7 +60,7 @@ def place_edge_labels(ax: Any, g: Geometry, labels: Sequence[tuple[Edge, str]], 
     """Write each ``(edge, text)`` beside its edge (see the module docstring); returns how many were left out."""
     import numpy as np
 
-    fig = ax.figure
+    fig: Any = ax.figure
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     to_px = ax.transData.transform

@@ -373,14 +373,26 @@ class StratifiedDecomposition:
                 writer.writerow([k, where, *row])
         return buf.getvalue()
 
-    def plot(self, quantity: str = "rho", state: int = 0, ax: Any = None) -> Any:
+    def cases(self, name: str, state: int) -> list[Case]:
+        """The strata grouped by the closed form of ``name[state]`` (:func:`~exactpte.results.cases.cases`): one
+        case per distinct form, the generic stratum's first among those holding it."""
+        return cases(self, name, state)
+
+    def plot(self, quantity: str = "rho", state: int | str = 0, ax: Any = None) -> Any:
         """A picture of the parameter space (one or two parameters): the valid region, the curves and
-        points of the lower strata labelled with their periods and classes, and ``quantity[state]``
-        over the region (:func:`exactpte.plots.strata.plot_strata`; needs matplotlib)."""
+        points of the lower strata labelled with what changes there (and their values where those differ),
+        and ``quantity[state]`` over the region (:func:`exactpte.plots.strata.plot_strata`; needs
+        matplotlib); ``state`` by its index or its label."""
         from exactpte.plots.strata import plot_strata
 
-        if quantity not in PER_STATE:
-            raise UsageError(f"plot draws one of the per-state quantities {', '.join(PER_STATE)}, not {quantity!r}")
+        keys = (*PER_STATE, "hitting_times")
+        if quantity not in keys:
+            raise UsageError(f"plot draws one of the per-state quantities {', '.join(keys)}, not {quantity!r}")
+        if isinstance(state, str):
+            labels = [self.chain.label(s) for s in range(self.chain.n)]
+            if state not in labels:
+                raise UsageError(f"{state!r} is not a state's label; the states are {', '.join(labels)}")
+            state = labels.index(state)
         return plot_strata(self, quantity, state, ax)
 
     def _repr_latex_(self) -> str:

@@ -136,8 +136,10 @@ def test_draw_cli_takes_dpi_and_size(pyplot: Any, tmp_path: Any) -> None:
     assert main(["draw", "--example", "branching", "--edge-labels", "--size", "6,4", "--dpi", "50", "-o", str(out)]) == 0
     width, height = _png_size(out.read_bytes())
     assert (width, height) == (300, 200)
+    assert main(["draw", "--example", "branching", "--dpi", "100", "-o", str(out)]) == 0
+    natural = _png_size(out.read_bytes())[0]
     assert main(["draw", "--example", "branching", "--dpi", "200", "-o", str(out)]) == 0
-    assert _png_size(out.read_bytes())[0] > 2 * 300
+    assert abs(_png_size(out.read_bytes())[0] - 2 * natural) <= 2
     for bad in ("6", "6,x", "0,4", "nan,4", "6,4,1"):
         assert main(["draw", "--example", "branching", "--size", bad, "-o", str(out)]) == 2
 
