@@ -171,7 +171,7 @@ def _render(ax: "Axes", chain: Any, S: Structure, anchors: set[int], g: Geometry
         missing = place_edge_labels(ax, g, labels, EDGE_LABEL_PT * f)
         if missing:
             left_out = f"{missing} of {len(labels)} edge labels left out (no free place): see the chain's P"
-    ax._exactpte_left_out = left_out  # type: ignore[attr-defined]  # what the figure's legend says beneath
+    setattr(ax, "_exactpte_left_out", left_out)  # what the figure's legend says beneath
     if legend:
         bottom = ax.get_position().y0
         _legend(ax, _legend_lines(S, anchors, g), f, max(g.size_in[0], LEGEND_WRAP_IN), (0.5, bottom), left_out, axes=True)
@@ -270,7 +270,7 @@ def _legend_size(lines: Sequence[tuple[str, str, float, str]], wrap_in: float, e
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    probe = Figure(figsize=(8, 8), dpi=100)
+    probe: Any = Figure(figsize=(8, 8), dpi=100)
     FigureCanvasAgg(probe)
     ax = probe.add_axes((0, 0, 1, 1))
     ax.axis("off")
@@ -279,5 +279,5 @@ def _legend_size(lines: Sequence[tuple[str, str, float, str]], wrap_in: float, e
     if legend is None:
         return 0.0, 0.0
     probe.canvas.draw()
-    box = legend.get_window_extent(probe.canvas.get_renderer())  # type: ignore[attr-defined]
+    box = legend.get_window_extent(probe.canvas.get_renderer())
     return box.width / 100 + 0.05, box.height / 100 + 0.05

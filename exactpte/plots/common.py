@@ -22,7 +22,8 @@ def pyplot() -> ModuleType:
         import matplotlib.pyplot as plt  # headless machines fall back to the Agg backend by themselves
     except ImportError:
         raise UsageError('pictures need matplotlib: pip install ".[plot]"') from None
-    return plt
+    module: ModuleType = plt  # (typed so with and without matplotlib installed)
+    return module
 
 
 def save(figure_or_ax: Any, path: str, *, tight: bool = True) -> None:
