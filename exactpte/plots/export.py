@@ -116,7 +116,7 @@ def to_tikz(obj: Any, *, edge_labels: bool = True, standalone: bool = True) -> s
     body = "\n".join(out)
     if not standalone:
         return body + "\n"
-    return "\n".join([r"\documentclass[tikz, border=4pt]{standalone}", r"\usetikzlibrary{arrows.meta}",
+    return "\n".join([r"\documentclass[tikz, border=4pt]{standalone}", r"\usepackage{amsmath}", r"\usetikzlibrary{arrows.meta}",
                       r"\begin{document}", body, r"\end{document}"]) + "\n"
 
 

@@ -187,6 +187,7 @@ def test_tikz_has_a_node_per_state_and_a_draw_per_transition(name: str, tmp_path
     assert main(["draw", str(path), "--format", "tikz"]) == 0
     tex = capsys.readouterr().out
     assert tex.startswith(r"\documentclass[tikz, border=4pt]{standalone}") and tex.rstrip().endswith(r"\end{document}")
+    assert r"\usepackage{amsmath}" in tex
     nodes = re.findall(r"\\node\[(?:anchor )?state, fill=([a-z0-9]+), [^\]]*\] \(s([0-9]+)\) at \(([-0-9.]+), ([-0-9.]+)\) \{(.*)\};", tex)
     assert sorted(int(s) for _, s, *_ in nodes) == list(range(chain.n))
     S = chain.structure
@@ -210,13 +211,17 @@ def _latex_ready() -> bool:
 
 
 @pytest.mark.skipif(not _latex_ready(), reason="pdflatex with standalone and TikZ is not installed (the TikZ text is parsed above)")
-def test_tikz_compiles(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["ruin", "branching", "random-12-1"])
+def test_tikz_compiles(name: str, tmp_path: Path) -> None:
+    """pdflatex reads it without one error (rational probabilities are \\tfrac: amsmath), into one page."""
     from exactpte.plots.export import to_tikz
 
-    (tmp_path / "ruin.tex").write_text(to_tikz(exactpte.decompose(exactpte.example("ruin"))))
-    out = subprocess.run(["pdflatex", "-interaction=nonstopmode", "ruin.tex"], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=300)
+    (tmp_path / "c.tex").write_text(to_tikz(exactpte.decompose(CHAINS[name]())))
+    out = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "c.tex"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-2000:]
+    log = (tmp_path / "c.log").read_text(errors="replace")
+    assert not re.search(r"^! ", log, re.MULTILINE) and "Output written on c.pdf (1 page" in log
 
 
 @pytest.mark.parametrize("name", sorted(CHAINS))
