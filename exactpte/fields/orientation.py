@@ -38,7 +38,7 @@ from typing import Any
 from exactpte.fields import printing
 from exactpte.fields.region import bounding_box, root_free_on_box
 
-__all__ = ["RegionPrinter", "positive_first"]
+__all__ = ["RegionPrinter", "positive_first", "is_sum"]
 
 
 class RegionPrinter:
@@ -143,10 +143,15 @@ class RegionPrinter:
 
 def _wrapped(text: str) -> str:
     """``text`` in parentheses unless it is a product of atoms already (``(1 - p)*(1 - q)``, ``p``)."""
-    return text if printing._ATOM.fullmatch(text) or not _is_sum(text) else f"({text})"
+    return text if printing._ATOM.fullmatch(text) or not is_sum(text) else f"({text})"
 
 
-def _is_sum(text: str) -> bool:
+def is_sum(text: str) -> bool:
+    """Whether ``text`` has a ``+`` or a binary ``-`` outside parentheses (then ``/D`` or ``c*`` needs them around it).
+
+    >>> is_sum("1 - p*q"), is_sum("-p*(1 - q)")
+    (True, False)
+    """
     depth = 0
     for k, ch in enumerate(text):
         depth += (ch == "(") - (ch == ")")

@@ -37,7 +37,7 @@ from typing import Any
 import flint
 
 from exactpte.errors import brief
-from exactpte.fields.orientation import RegionPrinter
+from exactpte.fields.orientation import RegionPrinter, is_sum
 from exactpte.fields.printing import poly_text, rational_text, remembered, signature
 
 __all__ = ["DenominatorNames", "combine_parts", "expand", "bounded_expansion", "EXPANSION_FACTOR", "factored_latex", "to_latex_block"]
@@ -110,7 +110,7 @@ class DenominatorNames:
             return str(self.field.to_text(x))
         if len(num) <= SMALL:  # the plain rule (``(1 - p)**14``); a big numerator is not worth factoring
             top = rational_text(num, self.field._one_poly, self.params)
-            top_sum = _is_sum(top)
+            top_sum = is_sum(top)
         else:
             top, top_sum = poly_text(num, self.params), len(num) > 1
         over = self._over(den)
@@ -262,16 +262,6 @@ def _reduced_if_short(field: Any, parts: Sequence[tuple[Any, Any]], coprime: Cal
         return None  # not a constant (its values differ): the parts stay
     total = field.sum_fractions(parts)
     return total if total.is_constant() else None
-
-
-def _is_sum(text: str) -> bool:
-    """Whether ``text`` has a ``+`` or a binary ``-`` outside parentheses (then ``/D1`` needs them around it)."""
-    depth = 0
-    for k, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
-        if depth == 0 and ch in "+-" and k > 0 and text[k - 1] == " ":
-            return True
-    return False
 
 
 def _one_group(text: str) -> bool:
@@ -459,7 +449,7 @@ def _latex_term(term: str, prefix: str) -> str:
         return tex(term)
     num, den = term[: slash[0]], term[slash[0] + 1:]
     sign = ""
-    if num.startswith("-") and not _is_sum(num):
+    if num.startswith("-") and not is_sum(num):
         sign, num = "- ", num[1:]
     return sign + rf"\frac{{{tex(num)}}}{{{tex(den)}}}"
 

@@ -11,7 +11,6 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,16 +62,6 @@ def test_the_measure_sees_an_edge_through_a_node(monkeypatch: Any) -> None:
 
 
 # -- drawn (matplotlib) -------------------------------------------------------------------------------------
-@pytest.fixture
-def pyplot() -> Iterator[Any]:
-    pytest.importorskip("matplotlib", reason="matplotlib (the plot extra) is not installed")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    yield plt
-    plt.close("all")
 
 
 @pytest.mark.extra("plot")

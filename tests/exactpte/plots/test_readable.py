@@ -4,7 +4,6 @@ states, and on the strata pictures of one and two parameters; ``exactpte draw`` 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,16 +13,6 @@ import exactpte
 pytestmark = pytest.mark.extra("plot")
 
 
-@pytest.fixture
-def pyplot() -> Iterator[Any]:
-    pytest.importorskip("matplotlib", reason="matplotlib (the plot extra) is not installed")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    yield plt
-    plt.close("all")
 
 
 def _random(n: int, classes: int, seed: int) -> exactpte.MarkovRewardProcess:
