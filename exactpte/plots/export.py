@@ -97,7 +97,7 @@ def to_tikz(obj: Any, *, edge_labels: bool = True, standalone: bool = True) -> s
            r"  header/.style={font=\fontsize{8}{9.5}\selectfont}]"]
     for i, (cx, cy, r) in enumerate(g.rings):
         if len(S.classes[i]) > 1:
-            out.append(rf"\draw[class{i}, opacity=0.22, line width=5pt] {_xy((cx, cy))} circle[radius={r:.3f}];")
+            out.append(rf"\path[draw=class{i}, draw opacity=0.22, line width=5pt] {_xy((cx, cy))} circle[radius={r:.3f}];")
     for s in range(chain.n):
         fill = f"class{S.class_of[s]}" if S.class_of[s] >= 0 else "transient"
         style = "anchor state" if s in anchors else "state"
@@ -111,7 +111,7 @@ def to_tikz(obj: Any, *, edge_labels: bool = True, standalone: bool = True) -> s
         label = f" node[prob, pos=0.5{_side(e)}] {{${chain.field.to_latex(entries[(e.source, e.target)])}$}}" if edge_labels else ""
         out.append(rf"\draw[edge] {path}{label};")
     for i, (x, y) in enumerate(g.headers):
-        out.append(rf"\node[header, anchor=south] at {_xy((x, y))} {{$F_{{{i}}}$ (period {S.periods[i]})}};")
+        out.append(rf"\path {_xy((x, y))} node[header, anchor=south] {{$F_{{{i}}}$ (period {S.periods[i]})}};")
     out.append(r"\end{tikzpicture}")
     body = "\n".join(out)
     if not standalone:
@@ -129,21 +129,19 @@ def to_dot(obj: Any, *, edge_labels: bool = True) -> str:
     """The chain's picture (a chain, or a result with its anchors) as Graphviz DOT (see the module docstring)."""
     chain, S, anchors, g = _parts(obj, edge_labels)
     points = 72 * g.scale
+    look = f'shape=circle, style=filled, fixedsize=true, width={2 * g.radius * g.scale:.2f}, fontname="Helvetica", fontsize=8'
 
     def node(s: int, indent: str) -> str:
         colour = CLASS_COLOURS[S.class_of[s] % len(CLASS_COLOURS)] if S.class_of[s] >= 0 else TRANSIENT_COLOUR
         x, y = g.pos[s]
         rim = ", penwidth=2.2" if s in anchors else ""
         return (f"{indent}s{s} [label={_dot_string(chain.label(s))}, fillcolor={_dot_string(colour)}, "
-                f'pos="{x * points:.1f},{y * points:.1f}!"{rim}];')
+                f'pos="{x * points:.1f},{y * points:.1f}!", {look}{rim}];')
 
-    width = 2 * g.radius * g.scale
     out = [f"// exactpte draw: {chain.n} states, {len(S.classes)} closed class(es); positions in points (pos=...!):",
-           "// neato -n2 -Tsvg draws this layout, dot -Tsvg Graphviz's own",
+           "// neato -n2 -Tsvg draws this layout, dot -Tsvg Graphviz's own; one statement a state and a transition",
            "digraph chain {",
-           '  graph [outputorder=edgesfirst, fontname="Helvetica", fontsize=10];',
-           f'  node [shape=circle, style=filled, fixedsize=true, width={width:.2f}, fontname="Helvetica", fontsize=8];',
-           '  edge [color="#666666", fontname="Helvetica", fontsize=8, arrowsize=0.6];']
+           '  outputorder=edgesfirst; fontname="Helvetica"; fontsize=10;']
     for i, members in enumerate(S.classes):
         colour = CLASS_COLOURS[i % len(CLASS_COLOURS)]
         out += [f"  subgraph cluster_F{i} {{",
@@ -153,7 +151,7 @@ def to_dot(obj: Any, *, edge_labels: bool = True) -> str:
     out += [node(s, "  ") for s in S.transient]
     entries = {(i, j): q for i, j, q in chain.edges()}
     for e in g.edges:
-        label = f" [label={_dot_string(chain.field.to_text(entries[(e.source, e.target)]))}]" if edge_labels else ""
-        out.append(f"  s{e.source} -> s{e.target}{label};")
+        label = f"label={_dot_string(chain.field.to_text(entries[(e.source, e.target)]))}, " if edge_labels else ""
+        out.append(f'  s{e.source} -> s{e.target} [{label}color="#666666", fontname="Helvetica", fontsize=8, arrowsize=0.6];')
     out.append("}")
     return "\n".join(out) + "\n"

@@ -185,7 +185,8 @@ def test_tikz_has_a_node_per_state_and_a_draw_per_transition(name: str, tmp_path
     edges = re.findall(r"\\draw\[edge\] \(s([0-9]+)\) (?:--|\.\. controls \([^)]*\) and \([^)]*\) \.\.) \(s([0-9]+)\) "
                        r"node\[prob, pos=0\.5(?:, swap)?\] \{\$([^$]+)\$\};", tex)
     assert sorted((int(a), int(b)) for a, b, _ in edges) == sorted(_transitions(chain))
-    assert len(edges) == tex.count(r"\draw[edge]")
+    assert len(edges) == tex.count(r"\draw[edge]") == tex.count("\\draw")  # every \draw an edge
+    assert tex.count("\\node") == chain.n  # every \node a state
     entries = {(i, j): chain.field.to_latex(q) for i, j, q in chain.edges()}
     assert all(label == entries[(int(a), int(b))] for a, b, label in edges)
     assert tex.count("{") == tex.count("}")
@@ -229,8 +230,9 @@ def test_dot_has_a_cluster_per_class_a_node_per_state_and_an_edge_per_transition
     nodes = re.findall(r'^\s*s([0-9]+) \[label="((?:[^"\\]|\\.)*)", fillcolor="#[0-9a-f]{6}", pos="([-0-9.]+),([-0-9.]+)!"',
                        dot, re.MULTILINE)
     assert sorted(int(s) for s, *_ in nodes) == list(range(chain.n))
-    edges = re.findall(r"^\s*s([0-9]+) -> s([0-9]+) \[label=\"([^\"]*)\"\];$", dot, re.MULTILINE)
+    edges = re.findall(r"^\s*s([0-9]+) -> s([0-9]+) \[label=\"([^\"]*)\", [^\]]*\];$", dot, re.MULTILINE)
     assert sorted((int(a), int(b)) for a, b, _ in edges) == sorted(_transitions(chain)) and len(edges) == dot.count(" -> ")
+    assert dot.count("[") == chain.n + len(edges)  # no statement but the states' and the transitions' carries attributes
     if shutil.which("dot"):  # Graphviz reads it (its own layout and ours)
         for program in (["dot"], ["neato", "-n2"]):
             res = subprocess.run([*program, "-Tsvg", str(out)], capture_output=True, text=True, timeout=60)
