@@ -69,6 +69,7 @@ def place_edge_labels(ax: Any, g: Geometry, labels: Sequence[tuple[Edge, str]], 
     boxes += [tuple(t.get_window_extent(renderer).extents) for t in ax.texts if t.get_text().strip()]
     taken = np.array(boxes, dtype=float).reshape(-1, 4)
     curves = np.array([to_px(e.samples(48)) for e in g.edges], dtype=float).reshape(len(g.edges), -1, 2)
+    boxes = (curves.min(axis=1), curves.max(axis=1))  # each curve's box
     index = {(e.source, e.target): k for k, e in enumerate(g.edges)}
     frame = ax.bbox.extents
     missing = 0
@@ -78,7 +79,7 @@ def place_edge_labels(ax: Any, g: Geometry, labels: Sequence[tuple[Edge, str]], 
         extent = artist.get_window_extent(renderer)
         half = (extent.width / 2 + 1.5, extent.height / 2 + 1.5)
         own = index[(e.source, e.target)]
-        place = _best(_candidates(e, to_px, half), half, frame, taken, curves, own)
+        place = _best(_candidates(e, to_px, half), half, frame, taken, curves, boxes, own)
         if place is None:
             artist.remove()
             missing += 1
@@ -89,23 +90,28 @@ def place_edge_labels(ax: Any, g: Geometry, labels: Sequence[tuple[Edge, str]], 
 
 
 def _best(candidates: Sequence[tuple[float, float]], half: tuple[float, float], frame: Any, taken: Any, curves: Any,
-          own: int) -> tuple[float, float] | None:
+          boxes: tuple[Any, Any], own: int) -> tuple[float, float] | None:
     """The first candidate free of nodes and texts, letting no other edge through and owned by its edge; else
-    the first free of nodes and texts; else ``None``."""
+    the first free of nodes and texts; else ``None``.  (Only the curves whose boxes come near are looked at.)"""
     import numpy as np
 
     fallback = None
-    others = np.ones(len(curves), dtype=bool)
-    others[own] = False
+    low, high = boxes
     for cx, cy in candidates:
         x0, y0, x1, y1 = cx - half[0], cy - half[1], cx + half[0], cy + half[1]
         if x0 < frame[0] or y0 < frame[1] or x1 > frame[2] or y1 > frame[3]:
             continue
         if np.any((taken[:, 0] < x1) & (taken[:, 2] > x0) & (taken[:, 1] < y1) & (taken[:, 3] > y0)):
             continue
-        inside = (curves[:, :, 0] > x0) & (curves[:, :, 0] < x1) & (curves[:, :, 1] > y0) & (curves[:, :, 1] < y1)
-        if not np.any(inside.any(axis=1) & others) and label_owner((cx, cy), curves) == own:
-            return cx, cy
         if fallback is None:
             fallback = (cx, cy)
+        near = np.flatnonzero((low[:, 0] < x1) & (high[:, 0] > x0) & (low[:, 1] < y1) & (high[:, 1] > y0))
+        near = near[near != own]
+        sub = curves[near]
+        if np.any((sub[:, :, 0] > x0) & (sub[:, :, 0] < x1) & (sub[:, :, 1] > y0) & (sub[:, :, 1] < y1)):
+            continue
+        mine = float(np.hypot(curves[own, :, 0] - cx, curves[own, :, 1] - cy).min())
+        reach = np.flatnonzero((low[:, 0] - mine < cx) & (high[:, 0] + mine > cx) & (low[:, 1] - mine < cy) & (high[:, 1] + mine > cy))
+        if label_owner((cx, cy), curves[reach]) == int(np.flatnonzero(reach == own)[0]) if own in reach else True:
+            return cx, cy
     return fallback

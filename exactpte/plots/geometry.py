@@ -349,8 +349,10 @@ def _clear(curve: Edge, pos: dict[int, Point], radius: float, skip: set[int]) ->
     """Whether ``curve`` keeps :data:`CLEARANCE` radii from every node centre but those of ``skip``."""
     limit = CLEARANCE * radius
     points = curve.samples(48)
+    x0, x1 = min(p[0] for p in points) - limit, max(p[0] for p in points) + limit
+    y0, y1 = min(p[1] for p in points) - limit, max(p[1] for p in points) + limit
     for s, (x, y) in pos.items():
-        if s in skip:
+        if s in skip or not (x0 < x < x1 and y0 < y < y1):  # a node off the curve's box is clear of it
             continue
         if any(math.hypot(px - x, py - y) < limit for px, py in points):
             return False

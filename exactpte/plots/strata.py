@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -113,17 +114,17 @@ class _Data:
     clipped: tuple[float, float] | None = None
 
 
-def _value(strat: Any, point: dict[str, Any], quantity: str, state: int) -> float | None:
-    """The quantity at a point (``None`` outside the valid region)."""
+def _value(stratum: Any, quantity: str, state: int, free: Sequence[Any] = ()) -> float | None:
+    """The quantity on ``stratum`` at the values ``free`` of its free parameters, from its own closed form (the
+    decomposition that holds on it: no decomposition a point); ``None`` at a pole."""
     from fractions import Fraction
 
-    from exactpte.errors import GenericRegionError
-
+    x = getattr(stratum.decomposition, quantity)[state]
     try:
-        x = getattr(strat.at(point), quantity)[state]
-    except (GenericRegionError, ZeroDivisionError):
+        value = stratum.decomposition.field.evaluate(x, list(free)) if stratum.params else x
+    except ZeroDivisionError:
         return None
-    return float(Fraction(int(x.p), int(x.q)))
+    return float(Fraction(int(value.p), int(value.q)))
 
 
 def _grid(n: int) -> list[Any]:
@@ -209,7 +210,7 @@ def _data_1d(strat: Any, data: _Data, quantity: str, state: int, n: int, differi
             xy = []
             for x in _grid(n):
                 if stratum.contains(strat.field, [x]):
-                    v = _value(strat, {name: x}, quantity, state)
+                    v = _value(stratum, quantity, state, [x])
                     if v is not None:
                         xy.append((float(x), v))
             legend, value = (data.generic_legend, "") if k == 0 else _legend_text(strat, k, quantity, state, data.symbol, differing)
@@ -217,7 +218,7 @@ def _data_1d(strat: Any, data: _Data, quantity: str, state: int, n: int, differi
     markers = iter(_POINT_MARKERS)
     for k, stratum in enumerate(strat.strata):
         if not stratum.params and stratum.decomposition is not None:
-            v = _value(strat, dict(stratum.substitution), quantity, state)
+            v = _value(stratum, quantity, state)
             if v is not None:
                 legend, value = _legend_text(strat, k, quantity, state, data.symbol, differing)
                 data.points.append(_Mark([(to_float(stratum.substitution[name]), v)], legend, value,
@@ -233,7 +234,7 @@ def _data_2d(strat: Any, data: _Data, quantity: str, state: int, n: int, differi
     for i, y in enumerate(grid):
         for j, x in enumerate(grid):
             if generic.contains(strat.field, [x, y]):
-                v = _value(strat, {data.names[0]: x, data.names[1]: y}, quantity, state)
+                v = _value(generic, quantity, state, [x, y])
                 image[i, j] = np.nan if v is None else v
     data.image = image
     finite = image[np.isfinite(image)]
@@ -325,19 +326,33 @@ def _readable(fig: Any, ax: "Axes") -> bool:
 
 
 def _smallest(data: _Data, size: tuple[float, float], dpi: float | None) -> tuple[float, float]:
-    """The smallest size of ``size``'s proportions (in steps of 5 %) at which the picture is readable."""
-    plt = pyplot()
-    for step in range(1, 61):
-        trial = (math.ceil(size[0] * (1 + 0.05 * step) * 10) / 10, math.ceil(size[1] * (1 + 0.05 * step) * 10) / 10)
-        fig, ax = plt.subplots(figsize=trial, dpi=dpi or 100, layout="constrained")
+    """The smallest size of ``size``'s proportions (to a tenth of an inch, within 3 %) at which the picture is
+    readable: growing factors tried until one is, then halved intervals."""
+    def trial(factor: float) -> tuple[float, float]:
+        return math.ceil(size[0] * factor * 10) / 10, math.ceil(size[1] * factor * 10) / 10
+
+    def fits(factor: float) -> bool:
+        plt = pyplot()
+        fig, ax = plt.subplots(figsize=trial(factor), dpi=dpi or 100, layout="constrained")
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
             _draw(ax, data)
             ok = _readable(fig, ax)
         plt.close(fig)
-        if ok:
-            return trial
-    return (round(size[0] * 4, 1), round(size[1] * 4, 1))
+        return ok
+
+    low, high = 1.0, None
+    for factor in (1.25, 1.6, 2.0, 2.5, 3.2, 4.0):
+        if fits(factor):
+            high = factor
+            break
+        low = factor
+    if high is None:
+        return trial(4.0)
+    while high / low > 1.03:
+        middle = (low * high) ** 0.5
+        low, high = (low, middle) if fits(middle) else (middle, high)
+    return trial(high)
 
 
 def _draw(ax: "Axes", data: _Data) -> None:

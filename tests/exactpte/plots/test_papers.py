@@ -337,6 +337,7 @@ def test_a_pole_does_not_flatten_the_colour_scale(pyplot: Any) -> None:
     assert "clipped" not in ax.figure.axes[1].get_ylabel()
 
 
+@pytest.mark.slow  # a strata picture laid out at several sizes: about 15 s each
 @pytest.mark.extra("plot")
 @pytest.mark.parametrize("name, size", [("two-loops", "4,3"), ("ruin", "3,3"), ("ruin", "4,6"), ("branching-b", "4,3")])
 def test_a_strata_picture_at_any_size_is_whole_or_refused_naming_the_smallest(pyplot: Any, name: str, size: str,
