@@ -69,7 +69,7 @@ def place_edge_labels(ax: Any, g: Geometry, labels: Sequence[tuple[Edge, str]], 
     boxes += [tuple(t.get_window_extent(renderer).extents) for t in ax.texts if t.get_text().strip()]
     taken = np.array(boxes, dtype=float).reshape(-1, 4)
     curves = np.array([to_px(e.samples(48)) for e in g.edges], dtype=float).reshape(len(g.edges), -1, 2)
-    boxes = (curves.min(axis=1), curves.max(axis=1))  # each curve's box
+    extents = (curves.min(axis=1), curves.max(axis=1))  # each curve's box
     index = {(e.source, e.target): k for k, e in enumerate(g.edges)}
     frame = ax.bbox.extents
     missing = 0
@@ -79,7 +79,7 @@ def place_edge_labels(ax: Any, g: Geometry, labels: Sequence[tuple[Edge, str]], 
         extent = artist.get_window_extent(renderer)
         half = (extent.width / 2 + 1.5, extent.height / 2 + 1.5)
         own = index[(e.source, e.target)]
-        place = _best(_candidates(e, to_px, half), half, frame, taken, curves, boxes, own)
+        place = _best(_candidates(e, to_px, half), half, frame, taken, curves, extents, own)
         if place is None:
             artist.remove()
             missing += 1
@@ -90,13 +90,13 @@ def place_edge_labels(ax: Any, g: Geometry, labels: Sequence[tuple[Edge, str]], 
 
 
 def _best(candidates: Sequence[tuple[float, float]], half: tuple[float, float], frame: Any, taken: Any, curves: Any,
-          boxes: tuple[Any, Any], own: int) -> tuple[float, float] | None:
+          extents: tuple[Any, Any], own: int) -> tuple[float, float] | None:
     """The first candidate free of nodes and texts, letting no other edge through and owned by its edge; else
     the first free of nodes and texts; else ``None``.  (Only the curves whose boxes come near are looked at.)"""
     import numpy as np
 
     fallback = None
-    low, high = boxes
+    low, high = extents
     for cx, cy in candidates:
         x0, y0, x1, y1 = cx - half[0], cy - half[1], cx + half[0], cy + half[1]
         if x0 < frame[0] or y0 < frame[1] or x1 > frame[2] or y1 > frame[3]:
