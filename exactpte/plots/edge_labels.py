@@ -111,7 +111,9 @@ def _best(candidates: Sequence[tuple[float, float]], half: tuple[float, float], 
         if np.any((sub[:, :, 0] > x0) & (sub[:, :, 0] < x1) & (sub[:, :, 1] > y0) & (sub[:, :, 1] < y1)):
             continue
         mine = float(np.hypot(curves[own, :, 0] - cx, curves[own, :, 1] - cy).min())
-        reach = np.flatnonzero((low[:, 0] - mine < cx) & (high[:, 0] + mine > cx) & (low[:, 1] - mine < cy) & (high[:, 1] + mine > cy))
-        if label_owner((cx, cy), curves[reach]) == int(np.flatnonzero(reach == own)[0]) if own in reach else True:
+        # the curves that could come nearer than its own: those whose box, grown by that distance, holds the centre
+        reach = np.union1d(np.flatnonzero((low[:, 0] - mine <= cx) & (high[:, 0] + mine >= cx) & (low[:, 1] - mine <= cy)
+                                          & (high[:, 1] + mine >= cy)), [own])
+        if int(reach[label_owner((cx, cy), curves[reach])]) == own:
             return cx, cy
     return fallback

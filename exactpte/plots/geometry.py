@@ -111,7 +111,7 @@ def fit_label(text: str, radius_in: float) -> tuple[str, float]:
     :data:`MIN_FONT_PT` is too large.
 
     >>> fit_label("home", 0.17), fit_label("a" * 40, 0.3)[0]
-    (('home', 7.0), 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')
+    (('home', 7.0), 'aaaaaaaaaa…')
     """
     room = 2 * radius_in * 0.85
     if label_width_in(text, FONT_PT) <= room:

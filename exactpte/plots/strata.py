@@ -286,7 +286,7 @@ def plot_strata(strat: Any, quantity: str = "rho", state: int = 0, ax: "Axes | N
     >>> m = exactpte.ParametricChain([["1-p", "p"], [1, 0]], [1, 0], params=["p"], labels=["a", "b"])
     >>> ax = plot_strata(exactpte.stratify(m), "g_star", 0)
     >>> sorted(ax.get_legend_handles_labels()[1])
-    ['0 < p < 1: generic', 'p = 0: b transient; g*(a) = 1', 'p = 1: period 1 → 2']
+    ['0 < p < 1: generic', 'p = 0: b transient', 'p = 1: period 1 → 2; g*(a) = 1']
     """
     _check(strat, quantity, state)
     data = _data(strat, quantity, state, resolution)
