@@ -333,11 +333,14 @@ def _turned(structure: Structure, i: int, centre: tuple[float, float, float], ou
     transient states that enter them."""
     members = set(structure.classes[i])
     pairs = [(s, t) for s in outside for t in succ[s] if t in members]
+    highest = max((y for _, y in outside.values()), default=0.0)
     best, best_cost = None, math.inf
     for m in range(12):
         turn = _default_turn(structure, i) + 2 * math.pi * m / 12
         placed = _place_ring(structure, i, centre, turn)
-        cost = sum(math.dist(outside[s], placed[t]) for s, t in pairs) * (1 + 0.04 * min(m, 12 - m))
+        # a state turned low pushes the transient states down (layout keeps them 1.05 beneath): count it
+        drop = max(0.0, highest - (min(y for _, y in placed.values()) - 1.05))
+        cost = sum(math.dist((outside[s][0], outside[s][1] - drop), placed[t]) for s, t in pairs) * (1 + 0.04 * min(m, 12 - m))
         if cost < best_cost - 1e-9:
             best, best_cost = placed, cost
     assert best is not None
@@ -377,7 +380,7 @@ def _route(i: int, j: int, pos: dict[int, Point], radius: float, pairs: set[tupl
     apart: only positive bends); else the first clear S-shaped cubic (:func:`_detours`); else the least
     blocked curve."""
     two_way = (j, i) in pairs
-    bends = [b for b in BENDS if b > 0] if two_way else list(BENDS)
+    bends = [b for b in BENDS if b >= 0.25] if two_way else list(BENDS)  # a 2-cycle: two arcs well apart
     candidates = [Edge(i, j, _arc(pos[i], pos[j], b).points) for b in bends]
     for curve in candidates:
         if _clear(curve, pos, radius, {i, j}):
