@@ -94,23 +94,40 @@ def _decompose_command(sub: Any) -> None:
     add_float_options(d, with_tol=False)
 
 
+DRAW_FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".tex": "tikz", ".dot": "dot", ".gv": "dot"}
+"""``exactpte draw``'s formats by the output's ending (``--format`` names one outright)."""
+
+
 def _draw_command(sub: Any) -> None:
     """``exactpte draw``: its options and examples."""
-    dr = add_command(sub, "draw", "draw the support graph (classes as rings of cyclic classes, anchors marked); "
-                                  "needs matplotlib", [
+    from exactpte.results.quantities import STATE_KEYS
+
+    dr = add_command(sub, "draw", "draw the support graph (classes as rings of cyclic classes, anchors marked) as a "
+                                  "picture (needs matplotlib), as TikZ or as Graphviz DOT; or a parametric chain's strata", [
         "exactpte draw --example branching -o branching.svg --edge-labels",
-        "exactpte draw parametric.json --strata --quantity g_star --state 0 -o strata.png"])
+        "exactpte draw chain.json --format tikz > chain.tex   # a standalone TikZ picture (pdflatex chain.tex)",
+        "exactpte draw chain.json -o chain.dot               # Graphviz DOT, one cluster per class",
+        "exactpte draw parametric.json --strata --quantity g_star --state home -o strata.png"])
     add_chain_options(dr)
-    dr.add_argument("-o", "--output", required=True, metavar="FILE", help="the picture to write: .svg, .png or .pdf")
-    dr.add_argument("--edge-labels", action="store_true", help="write each transition probability (each where no other "
-                    "text is; one with no free place is left out and counted in the legend)")
+    dr.add_argument("-o", "--output", metavar="FILE", help="the file to write: .svg, .png, .pdf (pictures), .tex (TikZ) "
+                    "or .dot/.gv (DOT); without it, --format tikz or dot prints to standard output")
+    dr.add_argument("--format", choices=("svg", "png", "pdf", "tikz", "dot"), default=None,
+                    help="the output's format (default: by the ending of -o): tikz is a standalone LaTeX document "
+                         "with the picture's layout, states labelled, classes coloured, each probability in math mode "
+                         "beside its edge; dot is Graphviz DOT with one cluster per closed class and every node's "
+                         "position (neato -n2 draws it); neither needs matplotlib; both always carry the probabilities")
+    dr.add_argument("--edge-labels", action="store_true", help="pictures: write each transition probability beside its "
+                    "own edge (one with no free place is left out and counted in the legend)")
     dr.add_argument("--dpi", type=positive_int, default=None, help="resolution of a .png in dots per inch (default 100)")
-    dr.add_argument("--size", type=figure_size, default=None, metavar="W,H", help="the picture's size in inches "
-                    "(default: grows with the chain)")
+    dr.add_argument("--size", type=figure_size, default=None, metavar="W,H", help="the picture's size in inches: the "
+                    "whole picture scaled to fit (default: its natural size, which grows with the chain); a size "
+                    "too small to read is refused, naming the smallest that holds it")
     dr.add_argument("--strata", action="store_true", help="parametric chains (one or two parameters): the parameter "
-                    "space instead, each stratum labelled with its periods and classes, --quantity over the valid region")
-    dr.add_argument("--quantity", default="rho", help="with --strata: the per-state quantity drawn (default rho)")
-    dr.add_argument("--state", type=int, default=0, help="with --strata: the state whose quantity is drawn (default 0)")
+                    "space instead, each stratum labelled with what changes there, --quantity over the valid region")
+    dr.add_argument("--quantity", choices=STATE_KEYS, default=None, metavar="Q",
+                    help=f"with --strata: the per-state quantity drawn, one of {', '.join(STATE_KEYS)} (default rho)")
+    dr.add_argument("--state", default=None, metavar="STATE", help="with --strata: the state whose quantity is drawn, "
+                    "by its label or its index (default: the first state)")
 
 
 def _check_command(sub: Any) -> None:
@@ -262,23 +279,79 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def _draw(chain: Any, args: argparse.Namespace, out: TextIO) -> int:
-    """``exactpte draw``: the support graph, or with ``--strata`` the parameter space."""
+    """``exactpte draw``: the support graph (a picture, TikZ or DOT), or with ``--strata`` the parameter space."""
+    fmt = _draw_format(args)
+    if not args.strata and (args.quantity is not None or args.state is not None):
+        raise UsageError(f"--{'quantity' if args.quantity is not None else 'state'} applies to --strata")
+    if fmt in ("tikz", "dot"):
+        for option, given in (("--strata", args.strata), ("--size", args.size is not None), ("--dpi", args.dpi is not None)):
+            if given:
+                raise UsageError(f"{option} applies to pictures (.svg, .png, .pdf), not to --format {fmt}")
+        require_writable_file(args.output, "-o")
+        from exactpte.plots.export import to_dot, to_tikz
+        from exactpte.results.decomposition import decompose
+
+        text = (to_tikz if fmt == "tikz" else to_dot)(decompose(chain))
+        if args.output is None:
+            out.write(text)
+            return 0
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        print(f"wrote {args.output}", file=out)
+        return 0
+    if args.output is None:
+        raise UsageError(f"-o FILE is needed for a picture (.svg, .png, .pdf); --format tikz or dot prints to standard output")
+    require_writable_file(args.output, "-o", picture=True)
     from exactpte.plots import draw, save
     from exactpte.results.decomposition import decompose
 
-    require_writable_file(args.output, "-o", picture=True)
     if args.strata:
         from exactpte.plots.strata import plot_strata
         from exactpte.results.stratify import stratify
 
         if args.edge_labels:
             raise UsageError("--edge-labels applies to the support graph, not to --strata")
-        save(plot_strata(stratify(chain), args.quantity, args.state, size=args.size, dpi=args.dpi), args.output,
+        state = _state_named(chain, args.state)
+        save(plot_strata(stratify(chain), args.quantity or "rho", state, size=args.size, dpi=args.dpi), args.output,
              tight=args.size is None)
     else:
-        save(draw(decompose(chain), edge_labels=args.edge_labels, size=args.size, dpi=args.dpi), args.output, tight=args.size is None)
+        # sized to what it shows (or to --size): saved as it is, so a PNG is its size in inches times --dpi
+        save(draw(decompose(chain), edge_labels=args.edge_labels, size=args.size, dpi=args.dpi), args.output, tight=False)
     print(f"wrote {args.output}", file=out)
     return 0
+
+
+def _draw_format(args: argparse.Namespace) -> str:
+    """The format asked (``--format``, else the ending of ``-o``); a picture's ending must match its format."""
+    import os
+
+    ending = os.path.splitext(args.output or "")[1].lower()
+    if args.format is None:
+        if args.output is None:
+            raise UsageError("give -o FILE (.svg, .png, .pdf, .tex or .dot) or --format tikz or dot")
+        if ending not in DRAW_FORMATS:
+            raise UsageError(f"-o takes a .svg, .png, .pdf, .tex (TikZ) or .dot file, got {args.output!r} (or name the format "
+                             f"with --format)")
+        return DRAW_FORMATS[ending]
+    if args.format in ("svg", "png", "pdf") and args.output is not None and ending != f".{args.format}":
+        raise UsageError(f"--format {args.format} writes a .{args.format} file, not {args.output!r}")
+    return str(args.format)
+
+
+def _state_named(chain: Any, name: str | None) -> int:
+    """The state ``--state`` names: by its label, else by its index (0 when not given)."""
+    if name is None:
+        return 0
+    labels = [chain.label(s) for s in range(chain.n)]
+    if name in labels:
+        return labels.index(name)
+    if name.isdigit() and int(name) < chain.n:
+        return int(name)
+    from exactpte.errors import brief
+
+    shown = ", ".join(labels[:12]) + (", …" if chain.n > 12 else "")
+    raise UsageError(f"--state {brief(name, 30, quoted=True)} is not a state of the chain: give a label ({shown}) or an index "
+                     f"below {chain.n}")
 
 
 def _strata(chain: Any, args: argparse.Namespace, out: TextIO) -> int:

@@ -35,7 +35,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from exactpte.cli.types import positive_int, tolerance
-from exactpte.errors import ChainFileError, UsageError
+from exactpte.errors import ChainFileError, UsageError, brief
 
 if TYPE_CHECKING:
     from exactpte.model.chain import MarkovRewardProcess
@@ -87,7 +87,7 @@ def _float_index(token: str, where: str) -> int:
         value = Fraction(token)
         if value.denominator == 1 and 0 <= value < 10**12:
             return int(value)
-        raise ChainFileError(f"{where}: {token[:30]!r} is not a state index (a non-negative integer)")
+        raise ChainFileError(f"{where}: {brief(token, 30, quoted=True)} is not a state index (a non-negative integer)")
     return state_index(token, where)
 
 
@@ -104,17 +104,17 @@ def _float_token(token: str, where: str) -> Any:
     if _DECIMAL.fullmatch(token):
         x = float(token)
         if math.isinf(x):
-            raise ChainFileError(f"{where}: {token[:30]!r} is beyond the float range (it reads as {x}); "
+            raise ChainFileError(f"{where}: {brief(token, 30, quoted=True)} is beyond the float range (it reads as {x}); "
                                  f"write it exactly and drop --floats exact")
         mantissa = token.lower().partition("e")[0]
         if x == 0.0 and _NONZERO_DIGIT.search(mantissa):
-            raise ChainFileError(f"{where}: {token[:30]!r} is not 0 but underflows to 0.0 as a float; "
+            raise ChainFileError(f"{where}: {brief(token, 30, quoted=True)} is not 0 but underflows to 0.0 as a float; "
                                  f"write it exactly and drop --floats exact")
         return x
     if _FRACTION.fullmatch(token):
         exact_value(token, where)  # the exact reader's rules (a zero denominator is refused here, by line)
         return token
-    raise ChainFileError(f"{where}: {token[:30]!r} is not a number (a decimal such as 0.25 or 2.5e-3, or a fraction p/q)")
+    raise ChainFileError(f"{where}: {brief(token, 30, quoted=True)} is not a number (a decimal such as 0.25 or 2.5e-3, or a fraction p/q)")
 
 
 def float_rows(path: str, rewards: str | None = None) -> dict[str, Any]:
@@ -165,7 +165,7 @@ def _json_form(data: Any, path: str, keys: Sequence[str]) -> None:
         raise ChainFileError(f"{path}: '{what}' and 'r' are lists")
     for i, row in enumerate(rows):
         if not isinstance(row, list) or (what == "edges" and len(row) != 3):
-            raise ChainFileError(f"{path}: {what}[{i}] is {json.dumps(row)[:40]}, expected "
+            raise ChainFileError(f"{path}: {what}[{i}] is {brief(json.dumps(row), 40)}, expected "
                                  + ("a list of numbers" if what == "P" else "[i, j, p]"))
     labels = data.get("labels")
     if labels is not None and (not isinstance(labels, list) or not all(isinstance(x, str) for x in labels)):

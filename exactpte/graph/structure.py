@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from exactpte.errors import AnchorError, ShapeError
+from exactpte.errors import AnchorError, ShapeError, brief
 from exactpte.graph.plain import plain_structure_parts
 from exactpte.graph.support import SMALL_GRAPH, HasSupportGraph, is_small, support_matrix
 from exactpte.numbers.scalars import as_int, numpy_if_loaded
@@ -35,7 +35,7 @@ def _require_successors(succ: Any) -> None:
             raise ShapeError(f"successors of state {s} must be a list of states, got {type(row).__name__}")
         for j in row:
             if as_int(j) is None or not 0 <= j < n:
-                raise ShapeError(f"state {s} has successor {j!r:.20}, expected a state in 0..{n - 1}")
+                raise ShapeError(f"state {s} has successor {brief(j, 20, quoted=True)}, expected a state in 0..{n - 1}")
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ class Structure:
         else:
             if isinstance(anchors, (str, bytes)) or not isinstance(anchors, Iterable):
                 raise AnchorError(f"anchors must be per-class lists, a flat list of N = {self.N} states or a mapping "
-                                  f"{{(class, phase): state}}, got {anchors!r:.40}")
+                                  f"{{(class, phase): state}}, got {brief(anchors, 40, quoted=True)}")
             items = list(anchors)
             if items and all(isinstance(a, (list, tuple)) for a in items):
                 if len(items) != len(self.classes):

@@ -12,7 +12,7 @@ import flint
 from exactpte.numbers.scalars import parse_number
 from exactpte.mdp.model import MDP
 from exactpte.model.chain import Chain
-from exactpte.errors import ChainFileError, ExactpteError, InvalidChainError
+from exactpte.errors import ChainFileError, ExactpteError, InvalidChainError, brief
 
 __all__ = ["DECIMAL_NOTE", "note_decimals", "note_decimals_mdp", "ascii_digits", "MAX_INDEX_DIGITS", "index_value", "state_index", "exact_value", "naming"]
 
@@ -82,7 +82,7 @@ def exact_value(token: str, where: str) -> flint.fmpq:
     except ExactpteError as e:
         raise ChainFileError(f"{where}: {e}") from None
     if q is None:
-        raise ChainFileError(f"{where}: {token[:30]!r} is not a number")
+        raise ChainFileError(f"{where}: {brief(token, 30, quoted=True)} is not a number")
     return q
 
 

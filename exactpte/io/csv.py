@@ -26,7 +26,7 @@ from typing import TypeVar
 import flint
 
 from exactpte.model.chain import MarkovRewardProcess, require_chain
-from exactpte.errors import ChainFileError, UsageError
+from exactpte.errors import ChainFileError, UsageError, brief
 from exactpte.io.common import exact_value, naming, note_decimals, state_index
 
 __all__ = ["to_edge_csv", "read_edge_csv", "edge_rows"]
@@ -60,7 +60,7 @@ def _index(token: str, where: str) -> int:
         return state_index(token, where)
     except ChainFileError as e:
         if _FLOAT_LITERAL.fullmatch(token):
-            raise ChainFileError(f"{where}: {token[:30]!r} is not a state index (a non-negative integer; from the command line "
+            raise ChainFileError(f"{where}: {brief(token, 30, quoted=True)} is not a state index (a non-negative integer; from the command line "
                                  "--floats exact reads the indices np.savetxt writes as floats)") from None
         raise e from None
 

@@ -49,7 +49,7 @@ import flint
 import numpy as np
 
 from exactpte.numbers.scalars import FloatPolicy, as_int
-from exactpte.errors import NegativeEntryError, ShapeError, UsageError
+from exactpte.errors import NegativeEntryError, ShapeError, UsageError, brief
 from exactpte.numbers.from_floats import Converter, ImportReport, RowRepair, require_tol, repair_row
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -89,7 +89,7 @@ def _states(P: Any) -> list[Any]:
         keys = sorted(P, key=_index_key)
         ints = [as_int(k) for k in keys]
         if ints != list(range(len(P))):
-            raise ShapeError(f"the states of P must be 0..{len(P) - 1}, got keys {keys[:8]!r:.80}")
+            raise ShapeError(f"the states of P must be 0..{len(P) - 1}, got keys {brief(keys[:8], 80, quoted=True)}")
         return [P[k] for k in keys]
     return list(P)
 
@@ -99,7 +99,7 @@ def _actions(table: Any, s: int) -> list[Any]:
     if isinstance(table, Mapping):
         keys = sorted(table, key=_index_key)
         if [as_int(k) for k in keys] != list(range(len(table))) or not keys:
-            raise ShapeError(f"the actions of P[{s}] must be 0..A-1 (at least one), got keys {keys[:8]!r:.80}")
+            raise ShapeError(f"the actions of P[{s}] must be 0..A-1 (at least one), got keys {brief(keys[:8], 80, quoted=True)}")
         return [table[k] for k in keys]
     if isinstance(table, (list, tuple)) and table:
         return list(table)
@@ -123,7 +123,7 @@ def initial_distribution(env_or_P: Any, initial: Any, n: int, convert: Callable[
         return [(s0, flint.fmpq(1))]
     items = initial.items() if isinstance(initial, Mapping) else enumerate(list(initial))
     return _distribution(items, n, convert, tol, repairs, row=0, name="the initial distribution", entry="initial[{j}]",
-                         bad=lambda k: f"initial has state {k!r:.30}, expected a state in 0..{n - 1}")
+                         bad=lambda k: f"initial has state {brief(k, 30, quoted=True)}, expected a state in 0..{n - 1}")
 
 
 def _policy_row(policy: Any, s: int, A: int, convert: Callable[[Any, str], flint.fmpq], tol: flint.fmpq,
@@ -152,9 +152,9 @@ def _policy_row(policy: Any, s: int, A: int, convert: Callable[[Any, str], flint
         if len(items) != A:
             raise ShapeError(f"policy[{s}] has {len(items)} probabilities, state {s} has {A} actions")
     else:
-        raise ShapeError(f"policy[{s}] is {choice!r:.40}; expected an action (int) or probabilities over the actions")
+        raise ShapeError(f"policy[{s}] is {brief(choice, 40, quoted=True)}; expected an action (int) or probabilities over the actions")
     return _distribution(items, A, convert, tol, repairs, row=s, name=f"policy[{s}]", entry=f"policy[{s}][{{j}}]",
-                         bad=lambda k: f"policy[{s}] names action {k!r:.30}; state {s} has actions 0..{A - 1}")
+                         bad=lambda k: f"policy[{s}] names action {brief(k, 30, quoted=True)}; state {s} has actions 0..{A - 1}")
 
 
 def _distribution(items: Any, size: int, convert: Callable[[Any, str], flint.fmpq], tol: flint.fmpq, repairs: list[RowRepair], *,
@@ -186,11 +186,11 @@ def _action_row(outcomes: Any, s: int, a: int, n: int, on_done: str, convert: Ca
     for k, outcome in enumerate(outcomes):
         where = f"P[{s}][{a}][{k}]"
         if not isinstance(outcome, (tuple, list)) or len(outcome) != 4:
-            raise ShapeError(f"{where} is {outcome!r:.60}, expected (probability, next_state, reward, terminated)")
+            raise ShapeError(f"{where} is {brief(outcome, 60, quoted=True)}, expected (probability, next_state, reward, terminated)")
         p, nxt, rew, done = outcome
         j = as_int(nxt)
         if j is None or not 0 <= j < n:
-            raise ShapeError(f"{where} goes to {nxt!r:.30}, expected a state in 0..{n - 1}")
+            raise ShapeError(f"{where} goes to {brief(nxt, 30, quoted=True)}, expected a state in 0..{n - 1}")
         if bool(done) and on_done != "keep":
             j = n if on_done == "absorb" else _RESET
         q = convert(p, f"{where} probability")

@@ -28,7 +28,7 @@ import flint
 
 from exactpte.numbers.scalars import MAX_DIGITS
 from exactpte.model.chain import Chain, MarkovRewardProcess, require_chain
-from exactpte.errors import ChainFileError, RowSumError
+from exactpte.errors import ChainFileError, RowSumError, brief
 from exactpte.model.parametric import ParametricChain
 from exactpte.io.common import naming, note_decimals
 
@@ -135,7 +135,7 @@ def _json_type(x: Any) -> str:
     if isinstance(x, bool):
         return f"the boolean {str(x).lower()}"
     if isinstance(x, str):
-        return f"the string {x!r:.40}"
+        return f"the string {brief(x, 40, quoted=True)}"
     if isinstance(x, list):
         return "a list"
     if isinstance(x, dict):

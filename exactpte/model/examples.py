@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from exactpte.model.parametric import ParametricChain
 
 __all__ = ["example", "EXAMPLES", "deterministic_cycle", "two_paths", "two_cycles", "lazy_two_state", "branching",
-           "paper_benchmark", "two_state", "paths_with_exit", "branching_param", "cycle_rewards"]
+           "paper_benchmark", "two_state", "paths_with_exit", "branching_param", "cycle_rewards", "ruin", "two_loops"]
 
 
 def deterministic_cycle(d: int, rewards: Sequence[Any] | None = None) -> MarkovRewardProcess:
@@ -198,6 +198,32 @@ def cycle_rewards(d: int = 8, params: tuple[str, str] = ("a", "c")) -> Parametri
     return ParametricChain(P, [a if 2 * k < d else c for k in range(d)], params=list(params))
 
 
+def ruin(params: tuple[str, str] = ("p", "q")) -> ParametricChain:
+    """A gambler's-ruin game: from ``home`` the gambler bets (w.p. ``p``) or wins (``1 - p``); a bet returns home
+    (``q``) or is lost for a rest (``1 - q``); ``win`` and ``rest`` alternate for ever, ``r(win) = 1``.  Transient
+    ``home``, ``bet``; one 2-cycle: ``ρ = 1/2`` everywhere but at ``p = q = 1`` (then ``home``, ``bet`` cycle too),
+    ``g*(home) = 0``, ``ψ(home) = -1/4``.
+
+    >>> ruin().labels
+    ('home', 'bet', 'win', 'rest')
+    """
+    from exactpte.model.parametric import ParametricChain
+
+    p, q = params
+    P = [["0", p, f"1-{p}", "0"], [q, "0", "0", f"1-{q}"], ["0", "0", "0", "1"], ["0", "0", "1", "0"]]
+    return ParametricChain(P, [0, 0, 1, 0], params=list(params), labels=["home", "bet", "win", "rest"])
+
+
+def two_loops(params: tuple[str, str] = ("p", "q")) -> ParametricChain:
+    """``P = [[0, q, 1-q], [0, p, 1-p], [0, 1, 0]]``, ``r = (0, 1, 0)`` (docs/closed-forms.md's strata): generic
+    ``g* = 1/(2 - p)``; at ``p = 0`` the class ``{1, 2}`` is a 2-cycle and ``g* = (1 - q, 1, 0)``."""
+    from exactpte.model.parametric import ParametricChain
+
+    p, q = params
+    return ParametricChain([["0", q, f"1-{q}"], ["0", p, f"1-{p}"], ["0", "1", "0"]], [0, 1, 0], params=list(params),
+                           labels=["a", "b", "c"])
+
+
 _BUILDERS: dict[str, tuple[Callable[[], MarkovRewardProcess | ParametricChain], str]] = {
     "two-paths": (two_paths, "panel (b): paths of length 3 and 14 into one absorbing anchor; g* = 1, v* = -3, -14"),
     "cycle-24": (lambda: deterministic_cycle(24), "panel (a): deterministic 24-cycle, r = 1{k < 12}; ||h|| = 3, v* = 0"),
@@ -210,6 +236,8 @@ _BUILDERS: dict[str, tuple[Callable[[], MarkovRewardProcess | ParametricChain], 
     "paths-exit": (paths_with_exit, "parametric: panel (b) with exit probability e; v*(l) = -(1 - (1-e)^l)/e"),
     "branching-b": (branching_param, "parametric: the branching example with branching probability b"),
     "cycle-ac": (cycle_rewards, "parametric: 8-cycle with rewards a (first half) and c; ||h|| = |a - c|"),
+    "ruin": (ruin, "parametric: gambler's ruin, home/bet transient (p, q) into a 2-cycle win/rest; g*(home) = 0"),
+    "two-loops": (two_loops, "parametric: the strata example of docs/closed-forms.md; a 2-cycle appears at p = 0"),
 }
 
 EXAMPLES: dict[str, str] = {name: desc for name, (_, desc) in _BUILDERS.items()}

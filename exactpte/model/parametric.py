@@ -28,7 +28,7 @@ from exactpte.numbers.scalars import to_fmpq
 from exactpte.model.chain import Chain, Csr, MarkovRewardProcess, csr_of_rows
 from exactpte.numbers.arrays import require_labels, dense_rows, reward_vector, sparse_from_dense, sparse_from_edges
 from exactpte.deprecation import warn_renamed
-from exactpte.errors import GenericRegionError, SymbolicEntryError
+from exactpte.errors import GenericRegionError, SymbolicEntryError, brief
 from exactpte.fields import RationalFunction, RationalFunctionField, polynomials
 from exactpte.fields.printing import signature
 from exactpte.fields.region import simplest_region, vanishes_in_region
@@ -54,7 +54,7 @@ def parameter_field(params: Sequence[Any]) -> RationalFunctionField:
     exactpte.errors.SymbolicEntryError: parameters ['p', 'p'] repeat a name
     """
     if isinstance(params, (str, bytes)) or not isinstance(params, Sequence):
-        raise SymbolicEntryError(f"params must be a list of parameter names, got {params!r:.40}")
+        raise SymbolicEntryError(f"params must be a list of parameter names, got {brief(params, 40, quoted=True)}")
     names = [str(p) for p in params]
     if not names:
         raise SymbolicEntryError("a parametric chain needs at least one parameter (give params=[...]); "

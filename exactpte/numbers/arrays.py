@@ -227,7 +227,7 @@ def edge_arrays(n: Any, rows: Any, cols: Any, numerators: Any,
 
     n_int = as_int(n)
     if n_int is None or n_int < 1:
-        raise ShapeError(f"n must be a positive int, got {n!r:.30}")
+        raise ShapeError(f"n must be a positive int, got {brief(n, 30, quoted=True)}")
     n = n_int
     arrays: list[Int64Array] = []
     for name, a in (("rows", rows), ("cols", cols), ("numerators", numerators), ("denominators", denominators)):

@@ -56,7 +56,7 @@ import flint
 
 from exactpte.numbers.scalars import FloatPolicy, as_int, is_float_like, to_fmpq
 from exactpte.numbers.arrays import dense_rows, sparse_from_dense, sparse_from_edges
-from exactpte.errors import ExactpteError, NegativeEntryError, RowSumError, ShapeError, UsageError
+from exactpte.errors import ExactpteError, NegativeEntryError, RowSumError, ShapeError, UsageError, brief
 from exactpte.deprecation import renamed
 
 __all__ = ["exact_rows", "repaired_rows", "require_repair", "ImportReport", "RowRepair", "repair_row", "Converter", "REPAIRS", "require_tol"]
@@ -342,7 +342,7 @@ def _raw_rows(P: Any, n: Any, convert: Callable[[Any, str], flint.fmpq], duplica
             for j, p in row.items():
                 jj = as_int(j)
                 if jj is None or not 0 <= jj < size:
-                    raise ShapeError(f"row {i} has column {j!r:.30}, expected a state index in 0..{size - 1}")
+                    raise ShapeError(f"row {i} has column {brief(j, 30, quoted=True)}, expected a state index in 0..{size - 1}")
                 pairs[jj] = convert(p, f"P[{i}][{jj}]")
             out.append(sorted(pairs.items()))
         return out

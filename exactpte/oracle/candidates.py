@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from exactpte.errors import CandidateError
+from exactpte.errors import CandidateError, brief
 from exactpte.io.json import unique_keys
 from exactpte.oracle.keys import ALIASES, EXTRA_STATE_KEYS, VECTOR_KEYS
 from exactpte.oracle.peers import NATIVE_NAMES
@@ -101,9 +101,9 @@ def _npz_sizes(z: Any, path: str, max_elements: int | None) -> None:
         return
     for info in z.zip.infolist():
         if not info.filename.endswith(".npy"):
-            raise CandidateError(f"{path}: member {info.filename!r:.60} is not an .npy array")
+            raise CandidateError(f"{path}: member {brief(info.filename, 60, quoted=True)} is not an .npy array")
         if info.file_size > 8 * max_elements + 65_536:
-            raise CandidateError(f"{path}: array {info.filename[:-4]!r:.60} holds {info.file_size:,} bytes uncompressed, "
+            raise CandidateError(f"{path}: array {brief(info.filename[:-4], 60, quoted=True)} holds {info.file_size:,} bytes uncompressed, "
                                  f"more than {max_elements:,} numbers (the largest quantity of this chain, P_inf)")
 
 
@@ -131,7 +131,7 @@ def _csv(text: str, path: str, columns: tuple[str, ...] = ()) -> dict[str, Any]:
         states = []
         for k_line, s in zip((k for k, _ in lines[1:]), cols.pop("state")):
             if not (s.isascii() and s.isdigit()):
-                raise CandidateError(f"{path}: line {k_line}: state {s!r:.20} is not a state index")
+                raise CandidateError(f"{path}: line {k_line}: state {brief(s, 20, quoted=True)} is not a state index")
             states.append(int(s))
         if sorted(states) != list(range(len(states))):
             dup = sorted({s for s in states if states.count(s) > 1})

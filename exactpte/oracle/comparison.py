@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from exactpte.errors import CandidateError, UsageError
+from exactpte.errors import CandidateError, UsageError, brief
 from exactpte.model.chain import Chain, MarkovRewardProcess
 from exactpte.oracle.absorbing import absorbing_findings
 from exactpte.oracle.certified import compare_certified
@@ -123,7 +123,7 @@ def _judged(native: NativeCandidate, reference: Reference, atol: float, rtol: fl
                 continue
             if (place := exact_values_no_float_holds(value, key)) is not None:
                 raise CandidateError(f"atol = rtol = 0 asks for exact agreement, which the float oracle cannot judge for "
-                                     f"{place:.60} (no float holds it): give a tolerance, or judge exact claims with "
+                                     f"{brief(place, 60)} (no float holds it): give a tolerance, or judge exact claims with "
                                      "`proofs-check verify`")
     dec = _exact_reference(reference)
     if dec is None:  # certified enclosures
@@ -189,7 +189,7 @@ def _reference_fits_floats(dec: Decomposition, cand: dict[str, Any]) -> None:
         flat = [x for row in values for x in row] if key in NESTED else list(values)
         for x in flat:
             if no_float_holds(x, nearest_float(x)):
-                raise UsageError(f"the exact {key} holds {str(x)[:40]}, which no float holds: the float oracle cannot judge "
+                raise UsageError(f"the exact {key} holds {brief(x, 40)}, which no float holds: the float oracle cannot judge "
                                  "it; judge exact claims with `proofs-check verify`")
 
 
@@ -218,7 +218,7 @@ def _header_findings(cand: dict[str, Any], dec: Decomposition) -> list[Finding]:
     findings: list[Finding] = []
     if "format" in cand:
         ok = cand["format"] == FORMAT
-        findings.append(Finding("format", "ok" if ok else "mismatch", detail="" if ok else f"expected {FORMAT!r}, got {plain(cand['format'])!r:.40}"))
+        findings.append(Finding("format", "ok" if ok else "mismatch", detail="" if ok else f"expected {FORMAT!r}, got {brief(plain(cand['format']), 40, quoted=True)}"))
     if "n" in cand:
         n = index(cand["n"], "n")
         findings.append(Finding("n", "ok" if n == dec.n else "structure mismatch", detail="" if n == dec.n else f"expected {dec.n}, got {n}"))

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exactpte.errors import CandidateError
+from exactpte.errors import CandidateError, brief
 from exactpte.oracle.findings import Finding
 
 if TYPE_CHECKING:
@@ -176,7 +176,7 @@ def read_native(candidate: Mapping[str, Any], *, labels: Sequence[str] | None, n
                   for other, v in candidate.items() if isinstance(other, str))
     for name, value in candidate.items():
         if not isinstance(name, str):
-            raise CandidateError(f"a candidate's keys are quantity names, got {name!r:.30}")
+            raise CandidateError(f"a candidate's keys are quantity names, got {brief(name, 30, quoted=True)}")
         key, how = _key_of(name, known, aliases, value)
         if name == "hitting_times" and "targets" in candidate and not passage:
             key, how = "first_passage", ("hitting_times beside targets (PyDTMC's hitting_times(targets)) read as "
@@ -351,7 +351,7 @@ def _mapped(x: Any, index: Mapping[str, int], where: str) -> Any:
     if isinstance(x, str):
         if x not in index:
             shown = ", ".join(list(index)[:8]) + (", ..." if len(index) > 8 else "")
-            raise CandidateError(f"{where}: {x!r:.30} is not a state name ({shown})")
+            raise CandidateError(f"{where}: {brief(x, 30, quoted=True)} is not a state name ({shown})")
         return index[x]
     if isinstance(x, (list, tuple, set, frozenset)):
         return [_mapped(v, index, where) for v in (sorted(x, key=str) if isinstance(x, (set, frozenset)) else x)]
@@ -371,7 +371,7 @@ def _as_int(x: Any, where: str) -> int:
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
         if isinstance(x, (float, np.floating)) and float(x).is_integer():
             return int(x)
-        raise CandidateError(f"{where} is {x!r:.30}, expected an integer")
+        raise CandidateError(f"{where} is {brief(x, 30, quoted=True)}, expected an integer")
     return int(x)
 
 
@@ -379,7 +379,7 @@ def _as_bool(x: Any, where: str) -> bool:
     if isinstance(x, np.ndarray) and x.ndim == 0:
         x = x.item()
     if not isinstance(x, (bool, np.bool_)):
-        raise CandidateError(f"{where} is {x!r:.30}, expected true or false")
+        raise CandidateError(f"{where} is {brief(x, 30, quoted=True)}, expected true or false")
     return bool(x)
 
 

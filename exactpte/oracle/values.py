@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exactpte.errors import CandidateError, ExactpteError, UsageError
+from exactpte.errors import CandidateError, ExactpteError, UsageError, brief
 from exactpte.model.to_float import to_float
 from exactpte.numbers.scalars import parse_number
 from exactpte.deprecation import renamed
@@ -51,7 +51,7 @@ def scalar(x: Any, where: str) -> float:
         except Exception as e:  # EntryError: too many digits
             raise CandidateError(f"{where}: {e}") from None
         if q is None:
-            raise CandidateError(f"{where} is {x!r:.40}, not a number (write 0.25, 1/4 or 2.5e-1)")
+            raise CandidateError(f"{where} is {brief(x, 40, quoted=True)}, not a number (write 0.25, 1/4 or 2.5e-1)")
         # a decimal or integer literal is the float it denotes, as in JSON; a fraction 'p/q' is exact
         return as_float(q, text, where) if "/" in text else nearest_float(q)
     if isinstance(x, numbers.Rational) and not isinstance(x, (int, np.integer)):
@@ -153,7 +153,7 @@ def matrix(x: Any, where: str) -> np.ndarray:
 def index(x: Any, where: str) -> int:
     """One state index (an integer, never a bool or a float)."""
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (numbers.Integral, np.integer)):
-        raise CandidateError(f"{where} is {plain(x)!r:.30}, expected a state index (an integer)")
+        raise CandidateError(f"{where} is {brief(plain(x), 30, quoted=True)}, expected a state index (an integer)")
     return int(x)
 
 

@@ -23,7 +23,7 @@ from exactpte.results import report
 from exactpte.model.chain import Chain, MarkovRewardProcess, require_chain
 from exactpte.solves.classical import bias, cesaro_apply
 from exactpte.solves.work import DecompositionWork
-from exactpte.errors import GenericRegionError, UsageError
+from exactpte.errors import GenericRegionError, UsageError, brief
 from exactpte.fields import Field
 from exactpte.model.interface import Result
 from exactpte.model.parametric import ParametricChain
@@ -225,7 +225,7 @@ class Decomposition(StructureShortcuts):
         True
         """
         if isinstance(v, (str, bytes)) or not isinstance(v, Sequence) or len(v) != self.n:
-            raise UsageError(f"project() takes a vector of length n = {self.n}, got {v!r:.40}")
+            raise UsageError(f"project() takes a vector of length n = {self.n}, got {brief(v, 40, quoted=True)}")
         w = [self.field.convert(x, f"v[{s}]") for s, x in enumerate(v)]
         at = [w[s] for _, _, s in self.anchor_list]
         zero = self.field.zero

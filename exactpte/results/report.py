@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import json
 import operator
+import re
+from fractions import Fraction
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from exactpte.fields.orientation import RegionPrinter
 from exactpte.results.factored import DenominatorNames
 from exactpte.errors import UnknownNameError, UsageError
 from exactpte.model.interface import ExactResult
@@ -27,7 +30,7 @@ from exactpte.deprecation import renamed
 Decomposed = ExactResult[Any]
 """What the printers read of a decomposition (:class:`~exactpte.model.interface.ExactResult`)."""
 
-__all__ = ["FORMAT", "QUANTITY_KEYS", "require_quantities", "structure_dict", "to_dict", "to_json", "table", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
+__all__ = ["FORMAT", "QUANTITY_KEYS", "require_quantities", "structure_dict", "to_dict", "to_json", "table", "cell_text", "summary", "to_latex", "assumptions", "per_state_rows", "to_csv",
            "to_html", "latex_array", "to_dataframe", "COLUMNS", "dumps"]
 
 if not TYPE_CHECKING:  # old names, for one release (mypy sees only the new ones)
@@ -154,7 +157,7 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
         keys = [k for k in QUANTITY_KEYS if (k != "P_inf" or include_P_inf) and (k != "hitting_times" or include_hitting_times)]
     else:
         keys = [k for k in QUANTITY_KEYS if k in only]
-    names = DenominatorNames(dec.field) if factored else None  # the factored form's hook
+    names = DenominatorNames(dec.field, RegionPrinter.of_chain(dec.chain)) if factored else None  # the factored form's hook
     all_parts = {key: p for key in keys if names is not None and (p := _parts(dec, key)) is not None}
     text = names if names is not None else dec.field.to_text
     batch = getattr(dec.field, "to_texts", None) if names is None else None  # a parametric field's one-loop printer
@@ -175,13 +178,13 @@ def to_dict(dec: Decomposed, *, include_P_inf: bool = True, include_hitting_time
                 else:
                     mine = parts.get(state, {}) if parts is not None else {}
                     for c, x in sparse.items():
-                        row[c] = names.parts(mine[c]) if c in mine else text(x)
+                        row[c] = names.parts(mine[c], None if complete else x) if c in mine else text(x)
                 rows.append(row)
             out[key] = rows
         elif complete and parts is not None and names is not None:
             out[key] = [names.parts(parts[state]) for state in range(dec.n)]
         elif parts is not None and names is not None:
-            out[key] = [names.parts(parts[state]) if state in parts else text(x) for state, x in enumerate(getattr(dec, key))]
+            out[key] = [names.parts(parts[state], x) if state in parts else text(x) for state, x in enumerate(getattr(dec, key))]
         else:
             out[key] = [s(row) for row in getattr(dec, key)] if key in NESTED else s(getattr(dec, key))
 
@@ -284,7 +287,9 @@ def dumps(data: Any) -> str:
 
 
 def table(dec: Decomposed) -> str:
-    """A per-state table: state, class/phase or transient, r, g*, v*, ρ, h, ψ.
+    """A per-state table: state, class/phase or transient, r, g*, v*, ρ, h, ψ (states by their labels;
+    denominators positive on the region; a number too long for a column shortened, :func:`cell_text`:
+    the JSON, CSV and LaTeX keep every digit).
 
     Examples
     --------
@@ -294,7 +299,7 @@ def table(dec: Decomposed) -> str:
     (4, ['0', 'F0/C0', '(anchor)', '1', '1', '0', '1/2', '1/4', '1/4'])
     """
     S = dec.structure
-    text = dec.field.to_text
+    text = RegionPrinter.of_chain(dec.chain).text
     head = ["state", "where", "r", "g*", "v*", "rho", "h", "psi"]
     rows = []
     anchors = {a for _, _, a in dec.anchor_list}
@@ -303,35 +308,72 @@ def table(dec: Decomposed) -> str:
         if s in anchors:
             where += " (anchor)"
         values = (dec.chain.r[s], dec.g_star[s], dec.v_star[s], dec.rho[s], dec.h[s], dec.psi[s])
-        rows.append([dec.chain.label(s), where] + [text(x) for x in values])
+        rows.append([cell_text(dec.chain.label(s), LABEL_WIDTH), where] + [cell_text(text(x)) for x in values])
     widths = [max(len(h), *(len(r[j]) for r in rows)) for j, h in enumerate(head)]
     line: Callable[[Sequence[str]], str] = lambda cells: "  ".join(c.rjust(w) for c, w in zip(cells, widths)).rstrip()
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
+CELL_WIDTH = 60
+"""The widest number a text table writes whole; a longer one is shortened by :func:`cell_text`."""
+
+LABEL_WIDTH = 24
+"""The widest state label a text table writes whole."""
+
+
+def cell_text(text: str, width: int = CELL_WIDTH) -> str:
+    """``text`` as a table cell: whole when at most ``width`` characters; else a long integer or fraction as
+    its leading digits and its size in digits (``1234567890…(5,000 digits)``), any other text cut in the
+    middle with an ellipsis and its length (``(p**40 + … + 1)/7 (912 characters)``).
+
+    >>> cell_text("1/3"), cell_text("7" * 5000), cell_text("-" + "3" * 80 + "/7")
+    ('1/3', '7.777777777e4999 (5,000 digits)', '-4.761904761e78 (80/1 digits)')
+    """
+    if len(text) <= width:
+        return text
+    m = re.fullmatch(r"(-?)([0-9]+)(?:/([0-9]+))?", text)
+    if m:  # leading digits only (Python refuses int() of more than 4,300 digits)
+        top, bottom = m[2], m[3] or "1"
+        a, b = int(top[:30]), int(bottom[:30])
+        exponent = (len(top) - len(top[:30])) - (len(bottom) - len(bottom[:30]))
+        value = Fraction(a, b)
+        shift = len(str(a)) - len(str(b))
+        while value * Fraction(10) ** -shift >= 10:
+            shift += 1
+        while value * Fraction(10) ** -shift < 1:
+            shift -= 1
+        mantissa = str(int(value * Fraction(10) ** (9 - shift)))
+        size = f"{len(top):,} digits" if m[3] is None else f"{len(top):,}/{len(bottom):,} digits"
+        return f"{m[1]}{mantissa[0]}.{mantissa[1:]}e{exponent + shift} ({size})"
+    keep = (width - 20) // 2
+    return f"{text[:keep]}…{text[-keep:]} ({len(text):,} characters)"
+
+
 def summary(dec: Decomposed) -> str:
-    """Structure and persistent coordinates in a few lines."""
+    """Structure and persistent coordinates in a few lines, states by their labels."""
     S = dec.structure
-    text = dec.field.to_text
+    text = RegionPrinter.of_chain(dec.chain).text
+    label = dec.chain.label
     lines = [f"n = {dec.n}, {len(S.classes)} closed class(es), {len(S.transient)} transient state(s), N = {S.N}"]
     if dec.field.is_parametric:
         conditions = ", ".join(assumptions(dec))
         lines.append(f"parameters {', '.join(_params(dec))}; " + (f"valid where {conditions}" if conditions else "valid for every value of the parameters"))
     col = 0
     for i, (members, d) in enumerate(zip(S.classes, S.periods)):
-        th = ", ".join(text(t) for t in dec.theta[col : col + d])
+        th = ", ".join(cell_text(text(t)) for t in dec.theta[col : col + d])
+        anchors = ", ".join(cell_text(label(a), LABEL_WIDTH) for a in dec.anchors[i])
         lines.append(
-            f"  F{i}: {len(members)} state(s), period {d}, anchors {list(dec.anchors[i])}, "
-            f"theta = ({th}), gain = {text(dec.class_gain[i])}"
+            f"  F{i}: {len(members)} state(s), period {d}, anchor{'s' if d > 1 else ''} {anchors}, "
+            f"theta = ({th}), gain = {cell_text(text(dec.class_gain[i]))}"
         )
         col += d
     return "\n".join(lines)
 
 
 def to_latex(dec: Decomposed) -> str:
-    """A LaTeX ``tabular`` of the per-state table (fractions as ``\\tfrac``)."""
+    """A LaTeX ``tabular`` of the per-state table (fractions as ``\\tfrac``; denominators positive on the region)."""
     S = dec.structure
-    latex = dec.field.to_latex
+    latex = RegionPrinter.of_chain(dec.chain).latex
     out = [
         "\\begin{tabular}{llrrrrrr}",
         "\\toprule",

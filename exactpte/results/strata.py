@@ -32,8 +32,10 @@ from exactpte.model.chain import Chain, MarkovRewardProcess
 from exactpte.errors import GenericRegionError, InvalidChainError, UsageError
 from exactpte.fields import RationalFunction, RationalFunctionField, polynomials
 from exactpte.model.parametric import ParametricChain
+from exactpte.fields.orientation import RegionPrinter
+from exactpte.results.cases import Case, cases, grouped, region, restricts
 from exactpte.results.quantities import PER_STATE, REGISTRY, Only
-from exactpte.results.report import require_quantities
+from exactpte.results.report import LABEL_WIDTH, cell_text, require_quantities
 from exactpte.results.decomposition import Decomposition, decompose
 
 __all__ = ["Stratum", "StratifiedDecomposition", "Condition", "PER_STATE"]
@@ -283,16 +285,29 @@ class StratifiedDecomposition:
         return "\\[\n" + "\n\\]\n\\[\n".join(blocks) + "\n\\]"
 
     def _cases_latex(self, name: str, state: int) -> str:
-        """``symbol(label) = \\begin{cases} value & conditions ...``, one line per distinct value."""
-        merged: dict[str, list[str]] = {}
-        for s in self.strata:
-            value = r"\text{(pointwise)}" if s.decomposition is None else \
-                s.decomposition.field.to_latex(getattr(s.decomposition, name)[state])
-            merged.setdefault(value, []).append(_latex_where(s))
-        union = r"\ \text{or}\ "
-        cases = [f"{value} & {union.join(f'({c})' for c in conds) if len(conds) > 1 else conds[0]}" for value, conds in merged.items()]
-        return f"{REGISTRY[name].latex}({_latex_label(self.chain.label(state))}) = \\begin{{cases}} " + \
-            r" \\ ".join(cases) + r" \end{cases}"
+        """``symbol(label) = \\begin{cases} value & region ...``: one case per distinct closed form
+        (:func:`~exactpte.results.cases.cases`), each region in its simplest form, the generic stratum's case last
+        as ``\\text{otherwise}``; a value that holds everywhere without cases."""
+        found = cases(self, name, state)
+        symbol = f"{REGISTRY[name].latex}({_latex_label(self.chain.label(state))})"
+        if len(found) == 1:
+            return f"{symbol} = {self._value_latex(found[0])}"
+        found.sort(key=lambda c: 0 in c.members)  # the generic stratum's case last: "otherwise"
+        lines = []
+        for c in found:
+            where = r"\text{otherwise}" if 0 in c.members else \
+                r"\ \text{or}\ ".join(_latex_piece(piece, len(pieces) > 1) for pieces in [region(self, c.members)]
+                                       for piece in pieces)
+            lines.append(f"{self._value_latex(c)} & {where}")
+        return f"{symbol} = \\begin{{cases}} " + r" \\ ".join(lines) + r" \end{cases}"
+
+    def _value_latex(self, case: Case) -> str:
+        """A case's closed form in LaTeX (denominators positive on its stratum's region, fractions as ``\\frac``)."""
+        if case.value is None:
+            return r"\text{(pointwise)}"
+        dec = self.strata[case.head].decomposition
+        assert dec is not None
+        return str(RegionPrinter.of_chain(dec.chain).latex(case.value)).replace(r"\tfrac", r"\frac")
 
     def _strata_latex(self, name: str) -> str:
         """A quantity that is no per-state vector, one line per stratum."""
@@ -304,17 +319,36 @@ class StratifiedDecomposition:
         return f"{REGISTRY[name].latex} = \\begin{{cases}} " + r" \\ ".join(cases) + r" \end{cases}"
 
     def table(self, *, only: Any = None) -> str:
-        """Each stratum's conditions, then its per-state table (the quantities of ``only`` when given);
-        strata whose tables are the same are written once, under the union of their conditions."""
-        merged: dict[str, list[str]] = {}
-        for s in self.strata:
-            if s.decomposition is None:
+        """Each group of strata that share their closed forms (the same structure, and every quantity shown the
+        largest stratum's closed form restricted: :func:`~exactpte.results.cases.restricts`) once: its region in
+        simplest form (a whole line as the line, the generic stratum's group last as "otherwise"), then the
+        per-state table (the quantities of ``only`` when given) of its largest stratum."""
+        names = None if only is None else (require_quantities(only) or ())
+        shown = PER_STATE if names is None else tuple(n for n in names if n in PER_STATE or n == "hitting_times")
+
+        def joins(head: int, k: int) -> bool:
+            a, b = self.strata[head].decomposition, self.strata[k].decomposition
+            if a is None or b is None:
+                return a is None and b is None
+            if names is None and (a.classes, a.periods, a.transient, a.anchors) != (b.classes, b.periods, b.transient, b.anchors):
+                return False  # the full table shows the structure
+            return all(restricts(self, head, getattr(a, n)[s], k, getattr(b, n)[s]) for n in shown for s in range(self.chain.n)) \
+                and all(getattr(a, n) == getattr(b, n) for n in (names or ()) if n not in shown)
+
+        groups = grouped(self, joins)
+        groups.sort(key=lambda g: 0 in g)
+        out = []
+        for k, group in enumerate(groups):
+            d = self.strata[group[0]].decomposition
+            if d is None:
                 body = "  pointwise: decompose each point (.at)"
             else:
-                body = s.decomposition.table() if only is None else _only_table(s.decomposition, require_quantities(only) or ())
-            merged.setdefault(body, []).append(" and ".join(s.where_marked) or "everywhere")
-        return "\n".join(f"[{k}] {' or '.join(f'({c})' for c in conds) if len(conds) > 1 else conds[0]}\n{body}"
-                         for k, (body, conds) in enumerate(merged.items()))
+                body = d.table() if names is None else _only_table(d, names)
+            pieces = region(self, group)
+            where = "everywhere" if not pieces else "otherwise" if 0 in group and len(groups) > 1 else \
+                " or ".join(f"({' and '.join(p)})" if len(p) > 1 and len(pieces) > 1 else " and ".join(p) for p in pieces)
+            out.append(f"[{k}] {where}\n{body}")
+        return "\n".join(out)
 
     def to_csv(self, *, only: Any = None) -> str:
         """One CSV of every stratum's per-state rows, led by the columns ``stratum`` and ``conditions``
@@ -339,14 +373,26 @@ class StratifiedDecomposition:
                 writer.writerow([k, where, *row])
         return buf.getvalue()
 
-    def plot(self, quantity: str = "rho", state: int = 0, ax: Any = None) -> Any:
+    def cases(self, name: str, state: int) -> list[Case]:
+        """The strata grouped by the closed form of ``name[state]`` (:func:`~exactpte.results.cases.cases`): one
+        case per distinct form, the generic stratum's first among those holding it."""
+        return cases(self, name, state)
+
+    def plot(self, quantity: str = "rho", state: int | str = 0, ax: Any = None) -> Any:
         """A picture of the parameter space (one or two parameters): the valid region, the curves and
-        points of the lower strata labelled with their periods and classes, and ``quantity[state]``
-        over the region (:func:`exactpte.plots.strata.plot_strata`; needs matplotlib)."""
+        points of the lower strata labelled with what changes there (and their values where those differ),
+        and ``quantity[state]`` over the region (:func:`exactpte.plots.strata.plot_strata`; needs
+        matplotlib); ``state`` by its index or its label."""
         from exactpte.plots.strata import plot_strata
 
-        if quantity not in PER_STATE:
-            raise UsageError(f"plot draws one of the per-state quantities {', '.join(PER_STATE)}, not {quantity!r}")
+        keys = (*PER_STATE, "hitting_times")
+        if quantity not in keys:
+            raise UsageError(f"plot draws one of the per-state quantities {', '.join(keys)}, not {quantity!r}")
+        if isinstance(state, str):
+            labels = [self.chain.label(s) for s in range(self.chain.n)]
+            if state not in labels:
+                raise UsageError(f"{state!r} is not a state's label; the states are {', '.join(labels)}")
+            state = labels.index(state)
         return plot_strata(self, quantity, state, ax)
 
     def _repr_latex_(self) -> str:
@@ -378,10 +424,14 @@ class StratifiedDecomposition:
                 continue
             d = s.decomposition
             text = d.field.to_text
+            printer = RegionPrinter.of_chain(d.chain).text
             subst = ", ".join(f"{p} = {text(v)}" for p, v in s.substitution.items())
-            out.append(f"  [{k}] {where}{' (' + subst + ')' if subst else ''}: classes {list(map(list, d.classes))}, "
-                       f"periods {list(d.periods)}, transient {list(d.transient)}")
-            out.append(f"       g* = ({', '.join(text(x) for x in d.g_star)})")
+            label = d.chain.label
+            classes = ", ".join("{" + ", ".join(label(x) for x in c) + "}" for c in d.classes)
+            transient = ", ".join(label(x) for x in d.transient) or "none"
+            out.append(f"  [{k}] {where}{' (' + subst + ')' if subst else ''}: classes {classes}, "
+                       f"periods {list(d.periods)}, transient {transient}")
+            out.append(f"       g* = ({', '.join(cell_text(printer(x)) for x in d.g_star)})")
         return "\n".join(out)
 
     def __repr__(self) -> str:
@@ -393,6 +443,18 @@ def _latex_where(stratum: Stratum) -> str:
     undecided = set(stratum.not_decided)
     return r",\ ".join(_latex_condition(c) + (r"\ \text{" + NOT_DECIDED + "}" if c in undecided else "")
                        for c in stratum.where) or r"\text{always}"
+
+
+def _latex_piece(piece: Sequence[str], grouped: bool) -> str:
+    """One piece of a region (conditions read with "and") in LaTeX, comma-separated, in parentheses when
+    ``grouped`` with others."""
+    conditions = []
+    for c in piece:
+        mark = c.endswith(NOT_DECIDED)
+        core = c[: -len(NOT_DECIDED)].rstrip() if mark else c
+        conditions.append(_latex_condition(core) + (r"\ \text{" + NOT_DECIDED + "}" if mark else ""))
+    text = r",\ ".join(conditions)
+    return f"({text})" if grouped and len(conditions) > 1 else text
 
 
 def _latex_label(label: str) -> str:
@@ -413,10 +475,11 @@ def _latex_value(latex: Any, value: Any) -> str:
 def _only_table(dec: Decomposition, names: Sequence[str]) -> str:
     """The per-state quantities of ``names`` as aligned columns (state, label, values), the other
     quantities as ``name = value`` lines beneath."""
-    text = dec.field.to_text
+    text = RegionPrinter.of_chain(dec.chain).text
     per_state = [n for n in names if n in PER_STATE or n == "hitting_times"]
     rows = [["state", "label", *per_state]]
-    rows += [[str(s), dec.chain.label(s), *(text(getattr(dec, n)[s]) for n in per_state)] for s in range(dec.n)]
+    rows += [[str(s), cell_text(dec.chain.label(s), LABEL_WIDTH), *(cell_text(text(getattr(dec, n)[s])) for n in per_state)]
+             for s in range(dec.n)]
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     out = ["  " + "  ".join(cell.rjust(w) for cell, w in zip(r, widths)) for r in rows] if per_state else []
     for n in names:

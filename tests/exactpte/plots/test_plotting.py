@@ -6,16 +6,6 @@ import pytest
 pytestmark = pytest.mark.extra("plot")
 
 
-@pytest.fixture
-def pyplot():
-    pytest.importorskip("matplotlib", reason="matplotlib (the plot extra) is not installed")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    yield plt
-    plt.close("all")
 
 
 def test_plot_errors_draws_one_line_a_curve_on_log_axes(pyplot):

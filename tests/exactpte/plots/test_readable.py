@@ -4,7 +4,6 @@ states, and on the strata pictures of one and two parameters; ``exactpte draw`` 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,16 +13,6 @@ import exactpte
 pytestmark = pytest.mark.extra("plot")
 
 
-@pytest.fixture
-def pyplot() -> Iterator[Any]:
-    pytest.importorskip("matplotlib", reason="matplotlib (the plot extra) is not installed")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    yield plt
-    plt.close("all")
 
 
 def _random(n: int, classes: int, seed: int) -> exactpte.MarkovRewardProcess:
@@ -136,8 +125,10 @@ def test_draw_cli_takes_dpi_and_size(pyplot: Any, tmp_path: Any) -> None:
     assert main(["draw", "--example", "branching", "--edge-labels", "--size", "6,4", "--dpi", "50", "-o", str(out)]) == 0
     width, height = _png_size(out.read_bytes())
     assert (width, height) == (300, 200)
+    assert main(["draw", "--example", "branching", "--dpi", "100", "-o", str(out)]) == 0
+    natural = _png_size(out.read_bytes())[0]
     assert main(["draw", "--example", "branching", "--dpi", "200", "-o", str(out)]) == 0
-    assert _png_size(out.read_bytes())[0] > 2 * 300
+    assert abs(_png_size(out.read_bytes())[0] - 2 * natural) <= 2
     for bad in ("6", "6,x", "0,4", "nan,4", "6,4,1"):
         assert main(["draw", "--example", "branching", "--size", bad, "-o", str(out)]) == 2
 
